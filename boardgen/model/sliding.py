@@ -1,0 +1,251 @@
+"""The sliding-corridor game model: a layout file turned into tiles, treasures and a seeded deal."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from boardgen.data.loader import Document
+from boardgen.errors import DataError, Problem
+from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
+
+CARD_SIZES = {
+    "poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
+    "tarot": (69.9, 120.7), "mini-us": (44.5, 63.5), "mini-euro": (44.0, 67.0),
+    "square": (63.5, 63.5), "square-large": (88.9, 88.9),
+}
+
+
+@dataclass(frozen=True)
+class Treasure:
+    id: str
+    name: dict[str, str]
+    art: str
+
+
+@dataclass(frozen=True)
+class Start:
+    colour: str
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class InsertionPoint:
+    """Where the spare enters: side of the board it is pushed from, and the row/column index."""
+
+    side: str  # "N": pushed down a column from the top; "W": pushed right along a row ...
+    index: int
+
+    @property
+    def opposite(self) -> InsertionPoint:
+        return InsertionPoint({"N": "S", "S": "N", "E": "W", "W": "E"}[self.side], self.index)
+
+    @property
+    def label(self) -> str:
+        return f"{self.side}{self.index}"
+
+
+@dataclass(frozen=True)
+class SlidingLayout:
+    """A validated sliding-corridor game: everything the layout file declares."""
+
+    doc: Document
+    id: str
+    title: dict[str, str]
+    tagline: dict[str, str]
+    players: tuple[int, int]
+    default_seed: int
+    size: int
+    pitch_mm: float
+    frame_mm: float
+    sliding_lines: tuple[int, ...]
+    starts: tuple[Start, ...]
+    fixed: dict[tuple[int, int], Tile]
+    loose: tuple[Tile, ...]
+    treasures: tuple[Treasure, ...]
+    deal: dict[int, int]
+    card_size_mm: tuple[float, float]
+    bleed_mm: float
+    pawn_size_mm: tuple[float, float]
+    playability: dict[str, Any]
+    rules: str
+
+    @property
+    def board_mm(self) -> float:
+        return self.size * self.pitch_mm + 2 * self.frame_mm
+
+    @property
+    def insertion_points(self) -> tuple[InsertionPoint, ...]:
+        points = []
+        for side in ("N", "E", "S", "W"):
+            points.extend(InsertionPoint(side, i) for i in self.sliding_lines)
+        return tuple(points)
+
+    def treasure(self, treasure_id: str) -> Treasure:
+        return next(t for t in self.treasures if t.id == treasure_id)
+
+    @property
+    def all_tiles(self) -> tuple[Tile, ...]:
+        """Fixed tiles in board order, then the loose ones in inventory order."""
+        return tuple(self.fixed[k] for k in sorted(self.fixed)) + self.loose
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A seeded starting board: a tile on every square plus the spare."""
+
+    layout: SlidingLayout
+    seed: int
+    grid: tuple[tuple[Tile, ...], ...]
+    spare: Tile
+
+    def tile_at(self, row: int, col: int) -> Tile:
+        return self.grid[row][col]
+
+
+def build(doc: Document) -> SlidingLayout:
+    """Turn a schema-valid document into a model, collecting every consistency problem."""
+    data = doc.data
+    problems: list[Problem] = []
+    size = data["board"]["size"]
+    shapes = {name: mask_of(sides) for name, sides in data["shapes"].items()}
+    if size % 2 == 0:
+        problems.append(doc.problem(("board", "size"), f"expected an odd size, got {size}"))
+
+    treasures: list[Treasure] = []
+    seen_ids: set[str] = set()
+    for i, item in enumerate(data["treasures"]):
+        if item["id"] in seen_ids:
+            problems.append(doc.problem(("treasures", i, "id"), f"duplicate treasure {item['id']!r}"))
+        seen_ids.add(item["id"])
+        treasures.append(Treasure(item["id"], item["name"], item.get("art", item["id"])))
+
+    starts = tuple(Start(s["colour"], tuple(s["at"])) for s in data["board"]["starts"])
+    for i, start in enumerate(starts):
+        if not _on_board(start.at, size):
+            problems.append(doc.problem(("board", "starts", i, "at"), f"{list(start.at)} is off the {size}x{size} board"))
+
+    lines = tuple(data["board"]["sliding_lines"])
+    for i, line in enumerate(lines):
+        if not 0 <= line < size:
+            problems.append(doc.problem(("board", "sliding_lines", i), f"line {line} is off the {size}x{size} board"))
+
+    placed: dict[str, str] = {}  # treasure id -> where, to find duplicates
+
+    def place(treasure_id: str, where: str, key: tuple) -> None:
+        if treasure_id not in seen_ids:
+            hint = _close(treasure_id, seen_ids)
+            problems.append(doc.problem(key, f"unknown treasure {treasure_id!r}{hint}"))
+        elif treasure_id in placed:
+            problems.append(doc.problem(key, f"treasure {treasure_id!r} is already on {placed[treasure_id]}"))
+        else:
+            placed[treasure_id] = where
+
+    fixed: dict[tuple[int, int], Tile] = {}
+    start_colours = {s.colour for s in starts}
+    for i, item in enumerate(data["tiles"]["fixed"]):
+        key = ("tiles", "fixed", i)
+        at = tuple(item["at"])
+        if not _on_board(at, size):
+            problems.append(doc.problem(key + ("at",), f"{list(at)} is off the {size}x{size} board"))
+            continue
+        if at in fixed:
+            problems.append(doc.problem(key + ("at",), f"two fixed tiles on {list(at)}"))
+        if at[0] in lines or at[1] in lines:
+            problems.append(doc.problem(key + ("at",), f"fixed tile {list(at)} sits on a sliding line"))
+        shape = item["shape"]
+        mask = mask_of(item["open"])
+        if shape not in shapes:
+            problems.append(doc.problem(key + ("shape",), f"unknown shape {shape!r}{_close(shape, shapes)}"))
+        elif quarter_turns_between(shapes[shape], mask) is None:
+            problems.append(doc.problem(key + ("open",), f"{item['open']!r} is not a rotation of shape {shape!r} ({data['shapes'][shape]})"))
+        if "treasure" in item:
+            place(item["treasure"], f"fixed tile {list(at)}", key + ("treasure",))
+        if "start" in item and item["start"] not in start_colours:
+            problems.append(doc.problem(key + ("start",), f"no start of colour {item['start']!r} in board.starts"))
+        fixed[at] = Tile(f"fixed-{at[0]}-{at[1]}", shape, mask, item.get("treasure"), item.get("start"), True)
+
+    for i, start in enumerate(starts):
+        tile = fixed.get(start.at)
+        if tile is None or tile.start != start.colour:
+            problems.append(doc.problem(("board", "starts", i, "at"),
+                                        f"start {start.colour!r} at {list(start.at)} has no fixed tile marked start = {start.colour!r}"))
+
+    loose: list[Tile] = []
+    for i, group in enumerate(data["tiles"]["loose"]):
+        key = ("tiles", "loose", i)
+        shape = group["shape"]
+        if shape not in shapes:
+            problems.append(doc.problem(key + ("shape",), f"unknown shape {shape!r}{_close(shape, shapes)}"))
+            continue
+        carried = group.get("treasures", [])
+        if len(carried) > group["count"]:
+            problems.append(doc.problem(key + ("treasures",), f"{len(carried)} treasures for {group['count']} tiles"))
+        for j, treasure_id in enumerate(carried):
+            place(treasure_id, f"a loose {shape} tile", key + ("treasures", j))
+        for j in range(group["count"]):
+            treasure = carried[j] if j < len(carried) else None
+            loose.append(Tile(f"tile-{len(loose) + 1:02d}", shape, shapes[shape], treasure))
+
+    free = size * size - len(fixed)
+    if len(loose) != free + 1:
+        problems.append(doc.problem(("tiles", "loose"),
+                                    f"expected {free + 1} loose tiles ({free} free squares + 1 spare), got {len(loose)}"))
+    for i, treasure in enumerate(treasures):
+        if treasure.id not in placed:
+            problems.append(doc.problem(("treasures", i, "id"), f"treasure {treasure.id!r} is on no tile"))
+
+    players = (data["game"]["players"]["min"], data["game"]["players"]["max"])
+    deal = {int(k): v for k, v in data["deal"].items()}
+    for count, cards in deal.items():
+        if count * cards > len(treasures):
+            problems.append(doc.problem(("deal", str(count)),
+                                        f"{count} players x {cards} cards needs {count * cards} cards, the deck has {len(treasures)}"))
+    for count in range(players[0], players[1] + 1):
+        if count not in deal:
+            problems.append(doc.problem(("deal",), f"no deal for {count} players"))
+    if players[1] > len(starts):
+        problems.append(doc.problem(("game", "players", "max"), f"{players[1]} players but {len(starts)} starts"))
+
+    if problems:
+        raise DataError(problems)
+    cards = data.get("cards", {})
+    size_spec = cards.get("size", "mini-euro")
+    card_size = CARD_SIZES[size_spec] if isinstance(size_spec, str) else tuple(size_spec)
+    pieces = data.get("pieces", {})
+    return SlidingLayout(
+        doc=doc, id=data["game"]["id"], title=data["game"]["title"],
+        tagline=data["game"].get("tagline", data["game"]["title"]), players=players,
+        default_seed=data["game"].get("default_seed", 1), size=size,
+        pitch_mm=float(data["board"]["pitch_mm"]), frame_mm=float(data["board"].get("frame_mm", 0)),
+        sliding_lines=lines, starts=starts, fixed=fixed, loose=tuple(loose),
+        treasures=tuple(treasures), deal=deal, card_size_mm=card_size,
+        bleed_mm=float(cards.get("bleed_mm", 3.0)),
+        pawn_size_mm=(float(pieces.get("pawn_width_mm", 22)), float(pieces.get("pawn_height_mm", 45))),
+        playability=dict(data.get("playability", {})), rules=data["game"].get("rules", data["game"]["id"]),
+    )
+
+
+def deal(layout: SlidingLayout, seed: int) -> Deal:
+    """Shuffle and turn the loose tiles onto the free squares; the last one is the spare."""
+    rng = random.Random(seed)
+    tiles = list(layout.loose)
+    rng.shuffle(tiles)
+    tiles = [tile.turned(rng.randrange(4)) for tile in tiles]
+    pool = iter(tiles)
+    grid = []
+    for row in range(layout.size):
+        grid.append(tuple(layout.fixed.get((row, col)) or next(pool) for col in range(layout.size)))
+    return Deal(layout, seed, tuple(grid), next(pool))
+
+
+def _on_board(at: tuple, size: int) -> bool:
+    return len(at) == 2 and 0 <= at[0] < size and 0 <= at[1] < size
+
+
+def _close(name: str, known) -> str:
+    import difflib
+
+    hint = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {hint[0]!r}?)" if hint else ""

@@ -1,0 +1,54 @@
+"""The game protocol every rules engine implements, so simulation and reports are shared."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+State = TypeVar("State")
+Move = TypeVar("Move", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning seat (None for no winner) and its length."""
+
+    winner: int | None
+    turns: int
+    scores: tuple[int, ...] | None = None
+
+
+class Game(Protocol[State, Move]):
+    """A game's rules. States are immutable; `apply` returns a new state and never mutates.
+
+    Chance (dice, shuffles) is drawn from a seed carried inside the state, so the same
+    state and move always give the same result.
+    """
+
+    id: str
+
+    def initial_state(self, players: int, seed: int) -> State: ...
+
+    def to_move(self, state: State) -> int:
+        """The seat (0-based) whose decision the state is waiting for."""
+        ...
+
+    def legal_moves(self, state: State) -> Sequence[Move]:
+        """Never empty while `outcome(state)` is None."""
+        ...
+
+    def apply(self, state: State, move: Move) -> State: ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on."""
+        ...
+
+
+class Player(Protocol):
+    """Chooses a move; `rng` is the only source of randomness it may use."""
+
+    name: str
+
+    def choose(self, game: Game, state: object, rng: random.Random) -> object: ...
