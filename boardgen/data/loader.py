@@ -194,3 +194,13 @@ def _describe(doc: Document, error: jsonschema.ValidationError) -> list[Problem]
         best = min(error.context, key=lambda e: len(e.path))
         return [doc.problem(key, f"{value!r}: {best.message}")]
     return [doc.problem(key, error.message)]
+
+
+def export_schema(kind: str, engine: str = "sliding") -> dict[str, Any]:
+    """A self-contained schema for editors: shared definitions copied in, refs made local."""
+    schema = schema_for(kind, {"game": {"engine": engine}})
+    common = json.loads((layouts_root() / "schema" / "common.schema.json").read_text(encoding="utf-8"))
+    text = json.dumps(schema).replace("common.schema.json#/$defs/", "#/$defs/")
+    bundled = json.loads(text)
+    bundled.setdefault("$defs", {}).update(common["$defs"])
+    return bundled

@@ -1,0 +1,161 @@
+"""The `boardgen` command line: a thin layer over the kit, check and data functions."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from boardgen import __version__
+from boardgen.data.loader import bundled_names, export_schema, layouts_root
+from boardgen.data.strings import LANGUAGES
+from boardgen.errors import BoardgenError, UsageError
+from boardgen.games import game_names
+from boardgen.kits.common import KitOptions
+from boardgen.render.imposition import PAPERS
+
+DEFAULT_GAME = "classic"
+
+
+class BoardgenGroup(click.Group):
+    """Turns every BoardgenError into one clear line and its exit code: no traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BoardgenError as exc:
+            click.echo(f"boardgen: error: {exc.format()}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def _progress_bar(label: str):
+    """A progress callback: a bar on a terminal, silence otherwise."""
+    if not sys.stderr.isatty():
+        return None, None
+    bar = click.progressbar(length=1, label=label, file=sys.stderr)
+    state = {"done": 0}
+
+    def update(done: int, total: int, _label: str) -> None:
+        bar.length = total
+        bar.update(done - state["done"])
+        state["done"] = done
+
+    return bar, update
+
+
+def _pair(value: str | None) -> tuple[float, float]:
+    if not value:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise UsageError(f"--back-offset takes X,Y in millimetres, e.g. 0.5,-1; got {value!r}") from None
+    return (x, y)
+
+
+def _sheets(value: str | None) -> tuple[int, ...] | None:
+    if not value:
+        return None
+    try:
+        return tuple(sorted({int(v) for v in value.split(",")}))
+    except ValueError:
+        raise UsageError(f"--sheets takes sheet numbers like 1,3; got {value!r}") from None
+
+
+@click.group(cls=BoardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="boardgen")
+def cli() -> None:
+    """Print-ready kits for labyrinth board games: board, tiles, cards, pawns, rules."""
+
+
+@cli.command("list")
+def list_command() -> None:
+    """Show the bundled games, themes and paper sizes."""
+    from boardgen.games import load_game
+
+    click.echo("Games:")
+    for name in game_names():
+        _, layout = load_game(name)
+        click.echo(f"  {name:<10} {layout.title['en']} / {layout.title['fr']}"
+                   f" ({layout.players[0]}-{layout.players[1]} players)")
+    click.echo("Themes:")
+    for name in bundled_names("theme"):
+        click.echo(f"  {name}")
+    click.echo("Papers (mm):")
+    for name, (w, h) in PAPERS.items():
+        click.echo(f"  {name:<10} {w:g} x {h:g}")
+    click.echo("  WxH        any size, e.g. 300x400")
+    click.echo(f"Languages: {', '.join(LANGUAGES)}")
+
+
+@cli.command()
+@click.argument("game", required=False)
+@click.option("--all", "all_games", is_flag=True, help="Render every bundled game.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True, help="Folder for the kits (one subfolder per game).")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, a3, legal, tabloid or WxH in mm.")
+@click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
+@click.option("--seed", type=int, default=None, help="Seed for the starting layout (default: the game's).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--margin", type=float, default=8.0, show_default=True, help="Unprintable margin per side, mm.")
+@click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
+              help="Board sheets: butt joints taped behind, or an overlap glue band.")
+@click.option("--overlap", type=float, default=10.0, show_default=True, help="Glue band width, mm.")
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto",
+              show_default=True, help="Board sheet orientation (auto: fewest sheets).")
+@click.option("--backs", type=click.Choice(["duplex", "fold", "none"]), default="duplex", show_default=True,
+              help="Card backs: duplex pages, fold-over sheets, or none.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Duplex flip edge of your printer.")
+@click.option("--back-offset", default=None, metavar="X,Y",
+              help="Shift backs only, in mm, to fix a printer's misregistration.")
+@click.option("--sheets", default=None, metavar="N,N", help="Reprint only these board sheets.")
+@click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
+@click.option("--no-svg", is_flag=True, help="Skip writing the SVG files.")
+@click.option("--force", is_flag=True, help="Render even if the playability check fails.")
+def render(game, all_games, output, paper, theme, seed, lang, margin, joint, overlap, orientation,
+           backs, flip, back_offset, sheets, no_preview, no_svg, force) -> None:
+    """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
+    from boardgen.checks import check_for
+    from boardgen.kit import render_kit
+
+    if all_games and game:
+        raise UsageError("give a game or --all, not both")
+    names = game_names() if all_games else [game or DEFAULT_GAME]
+    options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
+                         overlap=overlap, orientation=orientation, backs=backs, flip=flip,
+                         back_offset=_pair(back_offset), board_sheets=_sheets(sheets),
+                         previews=not no_preview, svg=not no_svg, force=force)
+    for name in names:
+        started = time.perf_counter()
+        bar, progress = _progress_bar(f"checking {name}")
+        try:
+            result = render_kit(name, output, options, check=check_for(force), progress=progress)
+        finally:
+            if bar is not None:
+                bar.render_finish()
+        took = time.perf_counter() - started
+        click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
+        if result.summary:
+            click.echo(f"  playability: {result.summary}")
+
+
+@cli.command()
+@click.argument("kind", default="game", type=click.Choice(["game", "theme", "sliding", "minos", "master"]))
+def schema(kind: str) -> None:
+    """Print the JSON Schema of layout files (by engine) or theme files, for editors."""
+    engine = "sliding" if kind in ("game", "theme") else kind
+    if not (layouts_root() / "schema" / f"{engine}.schema.json").exists():
+        raise UsageError(f"no schema for {kind!r} yet")
+    data = export_schema("theme" if kind == "theme" else "game", engine)
+    click.echo(json.dumps(data, indent=2))
+
+
+def main() -> None:
+    cli(prog_name="boardgen")
+
+
+__all__ = ["cli", "main"]

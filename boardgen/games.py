@@ -1,0 +1,37 @@
+"""The bundled games and the engine behind each: model builder, kit maker, playability check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from boardgen.data.loader import bundled_names, load
+from boardgen.errors import UsageError
+from boardgen.model import sliding as sliding_model
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    build: Callable[[Any], Any]
+    kit: str  # module in boardgen.kits that makes this engine's kit
+
+
+ENGINES: dict[str, Engine] = {
+    "sliding": Engine("sliding", sliding_model.build, "sliding"),
+}
+
+
+def game_names() -> list[str]:
+    return bundled_names("game")
+
+
+def load_game(name_or_path: str) -> tuple[Engine, Any]:
+    """Load and validate a game file, and build its model with the engine it names."""
+    doc = load("game", name_or_path)
+    name = doc.data["game"]["engine"]
+    if name not in ENGINES:
+        raise UsageError(f"{doc.path}: engine {name!r} is not available in this version of boardgen")
+    engine = ENGINES[name]
+    return engine, engine.build(doc)

@@ -1,0 +1,157 @@
+"""What every kit shares: options, safe file output, rules text, cover page parts."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from boardgen.data.loader import layouts_root
+from boardgen.data.strings import word
+from boardgen.errors import DataError, OutputError, Problem
+from boardgen.render.imposition import Rect, Tiling, place_keys
+from boardgen.render.pdf import Form, PdfKit
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    paper: str = "a4"
+    margin: float = 8.0
+    theme: str = "classic"
+    lang: str = "en"
+    seed: int | None = None
+    joint: str = "butt"
+    overlap: float = 10.0
+    orientation: str = "auto"
+    backs: str = "duplex"
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    board_sheets: tuple[int, ...] | None = None
+    previews: bool = True
+    svg: bool = True
+    force: bool = False
+
+
+@dataclass
+class KitResult:
+    game: str
+    folder: Path
+    pdf: Path
+    pages: int
+    files: list[Path] = field(default_factory=list)
+    summary: str = ""
+
+
+# Output ------------------------------------------------------------------------------------
+
+def prepare_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create output folder {folder}: {exc.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise OutputError(f"output folder {folder} is not writable")
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Write next to the target, then rename: an existing file is never left half-written."""
+    prepare_folder(path.parent)
+    try:
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+    return path
+
+
+def replace_folder(folder: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write a whole folder of files in a temporary sibling, then swap it in."""
+    prepare_folder(folder.parent)
+    try:
+        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}."))
+        for name, data in sorted(files.items()):
+            (staging / name).write_bytes(data)
+        if folder.exists():
+            old = folder.with_name(f".{folder.name}.old")
+            if old.exists():
+                shutil.rmtree(old)
+            folder.rename(old)
+            staging.rename(folder)
+            shutil.rmtree(old)
+        else:
+            staging.rename(folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write {folder}: {exc.strerror}") from None
+    return [folder / name for name in sorted(files)]
+
+
+# Rules text --------------------------------------------------------------------------------
+
+def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
+    """Read layouts/rules/<name>.<lang>.md: '# ' headings, '- ' bullets, paragraphs."""
+    path = layouts_root() / "rules" / f"{name}.{lang}.md"
+    if not path.is_file():
+        raise DataError([Problem(f"layouts/rules/{name}.{lang}.md", "", "rules text not found")])
+    blocks: list[tuple[str, str]] = []
+    for raw in path.read_text(encoding="utf-8").split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        line = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", line)
+        if line.startswith("# "):
+            blocks.append(("h", line[2:]))
+        elif line.startswith("- "):
+            blocks.append(("li", line[2:]))
+        else:
+            blocks.append(("p", line))
+    return blocks
+
+
+def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> None:
+    area = pdf.frame.content
+    columns = 2 if area.w > 150 else 1
+    remaining = pdf.flowables(blocks)
+    while remaining:
+        pdf.new_page(heading, kind="rules")
+        left = pdf.flow(remaining, area, columns=columns)
+        if len(left) == len(remaining) and left[0] is remaining[0]:
+            raise DataError([Problem("layouts/rules", "", "a rules paragraph is too long for one page")])
+        remaining = left
+
+
+# Cover ---------------------------------------------------------------------------------------
+
+def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
+    """A small picture of the board with the sheet grid, numbers and place names."""
+    scale = min(box.w / tiling.board_w, box.h / tiling.board_h)
+    w, h = tiling.board_w * scale, tiling.board_h * scale
+    x0, y0 = box.x + (box.w - w) / 2, box.y + (box.h - h) / 2
+    pdf.place(board, x0, y0, scale=scale)
+    for sx in tiling.seams_x:
+        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, colour="ink", width=0.5, dash=(2, 1))
+    for sy in tiling.seams_y:
+        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, colour="ink", width=0.5, dash=(2, 1))
+    for piece in tiling.pieces:
+        cx = x0 + (piece.trim.x + piece.trim.w / 2) * scale
+        cy = y0 + (piece.trim.y + piece.trim.h / 2) * scale
+        disc = Rect(cx - 5, cy - 5, 10, 10)
+        pdf.rect(disc, fill="paper", stroke="ink", width=0.3, alpha=0.9)
+        pdf.text(str(piece.index + 1), cx, cy + 1.5, size=4.2, weight="bold", anchor="middle")
+        name = " ".join(word(pdf.lang, k) for k in place_keys(piece))
+        if name:
+            pdf.text(name, cx, cy + 9, size=2.8, anchor="middle", width=piece.trim.w * scale * 0.9)
+
+
+def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
+                size: float = 3.2) -> float:
+    """Short bullet lines from y down; returns the y below the last one."""
+    blocks = [("li", line.replace("&", "&amp;").replace("<", "&lt;")) for line in lines]
+    height = pdf.measure(blocks, width, size=size) + 2
+    pdf.paragraphs(blocks, Rect(x, y, width, height), size=size)
+    return y + height

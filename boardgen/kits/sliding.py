@@ -1,0 +1,171 @@
+"""The kit of a sliding-corridor game: board sheets, corridor tiles, cards, pawns, rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardgen.data.strings import strings, word
+from boardgen.data.theme import Theme
+from boardgen.kits.common import KitOptions, assembly_map, bullet_list, rules_blocks, rules_pages
+from boardgen.model.sliding import Deal, SlidingLayout
+from boardgen.model.sliding import deal as setup
+from boardgen.render import svg
+from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
+from boardgen.render.pdf import PdfKit
+
+
+@dataclass
+class Drawings:
+    """Every SVG of a sliding kit, by file name (without .svg)."""
+
+    board: str
+    setup: str
+    tiles: dict[str, str]
+    fronts: dict[str, str]
+    back: str
+    pawns: dict[str, str]
+
+    def files(self) -> dict[str, str]:
+        out = {"board": self.board, "setup": self.setup, "card-back": self.back}
+        out.update({f"tile-{k.removeprefix('tile-')}": v for k, v in self.tiles.items()})
+        out.update({f"card-{k}": v for k, v in self.fronts.items()})
+        out.update({f"pawn-{k}": v for k, v in self.pawns.items()})
+        return out
+
+
+def draw(layout: SlidingLayout, theme: Theme, deal: Deal, lang: str) -> Drawings:
+    return Drawings(
+        board=svg.board_svg(layout, theme, lang=lang),
+        setup=svg.board_svg(layout, theme, lang=lang, deal=deal),
+        tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
+        fronts={t.id: svg.card_face_svg(t, layout, theme, lang=lang) for t in layout.treasures},
+        back=svg.card_back_svg(layout, theme, lang=lang),
+        pawns={s.colour: svg.pawn_svg(s.colour, layout, theme, lang=lang) for s in layout.starts},
+    )
+
+
+def seam_zones(layout: SlidingLayout) -> tuple[tuple[float, float], ...]:
+    """Where a seam may cross the board: inside sliding-line slots (covered by loose tiles in
+    play, no printed art) or exactly on a tile edge."""
+    frame, pitch = layout.frame_mm, layout.pitch_mm
+    zones = [(frame + line * pitch + 2.0, frame + (line + 1) * pitch - 2.0) for line in layout.sliding_lines]
+    zones += [(frame + k * pitch, frame + k * pitch) for k in range(layout.size + 1)]
+    return tuple(zones)
+
+
+def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
+    zones = seam_zones(layout)
+    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
+                      style=options.joint, overlap=options.overlap, orientation=options.orientation,
+                      zones_x=zones, zones_y=zones)
+
+
+def build_pdf(layout: SlidingLayout, theme: Theme, deal: Deal, drawings: Drawings,
+              options: KitOptions, *, summary: str) -> tuple[bytes, list[str]]:
+    """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
+    lang = options.lang
+    tiling = board_tiling(layout, options)
+    frame = frame_for(tiling.frame.paper, options.margin)
+    pdf = PdfKit(frame, theme, lang, title=layout.title[lang],
+                 subject=f"boardgen kit: {layout.id}, seed {deal.seed}, theme {theme.id}")
+    board = pdf.add_svg_form("Board", drawings.board)
+    setup = pdf.add_svg_form("Setup", drawings.setup)
+    include_board = options.board_sheets is None
+    cover(pdf, layout, tiling, board, setup, deal, summary=summary)
+
+    selected = tiling
+    if options.board_sheets is not None:
+        chosen = tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets)
+        selected = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
+                          tiling.seams_x, tiling.seams_y, chosen)
+    pdf.board_sheets(board, selected, heading=word(lang, "board"))
+    if include_board:
+        tile_and_pawn_sheets(pdf, layout, drawings)
+        fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
+        back = pdf.add_svg_form("Card-back", drawings.back)
+        if options.backs == "none":
+            card_pages_without_backs(pdf, fronts, layout)
+        else:
+            pdf.card_sheets(fronts, back, bleed=layout.bleed_mm, heading=word(lang, "cards"),
+                            back_heading=word(lang, "card_backs"), backs=options.backs,
+                            flip=options.flip, back_offset=options.back_offset)
+        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+    data = pdf.finish()
+    return data, pdf.kinds
+
+
+def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> None:
+    """Corridor tiles butted on a grid (shared cut lines), pawns packed after them."""
+    lang = pdf.lang
+    tiles = [pdf.add_svg_form(f"Tile-{k}", v) for k, v in drawings.tiles.items()]
+    pawns = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
+    area = pdf.frame.content
+    remaining = tiles
+    while remaining:
+        pdf.new_page(word(lang, "tiles"), kind="tiles")
+        g, placed = pdf.butted_items(remaining, area)
+        remaining = remaining[placed:]
+    used_rows = -(-placed // g.cols)
+    used_bottom = g.origin[1] + used_rows * g.cell_h
+    spacing = 14.0
+    pawn_area = Rect(area.x, used_bottom + spacing, area.w, area.bottom - used_bottom - spacing)
+    pawn_w, pawn_h = pawns[0].w, pawns[0].h
+    if pawn_area.h < pawn_h:
+        pdf.new_page(word(lang, "pawns"), kind="pawns")
+        pawn_area = area
+    else:
+        pdf.text(word(lang, "pawns"), pawn_area.x, pawn_area.y - 6.5, size=3.4, weight="bold")
+    pg = grid(pawn_area, pawn_w, pawn_h, gap=6.0, count=len(pawns))
+    cells = [pg.cell(i) for i in range(len(pawns))]
+    for form, cell in zip(pawns, cells, strict=True):
+        pdf.place(form, cell.x, cell.y)
+
+
+def card_pages_without_backs(pdf: PdfKit, fronts, layout: SlidingLayout) -> None:
+    area = pdf.frame.content
+    g = grid(area, fronts[0].w, fronts[0].h)
+    for start in range(0, len(fronts), g.per_page):
+        pdf.new_page(word(pdf.lang, "cards"), kind="cards")
+        chunk = fronts[start:start + g.per_page]
+        cells = [g.cell(i) for i in range(len(chunk))]
+        for form, cell in zip(chunk, cells, strict=True):
+            pdf.place(form, cell.x, cell.y)
+        pdf._card_marks(cells, layout.bleed_mm)
+
+
+def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup, deal: Deal, *,
+          summary: str) -> None:
+    lang = pdf.lang
+    pdf.new_page(layout.title[lang], kind="cover")
+    area = pdf.frame.content
+    pdf.text(layout.title[lang], area.x, area.y + 10, size=11, role="title", weight="bold", width=area.w)
+    pdf.text(layout.tagline[lang], area.x, area.y + 17, size=4.2, fill="muted", width=area.w)
+    y = area.y + 25
+    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
+    cards_total = len(layout.treasures)
+    contents = [
+        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
+        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower())
+        + f" ({layout.pitch_mm:.0f} mm)",
+        word(lang, "count_line", count=cards_total, what=word(lang, "cards").lower())
+        + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
+        word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
+        word(lang, "rules"),
+    ]
+    half = (area.w - 8) / 2
+    y_left = bullet_list(pdf, contents, area.x, y + 2, half)
+    pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
+    y_right = bullet_list(pdf, list(strings(lang)["print_help"]), area.x + half + 8, y + 2, half)
+    y = max(y_left, y_right) + 3
+    pdf.text(f"{word(lang, 'playability')}: {summary}", area.x, y, size=3.2, width=area.w)
+    y += 8
+    size = min(half, area.bottom - y - 8)
+    pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
+    pdf.text(word(lang, "setup", seed=deal.seed), area.x + half + 8, y, size=3.6, weight="bold",
+             width=half)
+    assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))
+    pdf.place(setup, area.x + half + 8 + (half - size) / 2, y + 3, scale=size / layout.board_mm)
+
+
+__all__ = ["Drawings", "build_pdf", "draw", "setup"]

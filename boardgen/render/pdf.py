@@ -1,0 +1,449 @@
+"""Impose SVG drawings onto PDF pages: forms, tiled boards, card sheets, marks, text pages."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import Paragraph
+from svglib.svglib import SvgRenderer, load_svg_file
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.render import fonts
+from boardgen.render.imposition import (
+    CROSS_SIZE, Grid, PageFrame, Piece, Rect, Tiling, back_rect, fold_rect, grid, place_keys,
+)
+from boardgen.units import pt
+
+MARK_GAP = 1.0  # crop marks start this far from the trim line
+MARK_LEN = 5.0
+
+
+@dataclass(frozen=True)
+class Form:
+    name: str
+    w: float
+    h: float
+
+
+class PdfKit:
+    """One PDF being written; every length passed in is millimetres from the page's top-left."""
+
+    def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str):
+        self.buffer = io.BytesIO()
+        self.base_frame = frame
+        self.frame = frame
+        self.theme = theme
+        self.lang = lang
+        self.title = title
+        self.c = rl_canvas.Canvas(self.buffer, pagesize=(pt(frame.paper.w), pt(frame.paper.h)),
+                                  invariant=1, pageCompression=1,
+                                  initialFontName=self._font("body", "normal"), initialFontSize=10)
+        self.c.setViewerPreference("PrintScaling", "None")
+        self.c.setTitle(title)
+        self.c.setSubject(subject)
+        self.c.setAuthor("boardgen")
+        self.c.setCreator("boardgen")
+        self.forms: dict[str, Form] = {}
+        self.page_number = 0
+        self.page_open = False
+        self.kinds: list[str] = []
+
+    # Coordinates and colours -----------------------------------------------------------------
+
+    def _x(self, x: float) -> float:
+        return pt(x)
+
+    def _y(self, y: float) -> float:
+        return pt(self.frame.paper.h - y)
+
+    def _colour(self, key: str):
+        return HexColor(key if key.startswith("#") else self.theme.colour(key))
+
+    def _font(self, role: str, weight: str) -> str:
+        return fonts.face(self.theme.fonts[role], weight).pdf_name
+
+    # Forms -------------------------------------------------------------------------------
+
+    def add_svg_form(self, name: str, svg: str) -> Form:
+        """Convert an SVG once and keep it as a PDF Form XObject, to be placed many times."""
+        if name in self.forms:
+            return self.forms[name]
+        root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
+        drawing = SvgRenderer("", font_map=fonts.font_map()).render(root)
+        form = Form(name, drawing.width / pt(1), drawing.height / pt(1))
+        self.c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
+        renderPDF.draw(drawing, self.c, 0, 0)
+        self.c.endForm()
+        self.forms[name] = form
+        return form
+
+    def place(self, form: Form, x: float, y: float, *, clip: Rect | None = None, scale: float = 1.0,
+              rotate: int = 0) -> None:
+        """Draw a form with its top-left corner at (x, y), optionally clipped to a page rectangle."""
+        c = self.c
+        c.saveState()
+        if clip is not None:
+            path = c.beginPath()
+            path.rect(self._x(clip.x), self._y(clip.bottom), pt(clip.w), pt(clip.h))
+            c.clipPath(path, stroke=0, fill=0)
+        w, h = form.w * scale, form.h * scale
+        if rotate == 180:
+            c.translate(self._x(x + w), self._y(y))
+            c.rotate(180)
+        else:
+            c.translate(self._x(x), self._y(y + h))
+        if scale != 1.0:
+            c.scale(scale, scale)
+        c.doForm(form.name)
+        c.restoreState()
+
+    # Pages -----------------------------------------------------------------------------
+
+    def new_page(self, heading: str, *, kind: str, frame: PageFrame | None = None) -> None:
+        """Start a page; a board may use its own (turned) frame, other pages the kit's."""
+        if self.page_open:
+            self.c.showPage()
+        self.frame = frame or self.base_frame
+        self.c.setPageSize((pt(self.frame.paper.w), pt(self.frame.paper.h)))
+        self.page_number += 1
+        self.kinds.append(kind)
+        self.page_open = True
+        self._furniture(heading)
+
+    def _furniture(self, heading: str) -> None:
+        """Header line and calibration bar, on every page, inside the printable window."""
+        head = self.frame.header_rect
+        self.text(heading, head.x, head.y + 5.5, size=3.6, weight="bold", width=head.w * 0.72)
+        self.text(self.title, head.right, head.y + 5.5, size=3.0, anchor="end", fill="muted",
+                  width=head.w * 0.26)
+        self.line(head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted", width=0.15)
+        self.calibration_bar()
+
+    def calibration_bar(self) -> None:
+        foot = self.frame.footer_rect
+        x0, y0 = foot.x, foot.y + 4.5
+        c = self.c
+        c.setStrokeColor(self._colour("ink"))
+        c.setFillColor(self._colour("ink"))
+        c.setLineWidth(pt(0.2))
+        c.rect(self._x(x0), self._y(y0 + 1.6), pt(100), pt(1.6), stroke=1, fill=0)
+        for mm in range(0, 101, 10):
+            if mm % 20 == 0 and mm < 100:
+                c.rect(self._x(x0 + mm), self._y(y0 + 1.6), pt(10), pt(1.6), stroke=0, fill=1)
+            tick = 2.6 if mm % 50 == 0 else 1.6
+            self.line(x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink", width=0.2)
+        self.text(word(self.lang, "calibration"), x0, y0 + 5.6, size=2.6, fill="ink", width=100)
+        self.text(str(self.page_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
+
+    def finish(self) -> bytes:
+        if self.page_open:
+            self.c.showPage()
+            self.page_open = False
+        self.c.save()
+        return self.buffer.getvalue()
+
+    # Primitives ------------------------------------------------------------------------
+
+    def text(self, content: str, x: float, y: float, *, size: float, role: str = "body",
+             weight: str = "normal", anchor: str = "start", fill: str = "ink",
+             width: float | None = None, angle: float = 0) -> None:
+        """A single line of text with its baseline at y; shrunk to fit width if given."""
+        family = self.theme.fonts[role]
+        fonts.check_glyphs(content, family, weight, where="page text")
+        if width is not None:
+            size = fonts.fit_size(content, family, weight, width=width, size=size, smallest=size * 0.55)
+        c = self.c
+        c.saveState()
+        c.setFillColor(self._colour(fill))
+        c.setFont(self._font(role, weight), pt(size))
+        c.translate(self._x(x), self._y(y))
+        if angle:
+            c.rotate(angle)
+        draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[anchor]
+        draw(0, 0, content)
+        c.restoreState()
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, colour: str = "marks",
+             width: float | None = None, dash: Sequence[float] | None = None) -> None:
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(self._colour(colour))
+        c.setLineWidth(pt(width if width is not None else self.theme.strokes["crop_mark"]))
+        if dash:
+            c.setDash([pt(d) for d in dash])
+        c.line(self._x(x1), self._y(y1), self._x(x2), self._y(y2))
+        c.restoreState()
+
+    def rect(self, r: Rect, *, stroke: str | None = None, fill: str | None = None,
+             width: float = 0.2, alpha: float = 1.0, dash: Sequence[float] | None = None) -> None:
+        c = self.c
+        c.saveState()
+        if fill:
+            c.setFillColor(self._colour(fill))
+            if alpha < 1:
+                c.setFillAlpha(alpha)
+        if stroke:
+            c.setStrokeColor(self._colour(stroke))
+            c.setLineWidth(pt(width))
+            if dash:
+                c.setDash([pt(d) for d in dash])
+        c.rect(self._x(r.x), self._y(r.bottom), pt(r.w), pt(r.h), stroke=1 if stroke else 0,
+               fill=1 if fill else 0)
+        c.restoreState()
+
+    def crop_marks(self, xs: Sequence[float], ys: Sequence[float], bounds: Rect) -> None:
+        """Marks in the ring outside `bounds` extending each trim line (xs vertical, ys horizontal)."""
+        for x in xs:
+            self.line(x, bounds.y - MARK_GAP, x, bounds.y - MARK_GAP - MARK_LEN)
+            self.line(x, bounds.bottom + MARK_GAP, x, bounds.bottom + MARK_GAP + MARK_LEN)
+        for y in ys:
+            self.line(bounds.x - MARK_GAP, y, bounds.x - MARK_GAP - MARK_LEN, y)
+            self.line(bounds.right + MARK_GAP, y, bounds.right + MARK_GAP + MARK_LEN, y)
+
+    def cross(self, x: float, y: float) -> None:
+        """A registration cross: two CROSS_SIZE lines and a small circle."""
+        half = CROSS_SIZE / 2
+        width = self.theme.strokes["registration"]
+        self.line(x - half, y, x + half, y, width=width)
+        self.line(x, y - half, x, y + half, width=width)
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(self._colour("marks"))
+        c.setLineWidth(pt(width))
+        c.circle(self._x(x), self._y(y), pt(half * 0.55), stroke=1, fill=0)
+        c.restoreState()
+
+    def _flowables(self, blocks: Sequence[tuple[str, str]], size: float) -> list[Paragraph]:
+        body = ParagraphStyle("body", fontName=self._font("body", "normal"), fontSize=pt(size),
+                              leading=pt(size * 1.32), spaceAfter=pt(size * 0.45),
+                              textColor=self._colour("ink"))
+        styles = {
+            "p": body,
+            "li": ParagraphStyle("li", parent=body, leftIndent=pt(4), bulletIndent=pt(0.8)),
+            "h": ParagraphStyle("h", parent=body, fontName=self._font("title", "bold"),
+                                fontSize=pt(size * 1.35), leading=pt(size * 1.7),
+                                spaceBefore=pt(size * 0.8), textColor=self._colour("ink")),
+        }
+        flow = []
+        for kind, text in blocks:
+            family = self.theme.fonts["title" if kind == "h" else "body"]
+            fonts.check_glyphs(re.sub(r"<[^>]+>", "", text), family, "bold" if kind == "h" else "normal",
+                               where="page text")
+            bullet = {"bulletText": "•"} if kind == "li" else {}
+            paragraph = Paragraph(text, styles[kind], **bullet)
+            paragraph.boardgen_block = (kind, text)
+            flow.append(paragraph)
+        return flow
+
+    def measure(self, blocks: Sequence[tuple[str, str]], width: float, *, size: float = 3.4) -> float:
+        """Height in mm that blocks take when flowed into a column of the given width."""
+        total = 0.0
+        for paragraph in self._flowables(blocks, size):
+            _, h = paragraph.wrap(pt(width), pt(1000))
+            total += h + paragraph.style.spaceAfter + paragraph.style.spaceBefore
+        return total / pt(1)
+
+    def paragraphs(self, blocks: Sequence[tuple[str, str]], area: Rect, *, size: float = 3.4,
+                   columns: int = 1) -> list:
+        """Flow (kind, text) blocks into the area; returns what did not fit (see flow)."""
+        return self.flow(self._flowables(blocks, size), area, size=size, columns=columns)
+
+    def flowables(self, blocks: Sequence[tuple[str, str]], *, size: float = 3.4) -> list:
+        return self._flowables(blocks, size)
+
+    def flow(self, flow: list, area: Rect, *, size: float = 3.4, columns: int = 1,
+             gutter: float = 6.0) -> list:
+        """Flow paragraphs into columns; returns the ones (or the part of one) that did not fit.
+
+        A paragraph may continue in the next column; a heading never ends a column.
+        """
+        flow = list(flow)
+        col_w = pt((area.w - gutter * (columns - 1)) / columns)
+        column, used = 0, 0.0
+        height = pt(area.h)
+        while flow and column < columns:
+            item = flow[0]
+            room = height - used
+            _, h = item.wrap(col_w, room)
+            need = h + (item.style.spaceBefore if used else 0)
+            if item.boardgen_block[0] == "h" and len(flow) > 1:
+                _, next_h = flow[1].wrap(col_w, room)
+                need += min(next_h, pt(size * 1.32 * 2)) + item.style.spaceAfter
+            if need <= room:
+                top = used + (item.style.spaceBefore if used else 0)
+                item.drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)),
+                            self._y(area.y) - top - h)
+                used = top + h + item.style.spaceAfter
+                flow.pop(0)
+                continue
+            parts = item.split(col_w, room) if item.boardgen_block[0] != "h" else []
+            if len(parts) == 2:
+                for part in parts:
+                    part.boardgen_block = item.boardgen_block
+                flow[0:1] = parts
+                _, h = parts[0].wrap(col_w, room)
+                parts[0].drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)),
+                                self._y(area.y) - used - h)
+                flow.pop(0)
+            column, used = column + 1, 0.0
+        return flow
+
+    # Composite pages -------------------------------------------------------------------
+
+    def board_sheets(self, board: Form, tiling: Tiling, *, heading: str) -> None:
+        """One page per piece of a tiled board, with its place label, marks and joints."""
+        total = len(tiling.pieces)
+        for piece in tiling.pieces:
+            keys = place_keys(piece)
+            place = self.place_name(keys)
+            label = f"{heading} — {place} · " if place else f"{heading} · "
+            label += word(self.lang, "row_col", row=piece.row + 1, col=piece.col + 1)
+            label += " · " + word(self.lang, "sheet_of", k=piece.index + 1, n=total)
+            self.new_page(label, kind="board", frame=tiling.frame)
+            shown = piece.page_rect
+            ox, oy = piece.origin
+            self.place(board, ox, oy, clip=shown)
+            if tiling.style == "overlap":
+                self._glue_bands(piece, tiling)
+            trim = Rect(ox + piece.trim.x, oy + piece.trim.y, piece.trim.w, piece.trim.h)
+            self._seam_cut_lines(piece, trim, tiling)
+            self.crop_marks((trim.x, trim.right), (trim.y, trim.bottom), shown)
+            for bx, by in piece.crosses:
+                self.cross(*piece.to_page(bx, by))
+            self._neighbour_labels(piece, tiling, shown)
+
+    def place_name(self, keys: tuple[str, ...]) -> str:
+        """'Up Left / Haut gauche' style names in the kit's language then the other one."""
+        names = []
+        for lang in (self.lang, "fr" if self.lang == "en" else "en"):
+            names.append(" ".join(word(lang, k) for k in keys))
+        return " / ".join(names) if keys else ""
+
+    def _glue_bands(self, piece: Piece, tiling: Tiling) -> None:
+        ox, oy = piece.origin
+        g = tiling.overlap
+        bands = []
+        if piece.col < piece.cols - 1:
+            bands.append((Rect(ox + piece.trim.right, oy + piece.shown.y, g, piece.shown.h), 90))
+        if piece.row < piece.rows - 1:
+            bands.append((Rect(ox + piece.shown.x, oy + piece.trim.bottom, piece.shown.w, g), 0))
+        for band, angle in bands:
+            self.rect(band, fill="glue_band", alpha=0.75)
+            cx, cy = band.x + band.w / 2, band.y + band.h / 2
+            length = band.h if angle else band.w
+            self.text(word(self.lang, "glue_here"), cx + (1.0 if angle else 0), cy + (0 if angle else 1.0),
+                      size=2.6, anchor="middle", angle=angle, width=length * 0.8)
+
+    def _seam_cut_lines(self, piece: Piece, trim: Rect, tiling: Tiling) -> None:
+        """Dashed cut lines where this sheet meets a neighbour (its other edges are the board's)."""
+        dash = (2.0, 1.2)
+        width = self.theme.strokes["cut_line"]
+        if tiling.style == "butt":
+            if piece.col < piece.cols - 1:
+                self.line(trim.right, trim.y, trim.right, trim.bottom, colour="cut", width=width, dash=dash)
+            if piece.row < piece.rows - 1:
+                self.line(trim.x, trim.bottom, trim.right, trim.bottom, colour="cut", width=width, dash=dash)
+        if piece.col > 0:
+            self.line(trim.x, trim.y, trim.x, trim.bottom, colour="cut", width=width, dash=dash)
+        if piece.row > 0:
+            self.line(trim.x, trim.y, trim.right, trim.y, colour="cut", width=width, dash=dash)
+
+    def _neighbour_labels(self, piece: Piece, tiling: Tiling, shown: Rect) -> None:
+        by_place = {(p.row, p.col): p for p in tiling.pieces}
+        sides = {"right": (0, 1), "left": (0, -1), "down": (1, 0), "up": (-1, 0)}
+        for side, (dr, dc) in sides.items():
+            other = by_place.get((piece.row + dr, piece.col + dc))
+            if other is None:
+                continue
+            name = self.place_name(place_keys(other)) or word(self.lang, "row_col", row=other.row + 1, col=other.col + 1)
+            arrow = {"right": "→", "left": "←", "down": "↓", "up": "↑"}[side]
+            label = f"{arrow} {word(self.lang, 'neighbour', place=name)} ({other.index + 1})"
+            if side in ("left", "right"):
+                x = shown.x - 3.4 if side == "left" else shown.right + 3.4
+                self.text(label, x, shown.y + shown.h / 2, size=2.4, anchor="middle",
+                          angle=90 if side == "left" else -90, width=shown.h * 0.5, fill="muted")
+            else:
+                y = shown.y - 3.2 if side == "up" else shown.bottom + 5.2
+                self.text(label, shown.x + shown.w / 2, y, size=2.4, anchor="middle",
+                          width=shown.w * 0.5, fill="muted")
+
+    def butted_items(self, forms: Sequence[Form], area: Rect, *, count: int | None = None) -> tuple[Grid, int]:
+        """Same-size items butted edge to edge: one cut serves two neighbours. Returns the grid used."""
+        g = grid(area, forms[0].w, forms[0].h, count=count if count is not None else len(forms), top=True)
+        placed = min(len(forms), g.per_page)
+        for i in range(placed):
+            cell = g.cell(i)
+            self.place(forms[i], cell.x, cell.y)
+        used_rows = -(-placed // g.cols)
+        bounds = Rect(g.origin[0], g.origin[1], g.cols * g.cell_w, used_rows * g.cell_h)
+        xs = [g.origin[0] + k * g.cell_w for k in range(g.cols + 1)]
+        ys = [g.origin[1] + k * g.cell_h for k in range(used_rows + 1)]
+        self.crop_marks(xs, ys, bounds)
+        return g, placed
+
+    def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, heading: str,
+                    back_heading: str, backs: str, flip: str, back_offset: tuple[float, float]) -> None:
+        """Cards with bleed on a grid; backs as duplex pages, fold-over pairs, or none."""
+        area = self.frame.content
+        card = fronts[0]
+        if backs == "fold":
+            fold_x = area.x + area.w / 2
+            gap = 4.0
+            half = Rect(area.x, area.y, fold_x - gap / 2 - area.x, area.h)
+            g = grid(half, card.w, card.h)
+        else:
+            g = grid(area, card.w, card.h)
+        for start in range(0, len(fronts), g.per_page):
+            chunk = fronts[start:start + g.per_page]
+            if backs == "duplex" and self.page_number % 2 == 1:
+                # Fronts must land on odd pages so their backs print on the reverse side.
+                self.new_page(word(self.lang, "blank"), kind="blank")
+            self.new_page(heading, kind="cards")
+            cells = [g.cell(i) for i in range(len(chunk))]
+            for form, cell in zip(chunk, cells, strict=True):
+                self.place(form, cell.x, cell.y)
+            self._card_marks(cells, bleed)
+            if backs == "fold":
+                for cell in cells:
+                    mirrored = fold_rect(cell, fold_x)
+                    self.place(back, mirrored.x, mirrored.y)
+                self._card_marks([fold_rect(cell, fold_x) for cell in cells], bleed)
+                self.line(fold_x, area.y - 6, fold_x, area.bottom + 6, colour="cut",
+                          width=self.theme.strokes["cut_line"], dash=(3, 1.5))
+                self.text(word(self.lang, "fold"), fold_x + 1, area.y - 2.5, size=2.4, fill="muted")
+            elif backs == "duplex":
+                self.new_page(back_heading, kind="card-backs")
+                back_cells = [back_rect(cell, self.frame.paper, flip=flip, offset=back_offset) for cell in cells]
+                for cell in back_cells:
+                    self.place(back, cell.x, cell.y, rotate=0)
+                self._card_marks(back_cells, bleed)
+
+    def _card_marks(self, cells: Sequence[Rect], bleed: float) -> None:
+        """Crop marks at every trim line, outside the block of cards."""
+        bounds = Rect(min(c.x for c in cells), min(c.y for c in cells),
+                      max(c.right for c in cells) - min(c.x for c in cells),
+                      max(c.bottom for c in cells) - min(c.y for c in cells))
+        xs = sorted({round(v, 4) for c in cells for v in (c.x + bleed, c.right - bleed)})
+        ys = sorted({round(v, 4) for c in cells for v in (c.y + bleed, c.bottom - bleed)})
+        self.crop_marks(xs, ys, bounds)
+
+
+def svg_page(svg: str, theme: Theme) -> bytes:
+    """A one-page PDF exactly the size of an SVG drawing (for previews of a whole board)."""
+    root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
+    drawing = SvgRenderer("", font_map=fonts.font_map()).render(root)
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=(drawing.width, drawing.height), invariant=1,
+                         initialFontName=fonts.face(theme.fonts["body"]).pdf_name)
+    renderPDF.draw(drawing, c, 0, 0)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

@@ -1,0 +1,313 @@
+"""Draw boards, tiles, cards and pieces as SVG (millimetre user units, explicit element ids)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import svgwrite
+from svgwrite.container import Group
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.model.sliding import Deal, SlidingLayout, Treasure
+from boardgen.model.tiles import E, N, S, W, Tile
+from boardgen.render import fonts
+from boardgen.render.art import Node, picture
+
+
+@dataclass
+class Sheet:
+    """An SVG document being drawn, plus the theme and language that style it."""
+
+    drawing: svgwrite.Drawing
+    theme: Theme
+    lang: str
+
+    def text(self, parent, content: str, *, x: float, y: float, size: float, role: str = "body",
+             weight: str = "normal", fill: str = "ink", anchor: str = "middle", width: float | None = None,
+             id: str, smallest: float | None = None) -> None:
+        """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
+        family = self.theme.fonts[role]
+        fonts.check_glyphs(content, family, weight, where=f"SVG element {id!r}")
+        if width is not None:
+            size = fonts.fit_size(content, family, weight, width=width, size=size,
+                                  smallest=smallest or size * 0.5)
+        parent.add(self.drawing.text(
+            content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
+            font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
+
+    def colour(self, key: str) -> str:
+        return key if key.startswith("#") else self.theme.colour(key)
+
+    def stroke(self, key: str) -> float:
+        return self.theme.strokes[key]
+
+    def style(self, key: str):
+        return self.theme.style[key]
+
+
+def _r(value: float) -> float:
+    """Round coordinates so output is stable and compact."""
+    return round(value, 3)
+
+
+def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) -> Sheet:
+    drawing = svgwrite.Drawing(size=(f"{_r(width)}mm", f"{_r(height)}mm"), profile="full",
+                               debug=False, id=id)
+    drawing.viewbox(0, 0, _r(width), _r(height))
+    return Sheet(drawing, theme, lang)
+
+
+def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: float,
+                 fill: str, id: str) -> None:
+    """Place a picture centred on (cx, cy), fitting a size x size box, keeping its proportions."""
+    pic = picture(sheet.theme, key)
+    vx, vy, vw, vh = pic.viewbox
+    scale = size / max(vw, vh)
+    x = cx - vw * scale / 2
+    y = cy - vh * scale / 2
+    if pic.raster_uri:
+        parent.add(sheet.drawing.image(pic.raster_uri, insert=(_r(x), _r(y)),
+                                       size=(_r(vw * scale), _r(vh * scale)), id=id))
+        return
+    group = sheet.drawing.g(id=id, transform=f"translate({_r(x)} {_r(y)}) scale({scale:.6f}) "
+                                             f"translate({-vx} {-vy})")
+    if not pic.keeps_colours:
+        group["fill"] = sheet.colour(fill)
+    _add_nodes(sheet, group, pic.nodes, id)
+    parent.add(group)
+
+
+def _add_nodes(sheet: Sheet, parent: Group, nodes: Iterable[Node], id: str) -> None:
+    for index, node in enumerate(nodes):
+        element = svgwrite.base.BaseElement(id=f"{id}-{index}", debug=False)
+        element.elementname = node.tag
+        for name, value in node.attrs:
+            element[name] = value
+        if node.tag == "g":
+            _add_nodes(sheet, element, node.children, f"{id}-{index}")
+        parent.add(element)
+
+
+# Tiles ---------------------------------------------------------------------------------------
+
+def corridor_outline(mask: int, size: float, width: float) -> list[tuple[float, float]]:
+    """The corridor floor of a tile as one polygon: the centre square plus an arm per open side."""
+    a = (size - width) / 2
+    b = a + width
+    points = [(a, a)]
+    points += [(a, 0), (b, 0), (b, a)] if mask & N else [(b, a)]
+    points += [(size, a), (size, b), (b, b)] if mask & E else [(b, b)]
+    points += [(b, size), (a, size), (a, b)] if mask & S else [(a, b)]
+    points += [(0, b), (0, a)] if mask & W else []
+    return points
+
+
+def draw_tile(sheet: Sheet, parent, tile: Tile, layout: SlidingLayout, *, x: float, y: float,
+              id: str) -> None:
+    """One corridor tile with its top-left corner at (x, y)."""
+    size = layout.pitch_mm
+    width = size * sheet.style("corridor_width")
+    group = sheet.drawing.g(id=id, transform=f"translate({_r(x)} {_r(y)})")
+    fill_walls = sheet.style("fill_walls")
+    group.add(sheet.drawing.rect((0, 0), (_r(size), _r(size)), id=f"{id}-wall",
+                                 fill=sheet.colour("wall" if fill_walls else "paper")))
+    outline = corridor_outline(tile.mask, size, width)
+    group.add(sheet.drawing.polygon([(_r(px), _r(py)) for px, py in outline], id=f"{id}-floor",
+                                    fill=sheet.colour("floor")))
+    # Stroke the corridor walls only, not the openings on the tile's edge.
+    edges = []
+    for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1], strict=True):
+        on_border = (x1 == x2 and x1 in (0, size)) or (y1 == y2 and y1 in (0, size))
+        if not on_border:
+            edges.append(f"M{_r(x1)} {_r(y1)}L{_r(x2)} {_r(y2)}")
+    group.add(sheet.drawing.path(" ".join(edges), id=f"{id}-walls", fill="none",
+                                 stroke=sheet.colour("floor_edge"),
+                                 stroke_width=sheet.stroke("corridor_edge"), stroke_linecap="round"))
+    centre = size / 2
+    if tile.start:
+        group.add(sheet.drawing.circle((_r(centre), _r(centre)), _r(width * 0.42), id=f"{id}-start",
+                                       fill=sheet.theme.player(tile.start),
+                                       stroke=sheet.colour("ink"), stroke_width=sheet.stroke("corridor_edge")))
+    if tile.treasure:
+        art_size = size * sheet.style("art_size")
+        group.add(sheet.drawing.circle((_r(centre), _r(centre)), _r(art_size / 2), id=f"{id}-backdrop",
+                                       fill=sheet.colour("art_backdrop"), stroke=sheet.colour("floor_edge"),
+                                       stroke_width=sheet.stroke("corridor_edge")))
+        treasure = layout.treasure(tile.treasure)
+        draw_picture(sheet, group, treasure.art, cx=centre, cy=centre, size=art_size * 0.72,
+                     fill="art", id=f"{id}-art")
+    group.add(sheet.drawing.rect((0, 0), (_r(size), _r(size)), id=f"{id}-edge", fill="none",
+                                 stroke=sheet.colour("wall_edge"), stroke_width=sheet.stroke("tile_edge")))
+    parent.add(group)
+
+
+def tile_svg(tile: Tile, layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
+    sheet = new_sheet(layout.pitch_mm, layout.pitch_mm, theme, lang, id=f"svg-{tile.id}")
+    draw_tile(sheet, sheet.drawing, tile, layout, x=0, y=0, id=tile.id)
+    return sheet.drawing.tostring()
+
+
+# Board ---------------------------------------------------------------------------------------
+
+def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | None = None) -> str:
+    """The printed board (fixed tiles, empty slots, arrows); with a deal, the whole set-up."""
+    size = layout.board_mm
+    sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
+    d = sheet.drawing
+    frame = layout.frame_mm
+    pitch = layout.pitch_mm
+    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-frame",
+                 fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper")))
+    squares = d.g(id="board-squares")
+    for row in range(layout.size):
+        for col in range(layout.size):
+            x, y = frame + col * pitch, frame + row * pitch
+            tile = deal.tile_at(row, col) if deal else layout.fixed.get((row, col))
+            if tile is None:
+                squares.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"slot-{row}-{col}",
+                                   fill=sheet.colour("slot"), stroke=sheet.colour("wall_edge"),
+                                   stroke_width=sheet.stroke("tile_edge")))
+            else:
+                draw_tile(sheet, squares, tile, layout, x=x, y=y, id=f"sq-{row}-{col}")
+    d.add(squares)
+    arrows = d.g(id="board-arrows")
+    for point in layout.insertion_points:
+        _draw_arrow(sheet, arrows, layout, point.side, point.index)
+    d.add(arrows)
+    title = layout.title[lang]
+    free_cols = [c for c in range(layout.size) if c not in layout.sliding_lines]
+    middle = free_cols[len(free_cols) // 2] if free_cols else layout.size // 2
+    sheet.text(d, title, x=frame + (middle + 0.5) * pitch, y=frame * 0.68, size=frame * 0.5,
+               role="title", weight="bold", fill="frame_text", width=pitch * 0.95, id="board-title")
+    d.add(d.rect((_r(frame), _r(frame)), (_r(layout.size * pitch), _r(layout.size * pitch)),
+                 id="board-grid-edge", fill="none", stroke=sheet.colour("ink"),
+                 stroke_width=sheet.stroke("frame_edge")))
+    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
+                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
+    return d.tostring()
+
+
+def _draw_arrow(sheet: Sheet, parent, layout: SlidingLayout, side: str, index: int) -> None:
+    """A triangle in the frame pointing into the board where the spare tile is pushed in."""
+    frame, pitch, size = layout.frame_mm, layout.pitch_mm, layout.board_mm
+    along = frame + (index + 0.5) * pitch
+    half, depth = min(pitch, frame * 2) * 0.28, frame * 0.55
+    edge = {"N": frame * 0.2, "S": size - frame * 0.2, "W": frame * 0.2, "E": size - frame * 0.2}[side]
+    inward = 1 if side in ("N", "W") else -1
+    tip = edge + inward * depth
+    if side in ("N", "S"):
+        points = [(along - half, edge), (along + half, edge), (along, tip)]
+    else:
+        points = [(edge, along - half), (edge, along + half), (tip, along)]
+    parent.add(sheet.drawing.polygon([(_r(px), _r(py)) for px, py in points], id=f"arrow-{side}{index}",
+                                     fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
+                                     stroke_width=sheet.stroke("corridor_edge"), stroke_linejoin="round"))
+
+
+# Cards ---------------------------------------------------------------------------------------
+
+def card_face_svg(treasure: Treasure, layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
+    """A treasure card with its bleed: art fills the bleed, text stays in the safe zone."""
+    (w, h), bleed = layout.card_size_mm, layout.bleed_mm
+    sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=f"card-{treasure.id}")
+    d = sheet.drawing
+    d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(h + 2 * bleed)), id=f"card-{treasure.id}-bleed",
+                 fill=sheet.colour("card_face")))
+    safe = 3.0
+    inset = bleed + safe * 0.6
+    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * safe * 0.6), _r(h - 2 * safe * 0.6)),
+                 rx=2.5, ry=2.5, id=f"card-{treasure.id}-border", fill="none",
+                 stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("card_border")))
+    art = min(w, h) * 0.72
+    cx, cy = bleed + w / 2, bleed + h * 0.43
+    d.add(d.circle((_r(cx), _r(cy)), _r(art / 2), id=f"card-{treasure.id}-backdrop",
+                   fill=sheet.colour("art_backdrop"), stroke=sheet.colour("card_border"),
+                   stroke_width=sheet.stroke("corridor_edge")))
+    draw_picture(sheet, d, treasure.art, cx=cx, cy=cy, size=art * 0.74, fill="art",
+                 id=f"card-{treasure.id}-art")
+    sheet.text(d, treasure.name[lang], x=cx, y=bleed + h - safe - 4.0, size=4.2, weight="bold",
+               width=w - 2 * safe - 2, id=f"card-{treasure.id}-name")
+    return d.tostring()
+
+
+def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
+    (w, h), bleed = layout.card_size_mm, layout.bleed_mm
+    sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=f"{layout.id}-card-back")
+    d = sheet.drawing
+    full_w, full_h = w + 2 * bleed, h + 2 * bleed
+    d.add(d.rect((0, 0), (_r(full_w), _r(full_h)), id="back-bleed", fill=sheet.colour("card_back")))
+    if sheet.style("card_back_pattern"):
+        rings = d.g(id="back-pattern", fill="none", stroke=sheet.colour("card_back_pattern"),
+                    stroke_width=0.8)
+        for k in range(1, 12):
+            inset = k * 3.2
+            if inset * 2 >= min(full_w, full_h):
+                break
+            rings.add(d.rect((_r(inset), _r(inset)), (_r(full_w - 2 * inset), _r(full_h - 2 * inset)),
+                             id=f"back-ring-{k}"))
+        d.add(rings)
+    else:
+        d.add(d.rect((_r(bleed + 2), _r(bleed + 2)), (_r(w - 4), _r(h - 4)), rx=2.5, ry=2.5,
+                     id="back-border", fill="none", stroke=sheet.colour("card_back_pattern"),
+                     stroke_width=sheet.stroke("card_border")))
+    emblem = min(w, h) * 0.55
+    d.add(d.circle((_r(full_w / 2), _r(full_h / 2)), _r(emblem * 0.62), id="back-disc",
+                   fill=sheet.colour("card_back"), stroke=sheet.colour("card_back_art"),
+                   stroke_width=sheet.stroke("card_border")))
+    draw_picture(sheet, d, "labyrinth", cx=full_w / 2, cy=full_h / 2, size=emblem * 0.85,
+                 fill="card_back_art", id="back-emblem")
+    return d.tostring()
+
+
+# Pieces --------------------------------------------------------------------------------------
+
+PAWN_TAB_MM = 12.0
+
+
+def pawn_size(layout: SlidingLayout) -> tuple[float, float]:
+    """A fold-up standee: base tab, front, back, base tab, stacked vertically."""
+    w, h = layout.pawn_size_mm
+    return w, 2 * h + 2 * PAWN_TAB_MM
+
+
+def pawn_svg(colour: str, layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
+    w, h = layout.pawn_size_mm
+    total_w, total_h = pawn_size(layout)
+    sheet = new_sheet(total_w, total_h, theme, lang, id=f"pawn-{colour}")
+    d = sheet.drawing
+    fill = theme.player(colour)
+    tab = PAWN_TAB_MM
+    d.add(d.rect((0, 0), (_r(w), _r(tab)), id=f"pawn-{colour}-tab-top", fill=sheet.colour("paper"),
+                 stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line")))
+    d.add(d.rect((0, _r(tab + 2 * h)), (_r(w), _r(tab)), id=f"pawn-{colour}-tab-bottom",
+                 fill=sheet.colour("paper"), stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line")))
+    for index, (top, flipped) in enumerate(((tab, True), (tab + h, False))):
+        panel = d.g(id=f"pawn-{colour}-face-{index}")
+        if flipped:
+            # The upper face is upside down on the strip so both faces stand upright once folded.
+            panel["transform"] = f"rotate(180 {_r(w / 2)} {_r(top + h / 2)})"
+        panel.add(d.rect((0, _r(top)), (_r(w), _r(h)), id=f"pawn-{colour}-face-{index}-bg", fill=fill))
+        head = w * 0.26
+        cx = w / 2
+        panel.add(d.circle((_r(cx), _r(top + h * 0.3)), _r(head), id=f"pawn-{colour}-face-{index}-head",
+                           fill=sheet.colour("paper"), stroke=sheet.colour("ink"),
+                           stroke_width=sheet.stroke("corridor_edge")))
+        body = [(cx - w * 0.36, top + h * 0.86), (cx + w * 0.36, top + h * 0.86),
+                (cx + w * 0.16, top + h * 0.3 + head * 0.8), (cx - w * 0.16, top + h * 0.3 + head * 0.8)]
+        panel.add(d.polygon([(_r(px), _r(py)) for px, py in body], id=f"pawn-{colour}-face-{index}-body",
+                            fill=sheet.colour("paper"), stroke=sheet.colour("ink"),
+                            stroke_width=sheet.stroke("corridor_edge")))
+        sheet.text(panel, word(lang, colour), x=cx, y=top + h * 0.97, size=3.2, weight="bold",
+                   fill="paper", width=w - 3, id=f"pawn-{colour}-face-{index}-name")
+        d.add(panel)
+    folds = d.g(id=f"pawn-{colour}-folds", stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line"),
+                stroke_dasharray="1.5 1")
+    for k, y in enumerate((tab, tab + h, tab + 2 * h)):
+        folds.add(d.line((0, _r(y)), (_r(w), _r(y)), id=f"pawn-{colour}-fold-{k}"))
+    d.add(folds)
+    d.add(d.rect((0, 0), (_r(total_w), _r(total_h)), id=f"pawn-{colour}-outline", fill="none",
+                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
+    return d.tostring()
+
