@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -59,7 +60,8 @@ def bundled_names(kind: str) -> list[str]:
 def resolve(kind: str, name_or_path: str) -> Path:
     """A bundled name ('classic') or a path to a .toml file of the user's."""
     candidate = Path(name_or_path)
-    if candidate.suffix == ".toml" or candidate.exists():
+    # A bare word is a bundled name even if a folder of that name happens to be around.
+    if candidate.suffix == ".toml" or "/" in name_or_path or os.sep in name_or_path:
         if not candidate.is_file():
             raise UsageError(f"{kind} file not found: {name_or_path}")
         return candidate
@@ -115,7 +117,16 @@ def load(kind: str, name_or_path: str, _seen: tuple[str, ...] = ()) -> Document:
     path = resolve(kind, name_or_path)
     data, text = read_toml(path)
     shown = display_path(path)
-    parent_name = data.get("extends") or data.get("theme", {}).get("extends")
+    parent_name = data.get("extends") or (data.get("theme") or {}).get("extends")
+    if kind == "theme" and isinstance(data.get("art"), dict):
+        # Pictures are relative to the file naming them, even when a child theme extends it.
+        data["art"] = {k: str((path.parent / v).resolve()) if isinstance(v, str) else v
+                       for k, v in data["art"].items()}
+    if parent_name is not None and not isinstance(parent_name, str):
+        lines = key_lines(text)
+        key = ("extends",) if "extends" in data else ("theme", "extends")
+        raise DataError([Problem(shown, dotted(key), f"expected the name or path of a file, got {parent_name!r}",
+                                 line_of(lines, key))])
     if parent_name:
         if str(path.resolve()) in _seen:
             raise DataError([Problem(shown, "extends", f"circular extends via {parent_name!r}")])
@@ -197,10 +208,33 @@ def _describe(doc: Document, error: jsonschema.ValidationError) -> list[Problem]
 
 
 def export_schema(kind: str, engine: str = "sliding") -> dict[str, Any]:
-    """A self-contained schema for editors: shared definitions copied in, refs made local."""
-    schema = schema_for(kind, {"game": {"engine": engine}})
-    common = json.loads((layouts_root() / "schema" / "common.schema.json").read_text(encoding="utf-8"))
-    text = json.dumps(schema).replace("common.schema.json#/$defs/", "#/$defs/")
-    bundled = json.loads(text)
-    bundled.setdefault("$defs", {}).update(common["$defs"])
+    """A self-contained schema for editors: other files' parts copied in, refs made local."""
+    folder = layouts_root() / "schema"
+    files = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.schema.json")}
+    defs: dict[str, Any] = {}
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                file, _, pointer = ref.partition("#")
+                target: Any = files[file]
+                parts = [p for p in pointer.split("/") if p]
+                if file == "common.schema.json" and parts[:1] == ["$defs"]:
+                    defs[parts[1]] = inline(files[file]["$defs"][parts[1]])
+                    return {"$ref": f"#/$defs/{parts[1]}"}
+                for part in parts:
+                    target = target[part]
+                return inline(target)
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and node is not None:
+                name = ref.split("/")[-1]
+                if name not in defs and name in files["common.schema.json"]["$defs"]:
+                    defs[name] = inline(files["common.schema.json"]["$defs"][name])
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    bundled = inline(schema_for(kind, {"game": {"engine": engine}}))
+    bundled["$defs"] = dict(sorted(defs.items()))
     return bundled

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from boardgen.data.loader import Document, load
+from boardgen.errors import DataError
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,22 @@ class Theme:
         return self.palette["players"].get(colour, self.palette["ink"])
 
 
+def bundled_families() -> list[str]:
+    """Font families listed in fonts/fonts.toml (the only ones a theme may name)."""
+    listing = tomllib.loads((Path(str(resources.files("boardgen.fonts"))) / "fonts.toml").read_text(encoding="utf-8"))
+    return sorted({entry["family"] for entry in listing["font"]})
+
+
 def load_theme(name_or_path: str) -> Theme:
     doc = load("theme", name_or_path)
     data = doc.data
     # Art paths are relative to the theme file that names them; extends keeps the child's folder.
-    art = {key: (doc.base_dir / value).resolve() for key, value in data.get("art", {}).items()}
+    art = {key: Path(value) for key, value in data.get("art", {}).items()}
+    families = bundled_families()
+    problems = [doc.problem(("fonts", role), f"font {family!r} is not bundled; available: {', '.join(families)}")
+                for role, family in sorted(data.get("fonts", {}).items()) if family not in families]
+    if problems:
+        raise DataError(problems)
     return Theme(
         doc=doc, id=data["theme"]["id"], name=data["theme"]["name"],
         palette=data.get("palette", {}), fonts=data.get("fonts", {}),

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from boardgen.data.loader import layouts_root
-from boardgen.data.strings import word
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, OutputError, Problem
-from boardgen.render.imposition import Rect, Tiling, place_keys
+from boardgen.render.imposition import Rect, Tiling, grid, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
 
@@ -59,12 +59,15 @@ def prepare_folder(folder: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> Path:
     """Write next to the target, then rename: an existing file is never left half-written."""
     prepare_folder(path.parent)
+    temp = None
     try:
         handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.replace(temp, path)
     except OSError as exc:
+        if temp is not None and os.path.exists(temp):
+            os.unlink(temp)
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None
     return path
 
@@ -155,3 +158,62 @@ def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float,
     height = pdf.measure(blocks, width, size=size) + 2
     pdf.paragraphs(blocks, Rect(x, y, width, height), size=size)
     return y + height
+
+
+def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: str,
+               board: Form, tiling: Tiling, side: tuple[str, Form, float] | None = None,
+               side_lines: tuple[str, list[str]] | None = None) -> None:
+    """Title, contents, print help, the check's verdict, the assembly map and one side panel:
+    a picture (title, form, its size in mm) or a list of lines (title, lines)."""
+    lang = pdf.lang
+    pdf.new_page(title, kind="cover")
+    area = pdf.frame.content
+    pdf.text(title, area.x, area.y + 10, size=11, role="title", weight="bold", width=area.w)
+    pdf.text(tagline, area.x, area.y + 17, size=4.2, fill="muted", width=area.w)
+    y = area.y + 25
+    half = (area.w - 8) / 2
+    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
+    y_left = bullet_list(pdf, contents, area.x, y + 2, half)
+    pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
+    y_right = bullet_list(pdf, list(strings(lang)["print_help"]), area.x + half + 8, y + 2, half)
+    y = max(y_left, y_right) + 3
+    pdf.text(f"{word(lang, 'playability')}: {summary or word(lang, 'not_checked')}", area.x, y,
+             size=3.2, width=area.w)
+    y += 8
+    size = min(half, area.bottom - y - 8)
+    pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
+    assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))
+    right = area.x + half + 8
+    if side is not None:
+        heading, form, form_mm = side
+        pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
+        pdf.place(form, right + (half - size) / 2, y + 3, scale=size / form_mm)
+    elif side_lines is not None:
+        heading, lines = side_lines
+        pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
+        bullet_list(pdf, lines, right, y + 3, half, size=2.8)
+
+
+def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, heading: str,
+                kind: str) -> None:
+    """Pieces with their own cut outlines, block after block down the page, new pages as needed.
+    Each block is (title, forms of one size, gap between them in mm)."""
+    area = pdf.frame.content
+    y = None
+    for title, forms, gap in blocks:
+        remaining = list(forms)
+        while remaining:
+            label_room = 7.0
+            if y is None or area.bottom - y < forms[0].h + label_room:
+                pdf.new_page(heading, kind=kind)
+                y = area.y
+            room = Rect(area.x, y + label_room, area.w, area.bottom - y - label_room)
+            g = grid(room, forms[0].w, forms[0].h, gap=gap, count=len(remaining), top=True)
+            pdf.text(title, area.x, y + 4.5, size=3.4, weight="bold")
+            placed = min(len(remaining), g.per_page)
+            for i in range(placed):
+                cell = g.cell(i)
+                pdf.place(remaining[i], cell.x, cell.y)
+            rows = -(-placed // g.cols)
+            y = g.origin[1] + rows * g.cell_h + (rows - 1) * gap + 6.0
+            remaining = remaining[placed:]
