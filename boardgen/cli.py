@@ -119,7 +119,6 @@ def list_command() -> None:
 def render(game, all_games, output, paper, theme, seed, lang, margin, joint, overlap, orientation,
            backs, flip, back_offset, sheets, no_preview, no_svg, force) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
-    from boardgen.checks import check_for
     from boardgen.kit import render_kit
 
     if all_games and game:
@@ -133,7 +132,7 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
         started = time.perf_counter()
         bar, progress = _progress_bar(f"checking {name}")
         try:
-            result = render_kit(name, output, options, check=check_for(force), progress=progress)
+            result = render_kit(name, output, options, progress=progress)
         finally:
             if bar is not None:
                 bar.render_finish()
@@ -141,6 +140,80 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
         click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
         if result.summary:
             click.echo(f"  playability: {result.summary}")
+
+
+@cli.command()
+@click.argument("game", default=DEFAULT_GAME)
+@click.option("--seed", type=int, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--games", type=int, default=None, help="Self-play games per player count (default: the layout's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> None:
+    """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not."""
+    from boardgen.checks import check_layout
+    from boardgen.games import load_game
+
+    engine, layout = load_game(game)
+    seed = layout.default_seed if seed is None else seed
+    bar, progress = _progress_bar(f"checking {layout.id}")
+    try:
+        report = check_layout(engine, layout, seed, games=games, progress=progress)
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    click.echo(report.to_json() if as_json else report.to_text())
+    if not report.playable:
+        sys.exit(4)
+
+
+@cli.command()
+@click.argument("game", default=DEFAULT_GAME)
+@click.option("--games", type=int, default=200, show_default=True)
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
+    """Self-play GAME with greedy players and print the statistics."""
+    from boardgen.checks import simulate as run
+    from boardgen.games import load_game
+
+    engine, layout = load_game(game)
+    if not layout.players[0] <= players <= layout.players[1]:
+        raise UsageError(f"{layout.id} is for {layout.players[0]}-{layout.players[1]} players, not {players}")
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    bar, progress = _progress_bar(f"playing {layout.id}")
+    try:
+        stats = run(engine, layout, games=games, players=players, seed=seed, progress=progress)
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    click.echo(json.dumps(stats.to_dict(), indent=2, sort_keys=True) if as_json else stats.to_text())
+
+
+@cli.command()
+@click.argument("game", default=DEFAULT_GAME)
+@click.option("--pairs", type=int, default=1000, show_default=True, help="Random (pawn square, treasure) pairs.")
+@click.option("--seed", type=int, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--pair-seed", type=int, default=0, show_default=True, help="Seed choosing the pairs.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
+    """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
+    from boardgen.games import load_game
+    from boardgen.rules.playability import solve_pairs
+
+    engine, layout = load_game(game)
+    if engine.name != "sliding":
+        raise UsageError(f"solve works on sliding-corridor games; {layout.id} is a {engine.name} game")
+    if pairs < 1:
+        raise UsageError("--pairs must be at least 1")
+    seed = layout.default_seed if seed is None else seed
+    bar, progress = _progress_bar(f"solving {layout.id}")
+    try:
+        summary = solve_pairs(layout, seed, pairs=pairs, rng_seed=pair_seed, progress=progress)
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    click.echo(json.dumps(summary.to_dict(), indent=2, sort_keys=True) if as_json else summary.to_text())
 
 
 @cli.command()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import strings, word
+from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import KitOptions, assembly_map, bullet_list, rules_blocks, rules_pages
+from boardgen.kits.common import KitOptions, cover_page, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout
 from boardgen.model.sliding import deal as setup
-from boardgen.render import svg
+from boardgen.render.svg import pieces
+from boardgen.render.svg import sliding as svg
 from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
 
@@ -40,7 +41,8 @@ def draw(layout: SlidingLayout, theme: Theme, deal: Deal, lang: str) -> Drawings
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         fronts={t.id: svg.card_face_svg(t, layout, theme, lang=lang) for t in layout.treasures},
         back=svg.card_back_svg(layout, theme, lang=lang),
-        pawns={s.colour: svg.pawn_svg(s.colour, layout, theme, lang=lang) for s in layout.starts},
+        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
+               for s in layout.starts},
     )
 
 
@@ -136,36 +138,16 @@ def card_pages_without_backs(pdf: PdfKit, fronts, layout: SlidingLayout) -> None
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup, deal: Deal, *,
           summary: str) -> None:
     lang = pdf.lang
-    pdf.new_page(layout.title[lang], kind="cover")
-    area = pdf.frame.content
-    pdf.text(layout.title[lang], area.x, area.y + 10, size=11, role="title", weight="bold", width=area.w)
-    pdf.text(layout.tagline[lang], area.x, area.y + 17, size=4.2, fill="muted", width=area.w)
-    y = area.y + 25
-    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
-    cards_total = len(layout.treasures)
     contents = [
         f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
         f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
         word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower())
         + f" ({layout.pitch_mm:.0f} mm)",
-        word(lang, "count_line", count=cards_total, what=word(lang, "cards").lower())
+        word(lang, "count_line", count=len(layout.treasures), what=word(lang, "cards").lower())
         + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
         word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
         word(lang, "rules"),
     ]
-    half = (area.w - 8) / 2
-    y_left = bullet_list(pdf, contents, area.x, y + 2, half)
-    pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
-    y_right = bullet_list(pdf, list(strings(lang)["print_help"]), area.x + half + 8, y + 2, half)
-    y = max(y_left, y_right) + 3
-    pdf.text(f"{word(lang, 'playability')}: {summary}", area.x, y, size=3.2, width=area.w)
-    y += 8
-    size = min(half, area.bottom - y - 8)
-    pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
-    pdf.text(word(lang, "setup", seed=deal.seed), area.x + half + 8, y, size=3.6, weight="bold",
-             width=half)
-    assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))
-    pdf.place(setup, area.x + half + 8 + (half - size) / 2, y + 3, scale=size / layout.board_mm)
-
-
-__all__ = ["Drawings", "build_pdf", "draw", "setup"]
+    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
+               summary=summary, board=board, tiling=tiling,
+               side=(word(lang, "setup", seed=deal.seed), setup, layout.board_mm))

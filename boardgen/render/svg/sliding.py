@@ -1,93 +1,11 @@
-"""Draw boards, tiles, cards and pieces as SVG (millimetre user units, explicit element ids)."""
+"""Sliding-corridor pieces as SVG: corridor tiles, the board with its arrows, treasure cards."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-
-import svgwrite
-from svgwrite.container import Group
-
-from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.sliding import Deal, SlidingLayout, Treasure
 from boardgen.model.tiles import E, N, S, W, Tile
-from boardgen.render import fonts
-from boardgen.render.art import Node, picture
-
-
-@dataclass
-class Sheet:
-    """An SVG document being drawn, plus the theme and language that style it."""
-
-    drawing: svgwrite.Drawing
-    theme: Theme
-    lang: str
-
-    def text(self, parent, content: str, *, x: float, y: float, size: float, role: str = "body",
-             weight: str = "normal", fill: str = "ink", anchor: str = "middle", width: float | None = None,
-             id: str, smallest: float | None = None) -> None:
-        """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
-        family = self.theme.fonts[role]
-        fonts.check_glyphs(content, family, weight, where=f"SVG element {id!r}")
-        if width is not None:
-            size = fonts.fit_size(content, family, weight, width=width, size=size,
-                                  smallest=smallest or size * 0.5)
-        parent.add(self.drawing.text(
-            content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
-            font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
-
-    def colour(self, key: str) -> str:
-        return key if key.startswith("#") else self.theme.colour(key)
-
-    def stroke(self, key: str) -> float:
-        return self.theme.strokes[key]
-
-    def style(self, key: str):
-        return self.theme.style[key]
-
-
-def _r(value: float) -> float:
-    """Round coordinates so output is stable and compact."""
-    return round(value, 3)
-
-
-def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) -> Sheet:
-    drawing = svgwrite.Drawing(size=(f"{_r(width)}mm", f"{_r(height)}mm"), profile="full",
-                               debug=False, id=id)
-    drawing.viewbox(0, 0, _r(width), _r(height))
-    return Sheet(drawing, theme, lang)
-
-
-def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: float,
-                 fill: str, id: str) -> None:
-    """Place a picture centred on (cx, cy), fitting a size x size box, keeping its proportions."""
-    pic = picture(sheet.theme, key)
-    vx, vy, vw, vh = pic.viewbox
-    scale = size / max(vw, vh)
-    x = cx - vw * scale / 2
-    y = cy - vh * scale / 2
-    if pic.raster_uri:
-        parent.add(sheet.drawing.image(pic.raster_uri, insert=(_r(x), _r(y)),
-                                       size=(_r(vw * scale), _r(vh * scale)), id=id))
-        return
-    group = sheet.drawing.g(id=id, transform=f"translate({_r(x)} {_r(y)}) scale({scale:.6f}) "
-                                             f"translate({-vx} {-vy})")
-    if not pic.keeps_colours:
-        group["fill"] = sheet.colour(fill)
-    _add_nodes(sheet, group, pic.nodes, id)
-    parent.add(group)
-
-
-def _add_nodes(sheet: Sheet, parent: Group, nodes: Iterable[Node], id: str) -> None:
-    for index, node in enumerate(nodes):
-        element = svgwrite.base.BaseElement(id=f"{id}-{index}", debug=False)
-        element.elementname = node.tag
-        for name, value in node.attrs:
-            element[name] = value
-        if node.tag == "g":
-            _add_nodes(sheet, element, node.children, f"{id}-{index}")
-        parent.add(element)
+from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
 
 
 # Tiles ---------------------------------------------------------------------------------------
@@ -151,8 +69,10 @@ def tile_svg(tile: Tile, layout: SlidingLayout, theme: Theme, *, lang: str) -> s
 
 # Board ---------------------------------------------------------------------------------------
 
-def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | None = None) -> str:
-    """The printed board (fixed tiles, empty slots, arrows); with a deal, the whole set-up."""
+def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | None = None,
+              tokens: dict[tuple[int, int], tuple[str, str]] | None = None) -> str:
+    """The printed board (fixed tiles, empty slots, arrows); with a deal, the whole set-up,
+    and with tokens ((row, col) -> (picture, label)) the tokens lying on their squares."""
     size = layout.board_mm
     sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
     d = sheet.drawing
@@ -172,6 +92,8 @@ def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | No
             else:
                 draw_tile(sheet, squares, tile, layout, x=x, y=y, id=f"sq-{row}-{col}")
     d.add(squares)
+    if tokens:
+        d.add(_tokens(sheet, layout, tokens))
     arrows = d.g(id="board-arrows")
     for point in layout.insertion_points:
         _draw_arrow(sheet, arrows, layout, point.side, point.index)
@@ -187,6 +109,22 @@ def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | No
     d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
     return d.tostring()
+
+
+def _tokens(sheet: Sheet, layout: SlidingLayout, tokens: dict[tuple[int, int], tuple[str, str]]):
+    group = sheet.drawing.g(id="board-tokens")
+    pitch = layout.pitch_mm
+    for (row, col), (art, label) in sorted(tokens.items()):
+        cx, cy = layout.frame_mm + (col + 0.5) * pitch, layout.frame_mm + (row + 0.5) * pitch
+        ident = f"token-{row}-{col}"
+        group.add(sheet.drawing.circle((_r(cx), _r(cy)), _r(pitch * 0.31), id=f"{ident}-disc",
+                                       fill=sheet.colour("card_face"), stroke=sheet.colour("ink"),
+                                       stroke_width=sheet.stroke("corridor_edge")))
+        draw_picture(sheet, group, art, cx=cx, cy=cy + pitch * 0.03, size=pitch * 0.34, fill="art",
+                     id=f"{ident}-art")
+        sheet.text(group, label, x=cx, y=cy - pitch * 0.16, size=pitch * 0.1, weight="bold",
+                   id=f"{ident}-label")
+    return group
 
 
 def _draw_arrow(sheet: Sheet, parent, layout: SlidingLayout, side: str, index: int) -> None:
@@ -260,54 +198,4 @@ def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
                  fill="card_back_art", id="back-emblem")
     return d.tostring()
 
-
-# Pieces --------------------------------------------------------------------------------------
-
-PAWN_TAB_MM = 12.0
-
-
-def pawn_size(layout: SlidingLayout) -> tuple[float, float]:
-    """A fold-up standee: base tab, front, back, base tab, stacked vertically."""
-    w, h = layout.pawn_size_mm
-    return w, 2 * h + 2 * PAWN_TAB_MM
-
-
-def pawn_svg(colour: str, layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
-    w, h = layout.pawn_size_mm
-    total_w, total_h = pawn_size(layout)
-    sheet = new_sheet(total_w, total_h, theme, lang, id=f"pawn-{colour}")
-    d = sheet.drawing
-    fill = theme.player(colour)
-    tab = PAWN_TAB_MM
-    d.add(d.rect((0, 0), (_r(w), _r(tab)), id=f"pawn-{colour}-tab-top", fill=sheet.colour("paper"),
-                 stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line")))
-    d.add(d.rect((0, _r(tab + 2 * h)), (_r(w), _r(tab)), id=f"pawn-{colour}-tab-bottom",
-                 fill=sheet.colour("paper"), stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line")))
-    for index, (top, flipped) in enumerate(((tab, True), (tab + h, False))):
-        panel = d.g(id=f"pawn-{colour}-face-{index}")
-        if flipped:
-            # The upper face is upside down on the strip so both faces stand upright once folded.
-            panel["transform"] = f"rotate(180 {_r(w / 2)} {_r(top + h / 2)})"
-        panel.add(d.rect((0, _r(top)), (_r(w), _r(h)), id=f"pawn-{colour}-face-{index}-bg", fill=fill))
-        head = w * 0.26
-        cx = w / 2
-        panel.add(d.circle((_r(cx), _r(top + h * 0.3)), _r(head), id=f"pawn-{colour}-face-{index}-head",
-                           fill=sheet.colour("paper"), stroke=sheet.colour("ink"),
-                           stroke_width=sheet.stroke("corridor_edge")))
-        body = [(cx - w * 0.36, top + h * 0.86), (cx + w * 0.36, top + h * 0.86),
-                (cx + w * 0.16, top + h * 0.3 + head * 0.8), (cx - w * 0.16, top + h * 0.3 + head * 0.8)]
-        panel.add(d.polygon([(_r(px), _r(py)) for px, py in body], id=f"pawn-{colour}-face-{index}-body",
-                            fill=sheet.colour("paper"), stroke=sheet.colour("ink"),
-                            stroke_width=sheet.stroke("corridor_edge")))
-        sheet.text(panel, word(lang, colour), x=cx, y=top + h * 0.97, size=3.2, weight="bold",
-                   fill="paper", width=w - 3, id=f"pawn-{colour}-face-{index}-name")
-        d.add(panel)
-    folds = d.g(id=f"pawn-{colour}-folds", stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line"),
-                stroke_dasharray="1.5 1")
-    for k, y in enumerate((tab, tab + h, tab + 2 * h)):
-        folds.add(d.line((0, _r(y)), (_r(w), _r(y)), id=f"pawn-{colour}-fold-{k}"))
-    d.add(folds)
-    d.add(d.rect((0, 0), (_r(total_w), _r(total_h)), id=f"pawn-{colour}-outline", fill="none",
-                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
-    return d.tostring()
 

@@ -1,0 +1,92 @@
+"""SVG drawing basics: a sheet in millimetre user units, fitted labels, placed pictures.
+
+Only the modules of this package import svgwrite; every element gets an explicit id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import svgwrite
+from svgwrite.container import Group
+
+from boardgen.data.theme import Theme
+from boardgen.render import fonts
+from boardgen.render.art import Node, picture
+
+
+@dataclass
+class Sheet:
+    """An SVG document being drawn, plus the theme and language that style it."""
+
+    drawing: svgwrite.Drawing
+    theme: Theme
+    lang: str
+
+    def text(self, parent, content: str, *, x: float, y: float, size: float, role: str = "body",
+             weight: str = "normal", fill: str = "ink", anchor: str = "middle", width: float | None = None,
+             id: str, smallest: float | None = None) -> None:
+        """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
+        family = self.theme.fonts[role]
+        fonts.check_glyphs(content, family, weight, where=f"SVG element {id!r}")
+        if width is not None:
+            size = fonts.fit_size(content, family, weight, width=width, size=size,
+                                  smallest=smallest or size * 0.5)
+        parent.add(self.drawing.text(
+            content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
+            font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
+
+    def colour(self, key: str) -> str:
+        return key if key.startswith("#") else self.theme.colour(key)
+
+    def stroke(self, key: str) -> float:
+        return self.theme.strokes[key]
+
+    def style(self, key: str):
+        return self.theme.style[key]
+
+
+def _r(value: float) -> float:
+    """Round coordinates so output is stable and compact."""
+    return round(value, 3)
+
+
+def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) -> Sheet:
+    drawing = svgwrite.Drawing(size=(f"{_r(width)}mm", f"{_r(height)}mm"), profile="full",
+                               debug=False, id=id)
+    drawing.viewbox(0, 0, _r(width), _r(height))
+    return Sheet(drawing, theme, lang)
+
+
+def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: float,
+                 fill: str, id: str) -> None:
+    """Place a picture centred on (cx, cy), fitting a size x size box, keeping its proportions."""
+    pic = picture(sheet.theme, key)
+    vx, vy, vw, vh = pic.viewbox
+    scale = size / max(vw, vh)
+    x = cx - vw * scale / 2
+    y = cy - vh * scale / 2
+    if pic.raster_uri:
+        parent.add(sheet.drawing.image(pic.raster_uri, insert=(_r(x), _r(y)),
+                                       size=(_r(vw * scale), _r(vh * scale)), id=id))
+        return
+    group = sheet.drawing.g(id=id, transform=f"translate({_r(x)} {_r(y)}) scale({scale:.6f}) "
+                                             f"translate({-vx} {-vy})")
+    if not pic.keeps_colours:
+        group["fill"] = sheet.colour(fill)
+    _add_nodes(sheet, group, pic.nodes, id)
+    parent.add(group)
+
+
+def _add_nodes(sheet: Sheet, parent: Group, nodes: Iterable[Node], id: str) -> None:
+    for index, node in enumerate(nodes):
+        element = svgwrite.base.BaseElement(id=f"{id}-{index}", debug=False)
+        element.elementname = node.tag
+        for name, value in node.attrs:
+            element[name] = value
+        if node.tag == "g":
+            _add_nodes(sheet, element, node.children, f"{id}-{index}")
+        parent.add(element)
+
+

@@ -1,0 +1,106 @@
+"""Labyrinthe Master pieces as SVG: object tokens, recipe cards, wands and the score pad."""
+
+from __future__ import annotations
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.model.master import MagicObject, MasterLayout
+from boardgen.render.svg.base import _r, draw_picture, new_sheet
+
+WAND_SIZE_MM = (12.5, 62.0)
+
+
+def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str) -> str:
+    """A round token: picture, value and name inside a circular cut line."""
+    diameter = layout.token_diameter_mm
+    size = diameter + 2.0
+    sheet = new_sheet(size, size, theme, lang, id=f"token-{obj.id}")
+    d = sheet.drawing
+    c = size / 2
+    d.add(d.circle((_r(c), _r(c)), _r(diameter / 2), id=f"token-{obj.id}-face", fill=sheet.colour("card_face"),
+                   stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
+    d.add(d.circle((_r(c), _r(c)), _r(diameter / 2 - 1.3), id=f"token-{obj.id}-ring", fill="none",
+                   stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("corridor_edge")))
+    draw_picture(sheet, d, obj.art, cx=c, cy=c - diameter * 0.06, size=diameter * 0.5, fill="art",
+                 id=f"token-{obj.id}-art")
+    sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.17, weight="bold",
+               id=f"token-{obj.id}-value")
+    sheet.text(d, obj.name[lang], x=c, y=c + diameter * 0.36, size=diameter * 0.095,
+               width=diameter * 0.68, id=f"token-{obj.id}-name")
+    return d.tostring()
+
+
+def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: Theme, *, lang: str) -> str:
+    """A secret recipe card with its bleed: the objects it asks for, with their values."""
+    (w, h), bleed = layout.card_size_mm, layout.bleed_mm
+    ident = f"recipe-{index + 1:02d}"
+    sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=ident)
+    d = sheet.drawing
+    d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(h + 2 * bleed)), id=f"{ident}-bleed", fill=sheet.colour("card_face")))
+    inset = bleed + 1.8
+    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 3.6), _r(h - 3.6)), rx=2.5, ry=2.5, id=f"{ident}-border",
+                 fill="none", stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("card_border")))
+    sheet.text(d, word(lang, "recipe"), x=bleed + w / 2, y=bleed + 8.0, size=3.6, role="title", weight="bold",
+               width=w - 8, id=f"{ident}-title")
+    row_h = (h - 14.0) / len(card)
+    for k, object_id in enumerate(card):
+        obj = layout.object(object_id)
+        top = bleed + 11.0 + k * row_h
+        art = min(row_h - 4.0, 13.0)
+        draw_picture(sheet, d, obj.art, cx=bleed + 4.0 + art / 2, cy=top + row_h / 2, size=art, fill="art",
+                     id=f"{ident}-art-{k}")
+        sheet.text(d, obj.name[lang], x=bleed + 6.0 + art, y=top + row_h / 2 - 0.6, size=2.7, anchor="start",
+                   width=w - art - 10.0, id=f"{ident}-name-{k}")
+        sheet.text(d, f"{obj.value} + {layout.recipe_bonus}", x=bleed + 6.0 + art, y=top + row_h / 2 + 3.6,
+                   size=2.6, anchor="start", weight="bold", fill="muted", id=f"{ident}-value-{k}")
+    return d.tostring()
+
+
+def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
+    """A wand: a long strip in the player's colour with the wand picture and its bonus."""
+    w, h = WAND_SIZE_MM
+    ident = f"wand-{colour}-{number}"
+    sheet = new_sheet(w, h, theme, lang, id=ident)
+    d = sheet.drawing
+    d.add(d.rect((0, 0), (_r(w), _r(h)), rx=2.0, ry=2.0, id=f"{ident}-body", fill=theme.player(colour),
+                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
+    d.add(d.circle((_r(w / 2), _r(w / 2 + 1)), _r(w * 0.42), id=f"{ident}-disc", fill=sheet.colour("paper")))
+    draw_picture(sheet, d, "magic-wand", cx=w / 2, cy=w / 2 + 1, size=w * 0.62, fill="art", id=f"{ident}-art")
+    sheet.text(d, word(lang, "wand"), x=w / 2, y=h - 5.0, size=2.8, weight="bold", fill="paper", width=w - 2,
+               id=f"{ident}-label")
+    return d.tostring()
+
+
+def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float, height: float) -> str:
+    """A score sheet: one column per player, rows for the values, the recipe and the wands."""
+    sheet = new_sheet(width, height, theme, lang, id=f"{layout.id}-score-pad")
+    d = sheet.drawing
+    rows = [word(lang, "score_objects"), word(lang, "score_recipe", bonus=layout.recipe_bonus),
+            word(lang, "score_wands", bonus=layout.unused_wand), word(lang, "score_total")]
+    games = 3
+    label_w = width * 0.34
+    players = layout.players[1]
+    col_w = (width - label_w) / players
+    block_h = (height - 6.0 * games) / games
+    row_h = block_h / (len(rows) + 1)
+    line = {"stroke": sheet.colour("ink"), "stroke_width": sheet.stroke("cut_line")}
+    for g in range(games):
+        top = g * (block_h + 6.0)
+        ident = f"score-game-{g + 1}"
+        d.add(d.rect((0, _r(top)), (_r(width), _r(block_h)), id=f"{ident}-frame", fill="none", **line))
+        sheet.text(d, word(lang, "score_game", n=g + 1), x=2.0, y=top + row_h * 0.68, size=min(3.4, row_h * 0.5),
+                   anchor="start", weight="bold", width=label_w - 3, id=f"{ident}-title")
+        for p in range(players):
+            x = label_w + p * col_w
+            colour = layout.starts[p].colour if p < len(layout.starts) else "ink"
+            d.add(d.rect((_r(x + 1), _r(top + 1)), (_r(col_w - 2), _r(row_h - 2)), id=f"{ident}-head-{p}",
+                         fill=theme.player(colour)))
+            sheet.text(d, word(lang, colour), x=x + col_w / 2, y=top + row_h * 0.68, size=min(3.0, row_h * 0.45),
+                       weight="bold", fill="paper", width=col_w - 3, id=f"{ident}-player-{p}")
+            d.add(d.line((_r(x), _r(top)), (_r(x), _r(top + block_h)), id=f"{ident}-col-{p}", **line))
+        for r, label in enumerate(rows, start=1):
+            y = top + r * row_h
+            d.add(d.line((0, _r(y)), (_r(width), _r(y)), id=f"{ident}-row-{r}", **line))
+            sheet.text(d, label, x=2.0, y=y + row_h * 0.66, size=min(3.0, row_h * 0.42), anchor="start",
+                       weight="bold" if r == len(rows) else "normal", width=label_w - 3, id=f"{ident}-label-{r}")
+    return d.tostring()

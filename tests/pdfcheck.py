@@ -1,0 +1,56 @@
+"""Reading kits back with real PDF readers (pypdf, pdfplumber, pdfium) for the tests."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pypdfium2 as pdfium
+from pypdf import PdfReader
+
+PT_PER_MM = 72 / 25.4
+
+
+def mm(points: float) -> float:
+    return points / PT_PER_MM
+
+
+def page_texts(path) -> list[str]:
+    reader = PdfReader(str(path))
+    return [page.extract_text() or "" for page in reader.pages]
+
+
+def rects_of_size(page, w_mm: float, h_mm: float, tol_mm: float = 0.2) -> list[dict]:
+    """pdfplumber rectangles (Form XObjects included) of a given size in mm."""
+    return [r for r in page.rects
+            if abs(mm(r["width"]) - w_mm) <= tol_mm and abs(mm(r["height"]) - h_mm) <= tol_mm]
+
+
+def crosses(page, size_mm: float) -> list[tuple[float, float]]:
+    """Centres (page mm, from top-left) of crosses made of one horizontal and one vertical
+    line of the given length meeting at their midpoints."""
+    horizontal, vertical = [], []
+    for line in page.lines:
+        w, h = mm(line["x1"] - line["x0"]), mm(line["bottom"] - line["top"])
+        if abs(w - size_mm) < 0.05 and h < 0.01:
+            horizontal.append((mm((line["x0"] + line["x1"]) / 2), mm(line["top"])))
+        elif abs(h - size_mm) < 0.05 and w < 0.01:
+            vertical.append((mm(line["x0"]), mm((line["top"] + line["bottom"]) / 2)))
+    return [h for h in horizontal if any(abs(h[0] - v[0]) < 0.05 and abs(h[1] - v[1]) < 0.05 for v in vertical)]
+
+
+def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, float] | None:
+    """Bounding box (mm, top-left origin) of every non-white pixel pdfium renders on a page:
+    what is really visible, clip paths included."""
+    document = pdfium.PdfDocument(str(path))
+    try:
+        image = document[index].render(scale=dpi / 72).to_pil().convert("L")
+    finally:
+        document.close()
+    box = image.point(lambda v: 255 if v < 250 else 0).getbbox()
+    if box is None:
+        return None
+    scale = 25.4 / dpi
+    return box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale
+
+
+def open_plumber(path):
+    return pdfplumber.open(str(path))
