@@ -217,6 +217,28 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 
 @cli.command()
+@click.argument("game", type=click.Choice(["minos"]))
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--size", type=int, default=9, show_default=True, help="Grid cells per side (9 or 11).")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
+              help="Layout file to write (TOML).")
+def generate(game: str, seed: int, size: int, output: Path) -> None:
+    """Generate a new GAME layout from a seed and write it as a layout file."""
+    from boardgen.kits.common import write_atomic
+    from boardgen.model.minos_generate import GenerationError
+    from boardgen.model.minos_generate import generate as make
+    from boardgen.model.minos_generate import to_toml
+
+    try:
+        text = to_toml(make(seed, size))
+    except (ValueError, GenerationError) as exc:
+        raise UsageError(str(exc)) from None
+    write_atomic(output, text.encode("utf-8"))
+    click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
+               f"`boardgen validate {output}`")
+
+
+@cli.command()
 @click.argument("kind", default="game", type=click.Choice(["game", "theme", "sliding", "minos", "master"]))
 def schema(kind: str) -> None:
     """Print the JSON Schema of layout files (by engine) or theme files, for editors."""

@@ -1,0 +1,104 @@
+"""The kit of the King Minos race: the four-sheet mosaic board, pieces, dice, rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.kits.common import KitOptions, cover_page, pack_pieces, rules_blocks, rules_pages
+from boardgen.model.minos import MinosLayout
+from boardgen.render.imposition import Tiling, frame_for, paper, tile_board
+from boardgen.render.pdf import PdfKit
+from boardgen.render.svg import pieces, race
+
+COLOURS = ("red", "yellow", "green", "blue")
+DIE_FACE_MM = 16.0
+
+
+@dataclass
+class Drawings:
+    board: str
+    discs: dict[str, str]
+    dice: dict[str, str]
+
+    @property
+    def setup(self) -> str:
+        """The picture previews show as 'the board'."""
+        return self.board
+
+    def files(self) -> dict[str, str]:
+        return {"board": self.board, **self.discs, **self.dice}
+
+
+def setup(layout: MinosLayout, seed: int) -> MinosLayout:
+    """A race board has no seeded set-up: the seed only drives the self-play check."""
+    return layout
+
+
+def disc_diameter(layout: MinosLayout) -> float:
+    return round(min(layout.pitch_mm * 0.68, 24.0), 1)
+
+
+def draw(layout: MinosLayout, theme: Theme, _setup, lang: str) -> Drawings:
+    diameter = disc_diameter(layout)
+    discs = {}
+    for colour in COLOURS[: layout.players[1]]:
+        for k in range(1, layout.pieces_per_player + 1):
+            name = f"piece-{colour}-{k}"
+            discs[name] = pieces.disc_svg(colour, str(k), diameter, theme, lang=lang, id=name)
+    dice = {f"die-{k}": pieces.die_net_svg(DIE_FACE_MM, theme, lang=lang, id=f"die-{k}")
+            for k in range(1, layout.dice + 1)}
+    return Drawings(board=race.board_svg(layout, theme, lang=lang), discs=discs, dice=dice)
+
+
+def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
+    zones = race.seam_zones(layout)
+    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
+                      style=options.joint, overlap=options.overlap, orientation=options.orientation,
+                      zones_x=zones, zones_y=zones)
+
+
+def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, options: KitOptions, *,
+              summary: str) -> tuple[bytes, list[str]]:
+    lang = options.lang
+    tiling = board_tiling(layout, options)
+    frame = frame_for(paper(options.paper), options.margin)
+    pdf = PdfKit(frame, theme, lang, title=layout.title[lang], subject=f"boardgen kit: {layout.id}, theme {theme.id}")
+    board = pdf.add_svg_form("Board", drawings.board)
+    contents = [
+        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
+        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())
+        + f" (⌀ {disc_diameter(layout):g} mm)",
+        word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
+        word(lang, "rules"),
+    ]
+    legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
+    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
+               summary=summary, board=board, tiling=tiling,
+               side_lines=(word(lang, "special_fields"), legend))
+    chosen = tiling
+    if options.board_sheets is not None:
+        chosen = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
+                        tiling.seams_x, tiling.seams_y,
+                        tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets))
+    pdf.board_sheets(board, chosen, heading=word(lang, "board"))
+    if options.board_sheets is None:
+        discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
+        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
+        pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
+                    heading=word(lang, "pieces"), kind="pieces")
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks(lang),
+                    word(lang, "rules"))
+    return pdf.finish(), pdf.kinds
+
+
+def interpretation_blocks(lang: str) -> list[tuple[str, str]]:
+    """The engine's reading of every ambiguous rule, printed so players play what was checked."""
+    from boardgen.rules.minos import INTERPRETATIONS
+
+    index = 0 if lang == "en" else 1
+    blocks = [("h", word(lang, "interpretations"))]
+    blocks += [("li", pair[index]) for pair in INTERPRETATIONS]
+    return blocks

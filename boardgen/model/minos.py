@@ -1,0 +1,407 @@
+"""The King Minos race model: a layout file turned into fields, cells, special fields and links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from boardgen.data.loader import Document
+from boardgen.errors import DataError, Problem
+
+# What a field can be; the renderer draws one mark per kind.
+ENTRANCE, GOAL = "entrance", "goal"
+SANCTUARY, EXACT = "sanctuary", "exact"
+JUMP, TUNNEL, LOSE_TURNS = "jump", "tunnel", "lose-turns"
+ORBIT, MILLSTONE = "orbit", "millstone"
+KINDS = (ENTRANCE, GOAL, SANCTUARY, EXACT, JUMP, TUNNEL, LOSE_TURNS, ORBIT, MILLSTONE)
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Link:
+    """A drawn connection between two fields: a jump, a tunnel, an Orbit hop or a Millstone
+    diagonal. Jumps and tunnels run one way (start -> end); the others run both ways."""
+
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Field:
+    """One numbered field: its cell, what it does (see KINDS) and its printed name."""
+
+    number: int
+    cell: Cell
+    kinds: tuple[str, ...]
+    name: dict[str, str] | None
+
+
+@dataclass(frozen=True)
+class MinosLayout:
+    """A validated race layout: where each field is and what it does."""
+
+    doc: Document
+    id: str
+    title: dict[str, str]
+    tagline: dict[str, str]
+    players: tuple[int, int]
+    default_seed: int
+    rules: str
+    size: int
+    pitch_mm: float
+    border_mm: float
+    pieces_per_player: int
+    dice: int
+    entry_face: int
+    cells: dict[int, Cell]  # field number -> (row, col)
+    sanctuaries: frozenset[int]
+    exact: tuple[int, ...]
+    jumps: dict[int, int]
+    tunnels: dict[int, int]
+    lose_turns: dict[int, int]  # field -> turns lost
+    orbit: tuple[int, ...]
+    millstone: tuple[tuple[int, int], ...]
+    names: dict[int, dict[str, str]]
+    orbit_name: dict[str, str]
+    millstone_name: dict[str, str]
+    pawn_size_mm: tuple[float, float]
+    playability: dict[str, Any]
+
+    @property
+    def goal(self) -> int:
+        """Elysium: the last field, where pieces are borne off."""
+        return len(self.cells)
+
+    @property
+    def entrance(self) -> int:
+        return 1
+
+    @property
+    def board_mm(self) -> float:
+        return self.size * self.pitch_mm + 2 * self.border_mm
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return tuple(Field(n, self.cells[n], self.kinds(n), self.names.get(n))
+                     for n in range(1, self.goal + 1))
+
+    def kinds(self, number: int) -> tuple[str, ...]:
+        """Every kind of a field, in the order of KINDS."""
+        found = {
+            ENTRANCE: number == self.entrance, GOAL: number == self.goal,
+            SANCTUARY: number in self.sanctuaries, EXACT: number in self.exact,
+            JUMP: number in self.jumps, TUNNEL: number in self.tunnels,
+            LOSE_TURNS: number in self.lose_turns, ORBIT: number in self.orbit,
+            MILLSTONE: any(number in pair for pair in self.millstone),
+        }
+        return tuple(kind for kind in KINDS if found[kind])
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        """Jumps, tunnels, Orbit hops (in Orbit order) and Millstone diagonals."""
+        out = [Link(JUMP, a, b) for a, b in self.jumps.items()]
+        out += [Link(TUNNEL, a, b) for a, b in self.tunnels.items()]
+        out += [Link(ORBIT, a, b) for a, b in pairwise(self.orbit)]
+        out += [Link(MILLSTONE, a, b) for a, b in self.millstone]
+        return tuple(out)
+
+    @property
+    def entrance_side(self) -> str:
+        """The board edge (N, E, S or W) that pieces enter field 1 from: on a corner, the
+        side facing away from field 2."""
+        (row, col), (next_row, next_col) = self.cells[1], self.cells[2]
+        last = self.size - 1
+        sides = [side for side, on in (("N", row == 0), ("E", col == last),
+                                       ("S", row == last), ("W", col == 0)) if on]
+        away = {"N": next_row > row, "S": next_row < row, "W": next_col > col,
+                "E": next_col < col}
+        return next((side for side in sides if away[side]), sides[0] if sides else "S")
+
+    def field_at(self, cell: Cell) -> int | None:
+        """The field on a cell, or None for a wall cell."""
+        return next((n for n, c in self.cells.items() if c == cell), None)
+
+    def is_delayed_tunnel(self, field: int) -> bool:
+        """A tunnel out of a lose-turns field is taken only after the turns are lost."""
+        return field in self.tunnels and field in self.lose_turns
+
+    def forced(self) -> dict[int, int]:
+        """Moves a piece makes at once on landing: jumps and tunnels not behind lost turns."""
+        out = dict(self.jumps)
+        out.update({a: b for a, b in self.tunnels.items() if not self.is_delayed_tunnel(a)})
+        return out
+
+
+def build(doc: Document) -> MinosLayout:
+    """Turn a schema-valid document into a model, collecting every consistency problem."""
+    data = doc.data
+    problems: list[Problem] = []
+    board = data["board"]
+    size = board["size"]
+
+    cells = _read_cells(doc, size, problems)
+    count = max(cells)
+
+    def exists(number: int, key: tuple) -> bool:
+        if 1 <= number <= count:
+            return True
+        problems.append(doc.problem(key, f"field {number} does not exist (fields run 1..{count})"))
+        return False
+
+    specials = data["specials"]
+    sanctuaries = frozenset(n for i, n in enumerate(specials.get("sanctuaries", []))
+                            if exists(n, ("specials", "sanctuaries", i)))
+    exact = tuple(sorted(n for i, n in enumerate(specials.get("exact", []))
+                         if exists(n, ("specials", "exact", i))))
+    if count and count not in exact:
+        problems.append(doc.problem(("specials", "exact"),
+                                    f"the goal, field {count}, must be reached by exact count: "
+                                    f"add it to specials.exact"))
+
+    jumps = _read_links(doc, "jumps", exists, problems)
+    tunnels = _read_links(doc, "tunnels", exists, problems)
+    for start in sorted(set(jumps) & set(tunnels)):
+        index = next(i for i, j in enumerate(data["tunnels"]) if j["from"] == start)
+        problems.append(doc.problem(("tunnels", index, "from"),
+                                    f"field {start} has both a jump and a tunnel"))
+
+    lose_turns: dict[int, int] = {}
+    for i, item in enumerate(data.get("lose_turns", [])):
+        key = ("lose_turns", i, "field")
+        if not exists(item["field"], key):
+            continue
+        if item["field"] in lose_turns:
+            problems.append(doc.problem(key, f"field {item['field']} is listed twice"))
+        lose_turns[item["field"]] = item["turns"]
+
+    orbit_data = data.get("orbit", {"fields": []})
+    orbit = tuple(orbit_data["fields"])
+    for i, number in enumerate(orbit):
+        key = ("orbit", "fields", i)
+        if not exists(number, key):
+            continue
+        if number in orbit[:i]:
+            problems.append(doc.problem(key, f"field {number} is on the Orbit twice"))
+        elif i and orbit[i - 1] in cells and number in cells:
+            before = orbit[i - 1]
+            if not _is_knight_move(cells[before], cells[number]):
+                problems.append(doc.problem(key, f"{number} at {list(cells[number])} is not a "
+                                                 f"knight's move from {before} at "
+                                                 f"{list(cells[before])}"))
+
+    millstone: list[tuple[int, int]] = []
+    on_stone: set[int] = set()
+    for i, pair in enumerate(data.get("millstone", {}).get("pairs", [])):
+        key = ("millstone", "pairs", i)
+        a, b = pair
+        if not (exists(a, key) and exists(b, key)):
+            continue
+        if a == b or a in on_stone or b in on_stone:
+            problems.append(doc.problem(key, f"{[a, b]}: each Millstone field belongs to one pair"))
+        elif a in cells and b in cells and not _is_diagonal(cells[a], cells[b]):
+            problems.append(doc.problem(key, f"{a} at {list(cells[a])} and {b} at {list(cells[b])} "
+                                             f"are not diagonal neighbours"))
+        on_stone.update((a, b))
+        millstone.append((a, b))
+
+    names: dict[int, dict[str, str]] = {}
+    for raw, name in data.get("names", {}).items():
+        if exists(int(raw), ("names", raw)):
+            names[int(raw)] = name
+
+    _check_roles(doc, count, sanctuaries, exact, jumps, tunnels, lose_turns, orbit, on_stone,
+                 problems)
+    _check_forced_loops(doc, jumps, tunnels, problems)
+
+    game = data["game"]
+    players = (game["players"]["min"], game["players"]["max"])
+    if players[0] > players[1]:
+        problems.append(doc.problem(("game", "players"),
+                                    f"min {players[0]} is more than max {players[1]}"))
+    race = data["race"]
+    if problems:
+        raise DataError(problems)
+    pieces = data.get("pieces", {})
+    return MinosLayout(
+        doc=doc, id=game["id"], title=game["title"], tagline=game.get("tagline", game["title"]),
+        players=players, default_seed=game.get("default_seed", 1),
+        rules=game.get("rules", game["id"]), size=size, pitch_mm=float(board["pitch_mm"]),
+        border_mm=float(board.get("border_mm", 0)),
+        pieces_per_player=race["pieces_per_player"], dice=race.get("dice", 2),
+        entry_face=race.get("entry_face", 1), cells=cells, sanctuaries=sanctuaries,
+        exact=exact, jumps=jumps, tunnels=tunnels, lose_turns=lose_turns, orbit=orbit,
+        millstone=tuple(millstone), names=names,
+        orbit_name=orbit_data.get("name", {"en": "Knight’s Orbit", "fr": "Cercle du cavalier"}),
+        millstone_name=data.get("millstone", {}).get("name", {"en": "Millstone", "fr": "Meule"}),
+        pawn_size_mm=(float(pieces.get("pawn_width_mm", 16)),
+                      float(pieces.get("pawn_height_mm", 24))),
+        playability=dict(data.get("playability", {})),
+    )
+
+
+def _read_cells(doc: Document, size: int, problems: list[Problem]) -> dict[int, Cell]:
+    """Fields 1..N with their cells; checks numbering, board bounds, overlaps and adjacency."""
+    raw = {int(k): (k, tuple(v)) for k, v in doc.data["fields"].items()}
+    count = max(raw)
+    missing = [n for n in range(1, count + 1) if n not in raw]
+    if missing:
+        shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
+        problems.append(doc.problem(("fields",), f"fields must run 1..{count} without gaps; "
+                                                 f"missing {shown}"))
+    cells: dict[int, Cell] = {}
+    owner: dict[Cell, int] = {}
+    for number in sorted(raw):
+        key_text, cell = raw[number]
+        key = ("fields", key_text)
+        if not (0 <= cell[0] < size and 0 <= cell[1] < size):
+            problems.append(doc.problem(key, f"{list(cell)} is off the {size}x{size} board"))
+        elif cell in owner:
+            problems.append(doc.problem(key, f"{list(cell)} is already field {owner[cell]}"))
+        else:
+            owner[cell] = number
+        cells[number] = cell
+        before = cells.get(number - 1)
+        if before is not None and not _is_side_neighbour(before, cell):
+            problems.append(doc.problem(key, f"{list(cell)} does not share a side with field "
+                                             f"{number - 1} at {list(before)}"))
+    if 1 in cells and not _is_on_edge(cells[1], size):
+        problems.append(doc.problem(("fields", "1"), f"the entrance {list(cells[1])} is not on "
+                                                     f"the edge of the {size}x{size} board"))
+    return cells
+
+
+def _read_links(doc: Document, table: str, exists, problems: list[Problem]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for i, item in enumerate(doc.data.get(table, [])):
+        start, end = item["from"], item["to"]
+        ok = exists(start, (table, i, "from"))
+        ok = exists(end, (table, i, "to")) and ok
+        if not ok:
+            continue
+        if start == end:
+            problems.append(doc.problem((table, i, "to"), f"field {start} leads to itself"))
+        elif start in out:
+            problems.append(doc.problem((table, i, "from"),
+                                        f"field {start} already leads to {out[start]}"))
+        else:
+            out[start] = end
+    return out
+
+
+def _check_roles(doc: Document, count: int, sanctuaries, exact, jumps, tunnels, lose_turns,
+                 orbit, on_stone, problems: list[Problem]) -> None:
+    """A piece never rests on a field it is moved away from at once, so such a field can
+    have no other role; and the Orbit and the Millstone do not share fields."""
+    for table, links in (("jumps", jumps), ("tunnels", tunnels)):
+        for i, item in enumerate(doc.data.get(table, [])):
+            start = item["from"]
+            if links.get(start) != item["to"]:
+                continue
+            if table == "tunnels" and start in lose_turns:
+                continue
+            clashes = [what for what, fields in (
+                ("a sanctuary", sanctuaries), ("an exact-count field", exact),
+                ("an Orbit field", orbit), ("a Millstone field", on_stone),
+                ("a lose-turns field", lose_turns),
+                ("the entrance", {1}), ("the goal", {count})) if start in fields]
+            if clashes:
+                problems.append(doc.problem((table, i, "from"), f"field {start} moves pieces on "
+                                                                f"at once, so it cannot be "
+                                                                f"{' or '.join(clashes)}"))
+    for i, number in enumerate(orbit):
+        if number in on_stone:
+            problems.append(doc.problem(("orbit", "fields", i),
+                                        f"field {number} is on both the Orbit and the Millstone"))
+    for i, item in enumerate(doc.data.get("lose_turns", [])):
+        if item["field"] in sanctuaries or item["field"] == count:
+            problems.append(doc.problem(("lose_turns", i, "field"),
+                                        f"field {item['field']} cannot both keep pieces safe "
+                                        f"and hold them"))
+
+
+def _check_forced_loops(doc: Document, jumps: dict[int, int], tunnels: dict[int, int],
+                        problems: list[Problem]) -> None:
+    """Jumps and tunnels are never optional: following them must always come to rest."""
+    graph = dict(jumps)
+    graph.update(tunnels)
+    reported: set[frozenset[int]] = set()
+    for start in sorted(graph):
+        path = [start]
+        while path[-1] in graph:
+            nxt = graph[path[-1]]
+            if nxt in path:
+                loop = path[path.index(nxt):] + [nxt]
+                if frozenset(loop) not in reported:
+                    reported.add(frozenset(loop))
+                    # Point at a link written in this very file when there is one (the
+                    # others may come from the file it extends).
+                    keys = [_link_key(doc, start, jumps) for start in loop[:-1]]
+                    key = next((k for k in keys if k in doc.lines), keys[0])
+                    problems.append(doc.problem(key, "forced moves loop forever: "
+                                                + " -> ".join(map(str, loop))))
+                break
+            path.append(nxt)
+
+
+def _link_key(doc: Document, start: int, jumps: dict[int, int]) -> tuple[str, int, str]:
+    table = "jumps" if start in jumps else "tunnels"
+    index = next(i for i, item in enumerate(doc.data.get(table, [])) if item["from"] == start)
+    return table, index, "from"
+
+
+def _is_side_neighbour(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _is_knight_move(a: Cell, b: Cell) -> bool:
+    return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+
+
+def _is_diagonal(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1
+
+
+def _is_on_edge(cell: Cell, size: int) -> bool:
+    return min(cell) == 0 or max(cell) == size - 1
+
+
+
+def geometry_problems(layout: MinosLayout) -> list[str]:
+    """Re-check a model's geometry (what `build` enforces), as plain sentences for a report."""
+    problems = []
+    cells, size = layout.cells, layout.size
+    seen: dict[Cell, int] = {}
+    for number in range(1, layout.goal + 1):
+        cell = cells[number]
+        if not (0 <= cell[0] < size and 0 <= cell[1] < size):
+            problems.append(f"field {number} at {list(cell)} is off the {size}x{size} board")
+        if cell in seen:
+            problems.append(f"fields {seen[cell]} and {number} share the cell {list(cell)}")
+        seen[cell] = number
+        if number > 1 and not _is_side_neighbour(cells[number - 1], cell):
+            problems.append(f"fields {number - 1} and {number} do not share a side")
+    for a, b in pairwise(layout.orbit):
+        if not _is_knight_move(cells[a], cells[b]):
+            problems.append(f"Orbit fields {a} and {b} are not a knight's move apart")
+    for a, b in layout.millstone:
+        if not _is_diagonal(cells[a], cells[b]):
+            problems.append(f"Millstone fields {a} and {b} are not diagonal neighbours")
+    for link in layout.links:
+        for end in (link.start, link.end):
+            if end not in cells:
+                problems.append(f"the {link.kind} {link.start} -> {link.end} names a missing "
+                                f"field")
+    graph = {**layout.jumps, **layout.tunnels}
+    for start in graph:
+        path = [start]
+        while path[-1] in graph and graph[path[-1]] not in path:
+            path.append(graph[path[-1]])
+        if path[-1] in graph:
+            loop = path[path.index(graph[path[-1]]):]
+            if start == min(loop):
+                problems.append("forced moves loop forever: "
+                                + " -> ".join(map(str, loop + [start])))
+    return problems

@@ -1,0 +1,575 @@
+"""The Labyrinth of King Minos (game A): a dice race to Elysium on the game protocol.
+
+A state holds every piece's field (0 = outside the entrance, the goal = borne off), the
+global turn number from which each piece is free again (lost turns), the dice still to use
+this turn, a pending offer (an Orbit ride or a Millstone crossing) and the random generator.
+Seat ``turn % seats`` is to move. Each decision is one of:
+
+- ``Move(DIE, d, k)``: move piece ``k`` by one die showing ``d``;
+- ``Move(PASS)``: no die can be used, the turn is over;
+- ``Move(RIDE, 0, k)`` / ``Move(CROSS, 0, k)`` / ``Move(STAY, 0, k)``: take or refuse the
+  Orbit ride or the Millstone crossing just offered to piece ``k``.
+
+Dice are rolled when a turn starts; the free Orbit die when a ride is taken.
+
+Where the source rules are silent or unclear, this module decides as follows (the same
+decisions, worded for players, are in `INTERPRETATIONS` and on the printed rules sheet):
+
+1. Lost turns hold the piece, not the player: a piece on 13 or 52 sits out its owner's next
+   two turns while the owner plays the other pieces ("unless all your pieces are trapped").
+   It is held at once, so it cannot use the second die of the turn it was caught.
+2. On 52 the two turns are lost first; at the start of its owner's next turn the piece goes
+   through the tunnel to 7 and may ride the Orbit from there, before the dice are used.
+3. A piece arriving on an occupied field (not a sanctuary) sends the occupant to the field
+   the arriving piece started that move from (the start of the die count, of the ride, of
+   the crossing or of the tunnel): the two change places, whoever owns them. The piece sent
+   away triggers nothing where it arrives, and is freed of lost turns and of 52's tunnel.
+4. Fields act where a count ends, never when passed. A piece ending on 6, 18, 21, 42 or 59
+   goes on at once; only the field where it comes to rest can send a piece away.
+5. Going forward a piece never passes 31, 58 or 61: the count goes in and comes back one
+   field per extra point, and the field it stops on acts as usual (bouncing off Elysium onto
+   59 drops the piece to 47, onto 55 offers a ride). Going back over 58 needs no exact
+   count; 58's exception follows from rule 3: a piece on 57 (or lower) that a bounce from
+   Elysium lands on changes places with the bouncing piece and so goes forward past 58 to
+   its field (60, say) without entering 58; behind 58 again later, it must count exactly.
+6. Both dice must be used if possible: the first die must be one after which the second can
+   still be used, when such a move exists; if only one die can be used, it must be the
+   higher one when either could (as in backgammon). A move that bears off the last piece
+   and wins is always allowed. This looks only at the die counts, not at rides or crossings
+   taken in between, whose outcome is the player's own risk. A double gives two moves of
+   that number, no more, and no extra turn.
+7. If no die can be used the turn passes. Each die showing 1 may bring one piece from
+   outside onto field 1; a double 1 may bring two.
+8. The Orbit ride is offered when a piece ends a die count on 7, 46, 49, 55 or 34 (also by
+   a bounce) and after 52's tunnel; never after a ride or to a piece sent there. It runs
+   towards 34, or towards 7 when it starts on 34, and turns back at the ends. The Millstone
+   crossing is offered when a count ends on 44, 45, 50 or 51, either way across. Both are
+   taken or refused before the next die.
+9. Reaching 61 by exact count bears the piece off at once; the first player with every
+   piece borne off wins at once. Seat 0 plays first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from boardgen.rules.protocol import Outcome
+
+if TYPE_CHECKING:
+    from boardgen.model.minos import MinosLayout
+    from boardgen.rules.playability import Report
+    from boardgen.rules.simulate import SimulationStats
+
+DIE, PASS, RIDE, CROSS, STAY = "die", "pass", "ride", "cross", "stay"
+OUTSIDE = 0
+FACES = 6
+OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
+WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
+
+INTERPRETATIONS: tuple[tuple[str, str], ...] = (
+    ("Lost turns hold the piece, not the player: while a piece waits on 13 or 52, its owner "
+     "plays the other pieces. A piece caught there cannot use the second die of that turn.",
+     "Les tours perdus immobilisent le jeton, pas le joueur : pendant qu’un jeton attend sur la "
+     "13 ou la 52, son joueur déplace ses autres jetons. Un jeton pris ne peut pas utiliser le "
+     "second dé de ce tour."),
+    ("On 52 the piece first loses its two turns; at the start of its owner’s next turn it goes "
+     "through the tunnel to 7, and may ride the Orbit from there before using the dice.",
+     "Sur la 52, le jeton perd d’abord ses deux tours ; au début du tour suivant de son joueur, "
+     "il passe par le tunnel jusqu’à la 7 et peut, de là, faire le tour gratuit du Cercle avant de "
+     "jouer les dés."),
+    ("A piece that stops on an occupied field (not a sanctuary) sends the piece there to the "
+     "field the newcomer started that move from: they change places, even two pieces of the "
+     "same player.",
+     "Un jeton qui s’arrête sur une case occupée (hors sanctuaire) envoie l’occupant sur la case "
+     "d’où il est parti pour ce déplacement : ils échangent leurs places, même s’ils "
+     "appartiennent au même joueur."),
+    ("A piece sent away like this does nothing where it arrives, and is freed of any lost "
+     "turns and of the tunnel from 52.",
+     "Un jeton ainsi déplacé ne déclenche rien là où il arrive, et il est libéré de ses tours "
+     "perdus et du tunnel de la 52."),
+    ("A field acts only where a count ends, never when passed. A piece that ends on 6, 18, "
+     "21, 42 or 59 goes on at once; only the field where it comes to rest can send a piece "
+     "away.",
+     "Une case n’agit que si un déplacement s’y termine, jamais au passage. Un jeton qui "
+     "s’arrête sur la 6, la 18, la 21, la 42 ou la 59 repart aussitôt ; seule la case où il "
+     "s’arrête vraiment peut en déloger un autre."),
+    ("Going forward, no piece passes 31, 58 or 61: count into that field and back out one "
+     "field per extra point. The field where the piece stops acts as usual: bouncing back "
+     "from Elysium onto 59 sends it down the tunnel to 47.",
+     "En avançant, aucun jeton ne dépasse la 31, la 58 ni la 61 : comptez jusqu’à cette case "
+     "puis reculez d’une case par point en trop. La case d’arrivée agit normalement : "
+     "rebondir de l’Élysée sur la 59 fait descendre le jeton par le tunnel jusqu’à la 47."),
+    ("Going back past 58 needs no exact count. A piece that changes places with a piece "
+     "bouncing back from Elysium goes forward past 58 without entering it; once behind 58 "
+     "again, it must reach 58 by exact count.",
+     "Reculer au-delà de la 58 ne demande pas de compte exact. Un jeton qui échange sa place "
+     "avec un jeton rebondissant de l’Élysée dépasse la 58 sans y entrer ; revenu derrière la "
+     "58, il devra de nouveau y arriver par un compte exact."),
+    ("Use both dice when you can: play first a die that leaves the other one playable. If "
+     "only one die can be used, play the higher one when either could be played. Bearing "
+     "off your last piece is always allowed. A double gives two moves of that number and no "
+     "extra turn.",
+     "Jouez les deux dés si possible : commencez par un dé qui laisse l’autre jouable. Si un "
+     "seul dé peut être joué, jouez le plus fort quand l’un ou l’autre le pourrait. Sortir "
+     "son dernier jeton est toujours permis. Un double donne deux déplacements de ce nombre et "
+     "pas de tour supplémentaire."),
+    ("If neither die can be used, the turn passes. Each die showing 1 may bring one piece "
+     "from outside onto field 1.",
+     "Si aucun dé ne peut être joué, le tour passe. Chaque dé montrant 1 peut faire entrer un "
+     "jeton sur la case 1."),
+    ("The Orbit ride is offered when a count ends on 7, 46, 49, 55 or 34, and after the tunnel "
+     "from 52; never after a ride. It runs towards 34 (towards 7 from 34) and turns back at "
+     "the ends.",
+     "Le tour gratuit du Cercle est proposé quand un déplacement se termine sur la 7, la 46, "
+     "la 49, la 55 ou la 34, et à la sortie du tunnel de la 52 ; jamais après un tour du "
+     "Cercle. Il va vers la 34 (vers la 7 depuis la 34) et repart en arrière aux extrémités."),
+    ("The Millstone crossing is offered when a count ends on 44, 45, 50 or 51, either way "
+     "across. Rides and crossings are decided before the next die is played.",
+     "La traversée de la Meule est proposée quand un déplacement se termine sur la 44, la 45, "
+     "la 50 ou la 51, dans un sens ou dans l’autre. Cercle et Meule se décident avant de jouer "
+     "le dé suivant."),
+    ("A piece reaching 61 by exact count leaves the board at once; the first player with all "
+     "four pieces borne off wins at once.",
+     "Un jeton qui atteint la 61 par un compte exact quitte aussitôt le plateau ; le premier "
+     "joueur dont les quatre jetons sont sortis gagne aussitôt."),
+)
+
+_MASK = (1 << 64) - 1
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow in the given state."""
+
+
+class Move(NamedTuple):
+    """One decision: a die count for a piece, a pass, or an answer to an offer."""
+
+    kind: str
+    die: int = 0
+    piece: int = 0
+
+    def __str__(self) -> str:
+        if self.kind == DIE:
+            return f"{self.die}>p{self.piece}"
+        return self.kind if self.kind == PASS else f"{self.kind}:p{self.piece}"
+
+
+class MinosState(NamedTuple):
+    """An immutable game position; `landings` lists the fields reached by the last decision."""
+
+    seats: int
+    turn: int  # turns completed by all seats; seat turn % seats is playing
+    pos: tuple[int, ...]  # per piece: 0 outside, 1..goal-1 on the board, goal borne off
+    free_at: tuple[int, ...]  # per piece: the first turn it may move again
+    dice: tuple[int, ...]  # dice still to use this turn
+    offer: tuple[str, int] | None  # (RIDE or CROSS, piece) awaiting an answer
+    rng: int
+    winner: int = -1
+    landings: tuple[int, ...] = ()
+
+    @property
+    def seat(self) -> int:
+        return self.turn % self.seats
+
+    def lost_turns(self, piece: int) -> int:
+        """How many of its owner's turns, from this one on, the piece still sits out."""
+        return max(0, (self.free_at[piece] - self.turn) // self.seats)
+
+
+def _next_random(x: int) -> tuple[int, int]:
+    """splitmix64: a fast generator whose whole state is one int, so states stay hashable."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+def roll(rng: int) -> tuple[int, int]:
+    """The next generator state and a die from 1 to 6."""
+    rng, z = _next_random(rng)
+    return rng, z % FACES + 1
+
+
+class MinosGame:
+    """The rules of the race, precomputed for one layout."""
+
+    id = "minos"
+
+    def __init__(self, layout: MinosLayout):
+        self.layout = layout
+        self.goal = goal = layout.goal
+        self.per = layout.pieces_per_player
+        self.entry_face = layout.entry_face
+        exact = sorted(layout.exact)
+        # The first exact-count field ahead of each field: a count never passes it.
+        self.gate = [next((g for g in exact if g > p), goal) for p in range(goal + 1)]
+        self.safe = [p in layout.sanctuaries for p in range(goal + 1)]
+        self.trap = [layout.lose_turns.get(p, 0) for p in range(goal + 1)]
+        self.delayed = [layout.tunnels[p] if layout.is_delayed_tunnel(p) else 0
+                        for p in range(goal + 1)]
+        forced = layout.forced()
+        self.chain: list[tuple[int, ...]] = []
+        for p in range(goal + 1):
+            path = [p]
+            while path[-1] in forced and len(path) <= goal:
+                path.append(forced[path[-1]])
+            self.chain.append(tuple(path))
+        self.orbit = layout.orbit
+        self.orbit_index = {f: i for i, f in enumerate(layout.orbit)}
+        self.partner: dict[int, int] = {}
+        for a, b in layout.millstone:
+            self.partner[a], self.partner[b] = b, a
+        self.ride_to = {f: tuple(self._ride_end(f, r) for r in range(1, FACES + 1))
+                        for f in self.orbit_index if not self.trap[f]}
+        self._values = self._field_values()
+        self._offer_gain = [0.0] * (goal + 1)
+        for field, ends in self.ride_to.items():
+            gain = sum(self._values[e] - WAIT_COST * (self.trap[e] + 1 if self.trap[e] else 0)
+                       for e in ends) / len(ends) - self._values[field]
+            self._offer_gain[field] = max(0.0, gain)
+        for field, other in self.partner.items():
+            self._offer_gain[field] = max(0.0, self._values[other] - self._values[field])
+        # Per number of seats, per seat: how each seat's progress counts for that seat.
+        self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
+                              for s in range(n)] for seat in range(n)]
+                         for n in range(1, layout.players[1] + 1)}
+        self._cached: tuple[MinosState | None, tuple[Move, ...]] = (None, ())
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def initial_state(self, players: int, seed: int) -> MinosState:
+        low, high = self.layout.players
+        if not low <= players <= high:
+            raise ValueError(f"{self.layout.id!r} is for {low} to {high} players, "
+                             f"not {players!r}")
+        rng = _next_random(seed & _MASK)[1]
+        count = players * self.per
+        rng, first = roll(rng)
+        rng, second = roll(rng)
+        return MinosState(players, 0, (OUTSIDE,) * count, (0,) * count, (first, second), None,
+                          rng)
+
+    def to_move(self, state: MinosState) -> int:
+        return state.turn % state.seats
+
+    def turns_played(self, state: MinosState) -> int:
+        return state.turn
+
+    def legal_moves(self, state: MinosState) -> Sequence[Move]:
+        cached_state, moves = self._cached
+        if cached_state is not state:
+            moves = self._legal(state)
+            self._cached = (state, moves)
+        return moves
+
+    def apply(self, state: MinosState, move: Move) -> MinosState:
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"{move} is not legal here; legal: "
+                                   f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
+        seats, turn = state.seats, state.turn
+        pos, free = list(state.pos), list(state.free_at)
+        dice, rng, landings = list(state.dice), state.rng, []
+        offer = None
+        kind, piece = move.kind, move.piece
+        if kind == DIE:
+            dice.remove(move.die)
+            offer = self._count(pos, free, piece, move.die, turn, seats, landings)[0]
+        elif kind == PASS:
+            dice = []
+        elif kind == RIDE:
+            rng, points = roll(rng)
+            origin = pos[piece]
+            self._arrive(pos, free, piece, self.ride_to[origin][points - 1], origin, turn, seats,
+                         landings, False)
+        elif kind == CROSS:
+            origin = pos[piece]
+            self._arrive(pos, free, piece, self.partner[origin], origin, turn, seats, landings,
+                         False)
+        seat = turn % seats
+        if pos[piece] == self.goal and self._has_finished(pos, seat):
+            return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice), None, rng,
+                              seat, tuple(landings))
+        if offer is not None:
+            return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice),
+                              (offer, piece), rng, -1, tuple(landings))
+        return self._go_on(seats, turn, pos, free, dice, rng, landings)
+
+    def outcome(self, state: MinosState) -> Outcome | None:
+        if state.winner < 0:
+            return None
+        return Outcome(state.winner, state.turn + 1)
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    def target(self, origin: int, points: int) -> int:
+        """Where a die count from `origin` ends before any jump: into the entrance from
+        outside, otherwise forward, bouncing off the first exact-count field ahead."""
+        if origin == OUTSIDE:
+            return 1
+        gate = self.gate[origin]
+        end = origin + points
+        if end > gate:
+            end = max(1, 2 * gate - end)
+        return end
+
+    def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int,
+                turn: int) -> bool:
+        """Whether any piece of `seat` can move by a die showing `points`."""
+        goal, entry = self.goal, points == self.entry_face
+        for k in range(seat * self.per, (seat + 1) * self.per):
+            p = pos[k]
+            if p != goal and free[k] <= turn and (p or entry):
+                return True
+        return False
+
+    def _legal(self, state: MinosState) -> tuple[Move, ...]:
+        if state.winner >= 0:
+            return ()
+        if state.offer is not None:
+            kind, piece = state.offer
+            return (Move(kind, 0, piece), Move(STAY, 0, piece))
+        dice = state.dice
+        if len(dice) == 1:
+            return self._movers(state, dice[0])
+        high, low = max(dice), min(dice)
+        if high == low:
+            options = self._movers(state, high)
+            both = tuple(m for m in options if self._leaves_playable(state, m, low))
+            return both or options or (Move(PASS),)
+        first, second = self._movers(state, high), self._movers(state, low)
+        both = tuple(m for m in first if self._leaves_playable(state, m, low))
+        both += tuple(m for m in second if self._leaves_playable(state, m, high))
+        return both or first or second or (Move(PASS),)
+
+    def _movers(self, state: MinosState, points: int) -> tuple[Move, ...]:
+        """One move per field the seat can move a piece from (pieces sharing a field are
+        interchangeable)."""
+        seat, turn, goal = state.turn % state.seats, state.turn, self.goal
+        entry = points == self.entry_face
+        pos, free = state.pos, state.free_at
+        seen: set[int] = set()
+        out = []
+        for k in range(seat * self.per, (seat + 1) * self.per):
+            p = pos[k]
+            if p == goal or free[k] > turn or p in seen or not (p or entry):
+                continue
+            seen.add(p)
+            out.append(Move(DIE, points, k))
+        return tuple(out)
+
+    def _leaves_playable(self, state: MinosState, move: Move, other: int) -> bool:
+        """Whether the other die can still be used after `move`."""
+        seat, turn, goal = state.turn % state.seats, state.turn, self.goal
+        pos, free = state.pos, state.free_at
+        # Shortcut: another free piece on the board stays free and on the board whatever the
+        # move does (a swap only sends it to the mover's origin and frees it), unless the
+        # mover comes from outside and could swap it out.
+        if pos[move.piece]:
+            for k in range(seat * self.per, (seat + 1) * self.per):
+                if k != move.piece and pos[k] and pos[k] != goal and free[k] <= turn:
+                    return True
+        after_pos, after_free = self.preview(state, move)
+        # A winning move ends the game: no die is left to use.
+        return (self.can_use(after_pos, after_free, seat, other, turn)
+                or self._has_finished(after_pos, seat))
+
+    def preview(self, state: MinosState, move: Move) -> tuple[list[int], list[int]]:
+        """Fields and free turns of every piece after a die move, with its jumps, traps and
+        swaps but without the ride or crossing it may offer."""
+        pos, free = list(state.pos), list(state.free_at)
+        self._count(pos, free, move.piece, move.die, state.turn, state.seats, [])
+        return pos, free
+
+    def _count(self, pos: list[int], free: list[int], piece: int, points: int, turn: int,
+               seats: int, landings: list[int]) -> tuple[str | None, int]:
+        origin = pos[piece]
+        return self._arrive(pos, free, piece, self.target(origin, points), origin, turn, seats,
+                            landings, True)
+
+    def _arrive(self, pos: list[int], free: list[int], piece: int, field: int, origin: int,
+                turn: int, seats: int, landings: list[int],
+                offers: bool) -> tuple[str | None, int]:
+        """Put `piece` on `field` (coming from `origin`), follow forced moves, swap out an
+        occupant, apply the field; return the offer it makes (or None) and the piece it
+        swapped out (or -1)."""
+        chain = self.chain[field]
+        landings.extend(chain)
+        field = chain[-1]
+        if field == self.goal:
+            pos[piece], free[piece] = field, 0
+            return None, -1
+        bumped = -1
+        if field != origin and not self.safe[field] and field in pos:
+            for other, at in enumerate(pos):
+                if at == field and other != piece:
+                    pos[other], free[other] = origin, 0
+                    bumped = other
+                    break
+        pos[piece] = field
+        lost = self.trap[field]
+        if lost:
+            free[piece] = turn + seats * (lost + 1)
+            return None, bumped
+        if offers:
+            if field in self.orbit_index:
+                return RIDE, bumped
+            if field in self.partner:
+                return CROSS, bumped
+        return None, bumped
+
+    def _ride_end(self, start: int, points: int) -> int:
+        """The Orbit field a ride of `points` from `start` ends on."""
+        last = len(self.orbit) - 1
+        i = self.orbit_index[start]
+        step = -1 if i == last else 1
+        for _ in range(points):
+            if not 0 <= i + step <= last:
+                step = -step
+            i += step
+        return self.orbit[i]
+
+    def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
+        return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
+
+    def _go_on(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
+               rng: int, landings: list[int]) -> MinosState:
+        """Carry the turn on until a decision is needed: release pieces due out of 52's
+        tunnel, drop a last die nobody can use, end the turn and roll for the next seat."""
+        while True:
+            seat = turn % seats
+            for k in range(seat * self.per, (seat + 1) * self.per):
+                exit_to = self.delayed[pos[k]]
+                if exit_to and free[k] == turn:
+                    offer = self._arrive(pos, free, k, exit_to, pos[k], turn, seats, landings,
+                                         True)[0]
+                    if offer is not None:
+                        return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice),
+                                          (offer, k), rng, -1, tuple(landings))
+            if len(dice) == 2 or (dice and self.can_use(pos, free, seat, dice[0], turn)):
+                return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice), None, rng,
+                                  -1, tuple(landings))
+            turn += 1
+            rng, first = roll(rng)
+            rng, second = roll(rng)
+            dice = [first, second]
+
+    # -- evaluation for the greedy player ------------------------------------------------------
+
+    def piece_value(self, field: int, free_at: int, turn: int, seats: int) -> float:
+        """How far along a piece is, in fields, counting what waiting costs."""
+        if free_at > turn:
+            return self._values[field] - WAIT_COST * ((free_at - turn) // seats)
+        return self._values[field]
+
+    def _field_values(self) -> list[float]:
+        """A piece's worth on each field when free: borne off is worth most, outside least,
+        and a piece waiting for 52's tunnel is worth where the tunnel leads."""
+        values = [float(self.delayed[p] or p) for p in range(self.goal + 1)]
+        values[OUTSIDE] = -12.0
+        values[self.goal] = self.goal + 20.0
+        return values
+
+    def heuristic(self, state: MinosState, seat: int) -> float:
+        """Lower is better for `seat`: the opponents' mean progress (weighted 0.3) minus its
+        own; bearing off counts most, waiting outside or on a trap costs."""
+        return self._heuristic(state.pos, state.free_at, state.turn, state.seats, seat)
+
+    def _heuristic(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
+                   seat: int) -> float:
+        per, values = self.per, self._values
+        weight = self._weights[seats][seat]
+        own = sum(map(values.__getitem__, pos[seat * per:(seat + 1) * per]))
+        others = sum(map(values.__getitem__, pos)) - own
+        total = weight[seat] * own + OTHERS_WEIGHT / max(1, seats - 1) * others
+        if max(free) > turn:
+            for k, at in enumerate(free):
+                if at > turn:
+                    total -= weight[k // per] * WAIT_COST * ((at - turn) // seats)
+        return total
+
+    def score_moves(self, state: MinosState, moves: Sequence[Move], seat: int) -> list[float]:
+        """`heuristic` after each move, with rides valued at their mean over the free die and
+        a die move valued with the best answer to the offer it makes."""
+        base = self.heuristic(state, seat)
+        weight = self._weights[state.seats][seat]
+        out = []
+        for move in moves:
+            kind = move.kind
+            if kind == DIE:
+                score = self._die_score(state, move, base, weight)
+            elif kind == RIDE or kind == CROSS:
+                score = base + self._offer_change(state, kind, move.piece, weight)
+            else:
+                score = base
+            out.append(score)
+        return out
+
+    def _die_score(self, state: MinosState, move: Move, base: float,
+                   weight: Sequence[float]) -> float:
+        """`heuristic` after a die move, computed from the two pieces it can move (the same
+        result as `_arrive`, without copying the position), plus the worth of its offer."""
+        pos, free, piece, per = state.pos, state.free_at, move.piece, self.per
+        values = self._values
+        origin = pos[piece]
+        field = self.chain[self.target(origin, move.die)][-1]
+        score = base - weight[piece // per] * values[origin]
+        if field == self.goal:
+            return score + weight[piece // per] * values[field]
+        if field != origin and not self.safe[field] and field in pos:
+            other = pos.index(field)
+            score += weight[other // per] * (
+                values[origin] - self.piece_value(field, free[other], state.turn, state.seats))
+        lost = self.trap[field]
+        if lost:
+            return score + weight[piece // per] * (values[field] - WAIT_COST * (lost + 1))
+        # The offer a landing makes is worth what taking it gains on average, if anything;
+        # the pieces a ride or a crossing might swap with are left out here (but not when
+        # the offer itself is decided).
+        return score + weight[piece // per] * (values[field] + self._offer_gain[field])
+
+    def _change(self, state: MinosState, pos: Sequence[int], free: Sequence[int], piece: int,
+                other: int, weight: Sequence[float]) -> float:
+        """How `heuristic` changes from `state` to (pos, free), where only `piece` and
+        `other` (-1 for none) may have moved."""
+        value, turn, seats, per = self.piece_value, state.turn, state.seats, self.per
+        total = 0.0
+        for k in (piece, other) if other >= 0 else (piece,):
+            total += weight[k // per] * (value(pos[k], free[k], turn, seats)
+                                         - value(state.pos[k], state.free_at[k], turn, seats))
+        return total
+
+    def _offer_change(self, state: MinosState, offer: str, piece: int,
+                      weight: Sequence[float]) -> float:
+        """The mean change of `heuristic` if the offer made to `piece` is taken."""
+        origin = state.pos[piece]
+        ends = self.ride_to[origin] if offer == RIDE else (self.partner[origin],)
+        total = 0.0
+        for end in ends:
+            after_pos, after_free = list(state.pos), list(state.free_at)
+            _, bumped = self._arrive(after_pos, after_free, piece, end, origin, state.turn,
+                                     state.seats, [], False)
+            total += self._change(state, after_pos, after_free, piece, bumped, weight)
+        return total / len(ends)
+
+
+def check_minos(layout: MinosLayout, seed: int, *, games: int | None = None,
+                progress: Callable[[int, int, str], None] | None = None,
+                workers: int | None = None) -> Report:
+    """The playability report (see `boardgen.rules.minos_playability.check_minos`)."""
+    from boardgen.rules.minos_playability import check_minos as check
+
+    return check(layout, seed, games=games, progress=progress, workers=workers)
+
+
+def simulate_minos(layout: MinosLayout, *, games: int, players: int, seed: int,
+                   progress: Callable[[int, int, str], None] | None = None,
+                   turn_cap: int | None = None, player: str = "greedy",
+                   workers: int | None = None) -> SimulationStats:
+    """Self-play statistics (see `boardgen.rules.minos_playability.simulate_minos`)."""
+    from boardgen.rules.minos_playability import simulate_minos as run
+
+    return run(layout, games=games, players=players, seed=seed, progress=progress,
+               turn_cap=turn_cap, player=player, workers=workers)
+
