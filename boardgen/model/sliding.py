@@ -115,7 +115,7 @@ def build(doc: Document) -> SlidingLayout:
 
     treasures: list[Treasure] = []
     seen_ids: set[str] = set()
-    for i, item in enumerate(data["treasures"]):
+    for i, item in enumerate(data.get("treasures", [])):
         if item["id"] in seen_ids:
             problems.append(doc.problem(("treasures", i, "id"), f"duplicate treasure {item['id']!r}"))
         seen_ids.add(item["id"])
@@ -197,13 +197,13 @@ def build(doc: Document) -> SlidingLayout:
             problems.append(doc.problem(("treasures", i, "id"), f"treasure {treasure.id!r} is on no tile"))
 
     players = (data["game"]["players"]["min"], data["game"]["players"]["max"])
-    deal = {int(k): v for k, v in data["deal"].items()}
+    deal = {int(k): v for k, v in data.get("deal", {}).items()}
     for count, cards in deal.items():
         if count * cards > len(treasures):
             problems.append(doc.problem(("deal", str(count)),
                                         f"{count} players x {cards} cards needs {count * cards} cards, the deck has {len(treasures)}"))
     for count in range(players[0], players[1] + 1):
-        if count not in deal:
+        if treasures and count not in deal:
             problems.append(doc.problem(("deal",), f"no deal for {count} players"))
     if players[1] > len(starts):
         problems.append(doc.problem(("game", "players", "max"), f"{players[1]} players but {len(starts)} starts"))

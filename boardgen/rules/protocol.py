@@ -25,6 +25,17 @@ class Game(Protocol[State, Move]):
 
     Chance (dice, shuffles) is drawn from a seed carried inside the state, so the same
     state and move always give the same result.
+
+    A turn may be split into several decisions (for example shift, then walk); `to_move`
+    then stays on the same seat until the turn is over. Optional methods that shared code
+    uses when a game defines them:
+
+    - ``turns_played(state) -> int``: complete turns so far (simulation caps and measures
+      games by it; without it every decision counts as a turn);
+    - ``heuristic(state, seat) -> float | tuple``: how far `seat` is from winning, lower is
+      better (used by the greedy player);
+    - ``score_moves(state, moves, seat) -> list``: the heuristic of each move's result, for
+      games that can compute it faster than `apply` + `heuristic`.
     """
 
     id: str

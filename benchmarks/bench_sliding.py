@@ -1,0 +1,91 @@
+"""Timings of the sliding-corridor engine: solver pairs, self-play speed, a full validate.
+
+Run from the repository root:  .venv/bin/python benchmarks/bench_sliding.py [--pairs 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from boardgen.data.loader import load
+from boardgen.model.sliding import build, deal
+from boardgen.rules.playability import check_sliding, solve_pairs
+from boardgen.rules.players import GreedyPlayer, PlannerPlayer
+from boardgen.rules.simulate import available_cpus, simulate
+from boardgen.rules.sliding import Board, SlidingGame
+from boardgen.rules.solver import solve_many
+
+
+def best_of(repeat: int, run):
+    """The fastest of `repeat` runs (seconds) and the last result."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = run()
+        best = min(best, time.perf_counter() - started)
+    return best, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layout", default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", type=int, default=2000, help="random pairs for the solver")
+    parser.add_argument("--games", type=int, default=200, help="self-play games to time")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--planner", action="store_true", help="also time planner vs greedy")
+    args = parser.parse_args()
+
+    layout = build(load("game", args.layout))
+    print(f"boardgen sliding benchmark: {args.layout}, seed {args.seed}, "
+          f"Python {platform.python_version()}, best of {args.repeat}")
+
+    game = SlidingGame(layout)
+    board = Board.from_deal(deal(layout, args.seed))
+    starts = [(s.at, t.id) for s in layout.starts for t in layout.treasures]
+    seconds, results = best_of(args.repeat, lambda: solve_many(board, starts, max_turns=8))
+    nodes = sum(r.solution.nodes for r in results)
+    print(f"solver, {len(starts)} start/treasure pairs: {seconds:.3f} s, "
+          f"{1000 * seconds / len(starts):.2f} ms per pair, {nodes} boards")
+
+    summary = solve_pairs(layout, args.seed, pairs=args.pairs, rng_seed=0)
+    print(f"solver, {args.pairs} random (square, treasure) pairs: {summary.elapsed_s:.2f} s, "
+          f"{1000 * summary.elapsed_s / args.pairs:.2f} ms per pair")
+    data = summary.to_dict()
+    print("  turns to target: " + ", ".join(
+        f"{k}: {v} ({v / args.pairs:.1%})" for k, v in data["turns_to_target"].items())
+        + f"; mean {data['mean']}, p95 {data['p95']}, max {data['max']}")
+
+    for players in (2, 3, 4):
+        seconds, stats = best_of(args.repeat, lambda p=players: simulate(
+            game, [GreedyPlayer()] * p, games=args.games, seed=args.seed, turn_cap=400))
+        turns = stats.mean_length * stats.finished
+        print(f"self-play, {players} greedy players: {args.games / seconds:.0f} games/s, "
+              f"{turns / seconds:.0f} turns/s (mean {stats.mean_length:.1f} turns, "
+              f"p95 {stats.p95_length}, seat gap {stats.seat_gap:.2f})")
+
+    if args.planner:
+        games = max(10, args.games // 10)
+        started = time.perf_counter()
+        first = simulate(game, [PlannerPlayer(), GreedyPlayer()], games=games, seed=1,
+                         turn_cap=400)
+        second = simulate(game, [GreedyPlayer(), PlannerPlayer()], games=games, seed=2,
+                          turn_cap=400)
+        wins = first.seat_wins[0] + second.seat_wins[1]
+        seconds = time.perf_counter() - started
+        print(f"planner vs greedy, {2 * games} games (both seats): planner wins {wins} "
+              f"({wins / (2 * games):.0%}), {2 * games / seconds:.1f} games/s")
+
+    games = layout.playability.get("games_per_player_count", 200)
+    for workers in sorted({1, available_cpus()}):
+        seconds, report = best_of(args.repeat, lambda w=workers: check_sliding(
+            layout, args.seed, workers=w))
+        print(f"full validate (solver + {games} games x "
+              f"{len(report.stats.get('self_play', {}))} player counts), {workers} "
+              f"process(es): {seconds:.2f} s, playable={report.playable}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""Self-play statistics for any game of the rules protocol: length, completion, seat balance.
+
+Stable API (other games' checks build on it):
+
+- ``play(game, players, seed, *, turn_cap, hook=None) -> GameRecord``
+  plays one game, seat ``i`` choosing with ``players[i]``; the number of seats is
+  ``len(players)``. The game is capped at ``turn_cap`` turns.
+- ``simulate(game, players, *, games, seed, turn_cap, progress=None, label="", hook=None,
+  workers=1) -> SimulationStats`` plays ``games`` games with seeds derived from ``seed``
+  and aggregates them. ``progress(done, total, label)`` is called after each game (after
+  each chunk of games with several workers). ``workers`` > 1 shares the games among forked
+  processes where the platform allows it; the result does not depend on it.
+- ``available_cpus()`` how many processes are worth starting.
+- ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
+
+Turns. A turn may span several decisions (shift then walk; one die then the other). A game
+that defines ``turns_played(state) -> int`` is capped and measured by it; otherwise every
+decision counts as one turn. A finished game's length is ``Outcome.turns``.
+
+Hook. ``hook(before, move, after) -> Mapping[str, float]`` is called after every decision;
+its numbers are summed per game and reported in ``SimulationStats.extra`` as a mean per game
+(``extra_totals`` keeps the sums; a caller may replace ``extra`` with figures derived from
+them, as the sliding game does for its sampled turn branching). Use it for game-specific
+counters (pawns bumped, cards found, lost turns...).
+
+Seat balance. Win rates are over finished games that have a winner; ``seat_gap`` is the
+largest minus the smallest seat win rate; ``seat_p`` is the chi-square p-value of the wins
+against equal shares (``seat_balance_p``), so a gap can be told apart from sampling noise.
+Give every seat the same kind of player when measuring balance. Branching is the number of
+legal moves at each decision.
+
+Randomness. Game ``i`` is set up with ``game_seeds(seed, games)[i]`` and its players draw
+from ``random.Random(that seed)``, so a run is reproducible from ``seed`` alone.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from boardgen.rules.protocol import Game, Player
+
+Progress = Callable[[int, int, str], None]
+Hook = Callable[[Any, Any, Any], Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One self-played game: who won, how long it took and what it offered."""
+
+    seed: int
+    seats: int
+    winner: int | None
+    turns: int
+    finished: bool
+    decisions: int
+    moves_offered: int
+    branching_max: int
+    counters: dict[str, float] = field(default_factory=dict)
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class SimulationStats:
+    """Aggregate of many self-played games with a fixed number of seats."""
+
+    game: str
+    seats: int
+    player_names: tuple[str, ...]
+    games: int
+    turn_cap: int
+    finished: int
+    completion_rate: float
+    mean_length: float | None
+    p95_length: int | None
+    max_length: int | None
+    seat_wins: tuple[int, ...]
+    seat_win_rates: tuple[float, ...]
+    seat_gap: float
+    seat_p: float
+    draws: int
+    branching_mean: float
+    branching_max: int
+    decisions_mean: float
+    extra: dict[str, float]
+    extra_totals: dict[str, float]
+    elapsed_s: float = field(default=0.0, compare=False)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed_s if self.elapsed_s > 0 else math.inf
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON; timing is left out so equal runs give equal output."""
+        return {
+            "game": self.game, "seats": self.seats, "players": list(self.player_names),
+            "games": self.games, "turn_cap": self.turn_cap, "finished": self.finished,
+            "completion_rate": round(self.completion_rate, 4),
+            "mean_length": None if self.mean_length is None else round(self.mean_length, 2),
+            "p95_length": self.p95_length, "max_length": self.max_length,
+            "seat_wins": list(self.seat_wins),
+            "seat_win_rates": [round(rate, 4) for rate in self.seat_win_rates],
+            "seat_gap": round(self.seat_gap, 4), "seat_p": round(self.seat_p, 4),
+            "draws": self.draws,
+            "branching_mean": round(self.branching_mean, 2), "branching_max": self.branching_max,
+            "decisions_mean": round(self.decisions_mean, 2),
+            "extra": {key: round(value, 4) for key, value in sorted(self.extra.items())},
+        }
+
+    def to_text(self) -> str:
+        """A few aligned lines for a terminal."""
+        rates = " ".join(f"{rate:.2f}" for rate in self.seat_win_rates)
+        mean = "-" if self.mean_length is None else f"{self.mean_length:.1f}"
+        lines = [
+            f"{self.seats} players ({', '.join(self.player_names)}), {self.games} games, "
+            f"cap {self.turn_cap} turns",
+            f"  completed      {self.finished}/{self.games} ({self.completion_rate:.1%})",
+            f"  length         mean {mean}, p95 {self.p95_length or '-'}, "
+            f"max {self.max_length or '-'} turns",
+            f"  seat win rate  {rates} (gap {self.seat_gap:.2f}, p = {self.seat_p:.3f})",
+            f"  branching      mean {self.branching_mean:.1f}, max {self.branching_max} "
+            f"moves per decision",
+        ]
+        lines.extend(f"  {key.replace('_', ' '):<14} {value:.2f}"
+                     for key, value in sorted(self.extra.items()))
+        return "\n".join(lines)
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The per-game seeds of a run, derived from one seed."""
+    rng = random.Random(seed)
+    return [rng.randrange(2**31) for _ in range(games)]
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile: the smallest value with at least `fraction` of values <= it."""
+    if not values:
+        raise ValueError("percentile of no values")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def seat_balance_p(wins: Sequence[int]) -> float:
+    """Chance of seat wins at least this uneven if every seat were equally likely to win.
+
+    Chi-square goodness of fit against equal shares (seats - 1 degrees of freedom); small
+    values mean the imbalance is real rather than the luck of a small sample.
+    """
+    total, seats = sum(wins), len(wins)
+    if seats < 2 or total == 0:
+        return 1.0
+    expected = total / seats
+    statistic = sum((w - expected) ** 2 for w in wins) / expected
+    return chi_square_sf(statistic, seats - 1)
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with `df` degrees of freedom (closed forms)."""
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    term = math.sqrt(half) / math.gamma(1.5)
+    for i in range(1, (df + 1) // 2):
+        total += math.exp(-half) * term
+        term *= half / (i + 0.5)
+    return min(1.0, total)
+
+
+def play(game: Game, players: Sequence[Player], seed: int, *, turn_cap: int,
+         hook: Hook | None = None) -> GameRecord:
+    """Play one game to its end or to the turn cap."""
+    rng = random.Random(seed)
+    state = game.initial_state(len(players), seed)
+    turns_played = getattr(game, "turns_played", None)
+    decisions = offered = widest = 0
+    counters: dict[str, float] = {}
+    outcome = game.outcome(state)
+    while outcome is None:
+        turns = turns_played(state) if turns_played else decisions
+        if turns >= turn_cap:
+            break
+        moves = game.legal_moves(state)
+        if not moves:
+            raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
+        offered += len(moves)
+        widest = max(widest, len(moves))
+        move = players[game.to_move(state)].choose(game, state, rng)
+        after = game.apply(state, move)
+        if hook is not None:
+            for key, value in hook(state, move, after).items():
+                counters[key] = counters.get(key, 0.0) + value
+        state = after
+        decisions += 1
+        outcome = game.outcome(state)
+    if outcome is None:
+        return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest,
+                          counters)
+    return GameRecord(seed, len(players), outcome.winner, outcome.turns, True, decisions,
+                      offered, widest, counters, outcome.scores)
+
+
+def simulate(game: Game, players: Sequence[Player], *, games: int, seed: int, turn_cap: int,
+             progress: Progress | None = None, label: str = "",
+             hook: Hook | None = None, workers: int = 1) -> SimulationStats:
+    """Play `games` games and aggregate completion, length, seat balance and branching.
+
+    With ``workers`` > 1 (and where processes can be forked) the games are shared among
+    that many processes; the statistics are the same as with one.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    started = time.perf_counter()
+    seeds = game_seeds(seed, games)
+    if workers > 1 and games >= 2 * CHUNK and can_fork():
+        records = _play_in_processes(game, players, seeds, turn_cap, hook, workers,
+                                     progress, label)
+    else:
+        records = []
+        for done, game_seed in enumerate(seeds, start=1):
+            records.append(play(game, players, game_seed, turn_cap=turn_cap, hook=hook))
+            if progress is not None:
+                progress(done, games, label)
+    stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
+    return replace(stats, elapsed_s=time.perf_counter() - started)
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+# Games per task handed to a worker process: small enough for a smooth progress bar.
+CHUNK = 10
+# What the worker processes play. Forked children inherit it, so games, players and hooks
+# (often closures) never need to be pickled; only seeds go out and records come back.
+_job: tuple[Game, Sequence[Player], int, Hook | None] | None = None
+
+
+def _play_chunk(task: tuple[int, list[int]]) -> tuple[int, list[GameRecord]]:
+    index, seeds = task
+    if _job is None:
+        raise RuntimeError("a self-play worker started without a job")
+    game, players, turn_cap, hook = _job
+    return index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
+
+
+def _play_in_processes(game: Game, players: Sequence[Player], seeds: list[int], turn_cap: int,
+                       hook: Hook | None, workers: int, progress: Progress | None,
+                       label: str) -> list[GameRecord]:
+    global _job
+    chunks = [seeds[i:i + CHUNK] for i in range(0, len(seeds), CHUNK)]
+    results: list[list[GameRecord]] = [[] for _ in chunks]
+    _job = (game, players, turn_cap, hook)
+    try:
+        # A Pool forks all its workers before starting its own threads.
+        with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
+            done = 0
+            for index, records in pool.imap_unordered(_play_chunk, enumerate(chunks)):
+                results[index] = records
+                done += len(records)
+                if progress is not None:
+                    progress(done, len(seeds), label)
+    finally:
+        _job = None
+    return [record for chunk in results for record in chunk]
+
+
+def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord],
+              turn_cap: int) -> SimulationStats:
+    """Summarise game records (all with the same number of seats)."""
+    seats = len(player_names)
+    finished = [r for r in records if r.finished]
+    lengths = [r.turns for r in finished]
+    wins = [0] * seats
+    for record in finished:
+        if record.winner is not None:
+            wins[record.winner] += 1
+    decided = sum(wins)
+    rates = tuple(w / decided if decided else 0.0 for w in wins)
+    decisions = sum(r.decisions for r in records)
+    totals: dict[str, float] = {}
+    for record in records:
+        for key, value in record.counters.items():
+            totals[key] = totals.get(key, 0.0) + value
+    return SimulationStats(
+        game=game_id, seats=seats, player_names=player_names, games=len(records),
+        turn_cap=turn_cap, finished=len(finished),
+        completion_rate=len(finished) / len(records) if records else 0.0,
+        mean_length=sum(lengths) / len(lengths) if lengths else None,
+        p95_length=int(percentile(lengths, 0.95)) if lengths else None,
+        max_length=max(lengths) if lengths else None,
+        seat_wins=tuple(wins), seat_win_rates=rates,
+        seat_gap=max(rates) - min(rates) if decided else 0.0,
+        seat_p=seat_balance_p(wins),
+        draws=len(finished) - decided,
+        branching_mean=sum(r.moves_offered for r in records) / decisions if decisions else 0.0,
+        branching_max=max((r.branching_max for r in records), default=0),
+        decisions_mean=decisions / len(records) if records else 0.0,
+        extra={key: value / len(records) for key, value in totals.items()},
+        extra_totals=totals,
+    )
+
