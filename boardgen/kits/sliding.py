@@ -48,9 +48,14 @@ def draw(layout: SlidingLayout, theme: Theme, deal: Deal, lang: str) -> Drawings
 
 def seam_zones(layout: SlidingLayout) -> tuple[tuple[float, float], ...]:
     """Where a seam may cross the board: inside sliding-line slots (covered by loose tiles in
-    play, no printed art) or exactly on a tile edge."""
+    play, no printed art) but clear of the insertion arrows, or exactly on a tile edge."""
     frame, pitch = layout.frame_mm, layout.pitch_mm
-    zones = [(frame + line * pitch + 2.0, frame + (line + 1) * pitch - 2.0) for line in layout.sliding_lines]
+    clear = svg.arrow_half_width(layout) + 1.0
+    zones = []
+    for line in layout.sliding_lines:
+        low, high = frame + line * pitch, frame + (line + 1) * pitch
+        middle = (low + high) / 2
+        zones += [(low + 2.0, middle - clear), (middle + clear, high - 2.0)]
     zones += [(frame + k * pitch, frame + k * pitch) for k in range(layout.size + 1)]
     return tuple(zones)
 

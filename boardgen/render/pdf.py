@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen import canvas as rl_canvas
@@ -76,11 +77,10 @@ class PdfKit:
         """Convert an SVG once and keep it as a PDF Form XObject, to be placed many times."""
         if name in self.forms:
             return self.forms[name]
-        root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
-        drawing = SvgRenderer("", font_map=fonts.font_map()).render(root)
+        drawing = _drawing(svg)
         form = Form(name, drawing.width / pt(1), drawing.height / pt(1))
         self.c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
-        renderPDF.draw(drawing, self.c, 0, 0)
+        _draw(drawing, self.c, self._font("body", "normal"))
         self.c.endForm()
         self.forms[name] = form
         return form
@@ -223,6 +223,7 @@ class PdfKit:
 
     def _flowables(self, blocks: Sequence[tuple[str, str]], size: float) -> list[Paragraph]:
         body = ParagraphStyle("body", fontName=self._font("body", "normal"), fontSize=pt(size),
+                              bulletFontName=self._font("body", "normal"),
                               leading=pt(size * 1.32), spaceAfter=pt(size * 0.45),
                               textColor=self._colour("ink"))
         styles = {
@@ -438,12 +439,28 @@ class PdfKit:
 
 def svg_page(svg: str, theme: Theme) -> bytes:
     """A one-page PDF exactly the size of an SVG drawing (for previews of a whole board)."""
-    root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
-    drawing = SvgRenderer("", font_map=fonts.font_map()).render(root)
+    drawing = _drawing(svg)
     buffer = io.BytesIO()
+    body = fonts.face(theme.fonts["body"]).pdf_name
     c = rl_canvas.Canvas(buffer, pagesize=(drawing.width, drawing.height), invariant=1,
-                         initialFontName=fonts.face(theme.fonts["body"]).pdf_name)
-    renderPDF.draw(drawing, c, 0, 0)
+                         initialFontName=body)
+    _draw(drawing, c, body)
     c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def _drawing(svg: str):
+    root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
+    return SvgRenderer("", font_map=fonts.font_map()).render(root)
+
+
+def _draw(drawing, c, default_font: str) -> None:
+    """Render a drawing; reportlab's graphics state starts with Helvetica, a base-14 font
+    that is never embedded, so the starting font is a bundled one for the duration."""
+    saved = STATE_DEFAULTS["fontName"]
+    STATE_DEFAULTS["fontName"] = default_font
+    try:
+        renderPDF.draw(drawing, c, 0, 0)
+    finally:
+        STATE_DEFAULTS["fontName"] = saved

@@ -127,11 +127,15 @@ def _tokens(sheet: Sheet, layout: SlidingLayout, tokens: dict[tuple[int, int], t
     return group
 
 
+def arrow_half_width(layout: SlidingLayout) -> float:
+    return min(layout.pitch_mm, layout.frame_mm * 2) * 0.28
+
+
 def _draw_arrow(sheet: Sheet, parent, layout: SlidingLayout, side: str, index: int) -> None:
     """A triangle in the frame pointing into the board where the spare tile is pushed in."""
     frame, pitch, size = layout.frame_mm, layout.pitch_mm, layout.board_mm
     along = frame + (index + 0.5) * pitch
-    half, depth = min(pitch, frame * 2) * 0.28, frame * 0.55
+    half, depth = arrow_half_width(layout), frame * 0.55
     edge = {"N": frame * 0.2, "S": size - frame * 0.2, "W": frame * 0.2, "E": size - frame * 0.2}[side]
     inward = 1 if side in ("N", "W") else -1
     tip = edge + inward * depth

@@ -1,0 +1,101 @@
+"""The King Minos and Labyrinthe Master kits, read back through real PDF readers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from pdfcheck import crosses, ink_bounds, mm, open_plumber, page_texts, rects_of_size
+from pypdf import PdfReader
+
+from boardgen.data.loader import load
+from boardgen.model.master import build as build_master
+from boardgen.model.minos import build as build_minos
+from boardgen.render.imposition import CROSS_SIZE
+
+
+def test_minos_board_is_tiled_two_by_two_with_places(kit_factory):
+    pdf, _ = kit_factory("minos")
+    layout = build_minos(load("game", "minos"))
+    texts = page_texts(pdf)
+    board_pages = [i for i, t in enumerate(texts) if t.startswith("Board")]
+    assert len(board_pages) == 4
+    for place in ("Up Left", "Up Right", "Down Left", "Down Right"):
+        assert any(place in texts[i].split("\n", 1)[0] for i in board_pages), place
+    with open_plumber(pdf) as doc:
+        page = doc.pages[board_pages[0]]
+        outline = rects_of_size(page, layout.board_mm, layout.board_mm)
+        assert outline, "board outline not at its declared size"
+        found = {}
+        for sheet, index in enumerate(board_pages, start=1):
+            p = doc.pages[index]
+            o = rects_of_size(p, layout.board_mm, layout.board_mm)[0]
+            found[sheet] = [(x - mm(o["x0"]), y - mm(o["top"])) for x, y in crosses(p, CROSS_SIZE)]
+    for a, b in [(1, 2), (3, 4), (1, 3), (2, 4)]:
+        assert sum(1 for p in found[a] if any(math.dist(p, q) < 0.1 for q in found[b])) == 2
+
+
+def test_minos_seams_follow_cell_edges_when_they_fit(kit_factory):
+    _, result = kit_factory("minos")
+    layout = build_minos(load("game", "minos"))
+    pdf = result.pdf
+    with open_plumber(pdf) as doc:
+        p = doc.pages[1]
+        o = rects_of_size(p, layout.board_mm, layout.board_mm)[0]
+        top = mm(o["top"])
+        # Crosses above the board's top edge mark the vertical seam.
+        seam = {round(x - mm(o["x0"]), 2) for x, y in crosses(p, CROSS_SIZE) if y < top}
+    edges = {round(layout.border_mm + k * layout.pitch_mm, 2) for k in range(layout.size + 1)}
+    assert len(seam) == 1 and seam <= edges
+
+
+def test_minos_pieces_dice_and_rules(kit_factory):
+    pdf, _ = kit_factory("minos", lang="fr")
+    text = "\n".join(page_texts(pdf))
+    assert "Le Labyrinthe du roi Minos" in text and "Élysée" in text
+    assert "Comment boardgen lit les règles" in text  # the engine's interpretations are printed
+    with open_plumber(pdf) as doc:
+        pieces = [p for p in doc.pages if (p.extract_text() or "").startswith("Jetons")]
+        assert pieces
+        discs = [c for c in pieces[0].curves if abs(mm(c["width"]) - mm(c["height"])) < 0.05
+                 and 20 < mm(c["width"]) < 25]
+        assert len(discs) >= 16
+
+
+def test_master_tokens_measure_their_diameter(kit_factory):
+    pdf, _ = kit_factory("master")
+    layout = build_master(load("game", "master"))
+    with open_plumber(pdf) as doc:
+        token_pages = [p for p in doc.pages if (p.extract_text() or "").startswith("Object tokens")]
+        assert token_pages
+        discs = [c for c in token_pages[0].curves
+                 if abs(mm(c["width"]) - layout.token_diameter_mm) < 0.2
+                 and abs(mm(c["height"]) - layout.token_diameter_mm) < 0.2]
+        assert len(discs) == 21
+
+
+def test_master_recipe_cards_and_backs(kit_factory):
+    pdf, _ = kit_factory("master")
+    layout = build_master(load("game", "master"))
+    w, h = layout.card_size_mm
+    size = (w + 2 * layout.bleed_mm, h + 2 * layout.bleed_mm)
+    reader = PdfReader(str(pdf))
+    texts = [p.extract_text() or "" for p in reader.pages]
+    fronts = [i for i, t in enumerate(texts) if t.startswith("Recipe cards")]
+    assert len(fronts) == math.ceil(21 / 9)
+    with open_plumber(pdf) as doc:
+        total = sum(len(rects_of_size(doc.pages[i], *size)) for i in fronts)
+        assert total == 21
+        for i in fronts:
+            assert i % 2 == 0  # 0-based even index = odd page number: backs print behind
+            assert texts[i + 1].startswith("Card backs")
+    assert any(t.startswith("Score pad") for t in texts)
+
+
+@pytest.mark.parametrize("game", ["minos", "master"])
+def test_nothing_visible_in_the_margins(kit_factory, game):
+    pdf, _ = kit_factory(game)
+    pixel = 25.4 / 40
+    for index in range(len(PdfReader(str(pdf)).pages)):
+        x0, y0, x1, y1 = ink_bounds(pdf, index)
+        assert x0 >= 8 - pixel and y0 >= 8 - pixel and x1 <= 202 + pixel and y1 <= 289 + pixel, (index,)
