@@ -8,6 +8,8 @@ from typing import Any
 
 from boardgen.data.loader import bundled_names, load
 from boardgen.errors import UsageError
+from boardgen.model import master as master_model
+from boardgen.model import minos as minos_model
 from boardgen.model import sliding as sliding_model
 
 
@@ -16,10 +18,18 @@ class Engine:
     name: str
     build: Callable[[Any], Any]
     kit: str  # module in boardgen.kits that makes this engine's kit
+    check: str  # "module:function" of its playability check
+    simulate: str  # "module:function" of its self-play statistics
 
 
 ENGINES: dict[str, Engine] = {
-    "sliding": Engine("sliding", sliding_model.build, "sliding"),
+    "sliding": Engine("sliding", sliding_model.build, "sliding",
+                      "boardgen.rules.playability:check_sliding",
+                      "boardgen.rules.playability:simulate_sliding"),
+    "master": Engine("master", master_model.build, "master",
+                     "boardgen.rules.master:check_master", "boardgen.rules.master:simulate_master"),
+    "minos": Engine("minos", minos_model.build, "minos",
+                    "boardgen.rules.minos:check_minos", "boardgen.rules.minos:simulate_minos"),
 }
 
 

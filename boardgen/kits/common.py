@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -114,6 +115,15 @@ def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
         else:
             blocks.append(("p", line))
     return blocks
+
+
+def interpretation_blocks(engine: str, lang: str) -> list[tuple[str, str]]:
+    """The engine's reading of every unclear rule, printed so people play what was checked."""
+    module = importlib.import_module(f"boardgen.rules.{engine}")
+    index = 0 if lang == "en" else 1
+    escape = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+    return [("h", word(lang, "interpretations"))] + [
+        ("li", pair[index].translate(escape)) for pair in module.INTERPRETATIONS]
 
 
 def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> None:

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import KitOptions, cover_page, pack_pieces, rules_blocks, rules_pages
+from boardgen.kits.common import (
+    KitOptions, cover_page, interpretation_blocks, pack_pieces, rules_blocks, rules_pages,
+)
 from boardgen.model.minos import MinosLayout
 from boardgen.render.imposition import Tiling, frame_for, paper, tile_board
 from boardgen.render.pdf import PdfKit
@@ -89,16 +91,6 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, opt
         dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
         pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
                     heading=word(lang, "pieces"), kind="pieces")
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks(lang),
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
                     word(lang, "rules"))
     return pdf.finish(), pdf.kinds
-
-
-def interpretation_blocks(lang: str) -> list[tuple[str, str]]:
-    """The engine's reading of every ambiguous rule, printed so players play what was checked."""
-    from boardgen.rules.minos import INTERPRETATIONS
-
-    index = 0 if lang == "en" else 1
-    blocks = [("h", word(lang, "interpretations"))]
-    blocks += [("li", pair[index]) for pair in INTERPRETATIONS]
-    return blocks

@@ -66,6 +66,7 @@ class Report:
     checks: list[Check]
     stats: dict[str, Any]
     elapsed_s: float = 0.0
+    target_noun: str = "treasure"  # what the solver looked for, in the summary and text
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "playable": self.playable,
@@ -83,7 +84,7 @@ class Report:
             lines.extend(f"         - {problem}" for problem in check.problems)
         distribution = self.stats.get("turns_to_target")
         if distribution:
-            lines += ["", "Turns to reach each treasure from each start (solver):"]
+            lines += ["", f"Turns to reach each {self.target_noun} from each start (solver):"]
             lines.append("  " + format_distribution(distribution))
         for count, stats in sorted(self.stats.get("self_play", {}).items()):
             lines += ["", _self_play_text(int(count), stats)]
@@ -101,7 +102,7 @@ class Report:
         distribution = self.stats.get("turns_to_target")
         if distribution:
             worst = max(int(k) for k in distribution if k != "unreached")
-            parts.append(f"every treasure within {worst} turns of every start")
+            parts.append(f"every {self.target_noun} within {worst} turns of every start")
         self_play = self.stats.get("self_play", {})
         if self_play:
             games = sum(s["games"] for s in self_play.values())

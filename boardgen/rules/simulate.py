@@ -10,6 +10,10 @@ Stable API (other games' checks build on it):
   and aggregates them. ``progress(done, total, label)`` is called after each game (after
   each chunk of games with several workers). ``workers`` > 1 shares the games among forked
   processes where the platform allows it; the result does not depend on it.
+- ``play_many(game, players, seeds, *, turn_cap, hook=None, workers=1, progress=None,
+  label="") -> list[GameRecord]`` plays one game per seed, in seed order, sharing them
+  among forked processes like `simulate`; for callers that need the records themselves
+  (final scores, say) and aggregate them with ``aggregate``.
 - ``available_cpus()`` how many processes are worth starting.
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
@@ -224,18 +228,26 @@ def simulate(game: Game, players: Sequence[Player], *, games: int, seed: int, tu
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     started = time.perf_counter()
-    seeds = game_seeds(seed, games)
-    if workers > 1 and games >= 2 * CHUNK and can_fork():
-        records = _play_in_processes(game, players, seeds, turn_cap, hook, workers,
-                                     progress, label)
-    else:
-        records = []
-        for done, game_seed in enumerate(seeds, start=1):
-            records.append(play(game, players, game_seed, turn_cap=turn_cap, hook=hook))
-            if progress is not None:
-                progress(done, games, label)
+    records = play_many(game, players, game_seeds(seed, games), turn_cap=turn_cap, hook=hook,
+                        workers=workers, progress=progress, label=label)
     stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
     return replace(stats, elapsed_s=time.perf_counter() - started)
+
+
+def play_many(game: Game, players: Sequence[Player], seeds: Sequence[int], *, turn_cap: int,
+              hook: Hook | None = None, workers: int = 1, progress: Progress | None = None,
+              label: str = "") -> list[GameRecord]:
+    """One game per seed, records in seed order, whatever the number of workers."""
+    seeds = list(seeds)
+    if workers > 1 and len(seeds) >= 2 * CHUNK and can_fork():
+        return _play_in_processes(game, players, seeds, turn_cap, hook, workers, progress,
+                                  label)
+    records = []
+    for done, game_seed in enumerate(seeds, start=1):
+        records.append(play(game, players, game_seed, turn_cap=turn_cap, hook=hook))
+        if progress is not None:
+            progress(done, len(seeds), label)
+    return records
 
 
 def available_cpus() -> int:

@@ -20,9 +20,10 @@ with all cards turned, ending a walk on the start square wins at once. In the yo
 players' variant (``YoungSlidingGame``) every card is visible, any of them may be found
 next, and the last card found wins without a return home.
 
-Reuse (Labyrinthe Master): tokens ride their tiles the way treasures do, so keep them as
-tile indices and find them with `Board.locate`; pawns may already share squares; override
-`SlidingGame.arrive` for pick-ups and `SlidingGame.end_turn` for a wand's extra turn.
+Reuse: `boardgen.rules.master` (Labyrinthe Master) builds on `Board`, `Geometry`, `Push`
+and `flood` with its own game class. Its tokens follow the pawns' rule rather than the
+treasures' (a token on the ejected tile goes onto the inserted one, never into the spare),
+so it keeps them as bit squares moved by `Push.carry`.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def _field(sheet: Sheet, parent, layout: MinosLayout, field) -> None:
         draw_picture(sheet, group, art, cx=cx, cy=cy + pitch * 0.04, size=radius * 1.5, fill="art",
                      id=f"field-{field.number}-art")
     if minos.EXACT in field.kinds:
-        group.add(sheet.drawing.circle((_r(cx), _r(cy + pitch * 0.04)), _r(pitch * 0.34),
+        group.add(sheet.drawing.circle((_r(cx), _r(cy + pitch * 0.02)), _r(pitch * 0.3),
                                        id=f"field-{field.number}-exact", fill="none",
                                        stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge")))
     sheet.text(group, str(field.number), x=x + 2.0, y=y + pitch * 0.24, size=pitch * 0.2, weight="bold",

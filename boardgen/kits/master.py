@@ -1,0 +1,116 @@
+"""The kit of Labyrinthe Master: the sliding kit plus object tokens, recipes, wands, score pad."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.kits.common import (
+    KitOptions, cover_page, interpretation_blocks, pack_pieces, rules_blocks, rules_pages,
+)
+from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
+from boardgen.model.master import MasterLayout, Setup
+from boardgen.model.master import setup as setup
+from boardgen.render.imposition import Tiling, frame_for, paper
+from boardgen.render.pdf import PdfKit
+from boardgen.render.svg import master as svg_master
+from boardgen.render.svg import pieces
+from boardgen.render.svg import sliding as svg
+
+
+@dataclass
+class Drawings:
+    board: str
+    setup: str
+    tiles: dict[str, str]
+    tokens: dict[str, str]
+    recipes: dict[str, str]
+    back: str
+    wands: dict[str, str]
+    pawns: dict[str, str]
+    score_pad: str
+
+    def files(self) -> dict[str, str]:
+        out = {"board": self.board, "setup": self.setup, "card-back": self.back, "score-pad": self.score_pad}
+        out.update({f"tile-{k.removeprefix('tile-')}": v for k, v in self.tiles.items()})
+        out.update({f"token-{k}": v for k, v in self.tokens.items()})
+        out.update(self.recipes)
+        out.update(self.wands)
+        out.update({f"pawn-{k}": v for k, v in self.pawns.items()})
+        return out
+
+
+SCORE_PAD_MM = (170.0, 200.0)
+
+
+def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawings:
+    on_board = {square: (layout.object(o).art, str(layout.object(o).value)) for square, o in start.tokens.items()}
+    wands = {}
+    for s in layout.starts[: layout.players[1]]:
+        for k in range(1, layout.wands_per_player + 1):
+            wands[f"wand-{s.colour}-{k}"] = svg_master.wand_svg(s.colour, k, theme, lang=lang)
+    return Drawings(
+        board=svg.board_svg(layout, theme, lang=lang),
+        setup=svg.board_svg(layout, theme, lang=lang, deal=start.deal, tokens=on_board),
+        tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
+        tokens={o.id: svg_master.token_svg(o, layout, theme, lang=lang) for o in layout.by_value},
+        recipes={f"recipe-{i + 1:02d}": svg_master.recipe_svg(i, card, layout, theme, lang=lang)
+                 for i, card in enumerate(start.recipes)},
+        back=svg.card_back_svg(layout, theme, lang=lang),
+        wands=wands,
+        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang) for s in layout.starts},
+        score_pad=svg_master.score_pad_svg(layout, theme, lang=lang, width=SCORE_PAD_MM[0], height=SCORE_PAD_MM[1]),
+    )
+
+
+def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, options: KitOptions, *,
+              summary: str) -> tuple[bytes, list[str]]:
+    lang = options.lang
+    tiling = board_tiling(layout, options)
+    pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
+                 subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
+    board = pdf.add_svg_form("Board", drawings.board)
+    setup_form = pdf.add_svg_form("Setup", drawings.setup)
+    contents = [
+        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
+        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
+        word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
+        + f" (⌀ {layout.token_diameter_mm:g} mm)",
+        word(lang, "count_line", count=len(drawings.recipes), what=word(lang, "recipes").lower()),
+        word(lang, "count_line", count=len(drawings.wands), what=word(lang, "wands").lower()),
+        word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
+        word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
+    ]
+    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
+               board=board, tiling=tiling, side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
+    chosen = tiling
+    if options.board_sheets is not None:
+        chosen = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
+                        tiling.seams_x, tiling.seams_y,
+                        tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets))
+    pdf.board_sheets(board, chosen, heading=word(lang, "board"))
+    if options.board_sheets is None:
+        tile_and_pawn_sheets(pdf, layout, drawings)
+        tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
+        wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
+        pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
+                    heading=word(lang, "tokens"), kind="tokens")
+        recipes = [pdf.add_svg_form(f"Recipe-{k}", v) for k, v in drawings.recipes.items()]
+        back = pdf.add_svg_form("Card-back", drawings.back)
+        if options.backs == "none":
+            from boardgen.kits.sliding import card_pages_without_backs
+
+            card_pages_without_backs(pdf, recipes, layout)
+        else:
+            pdf.card_sheets(recipes, back, bleed=layout.bleed_mm, heading=word(lang, "recipes"),
+                            back_heading=word(lang, "card_backs"), backs=options.backs, flip=options.flip,
+                            back_offset=options.back_offset)
+        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
+        pdf.new_page(word(lang, "score_pad"), kind="score-pad")
+        area = pdf.frame.content
+        pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
+                    word(lang, "rules"))
+    return pdf.finish(), pdf.kinds

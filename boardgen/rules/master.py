@@ -1,0 +1,916 @@
+"""Labyrinthe Master (game C): the sliding board with object tokens, recipe cards and wands.
+
+The board is the sliding engine's `Board` (bitboards, see `boardgen.rules.sliding`). Pawns
+and tokens are bit squares. Tokens are listed in order of value (``layout.by_value``); a
+taken one has the square `TAKEN`. Only the lowest-valued token on the board can be taken,
+so the taken objects are always the lowest ones: ``taken[i]`` is the seat that took object
+``i`` and the lowest token still on the board is object ``len(taken)``.
+
+Each turn is two or three decisions, all made by the seat in `to_move`:
+
+1. ``Shift(point, rotation)``: exactly as in the classic game (no undoing the previous
+   push). Pawns and tokens alike ride their tiles; whatever is on the tile pushed off the
+   board goes onto the tile pushed in (`Push.carry`), so the spare never holds a token.
+2. ``Walk(to)``: move along open corridors, or stay. A walk that ends on the square of the
+   lowest token, having started on another square, takes that token; taking the last
+   object (``layout.last_object``, the mistletoe) ends the game at once.
+3. ``Wand(use)``: after a complete turn, if the player still has a wand and the turn was
+   not itself a wand's extra turn: hand one in and play a whole extra turn at once
+   (``USE``), or let the next player go on (``PASS``).
+
+Score: the values of the objects taken, plus ``recipe_bonus`` for each one shown on the
+player's own recipe card, plus ``unused_wand`` for each wand left. ``Outcome.scores`` has
+every seat's score; ``Outcome.winner`` is the single best seat, None on a shared first place.
+
+Decisions where the source rules are silent or unclear (worded for players, in English and
+French, in `INTERPRETATIONS`):
+
+1. Tokens ride their tiles as pawns do. A push therefore moves a pawn and a token on the
+   same line in step: it can neither bring a pawn onto a token nor carry it off one, and
+   being carried never counts as arriving (the source: "ce procédé ne compte pas").
+2. A token is taken only where a walk ends, never in passing, and only the lowest-valued
+   token still on the board. Taking it is not optional (the source lists it as what the
+   player does "s'il le peut").
+3. "Coming from another square" is judged by the walk alone: the walk must end on another
+   square than the one it started from (after the shift). A pawn that stays, or walks away
+   and back in one move (a `Walk` names only where it ends), takes nothing; a pawn standing
+   on a token must leave it and come back on a later turn (a wand's extra turn is one).
+4. Another pawn on the token's square does not protect it (pawns share squares freely).
+5. A wand is played only right after one's own complete turn (shift, walk, pick-up), before
+   the next player (the source: "quand on a fini de jouer"); the extra turn is a whole turn
+   and cannot be followed by a second wand ("pas plus d'une baguette lors du même tour").
+   The game ends when the last object is taken, even in an extra turn.
+6. Each seat draws one recipe card: the designed cards (`model.master.setup`) are shuffled
+   with ``random.Random(f"recipe-deal-{seed}")`` and seat ``i`` takes the ``i``-th; the rest
+   stay in the box.
+7. Equal best scores share the victory (no single winner is recorded).
+8. "Good advice for a price" is a bargain at the table; the engine plays without it.
+
+Engine conventions: seat ``i`` starts on ``layout.starts[i]`` and seat 0 plays first (the
+source draws lots). A wand's extra turn counts as a turn in `turns_played`, so game lengths
+and the turn cap count every shift-and-walk.
+
+Players: any protocol player. The greedy player (via `score_moves`) shifts and walks to take
+the lowest token when it can, otherwise to end as close to it as possible (a pawn standing
+on it counts as `STANDING` squares away, since it must leave first). It plays a wand when
+the extra turn can take the lowest token, that token is worth more to it than an unused
+wand (its value plus the recipe bonus if it is on its own card), and an opponent could take
+it on their next turn from the board as it stands; otherwise it keeps the wand for its
+points.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
+from boardgen.model.sliding import InsertionPoint
+from boardgen.model.tiles import STEP
+from boardgen.rules.playability import (
+    Check,
+    Report,
+    check_fixed,
+    check_insertion_points,
+    check_inventory,
+    distribution,
+    format_distribution,
+    thresholds,
+)
+from boardgen.rules.players import find_player
+from boardgen.rules.protocol import Outcome
+from boardgen.rules.simulate import (
+    GameRecord,
+    SimulationStats,
+    aggregate,
+    available_cpus,
+    game_seeds,
+    play_many,
+)
+from boardgen.rules.sliding import (
+    _TURNED,
+    SHIFT,
+    WALK,
+    Board,
+    Geometry,
+    IllegalMoveError,
+    Push,
+    Shift,
+    Walk,
+    distinct_rotations,
+    flood,
+)
+from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution
+
+Progress = Callable[[int, int, str], None]
+
+WAND = "wand"
+TAKEN = -1  # the square of a token that has been taken
+STANDING = 3  # greedy play: how far a pawn standing on its token is from taking it
+PLAYERS = ("random", "greedy", "search")  # the protocol players that can play this game
+
+INTERPRETATIONS: tuple[tuple[str, str], ...] = (
+    ("Tokens ride their tiles just like pawns: a token on the tile pushed off the board goes "
+     "onto the tile just pushed in. A push moves pawns and tokens together, so it never "
+     "brings a pawn onto a token or takes it off one, and being carried is never arriving.",
+     "Les jetons suivent leur plaque exactement comme les pions : un jeton sur la plaque "
+     "expulsée va sur la plaque qui vient d’entrer. Une poussée déplace pions et jetons "
+     "ensemble : elle n’amène jamais un pion sur un jeton ni ne l’en écarte, et être poussé "
+     "n’est jamais arriver."),
+    ("You take a token only on the square where your move ends, never by passing over it, "
+     "and only the lowest-valued token still on the board. If you arrive on it, you take it.",
+     "On ne prend un jeton que sur la case où le déplacement s’arrête, jamais en passant "
+     "dessus, et seulement le jeton de plus faible valeur encore sur le plateau. Si vous y "
+     "arrivez, vous le prenez."),
+    ("Arriving means ending your move on another square than the one you started it from, "
+     "after the shift. Staying put, or walking away and back in the same move, takes "
+     "nothing: a pawn standing on a token must leave it and come back on a later turn.",
+     "Arriver, c’est terminer son déplacement sur une autre case que celle d’où on l’a "
+     "commencé, après la poussée. Rester sur place, ou partir et revenir dans le même "
+     "déplacement, ne prend rien : un pion posé sur un jeton doit le quitter et revenir lors "
+     "d’un tour suivant."),
+    ("Another pawn standing on the lowest token does not protect it: you may arrive on the "
+     "same square and take it.",
+     "Un autre pion posé sur le jeton de plus faible valeur ne le protège pas : vous pouvez "
+     "arriver sur la même case et le prendre."),
+    ("Play a wand only just after your own complete turn (shift, move, perhaps a token), "
+     "before the next player starts: you play a whole extra turn at once. After that extra "
+     "turn you may not play another wand. The game ends as soon as the mistletoe is taken, "
+     "even during an extra turn.",
+     "On joue une baguette seulement juste après son propre tour complet (poussée, "
+     "déplacement, éventuellement un jeton), avant que le joueur suivant ne commence : on "
+     "rejoue aussitôt un tour entier. Après ce tour supplémentaire, on ne peut pas jouer une "
+     "autre baguette. La partie s’arrête dès que le gui est pris, même pendant un tour "
+     "supplémentaire."),
+    ("Each player draws one recipe card from the shuffled pile; the others go back in the box "
+     "unseen.",
+     "Chaque joueur tire une carte recette de la pile mélangée ; les autres retournent dans "
+     "la boîte sans être regardées."),
+    ("Players who tie for the highest score share the victory.",
+     "Les joueurs à égalité pour le meilleur score se partagent la victoire."),
+    ("Good advice for a price is a deal between players; boardgen’s test games are played "
+     "without it.",
+     "Le bon conseil contre paiement est un marché entre joueurs ; les parties d’essai de "
+     "boardgen se jouent sans lui."),
+)
+
+
+@dataclass(frozen=True)
+class Wand:
+    """Between turns: hand in a wand for a whole extra turn at once (`use`), or pass."""
+
+    use: bool
+
+    def __str__(self) -> str:
+        return "wand" if self.use else "pass"
+
+
+USE, PASS = Wand(True), Wand(False)
+
+
+@dataclass(frozen=True)
+class MasterState:
+    """Game state: board, pawns, tokens, who took what, recipes, wands, whose decision."""
+
+    board: Board
+    pawns: tuple[int, ...]  # bit square per seat
+    tokens: tuple[int, ...]  # bit square per object in order of value, TAKEN once taken
+    taken: tuple[int, ...]  # the seat that took each of the lowest objects, in order
+    recipes: tuple[tuple[int, ...], ...]  # per seat, the objects (by value rank) of its card
+    wands: tuple[int, ...]  # wands left per seat
+    seat: int
+    phase: str  # SHIFT, WALK or WAND
+    last: InsertionPoint | None  # the previous push; its opposite is forbidden
+    turn: int  # complete turns played, extra turns included
+    reach: int  # in the walk phase, the squares the mover can walk to
+    extra: bool = False  # the turn under way is a wand's extra turn
+    over: bool = False  # the last object has been taken
+    seed: int = 0  # the seed the board, the tokens and the recipes were set up with
+
+    @property
+    def forbidden(self) -> InsertionPoint | None:
+        return None if self.last is None else self.last.opposite
+
+    @property
+    def lowest(self) -> int | None:
+        """The object (rank by value) that may be taken next, or None once all are taken."""
+        low = len(self.taken)
+        return low if low < len(self.tokens) else None
+
+    def on_board(self) -> int:
+        """How many tokens are still on the board."""
+        return sum(1 for square in self.tokens if square != TAKEN)
+
+    def taken_by(self, seat: int) -> tuple[int, ...]:
+        """The objects (ranks by value) the seat has taken."""
+        return tuple(i for i, owner in enumerate(self.taken) if owner == seat)
+
+    def pawn_cell(self, seat: int) -> tuple[int, int]:
+        return self.board.geometry.cell(self.pawns[seat])
+
+
+def deal_recipes(cards: Sequence[Sequence[str]], players: int,
+                 seed: int) -> tuple[tuple[str, ...], ...]:
+    """Each seat's recipe card: the cards shuffled with the seed, seat i draws the i-th."""
+    if players > len(cards):
+        raise ValueError(f"{players!r} players but only {len(cards)} recipe cards")
+    order = list(range(len(cards)))
+    random.Random(f"recipe-deal-{seed}").shuffle(order)
+    return tuple(tuple(cards[i]) for i in order[:players])
+
+
+class MasterGame:
+    """The rules of Labyrinthe Master on the game protocol."""
+
+    def __init__(self, layout: MasterLayout):
+        self.layout = layout
+        self.id = layout.id
+        self.geometry = Geometry(layout.size, layout.sliding_lines)
+        self.homes = tuple(self.geometry.bit(*start.at) for start in layout.starts)
+        self.objects = layout.by_value
+        self.ids = tuple(o.id for o in self.objects)
+        self.values = tuple(o.value for o in self.objects)
+        self.rank = {object_id: i for i, object_id in enumerate(self.ids)}
+        self.last_rank = self.rank[layout.last_object]
+        self._shifts: dict[tuple[InsertionPoint | None, int], tuple[Shift, ...]] = {}
+        stride = self.geometry.stride
+        self._walks = {sq: Walk(divmod(sq, stride)) for sq in self.geometry.squares}
+        self._last_state: MasterState | None = None
+        self._last_moves: Sequence[Shift | Walk | Wand] = ()
+
+    # -- the protocol --------------------------------------------------------------------
+
+    def initial_state(self, players: int, seed: int) -> MasterState:
+        """The printed set-up of `seed` (`model.master.setup`), recipes dealt by seat."""
+        self.check_players(players)
+        start = setup(self.layout, seed)
+        return self.start(Board.from_deal(start.deal, self.geometry), players,
+                          tokens=start.tokens, recipes=deal_recipes(start.recipes, players, seed),
+                          seed=seed)
+
+    def start(self, board: Board, players: int, *, tokens: Mapping[tuple[int, int], str],
+              recipes: Sequence[Sequence[str]], seed: int = 0,
+              pawns: Sequence[tuple[int, int]] | None = None, taken: Sequence[int] = (),
+              wands: Sequence[int] | None = None) -> MasterState:
+        """A game on a given board, seat 0 to shift.
+
+        `tokens` maps (row, col) to the object lying there; the objects taken already are
+        the lowest ones, and `taken` names the seat holding each, in order of value. Pawns
+        default to the starts, wands to the layout's number per player.
+        """
+        self.check_players(players)
+        if board.geometry.size != self.geometry.size:
+            raise ValueError(f"a {board.geometry.size}x{board.geometry.size} board for a "
+                             f"{self.geometry.size}x{self.geometry.size} game")
+        squares = [TAKEN] * len(self.ids)
+        for cell, object_id in tokens.items():
+            if object_id not in self.rank:
+                raise ValueError(f"unknown object {object_id!r}")
+            squares[self.rank[object_id]] = self.geometry.bit(*cell)
+        expected = set(range(len(taken), len(self.ids)))
+        placed = {i for i, square in enumerate(squares) if square != TAKEN}
+        if placed != expected or len(set(tokens)) != len(tokens):
+            missing = [self.ids[i] for i in sorted(expected - placed)]
+            extra = [self.ids[i] for i in sorted(placed - expected)]
+            raise ValueError(f"with {len(taken)} objects taken the board needs the others: "
+                             f"missing {missing!r}, taken but placed {extra!r}")
+        if any(not 0 <= seat < players for seat in taken):
+            raise ValueError(f"taken by {list(taken)!r}: seats run 0..{players - 1}")
+        if len(recipes) != players:
+            raise ValueError(f"{len(recipes)} recipe cards for {players!r} players")
+        cards = tuple(tuple(self.rank[o] for o in card) for card in recipes)
+        if pawns is not None and len(pawns) != players:
+            raise ValueError(f"{len(pawns)} pawns for {players!r} players")
+        where = (self.homes[:players] if pawns is None
+                 else tuple(self.geometry.bit(*cell) for cell in pawns))
+        left = (tuple(wands) if wands is not None
+                else (self.layout.wands_per_player,) * players)
+        return MasterState(board, where, tuple(squares), tuple(taken), cards, left, 0, SHIFT,
+                           None, 0, 0, seed=seed)
+
+    def to_move(self, state: MasterState) -> int:
+        return state.seat
+
+    def turns_played(self, state: MasterState) -> int:
+        return state.turn
+
+    def legal_moves(self, state: MasterState) -> Sequence[Shift | Walk | Wand]:
+        # Self-play asks twice in a row for the same state (simulation, then the player).
+        if state is self._last_state:
+            return self._last_moves
+        moves: Sequence[Shift | Walk | Wand]
+        if state.over:
+            moves = ()
+        elif state.phase == SHIFT:
+            moves = self.shifts(state.forbidden, state.board.spare_mask)
+        elif state.phase == WALK:
+            walks = self._walks
+            moves = tuple(walks[sq] for sq in _squares(state.reach))
+        else:
+            moves = (USE, PASS)
+        self._last_state, self._last_moves = state, moves
+        return moves
+
+    def shifts(self, forbidden: InsertionPoint | None, spare_mask: int) -> tuple[Shift, ...]:
+        """Every push allowed, one per insertion point and distinct orientation of the spare,
+        grouped by insertion point."""
+        key = (forbidden, spare_mask)
+        moves = self._shifts.get(key)
+        if moves is None:
+            turns = distinct_rotations(spare_mask)
+            moves = tuple(Shift(point, t) for point in self.geometry.points
+                          if point != forbidden for t, _ in turns)
+            self._shifts[key] = moves
+        return moves
+
+    def apply(self, state: MasterState, move: Shift | Walk | Wand) -> MasterState:
+        if state.over:
+            raise IllegalMoveError(f"the game is over; {move} cannot be played")
+        if state.phase == SHIFT:
+            return self._shift(state, move)
+        if state.phase == WALK:
+            return self._walk(state, move)
+        return self._wand(state, move)
+
+    def outcome(self, state: MasterState) -> Outcome | None:
+        if not state.over:
+            return None
+        scores = self.scores(state)
+        best = max(scores)
+        leaders = [seat for seat, score in enumerate(scores) if score == best]
+        return Outcome(leaders[0] if len(leaders) == 1 else None, state.turn, scores)
+
+    # -- rules ----------------------------------------------------------------------------
+
+    def _shift(self, state: MasterState, move: object) -> MasterState:
+        if not isinstance(move, Shift):
+            raise IllegalMoveError(f"{move} cannot be played: the turn starts with a shift")
+        push = self.geometry.pushes.get(move.point)
+        if push is None:
+            raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
+        if move.point == state.forbidden:
+            raise IllegalMoveError(f"{move.point.label} would undo the previous push "
+                                   f"({state.last.label})")
+        board = state.board.pushed(move.point, move.rotation)
+        carry = push.carry
+        pawns = tuple(carry(sq) for sq in state.pawns)
+        tokens = tuple(TAKEN if sq == TAKEN else carry(sq) for sq in state.tokens)
+        reach = board.reach(1 << pawns[state.seat])
+        return MasterState(board, pawns, tokens, state.taken, state.recipes, state.wands,
+                           state.seat, WALK, move.point, state.turn, reach, state.extra,
+                           False, state.seed)
+
+    def _walk(self, state: MasterState, move: object) -> MasterState:
+        if not isinstance(move, Walk):
+            raise IllegalMoveError(f"{move} cannot be played: the pawn must move (or stay) now")
+        square = self.geometry.bit(*move.to)
+        seat = state.seat
+        if not (state.reach >> square) & 1:
+            raise IllegalMoveError(f"{move.to} cannot be reached from {state.pawn_cell(seat)}")
+        origin = state.pawns[seat]
+        pawns = state.pawns[:seat] + (square,) + state.pawns[seat + 1:]
+        tokens, taken, over = state.tokens, state.taken, False
+        low = len(taken)
+        # Taking needs an arrival: the walk ends on the lowest token, from another square.
+        if square != origin and low < len(tokens) and tokens[low] == square:
+            tokens = tokens[:low] + (TAKEN,) + tokens[low + 1:]
+            taken = taken + (seat,)
+            over = low == self.last_rank
+        if over:
+            after, phase, extra = seat, SHIFT, state.extra
+        elif state.wands[seat] and not state.extra:
+            after, phase, extra = seat, WAND, False
+        else:
+            after, phase, extra = (seat + 1) % len(pawns), SHIFT, False
+        return MasterState(state.board, pawns, tokens, taken, state.recipes, state.wands,
+                           after, phase, state.last, state.turn + 1, 0, extra, over,
+                           state.seed)
+
+    def _wand(self, state: MasterState, move: object) -> MasterState:
+        if not isinstance(move, Wand):
+            raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand "
+                                   f"or pass")
+        seat = state.seat
+        if move.use:
+            wands = state.wands[:seat] + (state.wands[seat] - 1,) + state.wands[seat + 1:]
+            return replace(state, wands=wands, phase=SHIFT, extra=True)
+        return replace(state, seat=(seat + 1) % len(state.pawns), phase=SHIFT, extra=False)
+
+    def check_players(self, players: int) -> None:
+        """Refuse a player count the layout is not for."""
+        low, high = self.layout.players
+        if not low <= players <= high:
+            raise ValueError(f"{self.layout.id!r} is for {low} to {high} players, "
+                             f"not {players!r}")
+        if players > len(self.homes):
+            raise ValueError(f"{players!r} players but {len(self.homes)} starts")
+
+    # -- scores ---------------------------------------------------------------------------
+
+    def gain(self, state: MasterState, seat: int, rank: int) -> int:
+        """What taking object `rank` is worth to `seat`: its value, plus the recipe bonus."""
+        bonus = self.layout.recipe_bonus if rank in state.recipes[seat] else 0
+        return self.values[rank] + bonus
+
+    def scores(self, state: MasterState) -> tuple[int, ...]:
+        """Every seat's score as it stands: objects, recipe bonuses and unused wands."""
+        totals = [left * self.layout.unused_wand for left in state.wands]
+        for rank, seat in enumerate(state.taken):
+            totals[seat] += self.gain(state, seat, rank)
+        return tuple(totals)
+
+    def score(self, state: MasterState, seat: int) -> int:
+        return self.scores(state)[seat]
+
+    def token_cells(self, state: MasterState) -> dict[tuple[int, int], str]:
+        """(row, col) -> object id of every token on the board."""
+        cell = self.geometry.cell
+        return {cell(sq): self.ids[i] for i, sq in enumerate(state.tokens) if sq != TAKEN}
+
+    # -- evaluation for players -----------------------------------------------------------
+
+    def heuristic(self, state: MasterState, seat: int) -> tuple[int, int]:
+        """(minus the points the seat holds or takes with its walk in reach, distance from
+        the lowest token); lower is better."""
+        banked = self.score(state, seat)
+        low = state.lowest
+        if state.over or low is None:
+            return (-banked, 0)
+        target = state.tokens[low]
+        pawn = state.pawns[seat]
+        if state.seat == seat and state.phase == WALK:
+            return self._best_walk(state.reach, pawn, target, banked,
+                                   self.gain(state, seat, low))
+        return (-banked, self._distance(pawn, target))
+
+    def score_moves(self, state: MasterState, moves: Sequence[Any],
+                    seat: int) -> list[tuple[int, ...]]:
+        """`heuristic` of each move's result without building the states; for a wand
+        decision, the values of `wand_values`, which look one turn further."""
+        if state.seat != seat or state.over:
+            return [self.heuristic(self.apply(state, m), seat) for m in moves]
+        if state.phase == WAND:
+            use, keep = self.wand_values(state)
+            return [use if m.use else keep for m in moves]
+        banked = self.score(state, seat)
+        low = state.lowest
+        if low is None:
+            return [(-banked, 0)] * len(moves)
+        target = state.tokens[low]
+        gain = self.gain(state, seat, low)
+        pawn = state.pawns[seat]
+        if state.phase == WALK:
+            bit = self.geometry.bit
+            scores = []
+            for move in moves:
+                square = bit(*move.to)
+                if square == target and square != pawn:
+                    scores.append((-(banked + gain), 0))
+                else:
+                    scores.append((-banked, self._distance(square, target)))
+            return scores
+        # Many shifts leave the same squares in reach of the token: score each once.
+        memo: dict[tuple[int, int], tuple[int, int]] = {}
+        scores = []
+        for push, reach in self.shift_reaches(state.board, pawn, moves):
+            key = (reach, push.carry(target))
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._best_walk(reach, push.carry(pawn), key[1], banked,
+                                                    gain)
+            scores.append(value)
+        return scores
+
+    def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Greedy values (lower is better) of playing a wand and of passing, in a wand
+        decision, as (minus the points expected, distance from the lowest token, wands spent).
+
+        The wand costs its unused-wand points and, if the extra turn can take the lowest
+        token, earns that token's gain (its value, plus the recipe bonus if it is on the
+        mover's card). Passing keeps the wand; when no opponent could take the token on
+        their next turn from the board as it stands, it also counts on taking the token on
+        the mover's own next turn, so the wand is kept for a real race.
+        """
+        seat, low = state.seat, state.lowest
+        banked = self.score(state, seat)
+        wand = self.layout.unused_wand
+        if low is None:
+            return (-(banked - wand), 0, 1), (-banked, 0, 0)
+        board, forbidden, target = state.board, state.forbidden, state.tokens[low]
+        pawn = state.pawns[seat]
+        distance = self._distance(pawn, target)
+        if not self.can_take(board, forbidden, pawn, target):
+            return (-(banked - wand), distance, 1), (-banked, distance, 0)
+        gain = self.gain(state, seat, low)
+        use = (-(banked - wand + gain), 0, 1)
+        if gain <= wand:  # not worth a wand even in a race: skip looking at the others
+            return use, (-banked, distance, 0)
+        threat = any(self.can_take(board, forbidden, state.pawns[other], target)
+                     for other in range(len(state.pawns)) if other != seat)
+        return use, ((-banked, distance, 0) if threat else (-(banked + gain), 0, 0))
+
+    def wand_pays(self, state: MasterState) -> bool:
+        """Greedy's wand rule (see `wand_values`): the extra turn can take the lowest token,
+        the token is worth more than an unused wand, and an opponent could take it on their
+        next turn."""
+        use, keep = self.wand_values(state)
+        return use < keep
+
+    def can_take(self, board: Board, forbidden: InsertionPoint | None, pawn: int,
+                 target: int) -> bool:
+        """Whether one turn on `board` (shift, then walk) can take the token on `target`
+        with the pawn on `pawn`."""
+        if pawn == target:
+            return False  # shifts move both alike: the pawn would have to leave first
+        moves = self.shifts(forbidden, board.spare_mask)
+        for push, reach in self.shift_reaches(board, pawn, moves):
+            if (reach >> push.carry(target)) & 1:
+                return True
+        return False
+
+    def shift_reaches(self, board: Board, pawn: int,
+                      moves: Sequence[Shift]) -> Iterator[tuple[Push, int]]:
+        """For each shift (grouped by insertion point, as `shifts` lists them): its push and
+        the squares the pawn on `pawn` can then walk to.
+
+        Pushes the bitboards directly instead of building boards, like
+        `SlidingGame.shift_reaches`: a push far from the pawn's corridors changes nothing,
+        and the spare's orientation matters only when a flood reaches the entry square.
+        """
+        geometry = self.geometry
+        stride = geometry.stride
+        turned = _TURNED[board.spare_mask]
+        here = board.reach(1 << pawn)
+        point = None
+        for move in moves:
+            if move.point != point:
+                point = move.point
+                push = geometry.pushes[point]
+                if not here & push.halo:
+                    same: int | None = here
+                else:
+                    entry = push.entry
+                    n0, e0 = push.move(board.n, 0), push.move(board.e, 0)
+                    s0, w0 = push.move(board.s, 0), push.move(board.w, 0)
+                    seeds = 1 << push.carry(pawn)
+                    closed = flood(seeds, e0 & (w0 >> 1), s0 & (n0 >> stride), stride)
+                    same = None if closed & push.door or seeds >> entry == 1 else closed
+            if same is not None:
+                yield push, same
+                continue
+            mask = turned[move.rotation]
+            n = n0 | (mask & 1) << entry
+            e = e0 | ((mask >> 1) & 1) << entry
+            s = s0 | ((mask >> 2) & 1) << entry
+            w = w0 | ((mask >> 3) & 1) << entry
+            yield push, flood(closed, e & (w >> 1), s & (n >> stride), stride)
+
+    def _distance(self, square: int, target: int) -> int:
+        return STANDING if square == target else self.geometry.distance(square, target)
+
+    def _best_walk(self, reach: int, pawn: int, target: int, banked: int,
+                   gain: int) -> tuple[int, int]:
+        bit = 1 << target
+        if pawn != target:
+            if reach & bit:
+                return (-(banked + gain), 0)
+            return (-banked, self.geometry.nearest(reach, target))
+        others = reach & ~bit  # standing on it: stepping off beats staying
+        if not others:
+            return (-banked, STANDING)
+        return (-banked, min(STANDING, self.geometry.nearest(others, target)))
+
+
+def _squares(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+# -- the solver, for tokens ----------------------------------------------------------------
+
+
+def turns_to_token(board: Board, pawn: int, token: int, *,
+                   forbidden: InsertionPoint | None = None, max_turns: int = 8,
+                   budget: int = DEFAULT_BUDGET) -> Solution:
+    """Fewest turns from bit square `pawn` until a walk can end on the token on bit square
+    `token`, other pawns ignored.
+
+    The breadth-first search of `boardgen.rules.solver.solve`, except that the target is a
+    token riding the pushes (`Push.carry`, onto the inserted tile) rather than a tile that
+    may become the spare. The pawn rides the same way, so it never lands on the token
+    without walking there: every answer is an arrival.
+    """
+    if pawn == token:
+        raise ValueError("the pawn already stands on the token")
+    geometry = board.geometry
+    stride = geometry.stride
+    points = geometry.points
+    pushes = [geometry.pushes[p] for p in points]
+    opposite = [points.index(p.opposite) for p in points]
+    banned = -1 if forbidden is None else points.index(forbidden)
+    layer = {(board.n, board.e, board.s, board.w, board.spare_mask, token, banned): 1 << pawn}
+    seen = dict(layer)
+    nodes = 0
+    for turn in range(1, max_turns + 1):
+        last = turn == max_turns
+        following: dict[tuple, int] = {}
+        for (n, e, s, w, spare, goal, banned), pawns in layer.items():
+            turned = _TURNED[spare]
+            rotations = [turned[t] for t, _ in distinct_rotations(spare)]
+            region = flood(pawns, e & (w >> 1), s & (n >> stride), stride)
+            for index, push in enumerate(pushes):
+                if index == banned:
+                    continue
+                where = push.carry(goal)
+                goal_bit = 1 << where
+                untouched = not region & push.halo
+                if untouched and last:
+                    nodes += 1
+                    if region & goal_bit:
+                        return Solution(turn, nodes)
+                    continue
+                out = push.exit
+                ejected = (((n >> out) & 1) | (((e >> out) & 1) << 1)
+                           | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3))
+                n0, e0 = push.move(n, 0), push.move(e, 0)
+                s0, w0 = push.move(s, 0), push.move(w, 0)
+                moved = push.move(pawns, (pawns >> out) & 1)
+                entry = push.entry
+                ban = opposite[index]
+                for mask in rotations:
+                    nodes += 1
+                    n1 = n0 | (mask & 1) << entry
+                    e1 = e0 | ((mask >> 1) & 1) << entry
+                    s1 = s0 | ((mask >> 2) & 1) << entry
+                    w1 = w0 | ((mask >> 3) & 1) << entry
+                    reach = region if untouched else flood(
+                        moved, e1 & (w1 >> 1), s1 & (n1 >> stride), stride)
+                    if reach & goal_bit:
+                        return Solution(turn, nodes)
+                    if last:
+                        continue
+                    key = (n1, e1, s1, w1, ejected, where, ban)
+                    known = seen.get(key, 0)
+                    if reach & ~known:
+                        seen[key] = known | reach
+                        following[key] = following.get(key, 0) | reach
+                if nodes > budget:
+                    return Solution(None, nodes, proven=False)
+        if last:
+            break
+        if not following:
+            return Solution(None, nodes, exhausted=True)
+        layer = following
+    return Solution(None, nodes)
+
+
+# -- playability -----------------------------------------------------------------------------
+
+
+def check_starts(layout: MasterLayout, start: Setup) -> list[str]:
+    """Starts on distinct squares, each opening onto the board, enough for every player."""
+    size = layout.size
+    problems = []
+    grid = start.deal.grid
+    seen: dict[tuple[int, int], str] = {}
+    for s in layout.starts:
+        row, col = s.at
+        if s.at in seen:
+            problems.append(f"starts {seen[s.at]!r} and {s.colour!r} share [{row}, {col}]")
+        seen.setdefault(s.at, s.colour)
+        tile = grid[row][col]
+        exits = [side for side, (dr, dc) in STEP.items()
+                 if tile.mask & side and 0 <= row + dr < size and 0 <= col + dc < size]
+        if not exits:
+            problems.append(f"start {s.colour!r} at [{row}, {col}]: no side opens onto the "
+                            f"board")
+    if layout.players[1] > len(layout.starts):
+        problems.append(f"up to {layout.players[1]} players but {len(layout.starts)} starts")
+    return problems
+
+
+def check_tokens(layout: MasterLayout, start: Setup) -> list[str]:
+    """One token per object, on distinct inner squares that are not starts."""
+    size, inner = layout.size, layout.size - 2
+    problems = []
+    outside = [sq for sq in layout.token_squares
+               if not (1 <= sq[0] <= size - 2 and 1 <= sq[1] <= size - 2)]
+    if outside:
+        problems.append(f"token squares outside the inner {inner}x{inner} (rows and columns "
+                        f"1-{size - 2}): {_cells(outside)}")
+    for square, count in sorted(Counter(layout.token_squares).items()):
+        if count > 1:
+            problems.append(f"token square {_cells([square])} is listed {count} times")
+    starts = {s.at: s.colour for s in layout.starts}
+    for square in sorted(start.tokens):
+        if square in starts:
+            problems.append(f"token square {_cells([square])} is the {starts[square]!r} start")
+    placed = Counter(start.tokens.values())
+    for o in layout.by_value:
+        if placed[o.id] != 1:
+            problems.append(f"object {o.id!r} lies on {placed[o.id]} squares, expected 1")
+    known = {o.id for o in layout.objects}
+    for object_id in sorted(set(placed) - known):
+        problems.append(f"a token square holds unknown object {object_id!r}")
+    if len(start.tokens) != len(layout.objects):
+        problems.append(f"{len(start.tokens)} token squares for {len(layout.objects)} objects")
+    return problems
+
+
+def check_recipes(layout: MasterLayout, start: Setup) -> list[str]:
+    """The designed (or fixed) recipe cards keep every design rule; one per player."""
+    spec = {"cards": layout.recipe_cards, "per_card": layout.per_card,
+            "per_object": layout.per_object}
+    problems = [f"recipe cards: {message}" for message in
+                recipe_problems(start.recipes, [o.id for o in layout.by_value], spec)]
+    if len(start.recipes) < layout.players[1]:
+        problems.append(f"{len(start.recipes)} recipe cards for up to {layout.players[1]} "
+                        f"players")
+    return problems
+
+
+STATIC_CHECKS: tuple[tuple[str, Callable[[MasterLayout, Setup], list[str]]], ...] = (
+    ("tile inventory", lambda layout, start: check_inventory(start.deal)),
+    ("fixed tiles", lambda layout, start: check_fixed(start.deal)),
+    ("insertion points", lambda layout, start: check_insertion_points(start.deal)),
+    ("starts", check_starts),
+    ("tokens", check_tokens),
+    ("recipes", check_recipes),
+)
+
+
+def static_checks(layout: MasterLayout, start: Setup) -> list[Check]:
+    """Every static check on the set-up; each lists all of its problems."""
+    checks = []
+    for name, run in STATIC_CHECKS:
+        problems = run(layout, start)
+        checks.append(Check(name, not problems, "ok" if not problems
+                            else f"{len(problems)} problem(s)", problems))
+    return checks
+
+
+def solve_tokens(layout: MasterLayout, start: Setup, *, max_turns: int,
+                 budget: int = DEFAULT_BUDGET, starts: Sequence[Any] | None = None,
+                 progress: Progress | None = None) -> list[PairResult]:
+    """Fewest turns from every start to every token of the set-up."""
+    board = Board.from_deal(start.deal)
+    bit = board.geometry.bit
+    where = {object_id: cell for cell, object_id in start.tokens.items()}
+    pairs = [(s.at, o.id) for s in (starts or layout.starts) for o in layout.by_value]
+    results = []
+    for done, (cell, object_id) in enumerate(pairs, start=1):
+        solution = turns_to_token(board, bit(*cell), bit(*where[object_id]),
+                                  max_turns=max_turns, budget=budget)
+        results.append(PairResult(cell, object_id, solution))
+        if progress is not None:
+            progress(done, len(pairs), "solver")
+    return results
+
+
+def count_wands(before: MasterState, move: object, after: MasterState) -> dict[str, float]:
+    """Self-play counter: wands played."""
+    return {"wands_used": 1.0} if move == USE else {}
+
+
+def score_figures(records: Sequence[GameRecord]) -> dict[str, float]:
+    """Score spread over the finished games: mean, lowest and highest score of any seat,
+    and the mean lead of the best seat over the next."""
+    scored = [r.scores for r in records if r.finished and r.scores]
+    if not scored:
+        return {}
+    every = [s for scores in scored for s in scores]
+    margins = [ranked[0] - ranked[1] for ranked in (sorted(s, reverse=True) for s in scored)]
+    return {"score_mean": sum(every) / len(every), "score_min": float(min(every)),
+            "score_max": float(max(every)), "winner_margin": sum(margins) / len(margins)}
+
+
+def simulate_master(layout: MasterLayout, *, games: int, players: int, seed: int,
+                    progress: Progress | None = None, turn_cap: int | None = None,
+                    player: str = "greedy", workers: int | None = None) -> SimulationStats:
+    """Self-play `games` games with `players` seats of one kind of player.
+
+    ``extra`` holds the score spread (`score_figures`) and the wands played per game;
+    `workers` defaults to the CPUs available and does not change the figures.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    if player not in PLAYERS:
+        raise ValueError(f"player {player!r} cannot play {layout.id!r}; use one of "
+                         f"{', '.join(PLAYERS)}")
+    game = MasterGame(layout)
+    game.check_players(players)
+    cap = thresholds(layout, turn_cap=turn_cap)["turn_cap"]
+    seats = [find_player(player) for _ in range(players)]
+    started = time.perf_counter()
+    records = play_many(game, seats, game_seeds(seed, games), turn_cap=cap, hook=count_wands,
+                        workers=available_cpus() if workers is None else workers,
+                        progress=progress, label=f"self-play, {players} players")
+    stats = aggregate(game.id, tuple(p.name for p in seats), records, cap)
+    extra = score_figures(records)
+    extra["wands_used"] = stats.extra_totals.get("wands_used", 0.0) / len(records)
+    return replace(stats, extra=extra, elapsed_s=time.perf_counter() - started)
+
+
+def check_master(layout: MasterLayout, seed: int, *, games: int | None = None,
+                 progress: Progress | None = None, workers: int | None = None) -> Report:
+    """Decide whether the set-up of `seed` is playable, and say why.
+
+    Static checks of the set-up (tiles, starts, tokens, recipe cards), then the solver from
+    every start to every token, then ``games_per_player_count`` greedy self-play games for
+    each player count. `games` overrides the layout's number; `workers` (default: the CPUs
+    available) does not change the figures.
+    """
+    started = time.perf_counter()
+    limits = thresholds(layout, games_per_player_count=games)
+    start = setup(layout, seed)
+    checks = static_checks(layout, start)
+    stats: dict[str, Any] = {"thresholds": {k: v for k, v in limits.items() if v is not None}}
+    counts = list(range(layout.players[0], layout.players[1] + 1))
+    games_each = limits["games_per_player_count"]
+    starts = layout.starts[:max(counts)]
+    total = len(starts) * len(layout.objects) + games_each * len(counts)
+    done = 0
+
+    def step(offset: int) -> Progress | None:
+        if progress is None:
+            return None
+        return lambda n, _total, label: progress(offset + n, total, label)
+
+    if all(c.ok for c in checks):
+        results = solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
+                               budget=limits["solver_budget"], starts=starts,
+                               progress=step(done))
+        done += len(results)
+        checks.append(_reach_check(layout, results, limits))
+        stats["turns_to_target"] = distribution(results)
+        stats["self_play"] = {}
+        for count in counts:
+            sim = simulate_master(layout, games=games_each, players=count, seed=seed,
+                                  progress=step(done), turn_cap=limits["turn_cap"],
+                                  workers=workers)
+            done += games_each
+            stats["self_play"][str(count)] = sim.to_dict()
+            checks.append(_self_play_check(sim, limits))
+    reasons = [problem for check in checks for problem in check.problems]
+    return Report(layout.id, seed, not reasons, reasons, checks, stats,
+                  time.perf_counter() - started, target_noun="object")
+
+
+def _reach_check(layout: MasterLayout, results: list[PairResult],
+                 limits: dict[str, Any]) -> Check:
+    colour = {s.at: s.colour for s in layout.starts}
+    bound = limits["max_turns_to_target"]
+    problems = []
+    for r in results:
+        if r.solution.turns is not None:
+            continue
+        start = f"the {colour[r.origin]} start {list(r.origin)}"
+        if not r.solution.proven:
+            problems.append(f"object {r.treasure!r}: the search from {start} ran out of "
+                            f"budget ({limits['solver_budget']} boards) before reaching it")
+        elif r.solution.exhausted:
+            problems.append(f"object {r.treasure!r} can never be reached from {start}: "
+                            f"every board the pushes can make was searched")
+        else:
+            problems.append(f"object {r.treasure!r} cannot be reached from {start} within "
+                            f"{bound} turn{'' if bound == 1 else 's'}")
+    summary = (f"{len(results)} start/object pairs: "
+               f"{format_distribution(distribution(results))}")
+    return Check("reachability", not problems, summary, problems)
+
+
+def _self_play_check(sim: SimulationStats, limits: dict[str, Any]) -> Check:
+    name = f"self-play, {sim.seats} players"
+    problems = []
+    if sim.completion_rate < limits["min_completion_rate"]:
+        problems.append(f"{name}: {sim.completion_rate:.1%} of {sim.games} games finished "
+                        f"within {sim.turn_cap} turns (minimum "
+                        f"{limits['min_completion_rate']:.0%})")
+    # A gap only fails when it is also unlikely to be the luck of the sample.
+    if (sim.finished and sim.seat_gap > limits["max_seat_gap"]
+            and sim.seat_p < limits["seat_gap_significance"]):
+        rates = ", ".join(f"{r:.2f}" for r in sim.seat_win_rates)
+        problems.append(f"{name}: seat win rates {rates} differ by {sim.seat_gap:.2f} "
+                        f"(maximum {limits['max_seat_gap']:.2f}; p = {sim.seat_p:.4f} that "
+                        f"equal seats would differ this much)")
+    mean = "-" if sim.mean_length is None else f"{sim.mean_length:.1f}"
+    summary = (f"{sim.finished}/{sim.games} finished, mean {mean} turns, "
+               f"p95 {sim.p95_length or '-'}, seat gap {sim.seat_gap:.2f} "
+               f"(p = {sim.seat_p:.2f}), {sim.draws} shared wins")
+    extra = sim.extra
+    if "score_mean" in extra:
+        summary += (f"; scores mean {extra['score_mean']:.1f}, min {extra['score_min']:.0f}, "
+                    f"max {extra['score_max']:.0f}, winner margin "
+                    f"{extra['winner_margin']:.1f}; {extra['wands_used']:.1f} wands a game")
+    return Check(name, not problems, summary, problems)
+
+
+def _cells(cells: Sequence[tuple[int, int]]) -> str:
+    return ", ".join(f"[{r}, {c}]" for r, c in cells)
+
