@@ -225,9 +225,8 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 def generate(game: str, seed: int, size: int, output: Path) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file."""
     from boardgen.kits.common import write_atomic
-    from boardgen.model.minos_generate import GenerationError
+    from boardgen.model.minos_generate import GenerationError, to_toml
     from boardgen.model.minos_generate import generate as make
-    from boardgen.model.minos_generate import to_toml
 
     try:
         text = to_toml(make(seed, size))

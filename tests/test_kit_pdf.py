@@ -62,7 +62,7 @@ def test_print_scaling_none_and_no_raster_images(kit_factory):
     def images(resources, seen=()):
         found = 0
         xobjects = resources.get("/XObject", {}) if resources else {}
-        for name, ref in xobjects.items():
+        for ref in xobjects.values():
             obj = ref.get_object()
             if obj["/Subtype"] == "/Image":
                 found += 1

@@ -132,7 +132,7 @@ def load(kind: str, name_or_path: str, _seen: tuple[str, ...] = ()) -> Document:
             raise DataError([Problem(shown, "extends", f"circular extends via {parent_name!r}")])
         parent_ref = parent_name
         if parent_name.endswith(".toml"):
-            parent_ref = str((path.parent / parent_name))
+            parent_ref = str(path.parent / parent_name)
         parent = load(kind, parent_ref, _seen + (str(path.resolve()),))
         data = merge(parent.data, data)
     doc = Document(path.stem, shown, data, path.parent, key_lines(text))

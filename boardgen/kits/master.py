@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
-    KitOptions, cover_page, interpretation_blocks, pack_pieces, rules_blocks, rules_pages,
+    KitOptions,
+    cover_page,
+    interpretation_blocks,
+    pack_pieces,
+    rules_blocks,
+    rules_pages,
 )
 from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
 from boardgen.model.master import MasterLayout, Setup

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
-    KitOptions, cover_page, interpretation_blocks, pack_pieces, rules_blocks, rules_pages,
+    KitOptions,
+    cover_page,
+    interpretation_blocks,
+    pack_pieces,
+    rules_blocks,
+    rules_pages,
 )
 from boardgen.model.minos import MinosLayout
 from boardgen.render.imposition import Tiling, frame_for, paper, tile_board

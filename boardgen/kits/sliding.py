@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import KitOptions, cover_page, rules_blocks, rules_pages
-from boardgen.model.sliding import Deal, SlidingLayout
-from boardgen.model.sliding import deal as setup
-from boardgen.render.svg import pieces
-from boardgen.render.svg import sliding as svg
+from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
+from boardgen.render.svg import pieces
+from boardgen.render.svg import sliding as svg
 
 
 @dataclass
@@ -34,10 +33,15 @@ class Drawings:
         return out
 
 
-def draw(layout: SlidingLayout, theme: Theme, deal: Deal, lang: str) -> Drawings:
+def setup(layout: SlidingLayout, seed: int) -> Deal:
+    """The seeded deal: the check plays it and the cover shows it as the starting layout."""
+    return deal(layout, seed)
+
+
+def draw(layout: SlidingLayout, theme: Theme, start: Deal, lang: str) -> Drawings:
     return Drawings(
         board=svg.board_svg(layout, theme, lang=lang),
-        setup=svg.board_svg(layout, theme, lang=lang, deal=deal),
+        setup=svg.board_svg(layout, theme, lang=lang, deal=start),
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         fronts={t.id: svg.card_face_svg(t, layout, theme, lang=lang) for t in layout.treasures},
         back=svg.card_back_svg(layout, theme, lang=lang),
@@ -67,18 +71,18 @@ def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones)
 
 
-def build_pdf(layout: SlidingLayout, theme: Theme, deal: Deal, drawings: Drawings,
+def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings,
               options: KitOptions, *, summary: str) -> tuple[bytes, list[str]]:
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
     frame = frame_for(tiling.frame.paper, options.margin)
     pdf = PdfKit(frame, theme, lang, title=layout.title[lang],
-                 subject=f"boardgen kit: {layout.id}, seed {deal.seed}, theme {theme.id}")
+                 subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
     board = pdf.add_svg_form("Board", drawings.board)
-    setup = pdf.add_svg_form("Setup", drawings.setup)
+    setup_form = pdf.add_svg_form("Setup", drawings.setup)
     include_board = options.board_sheets is None
-    cover(pdf, layout, tiling, board, setup, deal, summary=summary)
+    cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
 
     selected = tiling
     if options.board_sheets is not None:
@@ -140,7 +144,7 @@ def card_pages_without_backs(pdf: PdfKit, fronts, layout: SlidingLayout) -> None
         pdf._card_marks(cells, layout.bleed_mm)
 
 
-def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup, deal: Deal, *,
+def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form, start: Deal, *,
           summary: str) -> None:
     lang = pdf.lang
     contents = [
@@ -155,4 +159,4 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup, deal
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                summary=summary, board=board, tiling=tiling,
-               side=(word(lang, "setup", seed=deal.seed), setup, layout.board_mm))
+               side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))

@@ -124,7 +124,8 @@ def build(doc: Document) -> SlidingLayout:
     starts = tuple(Start(s["colour"], tuple(s["at"])) for s in data["board"]["starts"])
     for i, start in enumerate(starts):
         if not _on_board(start.at, size):
-            problems.append(doc.problem(("board", "starts", i, "at"), f"{list(start.at)} is off the {size}x{size} board"))
+            problems.append(doc.problem(("board", "starts", i, "at"),
+                                        f"{list(start.at)} is off the {size}x{size} board"))
 
     lines = tuple(data["board"]["sliding_lines"])
     for i, line in enumerate(lines):
@@ -159,7 +160,8 @@ def build(doc: Document) -> SlidingLayout:
         if shape not in shapes:
             problems.append(doc.problem(key + ("shape",), f"unknown shape {shape!r}{_close(shape, shapes)}"))
         elif quarter_turns_between(shapes[shape], mask) is None:
-            problems.append(doc.problem(key + ("open",), f"{item['open']!r} is not a rotation of shape {shape!r} ({data['shapes'][shape]})"))
+            problems.append(doc.problem(key + ("open",), f"{item['open']!r} is not a rotation of shape "
+                                                         f"{shape!r} ({data['shapes'][shape]})"))
         if "treasure" in item:
             place(item["treasure"], f"fixed tile {list(at)}", key + ("treasure",))
         if "start" in item and item["start"] not in start_colours:
@@ -170,7 +172,8 @@ def build(doc: Document) -> SlidingLayout:
         tile = fixed.get(start.at)
         if tile is None or tile.start != start.colour:
             problems.append(doc.problem(("board", "starts", i, "at"),
-                                        f"start {start.colour!r} at {list(start.at)} has no fixed tile marked start = {start.colour!r}"))
+                                        f"start {start.colour!r} at {list(start.at)} has no fixed tile "
+                                        f"marked start = {start.colour!r}"))
 
     loose: list[Tile] = []
     for i, group in enumerate(data["tiles"]["loose"]):
@@ -191,7 +194,8 @@ def build(doc: Document) -> SlidingLayout:
     free = size * size - len(fixed)
     if len(loose) != free + 1:
         problems.append(doc.problem(("tiles", "loose"),
-                                    f"expected {free + 1} loose tiles ({free} free squares + 1 spare), got {len(loose)}"))
+                                    f"expected {free + 1} loose tiles ({free} free squares + 1 spare), "
+                                    f"got {len(loose)}"))
     for i, treasure in enumerate(treasures):
         if treasure.id not in placed:
             problems.append(doc.problem(("treasures", i, "id"), f"treasure {treasure.id!r} is on no tile"))
@@ -201,7 +205,8 @@ def build(doc: Document) -> SlidingLayout:
     for count, cards in deal.items():
         if count * cards > len(treasures):
             problems.append(doc.problem(("deal", str(count)),
-                                        f"{count} players x {cards} cards needs {count * cards} cards, the deck has {len(treasures)}"))
+                                        f"{count} players x {cards} cards needs {count * cards} cards, "
+                                        f"the deck has {len(treasures)}"))
     for count in range(players[0], players[1] + 1):
         if treasures and count not in deal:
             problems.append(doc.problem(("deal",), f"no deal for {count} players"))

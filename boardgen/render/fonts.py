@@ -9,8 +9,8 @@ from importlib import resources
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.ttfonts import TTFont
 from svglib.fonts import FontMap
 
 from boardgen.errors import BoardgenError

@@ -19,7 +19,16 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.render import fonts
 from boardgen.render.imposition import (
-    CROSS_SIZE, Grid, PageFrame, Piece, Rect, Tiling, back_rect, fold_rect, grid, place_keys,
+    CROSS_SIZE,
+    Grid,
+    PageFrame,
+    Piece,
+    Rect,
+    Tiling,
+    back_rect,
+    fold_rect,
+    grid,
+    place_keys,
 )
 from boardgen.units import pt
 
@@ -364,7 +373,8 @@ class PdfKit:
             other = by_place.get((piece.row + dr, piece.col + dc))
             if other is None:
                 continue
-            name = self.place_name(place_keys(other)) or word(self.lang, "row_col", row=other.row + 1, col=other.col + 1)
+            name = (self.place_name(place_keys(other))
+                    or word(self.lang, "row_col", row=other.row + 1, col=other.col + 1))
             arrow = {"right": "→", "left": "←", "down": "↓", "up": "↑"}[side]
             label = f"{arrow} {word(self.lang, 'neighbour', place=name)} ({other.index + 1})"
             if side in ("left", "right"):

@@ -104,7 +104,7 @@ from boardgen.rules.sliding import (
     distinct_rotations,
     flood,
 )
-from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution
+from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
 
 Progress = Callable[[int, int, str], None]
 
@@ -599,78 +599,12 @@ def turns_to_token(board: Board, pawn: int, token: int, *,
                    forbidden: InsertionPoint | None = None, max_turns: int = 8,
                    budget: int = DEFAULT_BUDGET) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the token on bit square
-    `token`, other pawns ignored.
-
-    The breadth-first search of `boardgen.rules.solver.solve`, except that the target is a
-    token riding the pushes (`Push.carry`, onto the inserted tile) rather than a tile that
-    may become the spare. The pawn rides the same way, so it never lands on the token
-    without walking there: every answer is an arrival.
-    """
+    `token`, other pawns ignored. The pawn rides the pushes the same way as the token, so it
+    never lands on it without walking there: every answer is an arrival."""
     if pawn == token:
         raise ValueError("the pawn already stands on the token")
-    geometry = board.geometry
-    stride = geometry.stride
-    points = geometry.points
-    pushes = [geometry.pushes[p] for p in points]
-    opposite = [points.index(p.opposite) for p in points]
-    banned = -1 if forbidden is None else points.index(forbidden)
-    layer = {(board.n, board.e, board.s, board.w, board.spare_mask, token, banned): 1 << pawn}
-    seen = dict(layer)
-    nodes = 0
-    for turn in range(1, max_turns + 1):
-        last = turn == max_turns
-        following: dict[tuple, int] = {}
-        for (n, e, s, w, spare, goal, banned), pawns in layer.items():
-            turned = _TURNED[spare]
-            rotations = [turned[t] for t, _ in distinct_rotations(spare)]
-            region = flood(pawns, e & (w >> 1), s & (n >> stride), stride)
-            for index, push in enumerate(pushes):
-                if index == banned:
-                    continue
-                where = push.carry(goal)
-                goal_bit = 1 << where
-                untouched = not region & push.halo
-                if untouched and last:
-                    nodes += 1
-                    if region & goal_bit:
-                        return Solution(turn, nodes)
-                    continue
-                out = push.exit
-                ejected = (((n >> out) & 1) | (((e >> out) & 1) << 1)
-                           | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3))
-                n0, e0 = push.move(n, 0), push.move(e, 0)
-                s0, w0 = push.move(s, 0), push.move(w, 0)
-                moved = push.move(pawns, (pawns >> out) & 1)
-                entry = push.entry
-                ban = opposite[index]
-                for mask in rotations:
-                    nodes += 1
-                    n1 = n0 | (mask & 1) << entry
-                    e1 = e0 | ((mask >> 1) & 1) << entry
-                    s1 = s0 | ((mask >> 2) & 1) << entry
-                    w1 = w0 | ((mask >> 3) & 1) << entry
-                    reach = region if untouched else flood(
-                        moved, e1 & (w1 >> 1), s1 & (n1 >> stride), stride)
-                    if reach & goal_bit:
-                        return Solution(turn, nodes)
-                    if last:
-                        continue
-                    key = (n1, e1, s1, w1, ejected, where, ban)
-                    known = seen.get(key, 0)
-                    if reach & ~known:
-                        seen[key] = known | reach
-                        following[key] = following.get(key, 0) | reach
-                if nodes > budget:
-                    return Solution(None, nodes, proven=False)
-        if last:
-            break
-        if not following:
-            return Solution(None, nodes, exhausted=True)
-        layer = following
-    return Solution(None, nodes)
-
-
-# -- playability -----------------------------------------------------------------------------
+    return solve(board, pawn, token, forbidden=forbidden, max_turns=max_turns, budget=budget,
+                 rides=True)
 
 
 def check_starts(layout: MasterLayout, start: Setup) -> list[str]:

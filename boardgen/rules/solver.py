@@ -35,11 +35,13 @@ class Solution:
 
 
 def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | None = None,
-          max_turns: int = 8, budget: int = DEFAULT_BUDGET) -> Solution:
+          max_turns: int = 8, budget: int = DEFAULT_BUDGET, rides: bool = False) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the tile `target`.
 
     `target` is an index into ``board.table``; `forbidden` is the insertion point the
     previous push makes illegal, if any. A pawn already on the target still needs a turn.
+    With `rides`, `target` is instead the bit square of a token riding the pushes like a
+    pawn (onto the inserted tile, never into the spare), as Labyrinthe Master's tokens do.
     """
     geometry = board.geometry
     stride = geometry.stride
@@ -47,8 +49,8 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
     pushes = [geometry.pushes[p] for p in points]
     opposite = [points.index(p.opposite) for p in points]
     banned = -1 if forbidden is None else points.index(forbidden)
-    layer = {(board.n, board.e, board.s, board.w, board.spare_mask,
-              board.locate(target), banned): 1 << pawn}
+    start = target if rides else board.locate(target)
+    layer = {(board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
     seen = dict(layer)
     nodes = 0
     for turn in range(1, max_turns + 1):
@@ -62,7 +64,7 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
             for index, push in enumerate(pushes):
                 if index == banned:
                     continue
-                where = push.slide(goal)
+                where = push.carry(goal) if rides else push.slide(goal)
                 goal_bit = 0 if where == SPARE else 1 << where
                 untouched = not region & push.halo
                 if untouched and last:

@@ -123,8 +123,10 @@ def die_net_svg(face: float, theme: Theme, *, lang: str, id: str) -> str:
         for k, (px, py) in enumerate(PIPS[value]):
             d.add(d.circle((_r(x + px * face), _r(y + py * face)), _r(face * 0.09), id=f"{id}-pip-{value}-{k}",
                            fill=sheet.colour("ink")))
-        edges = {"N": ((x, y), (x + face, y), (row - 1, col)), "S": ((x, y + face), (x + face, y + face), (row + 1, col)),
-                 "W": ((x, y), (x, y + face), (row, col - 1)), "E": ((x + face, y), (x + face, y + face), (row, col + 1))}
+        edges = {"N": ((x, y), (x + face, y), (row - 1, col)),
+                 "S": ((x, y + face), (x + face, y + face), (row + 1, col)),
+                 "W": ((x, y), (x, y + face), (row, col - 1)),
+                 "E": ((x + face, y), (x + face, y + face), (row, col + 1))}
         for side, (a, b, neighbour) in edges.items():
             segment = f"M{_r(a[0])} {_r(a[1])}L{_r(b[0])} {_r(b[1])}"
             if (row, col, side) in tabs:

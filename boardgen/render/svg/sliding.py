@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from boardgen.data.theme import Theme
 from boardgen.model.sliding import Deal, SlidingLayout, Treasure
-from boardgen.model.tiles import E, N, S, W, Tile
+from boardgen.model.tiles import E, N, S, Tile, W
 from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
-
 
 # Tiles ---------------------------------------------------------------------------------------
 
