@@ -146,15 +146,16 @@ def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
     w, h = tiling.board_w * scale, tiling.board_h * scale
     x0, y0 = box.x + (box.w - w) / 2, box.y + (box.h - h) / 2
     pdf.place(board, x0, y0, scale=scale)
+    seam = {"colour": "ink", "width": pdf.theme.strokes["map_seam"], "dash": (2, 1)}
     for sx in tiling.seams_x:
-        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, colour="ink", width=0.5, dash=(2, 1))
+        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, **seam)
     for sy in tiling.seams_y:
-        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, colour="ink", width=0.5, dash=(2, 1))
+        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, **seam)
     for piece in tiling.pieces:
         cx = x0 + (piece.trim.x + piece.trim.w / 2) * scale
         cy = y0 + (piece.trim.y + piece.trim.h / 2) * scale
         disc = Rect(cx - 5, cy - 5, 10, 10)
-        pdf.rect(disc, fill="paper", stroke="ink", width=0.3, alpha=0.9)
+        pdf.rect(disc, fill="paper", stroke="ink", width=pdf.theme.strokes["tile_edge"], alpha=0.9)
         pdf.text(str(piece.index + 1), cx, cy + 1.5, size=4.2, weight="bold", anchor="middle")
         name = " ".join(word(pdf.lang, k) for k in place_keys(piece))
         if name:

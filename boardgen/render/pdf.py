@@ -133,7 +133,8 @@ class PdfKit:
         self.text(heading, head.x, head.y + 5.5, size=3.6, weight="bold", width=head.w * 0.72)
         self.text(self.title, head.right, head.y + 5.5, size=3.0, anchor="end", fill="muted",
                   width=head.w * 0.26)
-        self.line(head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted", width=0.15)
+        self.line(head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted",
+                  width=self.theme.strokes["rule"])
         self.calibration_bar()
 
     def calibration_bar(self) -> None:
@@ -142,13 +143,14 @@ class PdfKit:
         c = self.c
         c.setStrokeColor(self._colour("ink"))
         c.setFillColor(self._colour("ink"))
-        c.setLineWidth(pt(0.2))
+        c.setLineWidth(pt(self.theme.strokes["calibration"]))
         c.rect(self._x(x0), self._y(y0 + 1.6), pt(100), pt(1.6), stroke=1, fill=0)
         for mm in range(0, 101, 10):
             if mm % 20 == 0 and mm < 100:
                 c.rect(self._x(x0 + mm), self._y(y0 + 1.6), pt(10), pt(1.6), stroke=0, fill=1)
             tick = 2.6 if mm % 50 == 0 else 1.6
-            self.line(x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink", width=0.2)
+            self.line(x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink",
+                      width=self.theme.strokes["calibration"])
         self.text(word(self.lang, "calibration"), x0, y0 + 5.6, size=2.6, fill="ink", width=100)
         self.text(str(self.page_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
 

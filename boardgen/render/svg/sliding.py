@@ -181,7 +181,7 @@ def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
     d.add(d.rect((0, 0), (_r(full_w), _r(full_h)), id="back-bleed", fill=sheet.colour("card_back")))
     if sheet.style("card_back_pattern"):
         rings = d.g(id="back-pattern", fill="none", stroke=sheet.colour("card_back_pattern"),
-                    stroke_width=0.8)
+                    stroke_width=sheet.stroke("card_pattern"))
         for k in range(1, 12):
             inset = k * 3.2
             if inset * 2 >= min(full_w, full_h):
