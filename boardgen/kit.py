@@ -30,7 +30,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     seed = layout.default_seed if options.seed is None else options.seed
     setup = kit.setup(layout, seed)
     report = require_playable(engine, layout, seed, force=options.force, progress=progress) if check else None
-    summary = report.summary_line() if report else ""
+    summary = report.summary_line(options.lang) if report else ""
     drawings = kit.draw(layout, theme, setup, options.lang)
     pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
     pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None

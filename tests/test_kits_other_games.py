@@ -99,3 +99,28 @@ def test_nothing_visible_in_the_margins(kit_factory, game):
     for index in range(len(PdfReader(str(pdf)).pages)):
         x0, y0, x1, y1 = ink_bounds(pdf, index)
         assert x0 >= 8 - pixel and y0 >= 8 - pixel and x1 <= 202 + pixel and y1 <= 289 + pixel, (index,)
+
+
+def test_a_board_that_needs_three_by_three_sheets(kit_factory):
+    # On 160 x 190 mm paper the content area is 160 - 2 * (8 + 8) = 128 mm wide and
+    # 190 - 16 - 11 - 13 - 16 = 134 mm high: a 320 mm board needs 3 x 3 sheets.
+    pdf, _ = kit_factory("minos", paper="160x190")
+    layout = build_minos(load("game", "minos"))
+    texts = page_texts(pdf)
+    board_pages = [i for i, t in enumerate(texts) if t.startswith("Board")]
+    assert len(board_pages) == 9
+    heads = [texts[i].split("\n", 1)[0] for i in board_pages]
+    assert "Middle Centre" in heads[4] and "sheet 5 of 9" in heads[4]
+    with open_plumber(pdf) as doc:
+        found = {}
+        for sheet, index in enumerate(board_pages):
+            p = doc.pages[index]
+            o = rects_of_size(p, layout.board_mm, layout.board_mm)[0]
+            found[sheet] = [(x - mm(o["x0"]), y - mm(o["top"])) for x, y in crosses(p, CROSS_SIZE)]
+    # Every pair of side neighbours shares the two crosses of their common seam.
+    for r in range(3):
+        for c in range(3):
+            here = r * 3 + c
+            for there in ([here + 1] if c < 2 else []) + ([here + 3] if r < 2 else []):
+                shared = [p for p in found[here] if any(math.dist(p, q) < 0.1 for q in found[there])]
+                assert len(shared) == 2, (here, there)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from boardgen.data.strings import word
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.model.tiles import STEP, Tile, mask_of, quarter_turns_between, sides_of
 from boardgen.rules.players import find_player
@@ -92,25 +93,26 @@ class Report:
             lines += ["", "Reasons:"] + [f"  - {reason}" for reason in self.reasons]
         return "\n".join(lines)
 
-    def summary_line(self) -> str:
-        """One line for the PDF cover, after "Playability: "."""
+    def summary_line(self, lang: str = "en") -> str:
+        """One line for the PDF cover, after "Playability: ", in the kit's language (the
+        reasons of a failure stay in English, as in the report)."""
         if not self.playable:
             first = self.reasons[0] if self.reasons else "see the report"
-            more = f" (and {len(self.reasons) - 1} more)" if len(self.reasons) > 1 else ""
-            return f"FAILED (seed {self.seed}): {first}{more}"
+            more = word(lang, "check_more", count=len(self.reasons) - 1) if len(self.reasons) > 1 else ""
+            return word(lang, "check_failed", seed=self.seed, reason=first, more=more)
         parts = []
         distribution = self.stats.get("turns_to_target")
         if distribution:
             worst = max(int(k) for k in distribution if k != "unreached")
-            parts.append(f"every {self.target_noun} within {worst} turns of every start")
+            parts.append(word(lang, "check_reach", noun=word(lang, f"noun_{self.target_noun}"), turns=worst))
         self_play = self.stats.get("self_play", {})
         if self_play:
             games = sum(s["games"] for s in self_play.values())
             finished = sum(s["finished"] for s in self_play.values())
             counts = sorted(int(k) for k in self_play)
-            parts.append(f"{finished} of {games} self-played games ({counts[0]}-{counts[-1]} "
-                         f"players) finished")
-        return f"passed (seed {self.seed}): " + "; ".join(parts)
+            parts.append(word(lang, "check_games", finished=finished, games=games, low=counts[0],
+                              high=counts[-1]))
+        return word(lang, "check_passed", seed=self.seed, parts=word(lang, "check_sep").join(parts))
 
 
 def thresholds(layout: SlidingLayout, **overrides: Any) -> dict[str, Any]:
