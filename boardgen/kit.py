@@ -37,7 +37,9 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     folder = out_root / layout.id
     prepare_folder(folder)
     files: list[Path] = []
-    pdf_path = folder / f"{layout.id}-{paper(options.paper).name}.pdf"
+    suffix = "" if options.board_sheets is None else "-sheets-" + "-".join(map(str, options.board_sheets))
+    # A reprint of some board sheets gets its own file: it never replaces the whole kit.
+    pdf_path = folder / f"{layout.id}-{paper(options.paper).name}{suffix}.pdf"
     # Nothing is written before everything above succeeded; each write is atomic.
     if options.svg:
         svgs = {f"{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()}

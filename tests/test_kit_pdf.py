@@ -227,3 +227,23 @@ def test_letter_and_a3_board_sheet_counts(kit_factory):
     assert kinds(letter).count("board") == 4
     # A3 content is 265 x 364 mm portrait, 388 x 241 landscape: a 316 mm board needs two sheets.
     assert kinds(a3).count("board") == 2
+
+
+def test_reprint_of_some_sheets_is_its_own_file(tmp_path):
+    from boardgen.errors import UsageError
+    from boardgen.kit import render_kit
+    from boardgen.kits.common import KitOptions
+
+    full = render_kit("classic", tmp_path, KitOptions(previews=False), check=False)
+    before = full.pdf.read_bytes()
+    some = render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(2, 4)), check=False)
+    assert some.pdf.name == "classic-a4-sheets-2-4.pdf"
+    assert full.pdf.read_bytes() == before
+    assert [t.split("\n", 1)[0].split(" · ")[-1] for t in page_texts(some.pdf)] == ["sheet 2 of 4", "sheet 4 of 4"]
+    with pytest.raises(UsageError, match="no sheet 5: this board has 4 sheets"):
+        render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(5,)), check=False)
+
+
+def test_cards_without_backs(kit_factory):
+    pdf, _ = kit_factory(backs="none")
+    assert "backs" not in kinds(pdf) and kinds(pdf).count("cards") == 3

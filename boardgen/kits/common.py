@@ -117,6 +117,13 @@ def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
     return blocks
 
 
+def card_section(pdf: PdfKit, fronts: list[Form], back: Form, *, bleed: float, options: KitOptions,
+                 heading: str) -> None:
+    """Card fronts with the backs the user chose (duplex pages, fold-over or none)."""
+    pdf.card_sheets(fronts, back, bleed=bleed, heading=heading, back_heading=word(pdf.lang, "card_backs"),
+                    backs=options.backs, flip=options.flip, back_offset=options.back_offset)
+
+
 def interpretation_blocks(engine: str, lang: str) -> list[tuple[str, str]]:
     """The engine's reading of every unclear rule, printed so people play what was checked."""
     module = importlib.import_module(f"boardgen.rules.{engine}")

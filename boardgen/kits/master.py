@@ -8,6 +8,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
     KitOptions,
+    card_section,
     cover_page,
     interpretation_blocks,
     pack_pieces,
@@ -17,7 +18,7 @@ from boardgen.kits.common import (
 from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
 from boardgen.model.master import MasterLayout, Setup
 from boardgen.model.master import setup as setup
-from boardgen.render.imposition import Tiling, frame_for, paper
+from boardgen.render.imposition import frame_for, paper
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces
@@ -76,6 +77,9 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
     board = pdf.add_svg_form("Board", drawings.board)
+    if options.board_sheets is not None:
+        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
+        return pdf.finish(), pdf.kinds
     setup_form = pdf.add_svg_form("Setup", drawings.setup)
     contents = [
         f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
@@ -90,32 +94,19 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                board=board, tiling=tiling, side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
-    chosen = tiling
-    if options.board_sheets is not None:
-        chosen = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
-                        tiling.seams_x, tiling.seams_y,
-                        tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets))
-    pdf.board_sheets(board, chosen, heading=word(lang, "board"))
-    if options.board_sheets is None:
-        tile_and_pawn_sheets(pdf, layout, drawings)
-        tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
-        wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
-        pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
-                    heading=word(lang, "tokens"), kind="tokens")
-        recipes = [pdf.add_svg_form(f"Recipe-{k}", v) for k, v in drawings.recipes.items()]
-        back = pdf.add_svg_form("Card-back", drawings.back)
-        if options.backs == "none":
-            from boardgen.kits.sliding import card_pages_without_backs
-
-            card_pages_without_backs(pdf, recipes, layout)
-        else:
-            pdf.card_sheets(recipes, back, bleed=layout.bleed_mm, heading=word(lang, "recipes"),
-                            back_heading=word(lang, "card_backs"), backs=options.backs, flip=options.flip,
-                            back_offset=options.back_offset)
-        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
-        pdf.new_page(word(lang, "score_pad"), kind="score-pad")
-        area = pdf.frame.content
-        pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
-                    word(lang, "rules"))
+    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+    tile_and_pawn_sheets(pdf, layout, drawings)
+    tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
+    wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
+    pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
+                heading=word(lang, "tokens"), kind="tokens")
+    recipes = [pdf.add_svg_form(f"Recipe-{k}", v) for k, v in drawings.recipes.items()]
+    back = pdf.add_svg_form("Card-back", drawings.back)
+    card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
+    pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
+    pdf.new_page(word(lang, "score_pad"), kind="score-pad")
+    area = pdf.frame.content
+    pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
+    rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
+                word(lang, "rules"))
     return pdf.finish(), pdf.kinds

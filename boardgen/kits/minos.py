@@ -73,6 +73,9 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, opt
     frame = frame_for(paper(options.paper), options.margin)
     pdf = PdfKit(frame, theme, lang, title=layout.title[lang], subject=f"boardgen kit: {layout.id}, theme {theme.id}")
     board = pdf.add_svg_form("Board", drawings.board)
+    if options.board_sheets is not None:
+        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
+        return pdf.finish(), pdf.kinds
     contents = [
         f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
         f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
@@ -85,17 +88,11 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, opt
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                summary=summary, board=board, tiling=tiling,
                side_lines=(word(lang, "special_fields"), legend))
-    chosen = tiling
-    if options.board_sheets is not None:
-        chosen = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
-                        tiling.seams_x, tiling.seams_y,
-                        tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets))
-    pdf.board_sheets(board, chosen, heading=word(lang, "board"))
-    if options.board_sheets is None:
-        discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
-        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
-        pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
-                    heading=word(lang, "pieces"), kind="pieces")
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
-                    word(lang, "rules"))
+    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+    discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
+    dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
+    pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
+                heading=word(lang, "pieces"), kind="pieces")
+    rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
+                word(lang, "rules"))
     return pdf.finish(), pdf.kinds

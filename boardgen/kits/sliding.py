@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import KitOptions, cover_page, rules_blocks, rules_pages
+from boardgen.kits.common import KitOptions, card_section, cover_page, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
@@ -76,31 +76,21 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
-    frame = frame_for(tiling.frame.paper, options.margin)
+    frame = frame_for(paper(options.paper), options.margin)
     pdf = PdfKit(frame, theme, lang, title=layout.title[lang],
                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
     board = pdf.add_svg_form("Board", drawings.board)
-    setup_form = pdf.add_svg_form("Setup", drawings.setup)
-    include_board = options.board_sheets is None
-    cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
-
-    selected = tiling
     if options.board_sheets is not None:
-        chosen = tuple(p for p in tiling.pieces if p.index + 1 in options.board_sheets)
-        selected = Tiling(tiling.frame, tiling.board_w, tiling.board_h, tiling.overlap, tiling.style,
-                          tiling.seams_x, tiling.seams_y, chosen)
-    pdf.board_sheets(board, selected, heading=word(lang, "board"))
-    if include_board:
-        tile_and_pawn_sheets(pdf, layout, drawings)
-        fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
-        back = pdf.add_svg_form("Card-back", drawings.back)
-        if options.backs == "none":
-            card_pages_without_backs(pdf, fronts, layout)
-        else:
-            pdf.card_sheets(fronts, back, bleed=layout.bleed_mm, heading=word(lang, "cards"),
-                            back_heading=word(lang, "card_backs"), backs=options.backs,
-                            flip=options.flip, back_offset=options.back_offset)
-        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
+        return pdf.finish(), pdf.kinds
+    setup_form = pdf.add_svg_form("Setup", drawings.setup)
+    cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
+    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+    tile_and_pawn_sheets(pdf, layout, drawings)
+    fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
+    back = pdf.add_svg_form("Card-back", drawings.back)
+    card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
+    rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
     data = pdf.finish()
     return data, pdf.kinds
 
@@ -130,18 +120,6 @@ def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings)
     cells = [pg.cell(i) for i in range(len(pawns))]
     for form, cell in zip(pawns, cells, strict=True):
         pdf.place(form, cell.x, cell.y)
-
-
-def card_pages_without_backs(pdf: PdfKit, fronts, layout: SlidingLayout) -> None:
-    area = pdf.frame.content
-    g = grid(area, fronts[0].w, fronts[0].h)
-    for start in range(0, len(fronts), g.per_page):
-        pdf.new_page(word(pdf.lang, "cards"), kind="cards")
-        chunk = fronts[start:start + g.per_page]
-        cells = [g.cell(i) for i in range(len(chunk))]
-        for form, cell in zip(chunk, cells, strict=True):
-            pdf.place(form, cell.x, cell.y)
-        pdf._card_marks(cells, layout.bleed_mm)
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form, start: Deal, *,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boardgen.errors import UsageError
 
@@ -147,6 +147,16 @@ class Tiling:
     seams_x: tuple[float, ...]
     seams_y: tuple[float, ...]
     pieces: tuple[Piece, ...]
+
+    def select(self, numbers: tuple[int, ...] | None) -> Tiling:
+        """Only the sheets with these 1-based numbers (all of them for None), to reprint some."""
+        if numbers is None:
+            return self
+        missing = [n for n in numbers if not 1 <= n <= len(self.pieces)]
+        if missing:
+            raise UsageError(f"no sheet {', '.join(map(str, missing))}: this board has "
+                             f"{len(self.pieces)} sheets")
+        return replace(self, pieces=tuple(p for p in self.pieces if p.index + 1 in numbers))
 
     @property
     def rows(self) -> int:

@@ -17,6 +17,7 @@ from svglib.svglib import SvgRenderer, load_svg_file
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
+from boardgen.errors import UsageError
 from boardgen.render import fonts
 from boardgen.render.imposition import (
     CROSS_SIZE,
@@ -312,7 +313,7 @@ class PdfKit:
 
     def board_sheets(self, board: Form, tiling: Tiling, *, heading: str) -> None:
         """One page per piece of a tiled board, with its place label, marks and joints."""
-        total = len(tiling.pieces)
+        total = tiling.rows * tiling.cols  # the whole board, even when reprinting a few sheets
         for piece in tiling.pieces:
             keys = place_keys(piece)
             place = self.place_name(keys)
@@ -405,6 +406,8 @@ class PdfKit:
     def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, heading: str,
                     back_heading: str, backs: str, flip: str, back_offset: tuple[float, float]) -> None:
         """Cards with bleed on a grid; backs as duplex pages, fold-over pairs, or none."""
+        if backs not in ("duplex", "fold", "none"):
+            raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
         area = self.frame.content
         card = fronts[0]
         if backs == "fold":
