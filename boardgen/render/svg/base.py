@@ -37,6 +37,18 @@ class Sheet:
             content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
             font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
 
+    def lines(self, content: str, *, size: float, width: float, role: str = "body",
+              weight: str = "normal") -> list[str]:
+        """One line if it fits at 80 % of size, else two lines split at the middlemost space."""
+        family = self.theme.fonts[role]
+        if fonts.fit_size(content, family, weight, width=width, size=size, smallest=0) >= size * 0.8:
+            return [content]
+        spaces = [i for i, ch in enumerate(content) if ch == " "]
+        if not spaces:
+            return [content]
+        cut = min(spaces, key=lambda i: abs(i - len(content) / 2))
+        return [content[:cut], content[cut + 1:]]
+
     def colour(self, key: str) -> str:
         return key if key.startswith("#") else self.theme.colour(key)
 

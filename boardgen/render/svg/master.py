@@ -21,12 +21,17 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
                    stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     d.add(d.circle((_r(c), _r(c)), _r(diameter / 2 - 1.3), id=f"token-{obj.id}-ring", fill="none",
                    stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("corridor_edge")))
-    draw_picture(sheet, d, obj.art, cx=c, cy=c - diameter * 0.06, size=diameter * 0.5, fill="art",
+    draw_picture(sheet, d, obj.art, cx=c, cy=c - diameter * 0.03, size=diameter * 0.38, fill="art",
                  id=f"token-{obj.id}-art")
-    sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.17, weight="bold",
+    sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.15, weight="bold",
                id=f"token-{obj.id}-value")
-    sheet.text(d, obj.name[lang], x=c, y=c + diameter * 0.36, size=diameter * 0.095,
-               width=diameter * 0.68, id=f"token-{obj.id}-name")
+    # The name sits low on the disc, where the circle narrows: two lines when it is long.
+    size = diameter * 0.095
+    lines = sheet.lines(obj.name[lang], size=size, width=diameter * 0.6)
+    rows = [(0.3, 0.6)] if len(lines) == 1 else [(0.25, 0.72), (0.345, 0.55)]
+    for k, (line, (dy, width)) in enumerate(zip(lines, rows, strict=True)):
+        sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=diameter * width,
+                   id=f"token-{obj.id}-name-{k}")
     return d.tostring()
 
 
