@@ -166,7 +166,10 @@ def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
         pdf.text(str(piece.index + 1), cx, cy + 1.5, size=4.2, weight="bold", anchor="middle")
         name = " ".join(word(pdf.lang, k) for k in place_keys(piece))
         if name:
-            pdf.text(name, cx, cy + 9, size=2.8, anchor="middle", width=piece.trim.w * scale * 0.9)
+            # On a light box so the name reads over the board's picture and the seam lines.
+            width = min(pdf.text_width(name, size=2.8) + 2.0, piece.trim.w * scale * 0.9)
+            pdf.rect(Rect(cx - width / 2, cy + 6.4, width, 3.8), fill="paper", alpha=0.9)
+            pdf.text(name, cx, cy + 9, size=2.8, anchor="middle", width=width - 2.0)
 
 
 def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
@@ -176,6 +179,12 @@ def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float,
     height = pdf.measure(blocks, width, size=size) + 2
     pdf.paragraphs(blocks, Rect(x, y, width, height), size=size)
     return y + height
+
+
+def board_line(lang: str, tiling: Tiling) -> str:
+    """The contents line for a tiled board."""
+    return word(lang, "contents_board", sheets=len(tiling.pieces), rows=tiling.rows, cols=tiling.cols,
+                w=tiling.board_w, h=tiling.board_h)
 
 
 def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: str,
@@ -195,7 +204,7 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
     y_right = bullet_list(pdf, list(strings(lang)["print_help"]), area.x + half + 8, y + 2, half)
     y = max(y_left, y_right) + 3
-    pdf.text(f"{word(lang, 'playability')}: {summary or word(lang, 'not_checked')}", area.x, y,
+    pdf.text(word(lang, "playability_line", summary=summary or word(lang, "not_checked")), area.x, y,
              size=3.2, width=area.w)
     y += 8
     size = min(half, area.bottom - y - 8)

@@ -8,6 +8,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
     KitOptions,
+    board_line,
     card_section,
     cover_page,
     interpretation_blocks,
@@ -82,8 +83,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         return pdf.finish(), pdf.kinds
     setup_form = pdf.add_svg_form("Setup", drawings.setup)
     contents = [
-        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
-        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        board_line(lang, tiling),
         word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
         word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
         + f" (⌀ {layout.token_diameter_mm:g} mm)",

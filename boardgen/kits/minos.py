@@ -8,6 +8,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
     KitOptions,
+    board_line,
     cover_page,
     interpretation_blocks,
     pack_pieces,
@@ -77,8 +78,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, opt
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
         return pdf.finish(), pdf.kinds
     contents = [
-        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
-        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        board_line(lang, tiling),
         word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())
         + f" (⌀ {disc_diameter(layout):g} mm)",
         word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import KitOptions, card_section, cover_page, rules_blocks, rules_pages
+from boardgen.kits.common import KitOptions, board_line, card_section, cover_page, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
@@ -126,8 +126,7 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form,
           summary: str) -> None:
     lang = pdf.lang
     contents = [
-        f"{word(lang, 'board')}: {len(tiling.pieces)} × {word(lang, 'board_sheets').lower()}"
-        f" ({tiling.rows} × {tiling.cols}, {layout.board_mm:.0f} × {layout.board_mm:.0f} mm)",
+        board_line(lang, tiling),
         word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower())
         + f" ({layout.pitch_mm:.0f} mm)",
         word(lang, "count_line", count=len(layout.treasures), what=word(lang, "cards").lower())

@@ -183,6 +183,9 @@ class PdfKit:
         draw(0, 0, content)
         c.restoreState()
 
+    def text_width(self, content: str, *, size: float, role: str = "body", weight: str = "normal") -> float:
+        return fonts.text_width(content, self.theme.fonts[role], weight, size)
+
     def line(self, x1: float, y1: float, x2: float, y2: float, *, colour: str = "marks",
              width: float | None = None, dash: Sequence[float] | None = None) -> None:
         c = self.c
