@@ -18,6 +18,19 @@ KINDS = (ENTRANCE, GOAL, SANCTUARY, EXACT, JUMP, TUNNEL, LOSE_TURNS, ORBIT, MILL
 
 Cell = tuple[int, int]
 
+# What "playable" means for a race layout unless its [playability] table says otherwise;
+# the generator writes these into new layout files.
+PLAYABILITY_DEFAULTS: dict[str, Any] = {
+    "games_per_player_count": 500,
+    "turn_cap": 1000,
+    "min_completion_rate": 0.98,
+    "max_mean_rounds": 60,
+    "max_p95_rounds": 90,
+    "max_seat_gap": 0.15,
+    "seat_gap_significance": 0.01,
+    "min_visits": 1,
+}
+
 
 @dataclass(frozen=True)
 class Link:

@@ -15,6 +15,8 @@ import random
 from itertools import pairwise
 from typing import Any
 
+from boardgen.model.minos import PLAYABILITY_DEFAULTS
+
 FIELDS = 61
 ORBIT = (7, 46, 49, 52, 55, 34)
 MILLSTONE = ((44, 50), (45, 51))
@@ -212,16 +214,7 @@ NAMES = {
     61: {"en": "Elysium", "fr": "Élysée"},
 }
 
-PLAYABILITY = {
-    "games_per_player_count": 500,
-    "turn_cap": 1000,
-    "min_completion_rate": 0.98,
-    "max_mean_rounds": 60,
-    "max_p95_rounds": 90,
-    "max_seat_gap": 0.15,
-    "seat_gap_significance": 0.01,
-    "min_visits": 1,
-}
+PLAYABILITY = PLAYABILITY_DEFAULTS
 
 COMMENTS = {
     "board": "Cells of pitch_mm plus a border: about 320 mm square, 2x2 sheets of A4 or Letter.",

@@ -77,8 +77,7 @@ from boardgen.rules.playability import (
     check_fixed,
     check_insertion_points,
     check_inventory,
-    distribution,
-    format_distribution,
+    solve_and_play,
     thresholds,
 )
 from boardgen.rules.players import find_player
@@ -92,7 +91,6 @@ from boardgen.rules.simulate import (
     play_many,
 )
 from boardgen.rules.sliding import (
-    _TURNED,
     SHIFT,
     WALK,
     Board,
@@ -100,9 +98,10 @@ from boardgen.rules.sliding import (
     IllegalMoveError,
     Push,
     Shift,
+    ShiftMoves,
     Walk,
-    distinct_rotations,
-    flood,
+    push_pawns,
+    shift_floods,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
 
@@ -223,7 +222,7 @@ def deal_recipes(cards: Sequence[Sequence[str]], players: int,
     return tuple(tuple(cards[i]) for i in order[:players])
 
 
-class MasterGame:
+class MasterGame(ShiftMoves):
     """The rules of Labyrinthe Master on the game protocol."""
 
     def __init__(self, layout: MasterLayout):
@@ -315,18 +314,6 @@ class MasterGame:
         self._last_state, self._last_moves = state, moves
         return moves
 
-    def shifts(self, forbidden: InsertionPoint | None, spare_mask: int) -> tuple[Shift, ...]:
-        """Every push allowed, one per insertion point and distinct orientation of the spare,
-        grouped by insertion point."""
-        key = (forbidden, spare_mask)
-        moves = self._shifts.get(key)
-        if moves is None:
-            turns = distinct_rotations(spare_mask)
-            moves = tuple(Shift(point, t) for point in self.geometry.points
-                          if point != forbidden for t, _ in turns)
-            self._shifts[key] = moves
-        return moves
-
     def apply(self, state: MasterState, move: Shift | Walk | Wand) -> MasterState:
         if state.over:
             raise IllegalMoveError(f"the game is over; {move} cannot be played")
@@ -349,17 +336,9 @@ class MasterGame:
     def _shift(self, state: MasterState, move: object) -> MasterState:
         if not isinstance(move, Shift):
             raise IllegalMoveError(f"{move} cannot be played: the turn starts with a shift")
-        push = self.geometry.pushes.get(move.point)
-        if push is None:
-            raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
-        if move.point == state.forbidden:
-            raise IllegalMoveError(f"{move.point.label} would undo the previous push "
-                                   f"({state.last.label})")
-        board = state.board.pushed(move.point, move.rotation)
+        push, board, pawns, reach = push_pawns(self.geometry, state, move)
         carry = push.carry
-        pawns = tuple(carry(sq) for sq in state.pawns)
         tokens = tuple(TAKEN if sq == TAKEN else carry(sq) for sq in state.tokens)
-        reach = board.reach(1 << pawns[state.seat])
         return MasterState(board, pawns, tokens, state.taken, state.recipes, state.wands,
                            state.seat, WALK, move.point, state.turn, reach, state.extra,
                            False, state.seed)
@@ -535,39 +514,9 @@ class MasterGame:
     def shift_reaches(self, board: Board, pawn: int,
                       moves: Sequence[Shift]) -> Iterator[tuple[Push, int]]:
         """For each shift (grouped by insertion point, as `shifts` lists them): its push and
-        the squares the pawn on `pawn` can then walk to.
-
-        Pushes the bitboards directly instead of building boards, like
-        `SlidingGame.shift_reaches`: a push far from the pawn's corridors changes nothing,
-        and the spare's orientation matters only when a flood reaches the entry square.
-        """
-        geometry = self.geometry
-        stride = geometry.stride
-        turned = _TURNED[board.spare_mask]
-        here = board.reach(1 << pawn)
-        point = None
-        for move in moves:
-            if move.point != point:
-                point = move.point
-                push = geometry.pushes[point]
-                if not here & push.halo:
-                    same: int | None = here
-                else:
-                    entry = push.entry
-                    n0, e0 = push.move(board.n, 0), push.move(board.e, 0)
-                    s0, w0 = push.move(board.s, 0), push.move(board.w, 0)
-                    seeds = 1 << push.carry(pawn)
-                    closed = flood(seeds, e0 & (w0 >> 1), s0 & (n0 >> stride), stride)
-                    same = None if closed & push.door or seeds >> entry == 1 else closed
-            if same is not None:
-                yield push, same
-                continue
-            mask = turned[move.rotation]
-            n = n0 | (mask & 1) << entry
-            e = e0 | ((mask >> 1) & 1) << entry
-            s = s0 | ((mask >> 2) & 1) << entry
-            w = w0 | ((mask >> 3) & 1) << entry
-            yield push, flood(closed, e & (w >> 1), s & (n >> stride), stride)
+        the squares the pawn on `pawn` can then walk to (`sliding.shift_floods`, which pushes
+        the bitboards directly, as `SlidingGame.shift_reaches` does)."""
+        return shift_floods(self.geometry, board, pawn, moves)
 
     def _distance(self, square: int, target: int) -> int:
         return STANDING if square == target else self.geometry.distance(square, target)
@@ -763,86 +712,28 @@ def check_master(layout: MasterLayout, seed: int, *, games: int | None = None,
     started = time.perf_counter()
     limits = thresholds(layout, games_per_player_count=games)
     start = setup(layout, seed)
-    checks = static_checks(layout, start)
-    stats: dict[str, Any] = {"thresholds": {k: v for k, v in limits.items() if v is not None}}
     counts = list(range(layout.players[0], layout.players[1] + 1))
-    games_each = limits["games_per_player_count"]
     starts = layout.starts[:max(counts)]
-    total = len(starts) * len(layout.objects) + games_each * len(counts)
-    done = 0
 
-    def step(offset: int) -> Progress | None:
-        if progress is None:
-            return None
-        return lambda n, _total, label: progress(offset + n, total, label)
+    def solve(progress: Progress | None) -> list[PairResult]:
+        return solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
+                            budget=limits["solver_budget"], starts=starts, progress=progress)
 
-    if all(c.ok for c in checks):
-        results = solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
-                               budget=limits["solver_budget"], starts=starts,
-                               progress=step(done))
-        done += len(results)
-        checks.append(_reach_check(layout, results, limits))
-        stats["turns_to_target"] = distribution(results)
-        stats["self_play"] = {}
-        for count in counts:
-            sim = simulate_master(layout, games=games_each, players=count, seed=seed,
-                                  progress=step(done), turn_cap=limits["turn_cap"],
-                                  workers=workers)
-            done += games_each
-            stats["self_play"][str(count)] = sim.to_dict()
-            checks.append(_self_play_check(sim, limits))
-    reasons = [problem for check in checks for problem in check.problems]
-    return Report(layout.id, seed, not reasons, reasons, checks, stats,
-                  time.perf_counter() - started, target_noun="object")
+    return solve_and_play(layout, seed, limits, static_checks(layout, start), started=started,
+                          pairs=len(starts) * len(layout.objects), solve=solve, counts=counts,
+                          simulate=simulate_master, summary=_self_play_extra, noun="object",
+                          progress=progress, workers=workers)
 
 
-def _reach_check(layout: MasterLayout, results: list[PairResult],
-                 limits: dict[str, Any]) -> Check:
-    colour = {s.at: s.colour for s in layout.starts}
-    bound = limits["max_turns_to_target"]
-    problems = []
-    for r in results:
-        if r.solution.turns is not None:
-            continue
-        start = f"the {colour[r.origin]} start {list(r.origin)}"
-        if not r.solution.proven:
-            problems.append(f"object {r.treasure!r}: the search from {start} ran out of "
-                            f"budget ({limits['solver_budget']} boards) before reaching it")
-        elif r.solution.exhausted:
-            problems.append(f"object {r.treasure!r} can never be reached from {start}: "
-                            f"every board the pushes can make was searched")
-        else:
-            problems.append(f"object {r.treasure!r} cannot be reached from {start} within "
-                            f"{bound} turn{'' if bound == 1 else 's'}")
-    summary = (f"{len(results)} start/object pairs: "
-               f"{format_distribution(distribution(results))}")
-    return Check("reachability", not problems, summary, problems)
-
-
-def _self_play_check(sim: SimulationStats, limits: dict[str, Any]) -> Check:
-    name = f"self-play, {sim.seats} players"
-    problems = []
-    if sim.completion_rate < limits["min_completion_rate"]:
-        problems.append(f"{name}: {sim.completion_rate:.1%} of {sim.games} games finished "
-                        f"within {sim.turn_cap} turns (minimum "
-                        f"{limits['min_completion_rate']:.0%})")
-    # A gap only fails when it is also unlikely to be the luck of the sample.
-    if (sim.finished and sim.seat_gap > limits["max_seat_gap"]
-            and sim.seat_p < limits["seat_gap_significance"]):
-        rates = ", ".join(f"{r:.2f}" for r in sim.seat_win_rates)
-        problems.append(f"{name}: seat win rates {rates} differ by {sim.seat_gap:.2f} "
-                        f"(maximum {limits['max_seat_gap']:.2f}; p = {sim.seat_p:.4f} that "
-                        f"equal seats would differ this much)")
-    mean = "-" if sim.mean_length is None else f"{sim.mean_length:.1f}"
-    summary = (f"{sim.finished}/{sim.games} finished, mean {mean} turns, "
-               f"p95 {sim.p95_length or '-'}, seat gap {sim.seat_gap:.2f} "
-               f"(p = {sim.seat_p:.2f}), {sim.draws} shared wins")
+def _self_play_extra(sim: SimulationStats) -> str:
+    """The end of a self-play summary: shared wins, the score spread, wands played."""
+    text = f", {sim.draws} shared wins"
     extra = sim.extra
     if "score_mean" in extra:
-        summary += (f"; scores mean {extra['score_mean']:.1f}, min {extra['score_min']:.0f}, "
-                    f"max {extra['score_max']:.0f}, winner margin "
-                    f"{extra['winner_margin']:.1f}; {extra['wands_used']:.1f} wands a game")
-    return Check(name, not problems, summary, problems)
+        text += (f"; scores mean {extra['score_mean']:.1f}, min {extra['score_min']:.0f}, "
+                 f"max {extra['score_max']:.0f}, winner margin {extra['winner_margin']:.1f}; "
+                 f"{extra['wands_used']:.1f} wands a game")
+    return text
 
 
 def _cells(cells: Sequence[tuple[int, int]]) -> str:

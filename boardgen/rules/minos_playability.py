@@ -20,35 +20,18 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any
 
-from boardgen.model.minos import MinosLayout, geometry_problems
+from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, geometry_problems
 from boardgen.rules.minos import CROSS, RIDE, MinosGame, MinosState, Move
-from boardgen.rules.playability import Check, Report
+from boardgen.rules.playability import Check, Report, self_play_check, thresholds
 from boardgen.rules.players import find_player
 from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, game_seeds, play
 
 Progress = Callable[[int, int, str], None]
 
-DEFAULTS: dict[str, Any] = {
-    "games_per_player_count": 500,
-    "turn_cap": 1000,
-    "min_completion_rate": 0.98,
-    "max_mean_rounds": 60,
-    "max_p95_rounds": 90,
-    "max_seat_gap": 0.15,
-    "seat_gap_significance": 0.01,
-    "min_visits": 1,
-}
+DEFAULTS: dict[str, Any] = PLAYABILITY_DEFAULTS
 
 _LANDED = [f"landed:{field}" for field in range(256)]
 CHUNK = 50  # games per task handed to a worker: small enough for smooth progress
-
-
-def thresholds(layout: MinosLayout, **overrides: Any) -> dict[str, Any]:
-    """The layout's [playability] table over the defaults, then non-None overrides."""
-    values = dict(DEFAULTS)
-    values.update(layout.playability)
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return values
 
 
 def special_fields(layout: MinosLayout) -> list[int]:
@@ -154,7 +137,7 @@ def simulate_minos(layout: MinosLayout, *, games: int, players: int, seed: int,
     if not layout.players[0] <= players <= layout.players[1]:
         raise ValueError(f"{layout.id!r} is for {layout.players[0]} to {layout.players[1]} "
                          f"players, not {players!r}")
-    cap = thresholds(layout, turn_cap=turn_cap)["turn_cap"]
+    cap = thresholds(layout, defaults=DEFAULTS, turn_cap=turn_cap)["turn_cap"]
     return self_play(layout, games=games, seed=seed, turn_cap=cap, counts=[players],
                      progress=progress, workers=workers, player=player)[players]
 
@@ -163,7 +146,7 @@ def check_minos(layout: MinosLayout, seed: int, *, games: int | None = None,
                 progress: Progress | None = None, workers: int | None = None) -> Report:
     """Decide whether the layout plays well with dice from `seed`, and say why."""
     started = time.perf_counter()
-    limits = thresholds(layout, games_per_player_count=games)
+    limits = thresholds(layout, defaults=DEFAULTS, games_per_player_count=games)
     problems = geometry_problems(layout)
     links = len(layout.links)
     checks = [Check("geometry", not problems,
@@ -174,40 +157,13 @@ def check_minos(layout: MinosLayout, seed: int, *, games: int | None = None,
         sims = self_play(layout, games=limits["games_per_player_count"], seed=seed,
                          turn_cap=limits["turn_cap"], progress=progress, workers=workers)
         stats["self_play"] = {str(seats): sim.to_dict() for seats, sim in sims.items()}
-        checks += [_self_play_check(sim, limits) for sim in sims.values()]
+        checks += [self_play_check(sim, limits, unit="rounds") for sim in sims.values()]
         visits, check = _visits_check(layout, list(sims.values()), limits)
         stats["visits"] = visits
         checks.append(check)
     reasons = [problem for check in checks for problem in check.problems]
     return Report(layout.id, seed, not reasons, reasons, checks, stats,
                   time.perf_counter() - started)
-
-
-def _self_play_check(sim: SimulationStats, limits: dict[str, Any]) -> Check:
-    name = f"self-play, {sim.seats} players"
-    problems = []
-    if sim.completion_rate < limits["min_completion_rate"]:
-        problems.append(f"{name}: {sim.completion_rate:.1%} of {sim.games} games finished "
-                        f"within {sim.turn_cap} turns (minimum "
-                        f"{limits['min_completion_rate']:.0%})")
-    if sim.mean_length is not None and sim.mean_length / sim.seats > limits["max_mean_rounds"]:
-        problems.append(f"{name}: games last {sim.mean_length / sim.seats:.1f} rounds on "
-                        f"average (maximum {limits['max_mean_rounds']})")
-    if sim.p95_length is not None and sim.p95_length / sim.seats > limits["max_p95_rounds"]:
-        problems.append(f"{name}: 95% of games take up to {sim.p95_length / sim.seats:.1f} "
-                        f"rounds (maximum {limits['max_p95_rounds']})")
-    # A gap only fails when it is also unlikely to be the luck of the sample.
-    if (sim.finished and sim.seat_gap > limits["max_seat_gap"]
-            and sim.seat_p < limits["seat_gap_significance"]):
-        rates = ", ".join(f"{r:.2f}" for r in sim.seat_win_rates)
-        problems.append(f"{name}: seat win rates {rates} differ by {sim.seat_gap:.2f} "
-                        f"(maximum {limits['max_seat_gap']:.2f}; p = {sim.seat_p:.4f} that "
-                        f"equal seats would differ this much)")
-    mean = "-" if sim.mean_length is None else f"{sim.mean_length / sim.seats:.1f}"
-    p95 = "-" if sim.p95_length is None else f"{sim.p95_length / sim.seats:.1f}"
-    summary = (f"{sim.finished}/{sim.games} finished, mean {mean} rounds, p95 {p95}, "
-               f"seat gap {sim.seat_gap:.2f} (p = {sim.seat_p:.2f})")
-    return Check(name, not problems, summary, problems)
 
 
 def _visits_check(layout: MinosLayout, sims: list[SimulationStats],

@@ -14,9 +14,9 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from boardgen.data.strings import word
 from boardgen.model.sliding import Deal, SlidingLayout, deal
@@ -25,6 +25,9 @@ from boardgen.rules.players import find_player
 from boardgen.rules.simulate import SimulationStats, available_cpus, percentile, simulate
 from boardgen.rules.sliding import SHIFT, Board, SlidingState, find_variant
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, solve_many
+
+if TYPE_CHECKING:
+    from boardgen.model.minos import MinosLayout
 
 Progress = Callable[[int, int, str], None]
 
@@ -115,9 +118,11 @@ class Report:
         return word(lang, "check_passed", seed=self.seed, parts=word(lang, "check_sep").join(parts))
 
 
-def thresholds(layout: SlidingLayout, **overrides: Any) -> dict[str, Any]:
-    """The layout's [playability] table over the defaults, then non-None overrides."""
-    values = dict(DEFAULTS)
+def thresholds(layout: SlidingLayout | MinosLayout, *,
+               defaults: Mapping[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
+    """The layout's [playability] table over `defaults` (the sliding game's `DEFAULTS`
+    unless given), then non-None overrides."""
+    values = dict(DEFAULTS if defaults is None else defaults)
     values.update(layout.playability)
     values.update({k: v for k, v in overrides.items() if v is not None})
     return values
@@ -391,12 +396,36 @@ def check_sliding(layout: SlidingLayout, seed: int, *, games: int | None = None,
     started = time.perf_counter()
     limits = thresholds(layout, games_per_player_count=games)
     the_deal = deal(layout, seed)
-    checks = static_checks(the_deal)
-    stats: dict[str, Any] = {"thresholds": {k: v for k, v in limits.items() if v is not None}}
     counts = [k for k in sorted(layout.deal) if layout.players[0] <= k <= layout.players[1]]
-    games_each = limits["games_per_player_count"]
     starts = layout.starts[:max(counts, default=len(layout.starts))]
-    total = len(starts) * len(layout.treasures) + games_each * len(counts)
+    pairs = [(s.at, t.id) for s in starts for t in layout.treasures]
+
+    def solve(progress: Progress | None) -> list[PairResult]:
+        return solve_many(Board.from_deal(the_deal), pairs,
+                          max_turns=limits["max_turns_to_target"],
+                          budget=limits["solver_budget"], progress=progress, label="solver")
+
+    return solve_and_play(layout, seed, limits, static_checks(the_deal), started=started,
+                          pairs=len(pairs), solve=solve, counts=counts,
+                          simulate=simulate_sliding,
+                          summary=lambda sim: f", branching {sim.branching_mean:.1f}",
+                          progress=progress, workers=workers)
+
+
+def solve_and_play(layout: SlidingLayout, seed: int, limits: Mapping[str, Any],
+                   checks: list[Check], *, started: float, pairs: int,
+                   solve: Callable[[Progress | None], list[PairResult]], counts: Sequence[int],
+                   simulate: Callable[..., SimulationStats],
+                   summary: Callable[[SimulationStats], str], noun: str = "treasure",
+                   progress: Progress | None = None, workers: int | None = None) -> Report:
+    """The verdict of a sliding-board check once the static `checks` are in: if they all
+    pass, the solver (`solve`, on `pairs` start/target pairs) and self-play (`simulate`, like
+    `simulate_sliding`, for each player count in `counts`) become checks too; `summary`
+    ends each self-play summary and `noun` names the solver's targets. `started` is when
+    the check began (`time.perf_counter`)."""
+    stats: dict[str, Any] = {"thresholds": {k: v for k, v in limits.items() if v is not None}}
+    games_each = limits["games_per_player_count"]
+    total = pairs + games_each * len(counts)
     done = 0
 
     def step(offset: int) -> Progress | None:
@@ -405,29 +434,26 @@ def check_sliding(layout: SlidingLayout, seed: int, *, games: int | None = None,
         return lambda n, _total, label: progress(offset + n, total, label)
 
     if all(c.ok for c in checks):
-        board = Board.from_deal(the_deal)
-        pairs = [(s.at, t.id) for s in starts for t in layout.treasures]
-        results = solve_many(board, pairs, max_turns=limits["max_turns_to_target"],
-                             budget=limits["solver_budget"], progress=step(done),
-                             label="solver")
-        done += len(pairs)
-        checks.append(_reach_check(layout, results, limits))
+        results = solve(step(done))
+        done += pairs
+        checks.append(reach_check(layout, results, limits, noun))
         stats["turns_to_target"] = distribution(results)
         stats["self_play"] = {}
         for count in counts:
-            sim = simulate_sliding(layout, games=games_each, players=count, seed=seed,
-                                   progress=step(done), turn_cap=limits["turn_cap"],
-                                   workers=workers)
+            sim = simulate(layout, games=games_each, players=count, seed=seed,
+                           progress=step(done), turn_cap=limits["turn_cap"], workers=workers)
             done += games_each
             stats["self_play"][str(count)] = sim.to_dict()
-            checks.append(_self_play_check(sim, limits))
+            checks.append(self_play_check(sim, limits, extra=summary(sim)))
     reasons = [problem for check in checks for problem in check.problems]
     return Report(layout.id, seed, not reasons, reasons, checks, stats,
-                  time.perf_counter() - started)
+                  time.perf_counter() - started, target_noun=noun)
 
 
-def _reach_check(layout: SlidingLayout, results: list[PairResult],
-                 limits: dict[str, Any]) -> Check:
+def reach_check(layout: SlidingLayout, results: list[PairResult], limits: Mapping[str, Any],
+                noun: str = "treasure") -> Check:
+    """The solver's answers from the starts as a check: every target `noun` ("treasure",
+    "object") must be found within ``max_turns_to_target`` turns."""
     colour = {s.at: s.colour for s in layout.starts}
     bound = limits["max_turns_to_target"]
     problems = []
@@ -436,26 +462,44 @@ def _reach_check(layout: SlidingLayout, results: list[PairResult],
             continue
         start = f"the {colour[r.origin]} start {list(r.origin)}"
         if not r.solution.proven:
-            problems.append(f"treasure {r.treasure!r}: the search from {start} ran out of "
-                            f"budget ({limits['solver_budget']} boards) before finding it")
+            problems.append(f"{noun} {r.treasure!r}: the search from {start} ran out of "
+                            f"budget ({limits['solver_budget']} boards) before reaching it")
         elif r.solution.exhausted:
-            problems.append(f"treasure {r.treasure!r} can never be reached from {start}: "
+            problems.append(f"{noun} {r.treasure!r} can never be reached from {start}: "
                             f"every board the pushes can make was searched")
         else:
-            problems.append(f"treasure {r.treasure!r} cannot be reached from {start} within "
-                            f"{bound} turns")
-    dist = distribution(results)
-    summary = f"{len(results)} start/treasure pairs: {format_distribution(dist)}"
+            problems.append(f"{noun} {r.treasure!r} cannot be reached from {start} within "
+                            f"{bound} turn{'' if bound == 1 else 's'}")
+    summary = (f"{len(results)} start/{noun} pairs: "
+               f"{format_distribution(distribution(results))}")
     return Check("reachability", not problems, summary, problems)
 
 
-def _self_play_check(sim: SimulationStats, limits: dict[str, Any]) -> Check:
-    problems = []
+def self_play_check(sim: SimulationStats, limits: Mapping[str, Any], *,
+                    unit: Literal["turns", "rounds"] = "turns", extra: str = "") -> Check:
+    """Self-play figures for one player count as a check.
+
+    Always: completion (``min_completion_rate``) and seat balance (``max_seat_gap``, failing
+    only when also significant at ``seat_gap_significance``). Game length in rounds (turns
+    per seat), each only when `limits` has it: ``max_mean_rounds``, ``max_p95_rounds``.
+    The summary gives lengths in `unit`, turns as played or rounds, then `extra`.
+    """
     name = f"self-play, {sim.seats} players"
+    problems = []
     if sim.completion_rate < limits["min_completion_rate"]:
         problems.append(f"{name}: {sim.completion_rate:.1%} of {sim.games} games finished "
                         f"within {sim.turn_cap} turns (minimum "
                         f"{limits['min_completion_rate']:.0%})")
+    mean_rounds = None if sim.mean_length is None else sim.mean_length / sim.seats
+    p95_rounds = None if sim.p95_length is None else sim.p95_length / sim.seats
+    most = limits.get("max_mean_rounds")
+    if most is not None and mean_rounds is not None and mean_rounds > most:
+        problems.append(f"{name}: games last {mean_rounds:.1f} rounds on average "
+                        f"(maximum {most})")
+    most = limits.get("max_p95_rounds")
+    if most is not None and p95_rounds is not None and p95_rounds > most:
+        problems.append(f"{name}: 95% of games take up to {p95_rounds:.1f} rounds "
+                        f"(maximum {most})")
     # A gap only fails when it is also unlikely to be the luck of the sample.
     if (sim.finished and sim.seat_gap > limits["max_seat_gap"]
             and sim.seat_p < limits["seat_gap_significance"]):
@@ -463,11 +507,14 @@ def _self_play_check(sim: SimulationStats, limits: dict[str, Any]) -> Check:
         problems.append(f"{name}: seat win rates {rates} differ by {sim.seat_gap:.2f} "
                         f"(maximum {limits['max_seat_gap']:.2f}; p = {sim.seat_p:.4f} that "
                         f"equal seats would differ this much)")
-    mean = "-" if sim.mean_length is None else f"{sim.mean_length:.1f}"
-    summary = (f"{sim.finished}/{sim.games} finished, mean {mean} turns, "
-               f"p95 {sim.p95_length or '-'}, seat gap {sim.seat_gap:.2f} "
-               f"(p = {sim.seat_p:.2f}), "
-               f"branching {sim.branching_mean:.1f}")
+    if unit == "rounds":
+        mean = "-" if mean_rounds is None else f"{mean_rounds:.1f}"
+        p95 = "-" if p95_rounds is None else f"{p95_rounds:.1f}"
+    else:
+        mean = "-" if sim.mean_length is None else f"{sim.mean_length:.1f}"
+        p95 = sim.p95_length or "-"
+    summary = (f"{sim.finished}/{sim.games} finished, mean {mean} {unit}, p95 {p95}, "
+               f"seat gap {sim.seat_gap:.2f} (p = {sim.seat_p:.2f}){extra}")
     return Check(name, not problems, summary, problems)
 
 

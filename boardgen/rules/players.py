@@ -37,11 +37,8 @@ class GreedyPlayer:
     name = "greedy"
 
     def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
-        moves = list(game.legal_moves(state))
-        seat = game.to_move(state)
-        scores = score(game, state, moves, seat)
-        best = min(scores)
-        return rng.choice([m for m, s in zip(moves, scores, strict=True) if s == best])
+        moves, _, scores = scored(game, state)
+        return pick_best(moves, scores, rng)
 
 
 class SearchPlayer:
@@ -61,16 +58,13 @@ class SearchPlayer:
         self.name = f"search{depth}"
 
     def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
-        seat = game.to_move(state)
-        moves = list(game.legal_moves(state))
-        scores = score(game, state, moves, seat)
+        moves, seat, scores = scored(game, state)
         if self.depth > 1:
             ranked = sorted(range(len(moves)), key=scores.__getitem__)[:self.width]
             moves = [moves[i] for i in ranked]
             scores = [self._value(game, game.apply(state, m), seat, self.depth - 1)
                       for m in moves]
-        best = min(scores)
-        return rng.choice([m for m, s in zip(moves, scores, strict=True) if s == best])
+        return pick_best(moves, scores, rng)
 
     def _value(self, game: Game, state: Any, seat: int, depth: int) -> Any:
         if depth == 0 or game.outcome(state) is not None or game.to_move(state) != seat:
@@ -88,14 +82,9 @@ class PlannerPlayer:
     name = "planner"
 
     def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
-        moves = list(game.legal_moves(state))
-        seat = game.to_move(state)
-        scores = score(game, state, moves, seat)
-        best = min(scores)
-        steps = game.steps_left(state, seat)
-        if best[0] < steps:
-            candidates = [m for m, s in zip(moves, scores, strict=True) if s == best]
-            return rng.choice(candidates)
+        moves, seat, scores = scored(game, state)
+        if min(scores)[0] < game.steps_left(state, seat):
+            return pick_best(moves, scores, rng)
         tiles, squares = game.heading(state, seat)
         values = []
         if state.phase == SHIFT:
@@ -110,9 +99,20 @@ class PlannerPlayer:
             for move in moves:
                 values.append(next_turn_hits(state.board, 1 << bit(*move.to), tiles, squares,
                                              forbidden=state.forbidden))
-        keyed = [(-v, s) for v, s in zip(values, scores, strict=True)]
-        top = min(keyed)
-        return rng.choice([m for m, k in zip(moves, keyed, strict=True) if k == top])
+        return pick_best(moves, [(-v, s) for v, s in zip(values, scores, strict=True)], rng)
+
+
+def scored(game: Game, state: Any) -> tuple[list[Any], int, list[Any]]:
+    """The legal moves, the seat to move, and the heuristic value of each move for it."""
+    moves = list(game.legal_moves(state))
+    seat = game.to_move(state)
+    return moves, seat, score(game, state, moves, seat)
+
+
+def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: random.Random) -> Any:
+    """One of the moves with the lowest value, drawn at random."""
+    best = min(values)
+    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
 
 
 def score(game: Game, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:

@@ -20,10 +20,10 @@ with all cards turned, ending a walk on the start square wins at once. In the yo
 players' variant (``YoungSlidingGame``) every card is visible, any of them may be found
 next, and the last card found wins without a return home.
 
-Reuse: `boardgen.rules.master` (Labyrinthe Master) builds on `Board`, `Geometry`, `Push`
-and `flood` with its own game class. Its tokens follow the pawns' rule rather than the
-treasures' (a token on the ejected tile goes onto the inserted one, never into the spare),
-so it keeps them as bit squares moved by `Push.carry`.
+Reuse: `boardgen.rules.master` (Labyrinthe Master) builds on `Board`, `Geometry`, `Push`,
+`ShiftMoves`, `push_pawns` and `shift_floods` with its own game class. Its tokens follow
+the pawns' rule rather than the treasures' (a token on the ejected tile goes onto the
+inserted one, never into the spare), so it keeps them as bit squares moved by `Push.carry`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
 from boardgen.model.tiles import E, N, S, Tile, W, rotate
@@ -359,7 +359,27 @@ class SlidingState:
         return self.dealt - len(self.cards[seat])
 
 
-class SlidingGame:
+class ShiftMoves:
+    """`shifts` for a game class on a sliding board; the class sets ``geometry`` and an
+    empty ``_shifts`` dict (the cache) in its ``__init__``."""
+
+    geometry: Geometry
+    _shifts: dict[tuple[InsertionPoint | None, int], tuple[Shift, ...]]
+
+    def shifts(self, forbidden: InsertionPoint | None, spare_mask: int) -> tuple[Shift, ...]:
+        """Every push allowed, one per insertion point and distinct orientation of the spare,
+        grouped by insertion point."""
+        key = (forbidden, spare_mask)
+        moves = self._shifts.get(key)
+        if moves is None:
+            turns = distinct_rotations(spare_mask)
+            moves = tuple(Shift(point, t) for point in self.geometry.points
+                          if point != forbidden for t, _ in turns)
+            self._shifts[key] = moves
+        return moves
+
+
+class SlidingGame(ShiftMoves):
     """The classic rules: find your cards in the order of your pile, then go home."""
 
     variant = "classic"
@@ -422,16 +442,6 @@ class SlidingGame:
         moves = self.legal_moves(state)
         return sum(reach.bit_count() for reach, _ in self.shift_reaches(state, moves))
 
-    def shifts(self, forbidden: InsertionPoint | None, spare_mask: int) -> tuple[Shift, ...]:
-        key = (forbidden, spare_mask)
-        moves = self._shifts.get(key)
-        if moves is None:
-            turns = distinct_rotations(spare_mask)
-            moves = tuple(Shift(point, t) for point in self.geometry.points
-                          if point != forbidden for t, _ in turns)
-            self._shifts[key] = moves
-        return moves
-
     def apply(self, state: SlidingState, move: Shift | Walk) -> SlidingState:
         if state.winner is not None:
             raise IllegalMoveError(f"the game is over; {move} cannot be played")
@@ -450,15 +460,7 @@ class SlidingGame:
     def _apply_shift(self, state: SlidingState, move: Shift | Walk) -> SlidingState:
         if not isinstance(move, Shift):
             raise IllegalMoveError(f"{move} is a walk but the turn starts with a shift")
-        push = self.geometry.pushes.get(move.point)
-        if push is None:
-            raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
-        if move.point == state.forbidden:
-            raise IllegalMoveError(f"{move.point.label} would undo the previous push "
-                                   f"({state.last.label})")
-        board = state.board.pushed(move.point, move.rotation)
-        pawns = tuple(push.carry(sq) for sq in state.pawns)
-        reach = board.reach(1 << pawns[state.seat])
+        _, board, pawns, reach = push_pawns(self.geometry, state, move)
         return SlidingState(board, pawns, state.cards, state.dealt, state.seat, WALK,
                             move.point, state.turn, reach, None, state.seed)
 
@@ -575,52 +577,24 @@ class SlidingGame:
                       moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
         """For each shift of the mover: (squares its pawn can then walk to, its targets).
 
-        Pushes the bitboards directly instead of building boards, once per run of moves at
-        the same insertion point (`legal_moves` lists them so), then adds the spare's
-        orientation, flooding again only when the orientation can matter.
+        The reaches come from `shift_floods`; the targets are worked out once per run of
+        moves at the same insertion point (`legal_moves` lists them so).
         """
         seat = state.seat
-        board, geometry = state.board, self.geometry
-        stride = geometry.stride
+        board = state.board
         wanted = [self.tile_of[c] for c in self.wanted(state.cards[seat])]
         before = [board.locate(t) for t in wanted]
         home = 0 if wanted else self.targets(state, seat)
-        pawn = state.pawns[seat]
-        turned = _TURNED[board.spare_mask]
-        here = board.reach(1 << pawn)
-        point = None
-        for move in moves:
-            if move.point is not point:
-                point = move.point
-                push = geometry.pushes[point]
+        last = None
+        for push, reach in shift_floods(self.geometry, board, state.pawns[seat], moves):
+            if push is not last:
+                last = push
                 targets = home
                 for sq in before:
                     sq = push.slide(sq)
                     if sq != SPARE:
                         targets |= 1 << sq
-                # `same`: the reach for every orientation of the spare, when it does not
-                # depend on it; otherwise None and `closed` is where each flood starts.
-                if not here & push.halo:
-                    # The line and its neighbours miss the pawn's corridors: nothing changes.
-                    same = here
-                else:
-                    entry = push.entry
-                    n0, e0 = push.move(board.n, 0), push.move(board.e, 0)
-                    s0, w0 = push.move(board.s, 0), push.move(board.w, 0)
-                    seeds = 1 << push.carry(pawn)
-                    # Flood once with the inserted tile closed; its orientation only matters
-                    # if that flood reaches a door of the entry square or starts on it.
-                    closed = flood(seeds, e0 & (w0 >> 1), s0 & (n0 >> stride), stride)
-                    same = None if closed & push.door or seeds >> entry == 1 else closed
-            if same is not None:
-                yield same, targets
-                continue
-            mask = turned[move.rotation]
-            n = n0 | (mask & 1) << entry
-            e = e0 | ((mask >> 1) & 1) << entry
-            s = s0 | ((mask >> 2) & 1) << entry
-            w = w0 | ((mask >> 3) & 1) << entry
-            yield flood(closed, e & (w >> 1), s & (n >> stride), stride), targets
+            yield reach, targets
 
     def _score_walks(self, state: SlidingState, moves: Sequence[Shift | Walk], seat: int,
                      steps: int) -> list[tuple[int, int]]:
@@ -637,6 +611,68 @@ class SlidingGame:
             else:
                 scores.append((steps, width))
         return scores
+
+
+def push_pawns(geometry: Geometry, state: Any,
+               move: Shift) -> tuple[Push, Board, tuple[int, ...], int]:
+    """Play a shift's push on `state` (`SlidingState`, `MasterState`: any state with
+    ``board``, ``pawns``, ``seat``, ``last`` and ``forbidden``): the push, the board after
+    it, every pawn carried along its line, and the squares the mover can then walk to.
+
+    Raises `IllegalMoveError` for a point that is not an insertion point or that would
+    undo the previous push.
+    """
+    push = geometry.pushes.get(move.point)
+    if push is None:
+        raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
+    if move.point == state.forbidden:
+        raise IllegalMoveError(f"{move.point.label} would undo the previous push "
+                               f"({state.last.label})")
+    board = state.board.pushed(move.point, move.rotation)
+    pawns = tuple(push.carry(sq) for sq in state.pawns)
+    return push, board, pawns, board.reach(1 << pawns[state.seat])
+
+
+def shift_floods(geometry: Geometry, board: Board, pawn: int,
+                 moves: Sequence[Shift]) -> Iterator[tuple[Push, int]]:
+    """For each shift in `moves`: its push and the squares the pawn on bit square `pawn` can
+    then walk to (pawns ride the line they are on).
+
+    Pushes the bitboards directly instead of building boards, once per run of moves at the
+    same insertion point (`SlidingGame.shifts` lists them so), then adds the spare's
+    orientation, flooding again only when the orientation can matter.
+    """
+    stride = geometry.stride
+    turned = _TURNED[board.spare_mask]
+    here = board.reach(1 << pawn)
+    point = None
+    for move in moves:
+        if move.point is not point:
+            point = move.point
+            push = geometry.pushes[point]
+            # `same`: the reach for every orientation of the spare, when it does not
+            # depend on it; otherwise None and `closed` is where each flood starts.
+            if not here & push.halo:
+                # The line and its neighbours miss the pawn's corridors: nothing changes.
+                same: int | None = here
+            else:
+                entry = push.entry
+                n0, e0 = push.move(board.n, 0), push.move(board.e, 0)
+                s0, w0 = push.move(board.s, 0), push.move(board.w, 0)
+                seeds = 1 << push.carry(pawn)
+                # Flood once with the inserted tile closed; its orientation only matters
+                # if that flood reaches a door of the entry square or starts on it.
+                closed = flood(seeds, e0 & (w0 >> 1), s0 & (n0 >> stride), stride)
+                same = None if closed & push.door or seeds >> entry == 1 else closed
+        if same is not None:
+            yield push, same
+            continue
+        mask = turned[move.rotation]
+        n = n0 | (mask & 1) << entry
+        e = e0 | ((mask >> 1) & 1) << entry
+        s = s0 | ((mask >> 2) & 1) << entry
+        w = w0 | ((mask >> 3) & 1) << entry
+        yield push, flood(closed, e & (w >> 1), s & (n >> stride), stride)
 
 
 class YoungSlidingGame(SlidingGame):
