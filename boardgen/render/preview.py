@@ -31,7 +31,7 @@ def previews(pdf_bytes: bytes, kinds: list[str], board_pdf: bytes) -> dict[str, 
     out = {"board.png": _png(render_page(board_pdf, 0, BOARD_DPI))}
     seen: set[str] = set()
     for index, kind in enumerate(kinds):
-        if kind in seen:
+        if kind in seen or kind == "blank":
             continue
         seen.add(kind)
         out[f"page-{index + 1:02d}-{kind}.png"] = _png(render_page(pdf_bytes, index))
