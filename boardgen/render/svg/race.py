@@ -52,6 +52,7 @@ def board_svg(layout: MinosLayout, theme: Theme, *, lang: str) -> str:
     for index, link in enumerate(layout.links):
         _link(sheet, links, layout, link, id=f"link-{index}-{link.kind}-{link.start}-{link.end}")
     d.add(links)
+    d.add(_entrance_arrow(sheet, layout))
     fields = d.g(id="board-fields")
     for field in layout.fields:
         _field(sheet, fields, layout, field)
@@ -62,6 +63,25 @@ def board_svg(layout: MinosLayout, theme: Theme, *, lang: str) -> str:
     d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
     return d.tostring()
+
+
+def _entrance_arrow(sheet: Sheet, layout: MinosLayout):
+    """A triangle in the border pointing into field 1, where pieces enter the labyrinth."""
+    border, pitch = layout.border_mm, layout.pitch_mm
+    row, col = layout.cells[layout.entrance]
+    side = layout.entrance_side
+    cx, cy = border + (col + 0.5) * pitch, border + (row + 0.5) * pitch
+    half, depth = min(pitch * 0.25, border * 0.9), border * 0.7
+    edge = {"N": border * 0.15, "S": layout.board_mm - border * 0.15,
+            "W": border * 0.15, "E": layout.board_mm - border * 0.15}[side]
+    tip = edge + (depth if side in ("N", "W") else -depth)
+    if side in ("N", "S"):
+        points = [(cx - half, edge), (cx + half, edge), (cx, tip)]
+    else:
+        points = [(edge, cy - half), (edge, cy + half), (tip, cy)]
+    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
+                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
+                                 stroke_width=sheet.stroke("corridor_edge"))
 
 
 def _mosaic(sheet: Sheet, parent, x: float, y: float, pitch: float, realm: str, *, id: str) -> None:
