@@ -52,31 +52,6 @@ def theme_file(folder: Path, *, art_lines: str = "", extends: str = "classic", i
     return path
 
 
-# Placeholder pictures for any the bundled icon folder lacks (test_cli_errors.py,
-# test_default_render_uses_the_bundled_icons, reports that case).
-
-class FallbackIcons:
-    """`root / "key.svg"`: the bundled picture if there is one, else a placeholder."""
-
-    def __init__(self, bundled: Path, spare: Path):
-        self.bundled, self.spare = bundled, spare
-
-    def __truediv__(self, name: str) -> Path:
-        if (self.bundled / name).is_file():
-            return self.bundled / name
-        path = self.spare / name
-        if not path.is_file():
-            path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-                            '<circle cx="5" cy="5" r="4"/></svg>', encoding="utf-8")
-        return path
-
-
-@pytest.fixture
-def icons(tmp_path_factory, monkeypatch):
-    fallback = FallbackIcons(art.icons_root(), tmp_path_factory.mktemp("placeholder-icons"))
-    monkeypatch.setattr(art, "icons_root", lambda: fallback)
-
-
 @pytest.fixture
 def no_playability_check(monkeypatch):
     """`boardgen render` runs the (slow) playability check first; not what these tests are about."""
@@ -323,7 +298,7 @@ def test_picture_named_by_a_parent_theme_is_relative_to_the_parent(tmp_path):
     assert art.picture(theme, "book").viewbox == (0.0, 0.0, 4.0, 4.0)
 
 
-def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path, icons, no_playability_check):
+def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path, no_playability_check):
     """One render: `book` drawn from the user's SVG, `purse` from the user's PNG."""
     from PIL import Image
 
