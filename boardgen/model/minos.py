@@ -8,6 +8,7 @@ from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
+from boardgen.model.game import GameInfo, game_fields
 
 # What a field can be; the renderer draws one mark per kind.
 ENTRANCE, GOAL = "entrance", "goal"
@@ -53,16 +54,9 @@ class Field:
 
 
 @dataclass(frozen=True)
-class MinosLayout:
+class MinosLayout(GameInfo):
     """A validated race layout: where each field is and what it does."""
 
-    doc: Document
-    id: str
-    title: dict[str, str]
-    tagline: dict[str, str]
-    players: tuple[int, int]
-    default_seed: int
-    rules: str
     size: int
     pitch_mm: float
     border_mm: float
@@ -239,9 +233,7 @@ def build(doc: Document) -> MinosLayout:
         raise DataError(problems)
     pieces = data.get("pieces", {})
     return MinosLayout(
-        doc=doc, id=game["id"], title=game["title"], tagline=game.get("tagline", game["title"]),
-        players=players, default_seed=game.get("default_seed", 1),
-        rules=game.get("rules", game["id"]), size=size, pitch_mm=float(board["pitch_mm"]),
+        **game_fields(doc), size=size, pitch_mm=float(board["pitch_mm"]),
         border_mm=float(board.get("border_mm", 0)),
         pieces_per_player=race["pieces_per_player"], dice=race.get("dice", 2),
         entry_face=race.get("entry_face", 1), cells=cells, sanctuaries=sanctuaries,

@@ -8,6 +8,7 @@ from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
+from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
 
 CARD_SIZES = {
@@ -47,15 +48,9 @@ class InsertionPoint:
 
 
 @dataclass(frozen=True)
-class SlidingLayout:
+class SlidingLayout(GameInfo):
     """A validated sliding-corridor game: everything the layout file declares."""
 
-    doc: Document
-    id: str
-    title: dict[str, str]
-    tagline: dict[str, str]
-    players: tuple[int, int]
-    default_seed: int
     size: int
     pitch_mm: float
     frame_mm: float
@@ -69,7 +64,6 @@ class SlidingLayout:
     bleed_mm: float
     pawn_size_mm: tuple[float, float]
     playability: dict[str, Any]
-    rules: str
 
     @property
     def board_mm(self) -> float:
@@ -220,15 +214,13 @@ def build(doc: Document) -> SlidingLayout:
     card_size = CARD_SIZES[size_spec] if isinstance(size_spec, str) else tuple(size_spec)
     pieces = data.get("pieces", {})
     return SlidingLayout(
-        doc=doc, id=data["game"]["id"], title=data["game"]["title"],
-        tagline=data["game"].get("tagline", data["game"]["title"]), players=players,
-        default_seed=data["game"].get("default_seed", 1), size=size,
+        **game_fields(doc), size=size,
         pitch_mm=float(data["board"]["pitch_mm"]), frame_mm=float(data["board"].get("frame_mm", 0)),
         sliding_lines=lines, starts=starts, fixed=fixed, loose=tuple(loose),
         treasures=tuple(treasures), deal=deal, card_size_mm=card_size,
         bleed_mm=float(cards.get("bleed_mm", 3.0)),
         pawn_size_mm=(float(pieces.get("pawn_width_mm", 22)), float(pieces.get("pawn_height_mm", 45))),
-        playability=dict(data.get("playability", {})), rules=data["game"].get("rules", data["game"]["id"]),
+        playability=dict(data.get("playability", {})),
     )
 
 

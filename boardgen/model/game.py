@@ -1,0 +1,32 @@
+"""What every game layout says about itself in its [game] table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from boardgen.data.loader import Document
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The base of every game model: its file, names, player count, seed and rules text."""
+
+    doc: Document
+    id: str
+    title: dict[str, str]
+    tagline: dict[str, str]
+    players: tuple[int, int]
+    default_seed: int
+    rules: str
+
+
+def game_fields(doc: Document) -> dict[str, Any]:
+    """GameInfo's fields read from a schema-valid document, as keyword arguments."""
+    game = doc.data["game"]
+    return {
+        "doc": doc, "id": game["id"], "title": game["title"],
+        "tagline": game.get("tagline", game["title"]),
+        "players": (game["players"]["min"], game["players"]["max"]),
+        "default_seed": game.get("default_seed", 1), "rules": game.get("rules", game["id"]),
+    }
