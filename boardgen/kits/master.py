@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
+from boardgen.kits import sliding
 from boardgen.kits.common import (
     KitOptions,
     board_line,
@@ -27,24 +28,19 @@ from boardgen.render.svg import sliding as svg
 
 
 @dataclass
-class Drawings:
-    board: str
-    setup: str
-    tiles: dict[str, str]
+class Drawings(sliding.Drawings):
+    """The sliding kit's drawings (its card fronts are the recipe cards) plus the tokens,
+    the wands and the score pad."""
+
     tokens: dict[str, str]
-    recipes: dict[str, str]
-    back: str
     wands: dict[str, str]
-    pawns: dict[str, str]
     score_pad: str
 
     def files(self) -> dict[str, str]:
-        out = {"board": self.board, "setup": self.setup, "card-back": self.back, "score-pad": self.score_pad}
-        out.update({f"tile-{k.removeprefix('tile-')}": v for k, v in self.tiles.items()})
+        out = super().files()
+        out["score-pad"] = self.score_pad
         out.update({f"token-{k}": v for k, v in self.tokens.items()})
-        out.update(self.recipes)
         out.update(self.wands)
-        out.update({f"pawn-{k}": v for k, v in self.pawns.items()})
         return out
 
 
@@ -62,7 +58,7 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
         setup=svg.board_svg(layout, theme, lang=lang, deal=start.deal, tokens=on_board),
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         tokens={o.id: svg_master.token_svg(o, layout, theme, lang=lang) for o in layout.by_value},
-        recipes={f"recipe-{i + 1:02d}": svg_master.recipe_svg(i, card, layout, theme, lang=lang)
+        fronts={f"recipe-{i + 1:02d}": svg_master.recipe_svg(i, card, layout, theme, lang=lang)
                  for i, card in enumerate(start.recipes)},
         back=svg.card_back_svg(layout, theme, lang=lang),
         wands=wands,
@@ -87,7 +83,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
         word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
         + f" (⌀ {layout.token_diameter_mm:g} mm)",
-        word(lang, "count_line", count=len(drawings.recipes), what=word(lang, "recipes").lower()),
+        word(lang, "count_line", count=len(drawings.fronts), what=word(lang, "recipes").lower()),
         word(lang, "count_line", count=len(drawings.wands), what=word(lang, "wands").lower()),
         word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
         word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
@@ -100,7 +96,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
     wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
     pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
                 heading=word(lang, "tokens"), kind="tokens")
-    recipes = [pdf.add_svg_form(f"Recipe-{k}", v) for k, v in drawings.recipes.items()]
+    recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
     back = pdf.add_svg_form("Card-back", drawings.back)
     card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
     pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
