@@ -92,9 +92,10 @@ def test_master_recipe_cards_and_backs(kit_factory):
     assert any(t.startswith("Score pad") for t in texts)
 
 
-@pytest.mark.parametrize("game", ["minos", "master"])
-def test_nothing_visible_in_the_margins(kit_factory, game):
-    pdf, _ = kit_factory(game)
+@pytest.mark.parametrize(("game", "theme"), [("minos", "minoan"), ("master", "classic"),
+                                             ("classic", "minoan")])
+def test_nothing_visible_in_the_margins(kit_factory, game, theme):
+    pdf, _ = kit_factory(game, theme=theme)
     pixel = 25.4 / 40
     for index in range(len(PdfReader(str(pdf)).pages)):
         x0, y0, x1, y1 = ink_bounds(pdf, index)
