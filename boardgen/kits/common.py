@@ -7,13 +7,15 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from boardgen.data.loader import layouts_root
 from boardgen.data.strings import strings, word
+from boardgen.data.theme import Theme
 from boardgen.errors import DataError, OutputError, Problem
-from boardgen.render.imposition import Rect, Tiling, grid, place_keys
+from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
 
@@ -115,6 +117,22 @@ def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
         else:
             blocks.append(("p", line))
     return blocks
+
+
+def impose(layout, theme: Theme, options: KitOptions, drawings, tiling: Tiling, *, subject: str,
+           pages: Callable[[PdfKit, Form], None]) -> tuple[bytes, list[str]]:
+    """Open the kit's PDF and make the board a form once; then either reprint only the board
+    sheets asked for, or lay out the whole kit with `pages(pdf, board)`. Returns the PDF and
+    the kind of each page."""
+    lang = options.lang
+    pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
+                 subject=subject)
+    board = pdf.add_svg_form("Board", drawings.board)
+    if options.board_sheets is not None:
+        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
+    else:
+        pages(pdf, board)
+    return pdf.finish(), pdf.kinds
 
 
 def card_section(pdf: PdfKit, fronts: list[Form], back: Form, *, bleed: float, options: KitOptions,

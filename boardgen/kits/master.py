@@ -12,6 +12,7 @@ from boardgen.kits.common import (
     board_line,
     card_section,
     cover_page,
+    impose,
     interpretation_blocks,
     pack_pieces,
     rules_blocks,
@@ -20,7 +21,6 @@ from boardgen.kits.common import (
 from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
 from boardgen.model.master import MasterLayout, Setup
 from boardgen.model.master import setup as setup
-from boardgen.render.imposition import frame_for, paper
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces
@@ -71,38 +71,36 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
               summary: str) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
-    pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
-    board = pdf.add_svg_form("Board", drawings.board)
-    if options.board_sheets is not None:
-        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
-        return pdf.finish(), pdf.kinds
-    setup_form = pdf.add_svg_form("Setup", drawings.setup)
-    contents = [
-        board_line(lang, tiling),
-        word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
-        word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
-        + f" (⌀ {layout.token_diameter_mm:g} mm)",
-        word(lang, "count_line", count=len(drawings.fronts), what=word(lang, "recipes").lower()),
-        word(lang, "count_line", count=len(drawings.wands), what=word(lang, "wands").lower()),
-        word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
-        word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
-    ]
-    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
-               board=board, tiling=tiling, side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
-    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-    tile_and_pawn_sheets(pdf, layout, drawings)
-    tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
-    wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
-    pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
-                heading=word(lang, "tokens"), kind="tokens")
-    recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
-    back = pdf.add_svg_form("Card-back", drawings.back)
-    card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
-    pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
-    pdf.new_page(word(lang, "score_pad"), kind="score-pad")
-    area = pdf.frame.content
-    pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
-    rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
-                word(lang, "rules"))
-    return pdf.finish(), pdf.kinds
+
+    def pages(pdf: PdfKit, board) -> None:
+        setup_form = pdf.add_svg_form("Setup", drawings.setup)
+        contents = [
+            board_line(lang, tiling),
+            word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
+            word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
+            + f" (⌀ {layout.token_diameter_mm:g} mm)",
+            word(lang, "count_line", count=len(drawings.fronts), what=word(lang, "recipes").lower()),
+            word(lang, "count_line", count=len(drawings.wands), what=word(lang, "wands").lower()),
+            word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
+            word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
+        ]
+        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
+                   board=board, tiling=tiling, side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        tile_and_pawn_sheets(pdf, layout, drawings)
+        tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
+        wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
+        pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
+                    heading=word(lang, "tokens"), kind="tokens")
+        recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
+        back = pdf.add_svg_form("Card-back", drawings.back)
+        card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
+        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
+        pdf.new_page(word(lang, "score_pad"), kind="score-pad")
+        area = pdf.frame.content
+        pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
+                    word(lang, "rules"))
+
+    return impose(layout, theme, options, drawings, tiling, pages=pages,
+                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

@@ -10,13 +10,14 @@ from boardgen.kits.common import (
     KitOptions,
     board_line,
     cover_page,
+    impose,
     interpretation_blocks,
     pack_pieces,
     rules_blocks,
     rules_pages,
 )
 from boardgen.model.minos import MinosLayout
-from boardgen.render.imposition import Tiling, frame_for, paper, tile_board
+from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import pieces, race
 
@@ -71,28 +72,26 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, opt
               summary: str) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
-    frame = frame_for(paper(options.paper), options.margin)
-    pdf = PdfKit(frame, theme, lang, title=layout.title[lang], subject=f"boardgen kit: {layout.id}, theme {theme.id}")
-    board = pdf.add_svg_form("Board", drawings.board)
-    if options.board_sheets is not None:
-        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
-        return pdf.finish(), pdf.kinds
-    contents = [
-        board_line(lang, tiling),
-        word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())
-        + f" (⌀ {disc_diameter(layout):g} mm)",
-        word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
-        word(lang, "rules"),
-    ]
-    legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
-    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-               summary=summary, board=board, tiling=tiling,
-               side_lines=(word(lang, "special_fields"), legend))
-    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-    discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
-    dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
-    pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
-                heading=word(lang, "pieces"), kind="pieces")
-    rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
-                word(lang, "rules"))
-    return pdf.finish(), pdf.kinds
+
+    def pages(pdf: PdfKit, board) -> None:
+        contents = [
+            board_line(lang, tiling),
+            word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())
+            + f" (⌀ {disc_diameter(layout):g} mm)",
+            word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
+            word(lang, "rules"),
+        ]
+        legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
+        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
+                   summary=summary, board=board, tiling=tiling,
+                   side_lines=(word(lang, "special_fields"), legend))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
+        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
+        pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
+                    heading=word(lang, "pieces"), kind="pieces")
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
+                    word(lang, "rules"))
+
+    return impose(layout, theme, options, drawings, tiling, pages=pages,
+                  subject=f"boardgen kit: {layout.id}, theme {theme.id}")

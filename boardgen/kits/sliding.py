@@ -6,9 +6,17 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import KitOptions, board_line, card_section, cover_page, rules_blocks, rules_pages
+from boardgen.kits.common import (
+    KitOptions,
+    board_line,
+    card_section,
+    cover_page,
+    impose,
+    rules_blocks,
+    rules_pages,
+)
 from boardgen.model.sliding import Deal, SlidingLayout, deal
-from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, tile_board
+from boardgen.render.imposition import Rect, Tiling, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
@@ -76,23 +84,19 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
-    frame = frame_for(paper(options.paper), options.margin)
-    pdf = PdfKit(frame, theme, lang, title=layout.title[lang],
-                 subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
-    board = pdf.add_svg_form("Board", drawings.board)
-    if options.board_sheets is not None:
-        pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
-        return pdf.finish(), pdf.kinds
-    setup_form = pdf.add_svg_form("Setup", drawings.setup)
-    cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
-    pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-    tile_and_pawn_sheets(pdf, layout, drawings)
-    fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
-    back = pdf.add_svg_form("Card-back", drawings.back)
-    card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
-    rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
-    data = pdf.finish()
-    return data, pdf.kinds
+
+    def pages(pdf: PdfKit, board) -> None:
+        setup_form = pdf.add_svg_form("Setup", drawings.setup)
+        cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        tile_and_pawn_sheets(pdf, layout, drawings)
+        fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
+        back = pdf.add_svg_form("Card-back", drawings.back)
+        card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
+        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+
+    return impose(layout, theme, options, drawings, tiling, pages=pages,
+                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
 
 
 def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> None:
