@@ -98,7 +98,8 @@ def list_command() -> None:
               show_default=True, help="Folder for the kits (one subfolder per game).")
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, a3, legal, tabloid or WxH in mm.")
 @click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
-@click.option("--seed", type=int, default=None, help="Seed for the starting layout (default: the game's).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 @click.option("--margin", type=float, default=8.0, show_default=True, help="Unprintable margin per side, mm.")
 @click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
@@ -144,7 +145,7 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME)
-@click.option("--seed", type=int, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
 @click.option("--games", type=int, default=None, help="Self-play games per player count (default: the layout's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> None:
@@ -169,7 +170,7 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
 @click.argument("game", default=DEFAULT_GAME)
 @click.option("--games", type=int, default=200, show_default=True)
 @click.option("--players", type=int, default=4, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
     """Self-play GAME with greedy players and print the statistics."""
@@ -193,8 +194,8 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME)
 @click.option("--pairs", type=int, default=1000, show_default=True, help="Random (pawn square, treasure) pairs.")
-@click.option("--seed", type=int, default=None, help="Seed of the layout (default: the game's).")
-@click.option("--pair-seed", type=int, default=0, show_default=True, help="Seed choosing the pairs.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
+@click.option("--pair-seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed choosing the pairs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
@@ -218,7 +219,7 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 @cli.command()
 @click.argument("game", type=click.Choice(["minos"]))
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--size", type=int, default=9, show_default=True, help="Grid cells per side (9 or 11).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")

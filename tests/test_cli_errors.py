@@ -323,3 +323,15 @@ def test_default_render_uses_the_bundled_icons(tmp_path):
     result = run("render", "-o", tmp_path, "--no-preview", "--no-svg")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "classic" / "classic-a4.pdf").is_file()
+
+
+def test_negative_seed_is_refused(tmp_path):
+    # Python seeds a generator with |n|, so -3 would silently give seed 3's layout.
+    result = run("render", "classic", "--seed", "-3", "-o", tmp_path)
+    assert result.exit_code == 2 and "-3 is not in the range" in result.output
+
+
+def test_paper_too_small_names_the_piece(tmp_path):
+    message = assert_clean_error(run("render", "classic", "--paper", "100x100", "-o", tmp_path, "--force"),
+                                 code=2)
+    assert "pawn does not fit" in message and "larger paper" in message

@@ -253,7 +253,8 @@ def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, hea
                 pdf.new_page(heading, kind=kind)
                 y = area.y
             room = Rect(area.x, y + label_room, area.w, area.bottom - y - label_room)
-            g = grid(room, forms[0].w, forms[0].h, gap=gap, count=len(remaining), top=True)
+            g = grid(room, forms[0].w, forms[0].h, gap=gap, count=len(remaining), top=True,
+                     what=title.lower())
             pdf.text(title, area.x, y + 4.5, size=3.4, weight="bold")
             placed = min(len(remaining), g.per_page)
             for i in range(placed):

@@ -120,7 +120,7 @@ def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings)
         pawn_area = area
     else:
         pdf.text(word(lang, "pawns"), pawn_area.x, pawn_area.y - 6.5, size=3.4, weight="bold")
-    pg = grid(pawn_area, pawn_w, pawn_h, gap=6.0, count=len(pawns))
+    pg = grid(pawn_area, pawn_w, pawn_h, gap=6.0, count=len(pawns), what="pawn")
     cells = [pg.cell(i) for i in range(len(pawns))]
     for form, cell in zip(pawns, cells, strict=True):
         pdf.place(form, cell.x, cell.y)

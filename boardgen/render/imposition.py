@@ -296,14 +296,14 @@ class Grid:
 
 
 def grid(area: Rect, cell_w: float, cell_h: float, *, gap: float = 0.0, count: int | None = None,
-         top: bool = False) -> Grid:
+         top: bool = False, what: str = "piece") -> Grid:
     """As many cells as fit the area, centred (or from the top, to leave room below);
     fewer rows when count needs fewer."""
     cols = int((area.w + gap + 1e-9) // (cell_w + gap))
     rows = int((area.h + gap + 1e-9) // (cell_h + gap))
     if cols < 1 or rows < 1:
-        raise UsageError(f"a {cell_w:.1f} x {cell_h:.1f} mm piece does not fit a "
-                         f"{area.w:.0f} x {area.h:.0f} mm page area")
+        raise UsageError(f"a {cell_w:.1f} x {cell_h:.1f} mm {what} does not fit the "
+                         f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
     if count is not None:
         rows = max(1, min(rows, math.ceil(count / cols)))
     used_w = cols * cell_w + (cols - 1) * gap

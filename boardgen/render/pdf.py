@@ -394,7 +394,8 @@ class PdfKit:
 
     def butted_items(self, forms: Sequence[Form], area: Rect, *, count: int | None = None) -> tuple[Grid, int]:
         """Same-size items butted edge to edge: one cut serves two neighbours. Returns the grid used."""
-        g = grid(area, forms[0].w, forms[0].h, count=count if count is not None else len(forms), top=True)
+        g = grid(area, forms[0].w, forms[0].h, count=count if count is not None else len(forms), top=True,
+                 what="tile")
         placed = min(len(forms), g.per_page)
         for i in range(placed):
             cell = g.cell(i)
@@ -417,9 +418,9 @@ class PdfKit:
             fold_x = area.x + area.w / 2
             gap = 4.0
             half = Rect(area.x, area.y, fold_x - gap / 2 - area.x, area.h)
-            g = grid(half, card.w, card.h)
+            g = grid(half, card.w, card.h, what="card")
         else:
-            g = grid(area, card.w, card.h)
+            g = grid(area, card.w, card.h, what="card")
         for start in range(0, len(fronts), g.per_page):
             chunk = fronts[start:start + g.per_page]
             if backs == "duplex" and self.page_number % 2 == 1:
