@@ -36,10 +36,6 @@ class Rect:
     def inset(self, d: float) -> Rect:
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
-    def contains(self, other: Rect, tol: float = 1e-6) -> bool:
-        return (other.x >= self.x - tol and other.y >= self.y - tol
-                and other.right <= self.right + tol and other.bottom <= self.bottom + tol)
-
 
 @dataclass(frozen=True)
 class Paper:
@@ -288,11 +284,6 @@ class Grid:
         row, col = divmod(index, self.cols)
         return Rect(self.origin[0] + col * (self.cell_w + self.gap),
                     self.origin[1] + row * (self.cell_h + self.gap), self.cell_w, self.cell_h)
-
-    @property
-    def bounds(self) -> Rect:
-        return Rect(self.origin[0], self.origin[1], self.cols * self.cell_w + (self.cols - 1) * self.gap,
-                    self.rows * self.cell_h + (self.rows - 1) * self.gap)
 
 
 def grid(area: Rect, cell_w: float, cell_h: float, *, gap: float = 0.0, count: int | None = None,
