@@ -3,6 +3,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+# Longest quoted value in a message, and longest message line: a 1 MB value must not become a
+# 1 MB line on the terminal.
+QUOTE_CHARS = 60
+MESSAGE_CHARS = 400
+# A DataError lists at most this many problems, then says how many more there are.
+SHOWN_PROBLEMS = 40
+
+
+def shorten(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """text cut to limit characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
+    """A value as a message quotes it: repr() for short ones, the start and the length otherwise."""
+    if isinstance(value, dict):
+        return f"a table of {len(value)} keys" if len(repr(value)) > limit else repr(value)
+    if isinstance(value, list) and len(repr(value)) > limit:
+        return f"an array of {len(value)} items"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class BoardgenError(Exception):
@@ -11,7 +40,7 @@ class BoardgenError(Exception):
     exit_code = 1
 
     def format(self) -> str:
-        return str(self)
+        return "\n".join(shorten(line) for line in str(self).split("\n"))
 
 
 @dataclass(frozen=True)
@@ -25,8 +54,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        key = f" {self.key}:" if self.key else ""
-        return f"{where}:{key} {self.message}"
+        key = f" {shorten(self.key, QUOTE_CHARS)}:" if self.key else ""
+        return f"{shorten(where, MESSAGE_CHARS)}:{key} {shorten(self.message)}"
 
 
 class DataError(BoardgenError, ValueError):
@@ -41,7 +70,10 @@ class DataError(BoardgenError, ValueError):
     def format(self) -> str:
         count = len(self.problems)
         head = "1 problem" if count == 1 else f"{count} problems"
-        return f"{head} in the data:\n" + "\n".join(f"  {p}" for p in self.problems)
+        lines = [f"  {p}" for p in self.problems[:SHOWN_PROBLEMS]]
+        if count > SHOWN_PROBLEMS:
+            lines.append(f"  ... and {count - SHOWN_PROBLEMS} more")
+        return f"{head} in the data:\n" + "\n".join(lines)
 
 
 class UsageError(BoardgenError, ValueError):

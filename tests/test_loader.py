@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from boardgen.cli import cli
 from boardgen.data.loader import bundled_names, load
 from boardgen.data.theme import load_theme
-from boardgen.errors import DataError, Problem, UsageError
+from boardgen.errors import DataError, Problem
 from boardgen.games import load_game
 from boardgen.model import sliding
 from boardgen.render import art
@@ -163,8 +163,10 @@ def test_circular_extends_is_a_data_error():
 def test_unknown_parent_is_named_with_a_suggestion(tmp_path):
     path = tmp_path / "child.toml"
     path.write_text('extends = "clasic"\n', encoding="utf-8")
-    with pytest.raises(UsageError, match=r"unknown game 'clasic' \(did you mean 'classic'\?\)"):
-        load("game", str(path))
+    problem = only(problems(load, "game", str(path)))
+    # The child file, key and line that name the parent, so the user knows what to edit.
+    assert (problem.file, problem.key, problem.line) == (str(path), "extends", 1)
+    assert "unknown game 'clasic' (did you mean 'classic'?)" in problem.message
 
 
 def test_bundled_name_wins_over_a_folder_of_the_same_name_in_cwd(tmp_path, monkeypatch):

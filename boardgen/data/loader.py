@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,9 +18,17 @@ import jsonschema
 from referencing import Registry, Resource
 
 from boardgen.data.toml_lines import key_lines, line_of
-from boardgen.errors import DataError, Problem, UsageError
+from boardgen.errors import MESSAGE_CHARS, DataError, Problem, UsageError, quote, shorten
 
 KINDS = {"game": "games", "theme": "themes"}
+
+# Limits on what a data file may hold, far above anything real (bundled files: 5 KiB, nesting 4,
+# one level of extends) and far below what would exhaust memory or time.
+MAX_FILE_BYTES = 1024 * 1024
+MAX_NESTING = 16
+MAX_EXTENDS = 8
+# Larger than any count, size or seed can usefully be (2**63 - 1, a 64-bit integer as TOML defines).
+MAX_INTEGER = 2**63 - 1
 
 
 @dataclass
@@ -29,18 +39,18 @@ class Document:
     path: str
     data: dict[str, Any]
     base_dir: Path
-    lines: dict[tuple, int] = field(default_factory=dict)
+    lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
     def where(self, *key: Any) -> tuple[str, str, int | None]:
         """File, dotted key and line for a key path, for building a Problem."""
         return self.path, dotted(key), line_of(self.lines, tuple(key))
 
-    def problem(self, key: tuple, message: str) -> Problem:
+    def problem(self, key: tuple[Any, ...], message: str) -> Problem:
         path, dotted_key, line = self.where(*key)
         return Problem(path, dotted_key, message, line)
 
 
-def dotted(key: tuple) -> str:
+def dotted(key: tuple[Any, ...]) -> str:
     out = ""
     for part in key:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -57,13 +67,18 @@ def bundled_names(kind: str) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml"))
 
 
-def resolve(kind: str, name_or_path: str) -> Path:
-    """A bundled name ('classic') or a path to a .toml file of the user's."""
+def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) -> Path:
+    """A bundled name ('classic') or a path to a .toml file of the user's (relative to the
+    current folder, or to the folder of the file naming it)."""
+    if "\0" in name_or_path:
+        raise UsageError(f"{kind} name or path contains a NUL character: {quote(name_or_path)}")
     candidate = Path(name_or_path)
     # A bare word is a bundled name even if a folder of that name happens to be around.
     if candidate.suffix == ".toml" or "/" in name_or_path or os.sep in name_or_path:
+        if relative_to is not None:
+            candidate = relative_to / candidate
         if not candidate.is_file():
-            raise UsageError(f"{kind} file not found: {name_or_path}")
+            raise UsageError(f"{kind} file not found: {quote(name_or_path, MESSAGE_CHARS)}")
         return candidate
     bundled = layouts_root() / KINDS[kind] / f"{name_or_path}.toml"
     if bundled.is_file():
@@ -71,25 +86,48 @@ def resolve(kind: str, name_or_path: str) -> Path:
     known = bundled_names(kind)
     hint = difflib.get_close_matches(name_or_path, known, n=1)
     extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-    raise UsageError(f"unknown {kind} {name_or_path!r}{extra}; known: {', '.join(known)}")
+    raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}")
+
+
+def real_path(path: Path) -> Path | None:
+    """path with every symlink followed, or None if that is impossible (a loop, a NUL)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
 
 
 def display_path(path: Path) -> str:
     """Bundled files are named relative to the layouts folder, others as given."""
+    real = real_path(path)
+    if real is not None and real.is_relative_to(real_path(layouts_root()) or layouts_root()):
+        return "layouts/" + real.relative_to(real_path(layouts_root()) or layouts_root()).as_posix()
+    return str(path)
+
+
+def _decode(raw: bytes, shown: str) -> str:
     try:
-        return "layouts/" + path.resolve().relative_to(layouts_root().resolve()).as_posix()
-    except ValueError:
-        return str(path)
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        byte = raw[exc.start:exc.start + 1].hex()
+        raise DataError([Problem(shown, "", f"not UTF-8 text: byte 0x{byte} at column {column} ({exc.reason});"
+                                 " save the file as UTF-8", line)]) from None
 
 
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """The file's table and its text; at most MAX_FILE_BYTES, UTF-8, valid TOML."""
     shown = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError([Problem(shown, "", f"not UTF-8 text ({exc.reason})")]) from None
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise DataError([Problem(shown, "", f"cannot read: {exc.strerror}")]) from None
+        raise DataError([Problem(shown, "", f"cannot read: {exc.strerror or exc}")]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise DataError([Problem(shown, "", f"file larger than {MAX_FILE_BYTES // 1024} KiB; "
+                                 "a layout or theme is a few KiB")])
+    text = _decode(raw, shown)
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
@@ -98,7 +136,65 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         if "(at line " in message:
             line = int(message.rsplit("(at line ", 1)[1].split(",")[0])
             message = message.rsplit(" (at line ", 1)[0]
+        elif "(at end of document)" in message:
+            line = text.count("\n") + 1
+            message = message.replace(" (at end of document)", " at the end of the file")
         raise DataError([Problem(shown, "", f"invalid TOML: {message}", line)]) from None
+    except RecursionError:
+        raise DataError([Problem(shown, "", f"invalid TOML: arrays or tables nested more than {MAX_NESTING} deep",
+                                 _deepest_line(text))]) from None
+    except ValueError:  # an integer of thousands of digits
+        line = next((number for number, line_text in enumerate(text.splitlines(), start=1)
+                     if re.search(r"\d{4000}", line_text)), None)
+        raise DataError([Problem(shown, "", "invalid TOML: a number with thousands of digits", line)]) from None
+
+
+def _deepest_line(text: str) -> int | None:
+    """The line where brackets first open more than MAX_NESTING deep (strings ignored roughly)."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        for char in line:
+            if char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return number
+            elif char in "]}":
+                depth -= 1
+    return None
+
+
+def scan(data: dict[str, Any], lines: dict[tuple[Any, ...], int], shown: str) -> list[Problem]:
+    """What a schema cannot say about values: nesting depth, numbers that are not finite or
+    too large for any use, NUL characters. Walks without recursion (depth is what it checks)."""
+    problems: list[Problem] = []
+
+    def problem(key: tuple[Any, ...], message: str) -> None:
+        problems.append(Problem(shown, dotted(key), message, line_of(lines, key)))
+
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), data)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, dict | list):
+            if len(key) > MAX_NESTING:
+                problem(key, f"nested more than {MAX_NESTING} deep")
+                continue
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for sub, item in items:
+                if isinstance(sub, str) and "\0" in sub:
+                    problem(key, f"key {quote(sub)} contains a NUL character")
+                    continue
+                stack.append((key + (sub,), item))
+        elif isinstance(value, float) and not math.isfinite(value):
+            problem(key, f"expected a finite number, got {value!r}")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+            problem(key, f"number {quote(value)} is out of range (at most {MAX_INTEGER})")
+        elif isinstance(value, str) and "\0" in value:
+            problem(key, f"{quote(value)} contains a NUL character")
+    return sorted(problems, key=_problem_order)
+
+
+def _problem_order(problem: Problem) -> tuple[bool, int, str]:
+    return (problem.line is None, problem.line or 0, problem.key)
 
 
 def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -112,30 +208,101 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def load(kind: str, name_or_path: str, _seen: tuple[str, ...] = ()) -> Document:
+def contained(path: Path, key: tuple[Any, ...], value: str, candidates: list[Path],
+              lines: dict[tuple[Any, ...], int], shown: str) -> Problem | None:
+    """The path rule for every path taken from data: each file it resolves to (symlinks followed)
+    must lie inside the folder of the file naming it, or inside the bundled data. None if so."""
+    roots = [root for root in (real_path(path.parent), real_path(layouts_root())) if root is not None]
+    for candidate in candidates:
+        real = real_path(candidate)
+        if real is None:
+            return Problem(shown, dotted(key), f"{quote(value)} cannot be resolved (a symlink loop?)",
+                           line_of(lines, key))
+        if not any(real.is_relative_to(root) for root in roots):
+            return Problem(shown, dotted(key), f"{quote(value)} leads outside this file's folder and the bundled "
+                           "data; pictures and texts must stay inside them", line_of(lines, key))
+    return None
+
+
+def _data_paths(kind: str, data: dict[str, Any], folder: Path) -> list[tuple[tuple[Any, ...], str, list[Path]]]:
+    """Every path a game or theme file names: key, value, and the files it resolves to."""
+    root = layouts_root()
+    found: list[tuple[tuple[Any, ...], str, list[Path]]] = []
+    # `extends` may name a file anywhere: it only brings in data, validated like any other, and
+    # the paths that file names are held to its own folder when it is read.
+    if kind == "theme":
+        for name, value in _table(data, "art").items():
+            if isinstance(value, str):
+                found.append((("art", name), value, [folder / value]))
+        return found
+    from boardgen.data.strings import LANGUAGES  # strings reads its files through this module
+
+    rules = _table(data, "game").get("rules")
+    if isinstance(rules, str):
+        found.append((("game", "rules"), rules, [root / "rules" / f"{rules}.{lang}.md" for lang in LANGUAGES]))
+    for table in ("treasures", "objects"):
+        items = data.get(table)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            if isinstance(item, dict) and isinstance(item.get("art"), str):
+                found.append(((table, index, "art"), item["art"], [root / "art" / "game-icons" / f"{item['art']}.svg"]))
+    return found
+
+
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def load(kind: str, name_or_path: str, _chain: tuple[Path, ...] = ()) -> Document:
     """Read a game or theme file, following `extends`, and validate it against its schema."""
     path = resolve(kind, name_or_path)
-    data, text = read_toml(path)
+    return _load(kind, path, _chain)
+
+
+def _load(kind: str, path: Path, chain: tuple[Path, ...]) -> Document:
     shown = display_path(path)
-    parent_name = data.get("extends") or (data.get("theme") or {}).get("extends")
+    real = real_path(path)
+    if real is None:
+        raise DataError([Problem(shown, "", "cannot be resolved (a symlink loop?)")])
+    data, text = read_toml(path)
+    lines = key_lines(text)
+    problems = scan(data, lines, shown)
+    if problems:
+        raise DataError(problems)
+    for key, value, candidates in _data_paths(kind, data, path.parent):
+        outside = contained(path, key, value, candidates, lines, shown)
+        if outside is not None:
+            problems.append(outside)
+    if problems:
+        raise DataError(problems)
+    extends_key = ("extends",) if kind == "game" else ("theme", "extends")
+    parent_name = data.get("extends") if kind == "game" else _table(data, "theme").get("extends")
+    if kind == "game" and "extends" not in data and "extends" in _table(data, "theme"):
+        parent_name, extends_key = data["theme"]["extends"], ("theme", "extends")
     if kind == "theme" and isinstance(data.get("art"), dict):
         # Pictures are relative to the file naming them, even when a child theme extends it.
-        data["art"] = {k: str((path.parent / v).resolve()) if isinstance(v, str) else v
+        data["art"] = {k: str(real_path(path.parent / v) or v) if isinstance(v, str) else v
                        for k, v in data["art"].items()}
     if parent_name is not None and not isinstance(parent_name, str):
-        lines = key_lines(text)
-        key = ("extends",) if "extends" in data else ("theme", "extends")
-        raise DataError([Problem(shown, dotted(key), f"expected the name or path of a file, got {parent_name!r}",
-                                 line_of(lines, key))])
+        raise DataError([Problem(shown, dotted(extends_key),
+                                 f"expected the name or path of a file, got {quote(parent_name)}",
+                                 line_of(lines, extends_key))])
     if parent_name:
-        if str(path.resolve()) in _seen:
-            raise DataError([Problem(shown, "extends", f"circular extends via {parent_name!r}")])
-        parent_ref = parent_name
-        if parent_name.endswith(".toml"):
-            parent_ref = str(path.parent / parent_name)
-        parent = load(kind, parent_ref, _seen + (str(path.resolve()),))
+        here = line_of(lines, extends_key)
+        if len(chain) + 1 >= MAX_EXTENDS:
+            raise DataError([Problem(shown, dotted(extends_key), f"more than {MAX_EXTENDS} files linked by "
+                                     "extends; shorten the chain", here)])
+        try:
+            parent_path = resolve(kind, parent_name, relative_to=path.parent)
+        except UsageError as exc:
+            raise DataError([Problem(shown, dotted(extends_key), str(exc), here)]) from None
+        seen = chain + (real,)
+        if real_path(parent_path) in seen:
+            loop = " -> ".join([display_path(p) for p in seen] + [display_path(parent_path)])
+            raise DataError([Problem(shown, dotted(extends_key), f"circular extends: {shorten(loop, 300)}", here)])
+        parent = _load(kind, parent_path, seen)
         data = merge(parent.data, data)
-    doc = Document(path.stem, shown, data, path.parent, key_lines(text))
+    doc = Document(path.stem, shown, data, path.parent, lines)
     validate(kind, doc)
     return doc
 
@@ -150,25 +317,67 @@ def _schema_registry() -> Registry:
     return Registry().with_resources(resources_)
 
 
+def engine_names() -> list[str]:
+    """Engines with a layout schema (layouts/schema/<engine>.schema.json)."""
+    folder = layouts_root() / "schema"
+    return sorted(name for name in (p.name.removesuffix(".schema.json") for p in folder.glob("*.schema.json"))
+                  if name not in ("common", "theme"))
+
+
 def schema_for(kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON Schema for a theme, or for a game of the engine it declares."""
     if kind == "theme":
         name = "theme"
     else:
-        engine = ((data or {}).get("game") or {}).get("engine", "sliding")
-        name = engine if (layouts_root() / "schema" / f"{engine}.schema.json").exists() else "sliding"
+        engine = _table(data or {}, "game").get("engine", "sliding")
+        name = engine if isinstance(engine, str) and engine in engine_names() else "sliding"
     file = layouts_root() / "schema" / f"{name}.schema.json"
-    return json.loads(file.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return schema
+
+
+def _strict_int(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 12.0 as an integer; a count or a size written 12.0 is a mistake here.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_int),
+)
+
+
+def _engine_problem(doc: Document) -> Problem | None:
+    """A game's engine picks its schema: if it is missing or unknown, every other message would
+    be about the wrong schema, so this one is reported alone."""
+    game = doc.data.get("game")
+    if not isinstance(game, dict):
+        return None  # the schema says what is wrong with [game]
+    engines = engine_names()
+    engine = game.get("engine")
+    if engine is None:
+        return None  # the schema reports it, among the rest of the sliding schema's problems
+    if not isinstance(engine, str):
+        return doc.problem(("game", "engine"), f"expected one of {', '.join(engines)}, got {quote(engine)}")
+    if engine not in engines:
+        hint = difflib.get_close_matches(engine, engines, n=1)
+        tail = f" (did you mean {hint[0]!r}?)" if hint else ""
+        return doc.problem(("game", "engine"), f"unknown engine {quote(engine)}{tail}; known: {', '.join(engines)}")
+    return None
 
 
 def validate(kind: str, doc: Document) -> None:
+    if kind == "game":
+        root_cause = _engine_problem(doc)
+        if root_cause is not None:
+            raise DataError([root_cause])
     schema = schema_for(kind, doc.data)
-    validator = jsonschema.Draft202012Validator(schema, registry=_schema_registry())
+    validator = _Validator(schema, registry=_schema_registry())
     problems = []
-    for error in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
+    for error in validator.iter_errors(doc.data):
         problems.extend(_describe(doc, error))
     if problems:
-        raise DataError(problems)
+        raise DataError(sorted(problems, key=_problem_order))
 
 
 _TYPE_NAMES = {
@@ -180,31 +389,64 @@ _TYPE_NAMES = {
 def _describe(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
     key = tuple(error.path)
     value = error.instance
+    rule = error.validator_value
     if error.validator == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
         problems = []
         for extra in sorted(set(value) - set(allowed)):
             hint = difflib.get_close_matches(extra, allowed, n=1, cutoff=0.6)
             tail = f" (did you mean {hint[0]!r}?)" if hint else f"; allowed: {', '.join(allowed)}"
-            problems.append(doc.problem(key + (extra,), f"unknown key {extra!r}{tail}"))
+            problems.append(doc.problem(key + (extra,), f"unknown key {quote(extra)}{tail}"))
         return problems
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return [doc.problem(key, f"missing key {missing!r}")]
     if error.validator == "type":
         got = _TYPE_NAMES.get(type(value), type(value).__name__)
-        return [doc.problem(key, f"expected {error.validator_value}, got {got} {value!r}")]
+        if rule == "integer" and isinstance(value, float) and value.is_integer():
+            return [doc.problem(key, f"expected integer (a whole number), got {value!r}; write {int(value)}")]
+        return [doc.problem(key, f"expected {rule}, got {got} {quote(value)}")]
     if error.validator == "enum":
-        options = [str(v) for v in error.validator_value]
+        options = [str(v) for v in rule]
         hint = difflib.get_close_matches(str(value), options, n=1)
         tail = f" (did you mean {hint[0]!r}?)" if hint else ""
-        return [doc.problem(key, f"{value!r} is not one of {', '.join(options)}{tail}")]
+        return [doc.problem(key, f"{quote(value)} is not one of {', '.join(options)}{tail}")]
+    if "propertyNames" in error.schema_path:
+        # The key itself is wrong: point at it, so the line is the key's own.
+        return [doc.problem(key + (value,), f"key {quote(value)} does not match the expected form {_expected(error)}")]
     if error.validator == "pattern":
-        return [doc.problem(key, f"{value!r} does not match the expected form {error.validator_value}")]
+        return [doc.problem(key, f"{quote(value)} does not match the expected form {_expected(error)}")]
+    if error.validator in _BOUNDS:
+        return [doc.problem(key, _BOUNDS[error.validator](value, rule))]
+    if error.validator == "uniqueItems":
+        return [doc.problem(key, "the same item appears twice; each must be different")]
     if error.validator == "oneOf" and error.context:
         best = min(error.context, key=lambda e: len(e.path))
-        return [doc.problem(key, f"{value!r}: {best.message}")]
-    return [doc.problem(key, error.message)]
+        return [doc.problem(key, f"{quote(value)}: {shorten(best.message, 200)}")]
+    return [doc.problem(key, shorten(error.message, 200))]
+
+
+def _expected(error: jsonschema.ValidationError) -> str:
+    described = error.schema.get("description")
+    return str(described) if described else str(error.validator_value)
+
+
+def _count(value: Any, what: str) -> str:
+    return f"{len(value)} {what}" if hasattr(value, "__len__") else quote(value)
+
+
+_BOUNDS: dict[str, Any] = {
+    "minimum": lambda v, r: f"{quote(v)} is below the minimum {r}",
+    "maximum": lambda v, r: f"{quote(v)} is above the maximum {r}",
+    "exclusiveMinimum": lambda v, r: f"{quote(v)} must be greater than {r}",
+    "exclusiveMaximum": lambda v, r: f"{quote(v)} must be less than {r}",
+    "minItems": lambda v, r: f"expected at least {r} items, got {_count(v, 'items')}",
+    "maxItems": lambda v, r: f"expected at most {r} items, got {_count(v, 'items')}",
+    "minLength": lambda v, r: f"expected at least {r} characters, got {quote(v)}",
+    "maxLength": lambda v, r: f"expected at most {r} characters, got {_count(v, 'characters')}",
+    "minProperties": lambda v, r: f"expected at least {r} keys, got {_count(v, 'keys')}",
+    "maxProperties": lambda v, r: f"expected at most {r} keys, got {_count(v, 'keys')}",
+}
 
 
 def export_schema(kind: str, engine: str = "sliding") -> dict[str, Any]:
@@ -235,6 +477,6 @@ def export_schema(kind: str, engine: str = "sliding") -> dict[str, Any]:
             return [inline(v) for v in node]
         return node
 
-    bundled = inline(schema_for(kind, {"game": {"engine": engine}}))
+    bundled: dict[str, Any] = inline(schema_for(kind, {"game": {"engine": engine}}))
     bundled["$defs"] = dict(sorted(defs.items()))
     return bundled

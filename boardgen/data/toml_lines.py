@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _ASSIGN = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
@@ -12,11 +13,11 @@ def _split_key(raw: str) -> tuple[str, ...]:
     return tuple(part.strip().strip("\"'") for part in raw.split("."))
 
 
-def key_lines(text: str) -> dict[tuple, int]:
+def key_lines(text: str) -> dict[tuple[Any, ...], int]:
     """Map each key path (tuple of keys and array indexes) to its 1-based line number."""
-    lines: dict[tuple, int] = {}
-    array_counts: dict[tuple, int] = {}
-    table: tuple = ()
+    lines: dict[tuple[Any, ...], int] = {}
+    array_counts: dict[tuple[Any, ...], int] = {}
+    table: tuple[Any, ...] = ()
     for number, line in enumerate(text.splitlines(), start=1):
         header = _HEADER.match(line)
         if header:
@@ -37,9 +38,9 @@ def key_lines(text: str) -> dict[tuple, int]:
     return lines
 
 
-def _resolve(name: tuple, array_counts: dict[tuple, int]) -> tuple:
+def _resolve(name: tuple[Any, ...], array_counts: dict[tuple[Any, ...], int]) -> tuple[Any, ...]:
     """Insert the current index after every prefix that is an array of tables."""
-    resolved: tuple = ()
+    resolved: tuple[Any, ...] = ()
     for part in name:
         resolved += (part,)
         if resolved in array_counts and resolved != name:
@@ -47,7 +48,7 @@ def _resolve(name: tuple, array_counts: dict[tuple, int]) -> tuple:
     return resolved
 
 
-def line_of(lines: dict[tuple, int], path: tuple) -> int | None:
+def line_of(lines: dict[tuple[Any, ...], int], path: tuple[Any, ...]) -> int | None:
     """The line of the longest known prefix of path, or None."""
     for end in range(len(path), 0, -1):
         found = lines.get(tuple(path[:end]))
