@@ -1,14 +1,23 @@
-"""The King Minos race model: a layout file turned into fields, cells, special fields and links."""
+"""The King Minos race model: a layout file turned into fields, cells, special fields and links.
+
+King Minos writes its board as cells of a square grid, numbered along one path; `MinosLayout`
+keeps that reading (and its checks), and `MinosLayout.track` is the same board as the race
+engine's track graph (`boardgen.model.race`), which the rules and the drawing work from.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
+from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
+from boardgen.model.race import Effect, Link, Node, Shape, TrackGraph
 
 # What a field can be; the renderer draws one mark per kind.
 ENTRANCE, GOAL = "entrance", "goal"
@@ -33,14 +42,9 @@ PLAYABILITY_DEFAULTS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class Link:
-    """A drawn connection between two fields: a jump, a tunnel, an Orbit hop or a Millstone
-    diagonal. Jumps and tunnels run one way (start -> end); the others run both ways."""
-
-    kind: str
-    start: int
-    end: int
+__all__ = ["Link", "MinosLayout", "Field", "build", "geometry_problems", "PLAYABILITY_DEFAULTS", "Cell",
+           "KINDS", "ENTRANCE", "GOAL", "SANCTUARY", "EXACT", "JUMP", "TUNNEL", "LOSE_TURNS", "ORBIT",
+           "MILLSTONE"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,35 @@ class MinosLayout(GameInfo):
         out.update({a: b for a, b in self.tunnels.items() if not self.is_delayed_tunnel(a)})
         return out
 
+    def cell_shape(self, cell: Cell) -> Shape:
+        """The square of a grid cell on the board, in mm."""
+        row, col = cell
+        return Shape.square(self.border_mm + col * self.pitch_mm, self.border_mm + row * self.pitch_mm,
+                            self.pitch_mm)
+
+    @cached_property
+    def track(self) -> TrackGraph:
+        """The board as the race engine's track graph: field n is node n, followed by n + 1
+        and preceded by n - 1, on its grid cell, with its sanctuary, exact count, jump,
+        tunnel and lost turns as effects (the Orbit and the Millstone are the game's own)."""
+        effects: dict[int, list[Effect]] = {n: [] for n in self.cells}
+        for n in sorted(self.sanctuaries):
+            effects[n].append(Effect(race.SANCTUARY))
+        for n in self.exact:
+            effects[n].append(Effect(race.EXACT))
+        for a, b in self.jumps.items():
+            effects[a].append(Effect(race.JUMP, to=b))
+        for a, b in self.tunnels.items():
+            effects[a].append(Effect(race.TUNNEL, to=b))
+        for n, turns in self.lose_turns.items():
+            effects[n].append(Effect(race.LOSE_TURNS, turns=turns))
+        goal = self.goal
+        nodes = tuple(Node(n, str(n), str(n), self.cell_shape(self.cells[n]),
+                           (n + 1,) if n < goal else (), n - 1, tuple(effects[n]),
+                           "earth" if n <= goal // 2 else "sky", self.names.get(n))
+                      for n in range(1, goal + 1))
+        return TrackGraph(nodes, self.entrance, goal, self.board_mm, self.board_mm)
+
 
 def build(doc: Document) -> MinosLayout:
     """Turn a schema-valid document into a model, collecting every consistency problem."""
@@ -152,7 +185,7 @@ def build(doc: Document) -> MinosLayout:
     cells = _read_cells(doc, size, problems)
     count = max(cells)
 
-    def exists(number: int, key: tuple) -> bool:
+    def exists(number: int, key: tuple[Any, ...]) -> bool:
         if 1 <= number <= count:
             return True
         problems.append(doc.problem(key, f"field {number} does not exist (fields run 1..{count})"))
@@ -177,7 +210,7 @@ def build(doc: Document) -> MinosLayout:
 
     lose_turns: dict[int, int] = {}
     for i, item in enumerate(data.get("lose_turns", [])):
-        key = ("lose_turns", i, "field")
+        key: tuple[Any, ...] = ("lose_turns", i, "field")
         if not exists(item["field"], key):
             continue
         if item["field"] in lose_turns:
@@ -278,7 +311,8 @@ def _read_cells(doc: Document, size: int, problems: list[Problem]) -> dict[int, 
     return cells
 
 
-def _read_links(doc: Document, table: str, exists, problems: list[Problem]) -> dict[int, int]:
+def _read_links(doc: Document, table: str, exists: Callable[[int, tuple[Any, ...]], bool],
+                problems: list[Problem]) -> dict[int, int]:
     out: dict[int, int] = {}
     for i, item in enumerate(doc.data.get(table, [])):
         start, end = item["from"], item["to"]
@@ -296,8 +330,9 @@ def _read_links(doc: Document, table: str, exists, problems: list[Problem]) -> d
     return out
 
 
-def _check_roles(doc: Document, count: int, sanctuaries, exact, jumps, tunnels, lose_turns,
-                 orbit, on_stone, problems: list[Problem]) -> None:
+def _check_roles(doc: Document, count: int, sanctuaries: frozenset[int], exact: tuple[int, ...],
+                 jumps: dict[int, int], tunnels: dict[int, int], lose_turns: dict[int, int],
+                 orbit: tuple[int, ...], on_stone: set[int], problems: list[Problem]) -> None:
     """A piece never rests on a field it is moved away from at once, so such a field can
     have no other role; and the Orbit and the Millstone do not share fields."""
     for table, links in (("jumps", jumps), ("tunnels", tunnels)):
@@ -373,10 +408,9 @@ def _is_on_edge(cell: Cell, size: int) -> bool:
     return min(cell) == 0 or max(cell) == size - 1
 
 
-
 def geometry_problems(layout: MinosLayout) -> list[str]:
     """Re-check a model's geometry (what `build` enforces), as plain sentences for a report."""
-    problems = []
+    problems: list[str] = []
     cells, size = layout.cells, layout.size
     seen: dict[Cell, int] = {}
     for number in range(1, layout.goal + 1):

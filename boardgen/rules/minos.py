@@ -52,20 +52,34 @@ decisions, worded for players, are in `INTERPRETATIONS` and on the printed rules
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from boardgen.rules.protocol import Outcome
+from boardgen.model.race import OUTSIDE
+from boardgen.rules.race import (
+    DIE,
+    FACES,
+    OTHERS_WEIGHT,
+    PASS,
+    IllegalMoveError,
+    Move,
+    RaceGame,
+    RaceState,
+    next_random,
+    roll,
+)
 
 if TYPE_CHECKING:
     from boardgen.model.minos import MinosLayout
     from boardgen.rules.playability import Report
     from boardgen.rules.simulate import SimulationStats
 
-DIE, PASS, RIDE, CROSS, STAY = "die", "pass", "ride", "cross", "stay"
-OUTSIDE = 0
-FACES = 6
-OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
+RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
+MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
+_next_random = next_random
+
+__all__ = ["CROSS", "DIE", "FACES", "INTERPRETATIONS", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
+           "IllegalMoveError", "MinosGame", "MinosState", "Move", "roll"]
 
 INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("Lost turns hold the piece, not the player: while a piece waits on 13 or 52, its owner "
@@ -135,87 +149,19 @@ INTERPRETATIONS: tuple[tuple[str, str], ...] = (
      "joueur dont les quatre jetons sont sortis gagne aussitôt."),
 )
 
-_MASK = (1 << 64) - 1
-
-
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow in the given state."""
-
-
-class Move(NamedTuple):
-    """One decision: a die count for a piece, a pass, or an answer to an offer."""
-
-    kind: str
-    die: int = 0
-    piece: int = 0
-
-    def __str__(self) -> str:
-        if self.kind == DIE:
-            return f"{self.die}>p{self.piece}"
-        return self.kind if self.kind == PASS else f"{self.kind}:p{self.piece}"
-
-
-class MinosState(NamedTuple):
-    """An immutable game position; `landings` lists the fields reached by the last decision."""
-
-    seats: int
-    turn: int  # turns completed by all seats; seat turn % seats is playing
-    pos: tuple[int, ...]  # per piece: 0 outside, 1..goal-1 on the board, goal borne off
-    free_at: tuple[int, ...]  # per piece: the first turn it may move again
-    dice: tuple[int, ...]  # dice still to use this turn
-    offer: tuple[str, int] | None  # (RIDE or CROSS, piece) awaiting an answer
-    rng: int
-    winner: int = -1
-    landings: tuple[int, ...] = ()
-
-    @property
-    def seat(self) -> int:
-        return self.turn % self.seats
-
-    def lost_turns(self, piece: int) -> int:
-        """How many of its owner's turns, from this one on, the piece still sits out."""
-        return max(0, (self.free_at[piece] - self.turn) // self.seats)
-
-
-def _next_random(x: int) -> tuple[int, int]:
-    """splitmix64: a fast generator whose whole state is one int, so states stay hashable."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x, z ^ (z >> 31)
-
-
-def roll(rng: int) -> tuple[int, int]:
-    """The next generator state and a die from 1 to 6."""
-    rng, z = _next_random(rng)
-    return rng, z % FACES + 1
-
-
-class MinosGame:
-    """The rules of the race, precomputed for one layout."""
+class MinosGame(RaceGame):
+    """The rules of King Minos, precomputed for one layout: the race engine on the layout's
+    track, with two dice used separately, pieces changing places, the Orbit and the
+    Millstone."""
 
     id = "minos"
 
     def __init__(self, layout: MinosLayout):
+        super().__init__(layout.track, players=layout.players, pieces_per_player=layout.pieces_per_player,
+                         dice=layout.dice, game_id="minos")
         self.layout = layout
-        self.goal = goal = layout.goal
-        self.per = layout.pieces_per_player
+        goal = self.goal
         self.entry_face = layout.entry_face
-        exact = sorted(layout.exact)
-        # The first exact-count field ahead of each field: a count never passes it.
-        self.gate = [next((g for g in exact if g > p), goal) for p in range(goal + 1)]
-        self.safe = [p in layout.sanctuaries for p in range(goal + 1)]
-        self.trap = [layout.lose_turns.get(p, 0) for p in range(goal + 1)]
-        self.delayed = [layout.tunnels[p] if layout.is_delayed_tunnel(p) else 0
-                        for p in range(goal + 1)]
-        forced = layout.forced()
-        self.chain: list[tuple[int, ...]] = []
-        for p in range(goal + 1):
-            path = [p]
-            while path[-1] in forced and len(path) <= goal:
-                path.append(forced[path[-1]])
-            self.chain.append(tuple(path))
         self.orbit = layout.orbit
         self.orbit_index = {f: i for i, f in enumerate(layout.orbit)}
         self.partner: dict[int, int] = {}
@@ -235,43 +181,15 @@ class MinosGame:
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
                               for s in range(n)] for seat in range(n)]
                          for n in range(1, layout.players[1] + 1)}
-        self._cached: tuple[MinosState | None, tuple[Move, ...]] = (None, ())
 
-    # -- the protocol --------------------------------------------------------------------------
+    # -- rules ---------------------------------------------------------------------------------
 
-    def initial_state(self, players: int, seed: int) -> MinosState:
-        low, high = self.layout.players
-        if not low <= players <= high:
-            raise ValueError(f"{self.layout.id!r} is for {low} to {high} players, "
-                             f"not {players!r}")
-        rng = _next_random(seed & _MASK)[1]
-        count = players * self.per
-        rng, first = roll(rng)
-        rng, second = roll(rng)
-        return MinosState(players, 0, (OUTSIDE,) * count, (0,) * count, (first, second), None,
-                          rng)
-
-    def to_move(self, state: MinosState) -> int:
-        return state.turn % state.seats
-
-    def turns_played(self, state: MinosState) -> int:
-        return state.turn
-
-    def legal_moves(self, state: MinosState) -> Sequence[Move]:
-        cached_state, moves = self._cached
-        if cached_state is not state:
-            moves = self._legal(state)
-            self._cached = (state, moves)
-        return moves
-
-    def apply(self, state: MinosState, move: Move) -> MinosState:
-        if move not in self.legal_moves(state):
-            raise IllegalMoveError(f"{move} is not legal here; legal: "
-                                   f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
+    def _apply(self, state: MinosState, move: Move) -> MinosState:
         seats, turn = state.seats, state.turn
         pos, free = list(state.pos), list(state.free_at)
-        dice, rng, landings = list(state.dice), state.rng, []
-        offer = None
+        dice, rng = list(state.dice), state.rng
+        landings: list[int] = []
+        offer: str | None = None
         kind, piece = move.kind, move.piece
         if kind == DIE:
             dice.remove(move.die)
@@ -296,23 +214,12 @@ class MinosGame:
                               (offer, piece), rng, -1, tuple(landings))
         return self._go_on(seats, turn, pos, free, dice, rng, landings)
 
-    def outcome(self, state: MinosState) -> Outcome | None:
-        if state.winner < 0:
-            return None
-        return Outcome(state.winner, state.turn + 1)
-
-    # -- rules ---------------------------------------------------------------------------------
-
     def target(self, origin: int, points: int) -> int:
         """Where a die count from `origin` ends before any jump: into the entrance from
         outside, otherwise forward, bouncing off the first exact-count field ahead."""
         if origin == OUTSIDE:
-            return 1
-        gate = self.gate[origin]
-        end = origin + points
-        if end > gate:
-            end = max(1, 2 * gate - end)
-        return end
+            return self.start
+        return self.ends[origin][points][0]
 
     def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int,
                 turn: int) -> bool:
@@ -433,27 +340,10 @@ class MinosGame:
     def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
         return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
 
-    def _go_on(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
-               rng: int, landings: list[int]) -> MinosState:
-        """Carry the turn on until a decision is needed: release pieces due out of 52's
-        tunnel, drop a last die nobody can use, end the turn and roll for the next seat."""
-        while True:
-            seat = turn % seats
-            for k in range(seat * self.per, (seat + 1) * self.per):
-                exit_to = self.delayed[pos[k]]
-                if exit_to and free[k] == turn:
-                    offer = self._arrive(pos, free, k, exit_to, pos[k], turn, seats, landings,
-                                         True)[0]
-                    if offer is not None:
-                        return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice),
-                                          (offer, k), rng, -1, tuple(landings))
-            if len(dice) == 2 or (dice and self.can_use(pos, free, seat, dice[0], turn)):
-                return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice), None, rng,
-                                  -1, tuple(landings))
-            turn += 1
-            rng, first = roll(rng)
-            rng, second = roll(rng)
-            dice = [first, second]
+    def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int],
+                      turn: int) -> bool:
+        """Both dice still to use, or a last die that some piece can use."""
+        return len(dice) == 2 or bool(dice and self.can_use(pos, free, seat, dice[0], turn))
 
     # -- evaluation for the greedy player ------------------------------------------------------
 
