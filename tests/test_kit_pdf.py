@@ -153,9 +153,13 @@ def test_registration_crosses_match_across_neighbours(kit_factory, joint):
     neighbours = [(1, 2), (3, 4), (1, 3), (2, 4)]  # 2 x 2: up-left, up-right, down-left, down-right
     for a, b in neighbours:
         shared = [p for p in found[a] if any(math.dist(p, q) < 0.1 for q in found[b])]
-        assert len(shared) == 2, (a, b, found[a], found[b])
+        assert len(shared) == 1, (a, b, found[a], found[b])
     for sheet, points in found.items():
-        assert len(points) == 4, (sheet, points)  # two seams touch every sheet of a 2 x 2 board
+        # Each sheet of a 2 x 2 board has one outer end of each of its two seams; a cross there
+        # lies outside the board, where no seam cut removes it before the sheets are joined.
+        assert len(points) == 2, (sheet, points)
+        for x, y in points:
+            assert x < 0 or y < 0 or x > BOARD_MM or y > BOARD_MM, (sheet, x, y)
 
 
 def test_sheets_join_on_one_seam_inside_the_sliding_slot(kit_factory):

@@ -152,7 +152,7 @@ def interpretation_blocks(engine: str, lang: str) -> list[tuple[str, str]]:
 
 
 def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> None:
-    area = pdf.frame.content
+    area = pdf.base_frame.content
     columns = 2 if area.w > 150 else 1
     remaining = pdf.flowables(blocks)
     while remaining:
@@ -243,7 +243,7 @@ def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, hea
                 kind: str) -> None:
     """Pieces with their own cut outlines, block after block down the page, new pages as needed.
     Each block is (title, forms of one size, gap between them in mm)."""
-    area = pdf.frame.content
+    area = pdf.base_frame.content  # not the board's (maybe turned) frame
     y = None
     for title, forms, gap in blocks:
         remaining = list(forms)

@@ -61,11 +61,25 @@ def draw(layout: MinosLayout, theme: Theme, _setup, lang: str) -> Drawings:
     return Drawings(board=race.board_svg(layout, theme, lang=lang), discs=discs, dice=dice)
 
 
+def seam_cuts(layout: MinosLayout, axis: str, position: float) -> str:
+    """The fields a seam at this board position runs through, for the warning when no cell
+    edge fits."""
+    k = int((position - layout.border_mm) // layout.pitch_mm)
+    if not 0 <= k < layout.size:
+        return "the board's border"
+    cells = [(row, k) if axis == "x" else (k, row) for row in range(layout.size)]
+    numbers = [n for n in (layout.field_at(cell) for cell in cells) if n is not None]
+    named = [f"{n} {layout.names[n]['en']}" for n in numbers if n in layout.names]
+    line = "column" if axis == "x" else "row"
+    return (f"the fields of {line} {k + 1} ({', '.join(map(str, numbers))}"
+            + (f"; named: {', '.join(named)}" if named else "") + ")")
+
+
 def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
     zones = race.seam_zones(layout)
     return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
                       style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=zones, zones_y=zones)
+                      zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
 def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, options: KitOptions, *,

@@ -72,11 +72,23 @@ def seam_zones(layout: SlidingLayout) -> tuple[tuple[float, float], ...]:
     return tuple(zones)
 
 
+def seam_cuts(layout: SlidingLayout, axis: str, position: float) -> str:
+    """What a seam at this board position runs through, for the warning when no zone fits."""
+    frame, pitch = layout.frame_mm, layout.pitch_mm
+    line = "column" if axis == "x" else "row"
+    k = int((position - frame) // pitch)
+    if not 0 <= k < layout.size:
+        return "the board's frame"
+    if k in layout.sliding_lines:
+        return f"the insertion arrows of {line} {k + 1}"
+    return f"the printed tiles of {line} {k + 1} (corridors and pictures)"
+
+
 def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
     zones = seam_zones(layout)
     return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
                       style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=zones, zones_y=zones)
+                      zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
 def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings,
@@ -104,7 +116,7 @@ def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings)
     lang = pdf.lang
     tiles = [pdf.add_svg_form(f"Tile-{k}", v) for k, v in drawings.tiles.items()]
     pawns = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
-    area = pdf.frame.content
+    area = pdf.base_frame.content  # not the board's (maybe turned) frame
     remaining = tiles
     while remaining:
         pdf.new_page(word(lang, "tiles"), kind="tiles")

@@ -5,8 +5,10 @@ Pure geometry in millimetres with the origin at the top-left of a page, y pointi
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from boardgen.errors import UsageError
@@ -142,17 +144,20 @@ class Tiling:
     style: str  # "butt" or "overlap"
     seams_x: tuple[float, ...]
     seams_y: tuple[float, ...]
-    pieces: tuple[Piece, ...]
+    pieces: tuple[Piece, ...]  # the sheets to print
+    every: tuple[Piece, ...] = ()  # all the board's sheets (neighbours of a reprinted sheet)
+    warnings: tuple[str, ...] = ()  # seams that had to cross art, in words
 
     def select(self, numbers: tuple[int, ...] | None) -> Tiling:
         """Only the sheets with these 1-based numbers (all of them for None), to reprint some."""
         if numbers is None:
             return self
-        missing = [n for n in numbers if not 1 <= n <= len(self.pieces)]
+        every = self.every or self.pieces
+        missing = [n for n in numbers if not 1 <= n <= len(every)]
         if missing:
             raise UsageError(f"no sheet {', '.join(map(str, missing))}: this board has "
-                             f"{len(self.pieces)} sheets")
-        return replace(self, pieces=tuple(p for p in self.pieces if p.index + 1 in numbers))
+                             f"{len(every)} sheets")
+        return replace(self, pieces=tuple(p for p in every if p.index + 1 in numbers), every=every)
 
     @property
     def rows(self) -> int:
@@ -162,23 +167,36 @@ class Tiling:
     def cols(self) -> int:
         return len(self.seams_x) + 1
 
+    def piece_at(self, row: int, col: int) -> Piece | None:
+        for piece in self.every or self.pieces:
+            if (piece.row, piece.col) == (row, col):
+                return piece
+        return None
 
-CROSS_OFFSET = 4.0  # registration crosses sit this far outside the shown board area
+
+CROSS_OFFSET = 4.0  # registration crosses sit this far outside the board's outer edge
 CROSS_SIZE = 6.0
+
+Describe = Callable[[str, float], str]  # ("x" or "y", seam position in mm) -> what it cuts
 
 
 def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style: str = "butt",
                overlap: float = 10.0, orientation: str = "auto",
                zones_x: tuple[tuple[float, float], ...] = (),
-               zones_y: tuple[tuple[float, float], ...] = ()) -> Tiling:
-    """Split a board across the fewest sheets; seams snap into the allowed zones when they fit."""
+               zones_y: tuple[tuple[float, float], ...] = (),
+               describe: Describe | None = None) -> Tiling:
+    """Split a board across the fewest sheets, seams inside the allowed zones.
+
+    Among the arrangements with the fewest sheets (portrait or landscape, as allowed) the first
+    whose seams all fit the zones wins; when none does, the even split is used and `warnings`
+    names every seam that crosses art."""
     if style not in ("butt", "overlap"):
         raise UsageError(f"unknown joint {style!r}; use butt or overlap")
     g = overlap if style == "overlap" else 0.0
     options = {"portrait": [p], "landscape": [p.turned()], "auto": [p, p.turned()]}
     if orientation not in options:
         raise UsageError(f"unknown orientation {orientation!r}; use auto, portrait or landscape")
-    best = None
+    candidates = []
     for candidate in options[orientation]:
         frame = frame_for(candidate, margin)
         area = frame.content
@@ -187,14 +205,32 @@ def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style
         cols = max(1, math.ceil((board_w - g) / (area.w - g) - 1e-9))
         rows = max(1, math.ceil((board_h - g) / (area.h - g) - 1e-9))
         key = (cols * rows, 0 if candidate.h >= candidate.w else 1)
-        if best is None or key < best[0]:
-            best = (key, frame, cols, rows)
-    if best is None:
+        candidates.append((key, frame, cols, rows))
+    if not candidates:
         raise UsageError("the board cannot be tiled with these margins and overlap")
-    _, frame, cols, rows = best
+    candidates.sort(key=lambda item: item[0])
+    fewest = [c for c in candidates if c[0][0] == candidates[0][0][0]]
+    chosen = None
+    for _, frame, cols, rows in fewest:
+        sx = _seams(board_w, cols, frame.content.w, g, zones_x)
+        sy = _seams(board_h, rows, frame.content.h, g, zones_y)
+        if sx is not None and sy is not None:
+            chosen = (frame, cols, rows, sx, sy, ())
+            break
+    if chosen is None:
+        _, frame, cols, rows = fewest[0]
+        sx = _seams(board_w, cols, frame.content.w, g, zones_x)
+        sy = _seams(board_h, rows, frame.content.h, g, zones_y)
+        warnings: list[str] = []
+        if sx is None:
+            sx = _even(board_w, cols)
+            warnings += [_cut_warning("x", s, describe) for s in sx if not _inside(s, zones_x)]
+        if sy is None:
+            sy = _even(board_h, rows)
+            warnings += [_cut_warning("y", s, describe) for s in sy if not _inside(s, zones_y)]
+        chosen = (frame, cols, rows, sx, sy, tuple(warnings))
+    frame, cols, rows, seams_x, seams_y, notes = chosen
     area = frame.content
-    seams_x = _seams(board_w, cols, area.w, g, zones_x)
-    seams_y = _seams(board_h, rows, area.h, g, zones_y)
     xs = (0.0, *seams_x, board_w)
     ys = (0.0, *seams_y, board_h)
     pieces = []
@@ -205,40 +241,86 @@ def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style
             band_y = g if r < rows - 1 else 0.0
             shown = Rect(trim.x, trim.y, trim.w + band_x, trim.h + band_y)
             origin = (area.x + (area.w - shown.w) / 2 - shown.x, area.y + (area.h - shown.h) / 2 - shown.y)
+            # Crosses only where a seam meets the board's outer edge: there they are on paper
+            # that no seam cut removes, so they survive until the sheets are joined.
             crosses = []
             for seam_index in (c - 1, c):
                 if 0 <= seam_index < cols - 1:
                     sx = seams_x[seam_index]
-                    crosses += [(sx, shown.y - CROSS_OFFSET), (sx, shown.bottom + CROSS_OFFSET)]
+                    if r == 0:
+                        crosses.append((sx, -CROSS_OFFSET))
+                    if r == rows - 1:
+                        crosses.append((sx, board_h + CROSS_OFFSET))
             for seam_index in (r - 1, r):
                 if 0 <= seam_index < rows - 1:
                     sy = seams_y[seam_index]
-                    crosses += [(shown.x - CROSS_OFFSET, sy), (shown.right + CROSS_OFFSET, sy)]
+                    if c == 0:
+                        crosses.append((-CROSS_OFFSET, sy))
+                    if c == cols - 1:
+                        crosses.append((board_w + CROSS_OFFSET, sy))
             pieces.append(Piece(r, c, rows, cols, trim, shown, origin, tuple(crosses)))
-    return Tiling(frame, board_w, board_h, g, style, seams_x, seams_y, tuple(pieces))
+    return Tiling(frame, board_w, board_h, g, style, seams_x, seams_y, tuple(pieces), tuple(pieces), notes)
+
+
+def _even(length: float, parts: int) -> tuple[float, ...]:
+    return tuple(length * i / parts for i in range(1, parts))
+
+
+def _inside(value: float, zones: tuple[tuple[float, float], ...]) -> bool:
+    return not zones or any(lo - 1e-6 <= value <= hi + 1e-6 for lo, hi in zones)
+
+
+def _cut_warning(axis: str, seam: float, describe: Describe | None) -> str:
+    where = "vertical seam" if axis == "x" else "horizontal seam"
+    edge = "left" if axis == "x" else "top"
+    what = describe(axis, seam) if describe else "the board's art"
+    return (f"the {where} {seam:.1f} mm from the board's {edge} edge cuts through {what}: no seam "
+            "position avoids the art with this paper, margin and joint")
 
 
 def _seams(length: float, parts: int, room: float, g: float,
-           zones: tuple[tuple[float, float], ...]) -> tuple[float, ...]:
-    """Seam positions: each as near its even share as the zones allow, every piece fitting."""
-    even = tuple(length * i / parts for i in range(1, parts))
+           zones: tuple[tuple[float, float], ...]) -> tuple[float, ...] | None:
+    """Seam positions with every piece fitting `room` (a piece carries a glue band g unless it is
+    the last), each seam inside a zone and as near its even share as possible; None when no
+    choice of zones fits."""
+    even = _even(length, parts)
     if not zones:
-        return even
-    chosen: list[float] = []
-    for i, ideal in enumerate(even):
-        previous = chosen[-1] if chosen else 0.0
-        options = sorted((_nearest(ideal, lo, hi) for lo, hi in zones), key=lambda s: abs(s - ideal))
-        pick = ideal
+        return even if parts == 1 or max(_widths(even, length, g)) <= room + 1e-9 else None
+
+    @functools.cache
+    def search(i: int, previous: float) -> tuple[float, ...] | None:
+        if i == parts - 1:
+            return () if length - previous <= room + 1e-9 else None
+        later = parts - i - 1  # pieces after this seam; only the last has no band
+        options = sorted({_nearest(even[i], lo, hi) for lo, hi in zones}, key=lambda s: (abs(s - even[i]), s))
         for option in options:
-            remaining = length - option
-            later = parts - i - 1
-            fits_here = option - previous + g <= room + 1e-9 and option > previous
-            fits_rest = remaining + later * g <= later * room + 1e-9 if later else remaining <= room
-            if fits_here and fits_rest:
-                pick = option
-                break
-        chosen.append(pick)
-    return tuple(chosen)
+            if option <= previous or option - previous + g > room + 1e-9:
+                continue
+            if length - option + (later - 1) * g > later * room + 1e-9:
+                continue
+            rest = search(i + 1, option)
+            if rest is not None:
+                return (option, *rest)
+        # The nearest point of a zone may not fit while another point of it does: try the
+        # point of each zone closest to the furthest this piece can reach.
+        reach = previous + room - g
+        for lo, hi in zones:
+            option = min(hi, reach)
+            if option < lo or option <= previous:
+                continue
+            if length - option + (later - 1) * g > later * room + 1e-9:
+                continue
+            rest = search(i + 1, option)
+            if rest is not None:
+                return (option, *rest)
+        return None
+
+    return search(0, 0.0)
+
+
+def _widths(seams: tuple[float, ...], length: float, g: float) -> list[float]:
+    edges = (0.0, *seams, length)
+    return [edges[k + 1] - edges[k] + (g if k < len(seams) else 0.0) for k in range(len(edges) - 1)]
 
 
 def _nearest(value: float, lo: float, hi: float) -> float:

@@ -330,8 +330,10 @@ class PdfKit:
             if tiling.style == "overlap":
                 self._glue_bands(piece, tiling)
             trim = Rect(ox + piece.trim.x, oy + piece.trim.y, piece.trim.w, piece.trim.h)
-            self._seam_cut_lines(piece, trim, tiling)
-            self.crop_marks((trim.x, trim.right), (trim.y, trim.bottom), shown)
+            self._seam_cut_lines(piece, trim, shown, tiling)
+            # Every edge of what this sheet keeps is cut: the board's own edges, the seams, and
+            # the outer edge of a glue band (which stays on, under the neighbour).
+            self.crop_marks((shown.x, shown.right), (shown.y, shown.bottom), shown)
             for bx, by in piece.crosses:
                 self.cross(*piece.to_page(bx, by))
             self._neighbour_labels(piece, tiling, shown)
@@ -358,25 +360,24 @@ class PdfKit:
             self.text(word(self.lang, "glue_here"), cx + (1.0 if angle else 0), cy + (0 if angle else 1.0),
                       size=2.6, anchor="middle", angle=angle, width=length * 0.8)
 
-    def _seam_cut_lines(self, piece: Piece, trim: Rect, tiling: Tiling) -> None:
-        """Dashed cut lines where this sheet meets a neighbour (its other edges are the board's)."""
+    def _seam_cut_lines(self, piece: Piece, trim: Rect, shown: Rect, tiling: Tiling) -> None:
+        """Dashed cut lines where this sheet meets a neighbour: on the seam, or on the outer edge
+        of the glue band this sheet carries (its other edges are the board's)."""
         dash = (2.0, 1.2)
         width = self.theme.strokes["cut_line"]
-        if tiling.style == "butt":
-            if piece.col < piece.cols - 1:
-                self.line(trim.right, trim.y, trim.right, trim.bottom, colour="cut", width=width, dash=dash)
-            if piece.row < piece.rows - 1:
-                self.line(trim.x, trim.bottom, trim.right, trim.bottom, colour="cut", width=width, dash=dash)
+        if piece.col < piece.cols - 1:
+            self.line(shown.right, shown.y, shown.right, shown.bottom, colour="cut", width=width, dash=dash)
+        if piece.row < piece.rows - 1:
+            self.line(shown.x, shown.bottom, shown.right, shown.bottom, colour="cut", width=width, dash=dash)
         if piece.col > 0:
             self.line(trim.x, trim.y, trim.x, trim.bottom, colour="cut", width=width, dash=dash)
         if piece.row > 0:
             self.line(trim.x, trim.y, trim.right, trim.y, colour="cut", width=width, dash=dash)
 
     def _neighbour_labels(self, piece: Piece, tiling: Tiling, shown: Rect) -> None:
-        by_place = {(p.row, p.col): p for p in tiling.pieces}
         sides = {"right": (0, 1), "left": (0, -1), "down": (1, 0), "up": (-1, 0)}
         for side, (dr, dc) in sides.items():
-            other = by_place.get((piece.row + dr, piece.col + dc))
+            other = tiling.piece_at(piece.row + dr, piece.col + dc)
             if other is None:
                 continue
             name = (self.place_name(place_keys(other))
