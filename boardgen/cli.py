@@ -141,6 +141,8 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
         click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
         if result.summary:
             click.echo(f"  playability: {result.summary}")
+        for warning in result.warnings:
+            click.echo(f"  warning: {warning}", err=True)
 
 
 @cli.command()

@@ -11,7 +11,14 @@ from boardgen.checks import require_playable
 from boardgen.data.strings import strings
 from boardgen.data.theme import load_theme
 from boardgen.games import load_game
-from boardgen.kits.common import KitOptions, KitResult, prepare_folder, replace_folder, write_atomic
+from boardgen.kits.common import (
+    KitOptions,
+    KitResult,
+    kit_file_name,
+    prepare_folder,
+    replace_folder,
+    write_atomic,
+)
 from boardgen.render import preview
 from boardgen.render.imposition import paper
 from boardgen.render.pdf import svg_page
@@ -37,9 +44,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     folder = out_root / layout.id
     prepare_folder(folder)
     files: list[Path] = []
-    suffix = "" if options.board_sheets is None else "-sheets-" + "-".join(map(str, options.board_sheets))
-    # A reprint of some board sheets gets its own file: it never replaces the whole kit.
-    pdf_path = folder / f"{layout.id}-{paper(options.paper).name}{suffix}.pdf"
+    pdf_path = folder / kit_file_name(layout.id, options)
     # Nothing is written before everything above succeeded; each write is atomic.
     if options.svg:
         svgs = {f"{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()}
@@ -50,4 +55,5 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     if pngs is not None:
         files += replace_folder(folder / "preview", pngs)
     files.append(write_atomic(pdf_path, pdf_bytes))
-    return KitResult(layout.id, folder, pdf_path, len(kinds), files, summary)
+    warnings = list(kit.board_tiling(layout, options).warnings)
+    return KitResult(layout.id, folder, pdf_path, len(kinds), files, summary, warnings)

@@ -46,6 +46,41 @@ class KitResult:
     pages: int
     files: list[Path] = field(default_factory=list)
     summary: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _mm(value: float) -> str:
+    return f"{value:g}".replace("-", "m")
+
+
+def kit_file_name(game: str, options: KitOptions) -> str:
+    """The PDF's file name: the game and paper, then every option that changes the printed
+    pages and differs from its default, so two variants of a kit never overwrite each other.
+    The one place kit names are made (reprints, authoring commands and tests use it)."""
+    default = KitOptions()
+    parts = [game, paper(options.paper).name]
+    if options.lang != default.lang:
+        parts.append(options.lang)
+    if options.theme != default.theme:
+        parts.append(Path(options.theme).stem if options.theme.endswith(".toml") else options.theme)
+    if options.seed is not None:
+        parts.append(f"seed{options.seed}")
+    if options.orientation != default.orientation:
+        parts.append(options.orientation)
+    if options.margin != default.margin:
+        parts.append(f"margin{_mm(options.margin)}")
+    if options.joint != default.joint:
+        parts.append(options.joint + ("" if options.overlap == default.overlap else _mm(options.overlap)))
+    if options.backs != default.backs:
+        parts.append({"fold": "fold", "none": "nobacks"}.get(options.backs, options.backs))
+    elif options.flip != default.flip:
+        parts.append(f"flip{options.flip}")
+    if options.backs == "duplex" and options.back_offset != default.back_offset:
+        parts.append("offset" + "_".join(_mm(v) for v in options.back_offset))
+    if options.board_sheets is not None:
+        # A reprint of some board sheets gets its own file: it never replaces the whole kit.
+        parts.append("sheets-" + "-".join(map(str, options.board_sheets)))
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".pdf"
 
 
 # Output ------------------------------------------------------------------------------------
