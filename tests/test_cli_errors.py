@@ -297,7 +297,7 @@ def test_failure_while_making_previews_leaves_the_kit_untouched(good_kit, tmp_pa
 def test_french_kit_has_french_labels(tmp_path):
     result = run("render", "classic", "--lang", "fr", "-o", tmp_path, "--no-preview", "--no-svg")
     assert result.exit_code == 0, result.output
-    pdf = tmp_path / "classic" / "classic-a4.pdf"
+    pdf = tmp_path / "classic" / "classic-a4-fr.pdf"  # the language is in the name
     assert str(pdf) in result.stdout
     reader = PdfReader(str(pdf))
     cover = reader.pages[0].extract_text()

@@ -323,4 +323,4 @@ def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path, no_playability
     assert "data:image/png;base64," in purse
     # Other treasures keep their pictures.
     assert marker not in (svg / "card-crown.svg").read_text(encoding="utf-8")
-    assert (out / "classic" / "classic-a4.pdf").stat().st_size > 0
+    assert (out / "classic" / f"classic-a4-{path.stem}.pdf").stat().st_size > 0  # the theme is in the name
