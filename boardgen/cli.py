@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from boardgen import __version__
+from boardgen import options as bounds
 from boardgen.data.loader import bundled_names, export_schema, layouts_root
 from boardgen.data.strings import LANGUAGES
-from boardgen.errors import BoardgenError, UsageError
+from boardgen.errors import BoardgenError, Interrupted, UsageError
 from boardgen.games import game_names
 from boardgen.kits.common import KitOptions
 from boardgen.render.imposition import PAPERS
@@ -28,6 +31,9 @@ class BoardgenGroup(click.Group):
             return super().invoke(ctx)
         except BoardgenError as exc:
             click.echo(f"boardgen: error: {exc.format()}", err=True)
+            ctx.exit(exc.exit_code)
+        except Interrupted as exc:
+            click.echo("boardgen: interrupted", err=True)
             ctx.exit(exc.exit_code)
 
 
@@ -46,23 +52,20 @@ def _progress_bar(label: str):
     return bar, update
 
 
-def _pair(value: str | None) -> tuple[float, float]:
-    if not value:
-        return (0.0, 0.0)
-    try:
-        x, y = (float(v) for v in value.split(","))
-    except ValueError:
-        raise UsageError(f"--back-offset takes X,Y in millimetres, e.g. 0.5,-1; got {value!r}") from None
-    return (x, y)
+def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A click callback applying one of boardgen.options' checks: a bad value is a usage error
+    naming the option (exit 2), before any work."""
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return check(value)
+        except UsageError as exc:
+            raise UsageError(f"{param.opts[-1]}: {exc}") from None
+    return callback
 
 
-def _sheets(value: str | None) -> tuple[int, ...] | None:
-    if not value:
-        return None
-    try:
-        return tuple(sorted({int(v) for v in value.split(",")}))
-    except ValueError:
-        raise UsageError(f"--sheets takes sheet numbers like 1,3; got {value!r}") from None
+SEED = click.IntRange(0, bounds.SEED_MAX)
 
 
 @click.group(cls=BoardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -96,24 +99,28 @@ def list_command() -> None:
 @click.option("--all", "all_games", is_flag=True, help="Render every bundled game.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder for the kits (one subfolder per game).")
-@click.option("--paper", default="a4", show_default=True, help="a4, letter, a3, legal, tabloid or WxH in mm.")
+@click.option("--paper", default="a4", show_default=True,
+              help="a4, letter, a3, legal, tabloid or WxH in mm (up to A0).")
 @click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
-@click.option("--margin", type=float, default=8.0, show_default=True, help="Unprintable margin per side, mm.")
+@click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
+              help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
               help="Board sheets: butt joints taped behind, or an overlap glue band.")
-@click.option("--overlap", type=float, default=10.0, show_default=True, help="Glue band width, mm.")
+@click.option("--overlap", type=float, default=10.0, show_default=True, callback=_checked(bounds.overlap),
+              help="Glue band width, mm (1 to 40).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto",
               show_default=True, help="Board sheet orientation (auto: fewest sheets).")
 @click.option("--backs", type=click.Choice(["duplex", "fold", "none"]), default="duplex", show_default=True,
               help="Card backs: duplex pages, fold-over sheets, or none.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Duplex flip edge of your printer.")
-@click.option("--back-offset", default=None, metavar="X,Y",
-              help="Shift backs only, in mm, to fix a printer's misregistration.")
-@click.option("--sheets", default=None, metavar="N,N", help="Reprint only these board sheets.")
+@click.option("--back-offset", default=None, metavar="X,Y", callback=_checked(bounds.back_offset),
+              help="Shift backs only, in mm (each at most 10), to fix a printer's misregistration.")
+@click.option("--sheets", default=None, metavar="N,N", callback=_checked(bounds.sheets),
+              help="Reprint only these board sheets.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--no-svg", is_flag=True, help="Skip writing the SVG files.")
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
@@ -127,7 +134,7 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
     names = game_names() if all_games else [game or DEFAULT_GAME]
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
-                         back_offset=_pair(back_offset), board_sheets=_sheets(sheets),
+                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets,
                          previews=not no_preview, svg=not no_svg, force=force)
     for name in names:
         started = time.perf_counter()
@@ -147,8 +154,9 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
-@click.option("--games", type=int, default=None, help="Self-play games per player count (default: the layout's).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
+              help="Self-play games per player count (default: the layout's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not."""
@@ -170,9 +178,9 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME)
-@click.option("--games", type=int, default=200, show_default=True)
-@click.option("--players", type=int, default=4, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=200, show_default=True)
+@click.option("--players", type=click.IntRange(1, bounds.PLAYERS_MAX), default=4, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
     """Self-play GAME with greedy players and print the statistics."""
@@ -195,9 +203,10 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME)
-@click.option("--pairs", type=int, default=1000, show_default=True, help="Random (pawn square, treasure) pairs.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
-@click.option("--pair-seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed choosing the pairs.")
+@click.option("--pairs", type=click.IntRange(1, bounds.PAIRS_MAX), default=1000, show_default=True,
+              help="Random (pawn square, treasure) pairs.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--pair-seed", type=SEED, default=0, show_default=True, help="Seed choosing the pairs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
@@ -221,7 +230,7 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 @cli.command()
 @click.argument("game", type=click.Choice(["minos"]))
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--size", type=int, default=9, show_default=True, help="Grid cells per side (9 or 11).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")

@@ -92,3 +92,13 @@ class UnplayableError(BoardgenError):
     """The playability check refused the layout."""
 
     exit_code = 4
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived while a kit was being made: nothing was swapped in. Like
+    KeyboardInterrupt it is no Exception, so no `except Exception` can swallow it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+        self.exit_code = 128 + signum

@@ -12,15 +12,18 @@ from boardgen.data.strings import strings
 from boardgen.data.theme import load_theme
 from boardgen.games import load_game
 from boardgen.kits.common import (
+    KIT_FOLDERS,
     KitOptions,
     KitResult,
+    check_output,
+    interruptible,
     kit_file_name,
-    prepare_folder,
-    replace_folder,
-    write_atomic,
+    pieces_fit,
+    write_kit,
 )
+from boardgen.options import check_kit_options
 from boardgen.render import preview
-from boardgen.render.imposition import paper
+from boardgen.render.imposition import frame_for
 from boardgen.render.pdf import svg_page
 
 Progress = Callable[[int, int, str], None]
@@ -28,32 +31,36 @@ Progress = Callable[[int, int, str], None]
 
 def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
                progress: Progress | None = None) -> KitResult:
-    """Everything is drawn in memory first; files are written only once all of it succeeded."""
+    """Every input is checked before the playability check (the slow part); everything is made
+    in memory; then the whole kit folder is replaced at once (see kits.common.write_kit)."""
+    sheet = check_kit_options(options)
     strings(options.lang)
-    paper(options.paper)
     engine, layout = load_game(game)
     theme = load_theme(options.theme)
     kit = importlib.import_module(f"boardgen.kits.{engine.kit}")
     seed = layout.default_seed if options.seed is None else options.seed
-    setup = kit.setup(layout, seed)
-    report = require_playable(engine, layout, seed, force=options.force, progress=progress) if check else None
-    summary = report.summary_line(options.lang) if report else ""
-    drawings = kit.draw(layout, theme, setup, options.lang)
-    pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
-    pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None
     folder = out_root / layout.id
-    prepare_folder(folder)
-    files: list[Path] = []
-    pdf_path = folder / kit_file_name(layout.id, options)
-    # Nothing is written before everything above succeeded; each write is atomic.
-    if options.svg:
-        svgs = {f"{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()}
-        files += replace_folder(folder / "svg", svgs)
-    if report is not None:
-        files.append(write_atomic(folder / f"{layout.id}-playability.json",
-                                  (json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n").encode()))
-    if pngs is not None:
-        files += replace_folder(folder / "preview", pngs)
-    files.append(write_atomic(pdf_path, pdf_bytes))
+    pdf_name = kit_file_name(layout.id, options)
+    json_name = f"{layout.id}-playability.json"
+    check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
+    setup = kit.setup(layout, seed)
+    # Drawing reads the theme's every colour and picture: done before the check, it finds a
+    # broken picture or theme at once; the pieces' sizes tell whether the paper is large enough.
+    drawings = kit.draw(layout, theme, setup, options.lang)
+    content = frame_for(sheet, options.margin).content
+    pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
+    with interruptible() as interrupted:
+        report = require_playable(engine, layout, seed, force=options.force, progress=progress) if check else None
+        summary = report.summary_line(options.lang) if report else ""
+        pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
+        pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None
+        files: dict[str, bytes] = {pdf_name: pdf_bytes}
+        if options.svg:
+            files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
+        if pngs is not None:
+            files.update({f"preview/{name}": data for name, data in pngs.items()})
+        if report is not None:
+            files[json_name] = (json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n").encode()
+        written = write_kit(folder, files, owned=(*KIT_FOLDERS, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings)
-    return KitResult(layout.id, folder, pdf_path, len(kinds), files, summary, warnings)
+    return KitResult(layout.id, folder, folder / pdf_name, len(kinds), written, summary, warnings)

@@ -318,10 +318,12 @@ def _schema_registry() -> Registry:
 
 
 def engine_names() -> list[str]:
-    """Engines with a layout schema (layouts/schema/<engine>.schema.json)."""
+    """The engines a game may name: the `engine` enum of common.schema.json that have a layout
+    schema (layouts/schema/<engine>.schema.json)."""
     folder = layouts_root() / "schema"
-    return sorted(name for name in (p.name.removesuffix(".schema.json") for p in folder.glob("*.schema.json"))
-                  if name not in ("common", "theme"))
+    common = json.loads((folder / "common.schema.json").read_text(encoding="utf-8"))
+    listed = common["$defs"]["game"]["properties"]["engine"].get("enum", [])
+    return sorted(name for name in listed if (folder / f"{name}.schema.json").is_file())
 
 
 def schema_for(kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:

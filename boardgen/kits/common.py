@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import importlib
 import os
 import re
 import shutil
+import signal
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from boardgen.data.loader import layouts_root
 from boardgen.data.strings import strings, word
 from boardgen.data.theme import Theme
-from boardgen.errors import DataError, OutputError, Problem
+from boardgen.errors import DataError, Interrupted, OutputError, Problem, UsageError
 from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
@@ -84,14 +89,116 @@ def kit_file_name(game: str, options: KitOptions) -> str:
 
 
 # Output ------------------------------------------------------------------------------------
+#
+# A kit folder always holds one complete kit, the old one or the new one: the new kit is written
+# whole into a hidden folder beside it, the files of the old folder that are not the kit's (other
+# papers' PDFs, reprints, the user's own) are linked in, and the two folders are exchanged with
+# one atomic rename. A failure or a signal before that leaves the old kit as it was and removes
+# the hidden folder. Files and folders get the modes the umask gives, as any other program's.
+
+# The parts of a kit that a new kit replaces, or removes when it has none (--no-svg, ...).
+KIT_FOLDERS = ("svg", "preview")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _blocked(path: Path) -> Path | None:
+    """The first existing part of path that is not a folder, if any."""
+    for part in reversed((path, *path.parents)):
+        if part.exists() and not part.is_dir():
+            return part
+    return None
+
 
 def prepare_folder(folder: Path) -> None:
+    blocker = _blocked(folder)
+    if blocker is not None:
+        raise OutputError(f"cannot create output folder {folder}: {blocker} is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create output folder {folder}: {exc.strerror}") from None
-    if not os.access(folder, os.W_OK):
+    if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"output folder {folder} is not writable")
+
+
+def check_output(folder: Path, entries: list[str]) -> None:
+    """Everything that would stop the kit being written into folder, found before any work:
+    a file in the way of a folder (or the reverse), a folder that cannot be created or written.
+    entries: the kit's top-level names, folders ending in '/'."""
+    blocker = _blocked(folder)
+    if blocker is not None:
+        raise OutputError(f"cannot create output folder {folder}: {blocker} is a file, not a folder")
+    existing = next(part for part in (folder, *folder.parents) if part.exists())
+    parent = folder.parent if folder.exists() else existing
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"output folder {parent} is not writable")
+    for entry in entries:
+        path = folder / entry.rstrip("/")
+        wants_folder = entry.endswith("/")
+        if path.is_symlink() or (path.exists() and path.is_dir() != wants_folder):
+            kind = "a folder" if wants_folder else "a file"
+            raise OutputError(f"cannot write {path}: something other than {kind} is in the way; "
+                              "move it elsewhere and render again")
+
+
+@contextmanager
+def interruptible() -> Iterator[Callable[[], None]]:
+    """SIGINT and SIGTERM raise Interrupted while the kit is made. A signal that lands inside a
+    C callback (pypdfium2, reportlab) can have its exception swallowed there, so the function
+    yielded raises it again: call it before anything is swapped in."""
+    received: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        received.append(signum)
+        raise Interrupted(signum)
+
+    def check() -> None:
+        if received:
+            raise Interrupted(received[0])
+
+    if threading.current_thread() is not threading.main_thread():
+        yield check  # signals are only delivered to the main thread
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield check
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, paper_name: str,
+               backs: str, skip: tuple[str, ...] = ("board", "setup")) -> None:
+    """Every piece drawn (each SVG's size in mm) fits the printable area: checked before the
+    playability check, so a paper too small is known at once. Folded card backs need twice
+    the width."""
+    misfits: dict[str, str] = {}
+    for name, svg in files.items():
+        if name in skip:
+            continue
+        tag = _SVG_TAG.search(svg[:2000])
+        width = _WIDTH.search(tag.group(0)) if tag else None
+        height = _HEIGHT.search(tag.group(0)) if tag else None
+        if width is None or height is None:
+            continue
+        w, h = float(width.group(1)), float(height.group(1))
+        what = "score pad" if name == "score-pad" else name.split("-")[0]
+        need_w = 2 * w if what == "card" and backs == "fold" else w
+        if (need_w > content_w + 1e-6 or h > content_h + 1e-6) and what not in misfits:
+            misfits[what] = (f"a {w:.1f} x {h:.1f} mm {what} does not fit the {content_w:.0f} x {content_h:.0f} mm "
+                             f"printable area of {paper_name} paper")
+    if misfits:
+        raise UsageError("; ".join(misfits.values()) + ": use larger paper or smaller margins")
+
+
+_SVG_TAG = re.compile(r"<svg\b[^>]*>")
+_WIDTH = re.compile(r'\swidth="([0-9.]+)mm"')
+_HEIGHT = re.compile(r'\sheight="([0-9.]+)mm"')
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
@@ -102,32 +209,94 @@ def write_atomic(path: Path, data: bytes) -> Path:
         handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException as exc:
         if temp is not None and os.path.exists(temp):
             os.unlink(temp)
-        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        raise
     return path
 
 
-def replace_folder(folder: Path, files: dict[str, bytes]) -> list[Path]:
-    """Write a whole folder of files in a temporary sibling, then swap it in."""
-    prepare_folder(folder.parent)
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2); False where that is not available."""
     try:
-        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}."))
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _carry_over(old: Path, new: Path, replaced: set[str]) -> None:
+    """Link (or copy) into new what old holds that the new kit does not replace."""
+    for entry in sorted(old.iterdir()):
+        if entry.name in replaced:
+            continue
+        target = new / entry.name
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry), target)
+        elif entry.is_dir():
+            shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(entry, target)
+
+
+def _link_or_copy(source: Path | str, target: Path | str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] = KIT_FOLDERS,
+              before_swap: Callable[[], None] | None = None) -> list[Path]:
+    """Replace the kit in folder by files (relative POSIX paths: 'svg/board.svg', 'x.pdf'),
+    all at once. owned: top-level names that belong to the kit, dropped from the old one
+    even when the new kit has none. before_swap runs last: it may still cancel everything."""
+    prepare_folder(folder.parent)
+    mask = _umask()
+    staging: Path | None = None
+    try:
+        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.new-"))
+        os.chmod(staging, 0o777 & ~mask)
         for name, data in sorted(files.items()):
-            (staging / name).write_bytes(data)
+            path = staging / name
+            if not path.parent.is_dir():
+                path.parent.mkdir(parents=True)  # mkdir honours the umask itself
+            with path.open("xb") as out:
+                out.write(data)
         if folder.exists():
-            old = folder.with_name(f".{folder.name}.old")
-            if old.exists():
-                shutil.rmtree(old)
+            _carry_over(folder, staging, {name.split("/")[0] for name in files} | set(owned))
+        if before_swap is not None:
+            before_swap()
+        if not folder.exists():
+            staging.rename(folder)
+            staging = None
+        elif _exchange(staging, folder):
+            pass  # staging now holds the old kit, removed below
+        else:
+            old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-"))
+            os.rmdir(old)
             folder.rename(old)
             staging.rename(folder)
-            shutil.rmtree(old)
-        else:
-            staging.rename(folder)
+            staging = old
     except OSError as exc:
-        raise OutputError(f"cannot write {folder}: {exc.strerror}") from None
+        raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     return [folder / name for name in sorted(files)]
 
 

@@ -1,0 +1,110 @@
+"""Bounds of every option a user gives (command line or KitOptions): finite numbers in a range
+that means something, checked before any work. Each check returns the value or raises a
+UsageError saying what is allowed; cli.py turns those into click's usual option errors.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from boardgen.errors import UsageError, quote
+
+if TYPE_CHECKING:
+    from boardgen.kits.common import KitOptions
+    from boardgen.render.imposition import Paper
+
+# Millimetres. A printer's unprintable margin is 3-10 mm; 30 leaves room for odd printers.
+MARGIN_MM = (0.0, 30.0)
+# Width of the glue band of overlap joints.
+OVERLAP_MM = (1.0, 40.0)
+# A duplex printer's misregistration is a millimetre or two; more than this moves the backs off
+# their cards (and, beyond the margin, off the page).
+BACK_OFFSET_MM = 10.0
+# Custom paper: from 80 mm a side up to A0 (841 x 1189 mm), in either orientation.
+PAPER_MIN_MM = 80.0
+PAPER_MAX_MM = (841.0, 1189.0)
+SEED_MAX = 2**63 - 1
+GAMES_MAX = 20_000  # self-play games per player count
+PAIRS_MAX = 100_000  # solver pairs
+PLAYERS_MAX = 8
+SHEETS_MAX = 999  # board sheet numbers (and how many a reprint may list)
+
+
+def bounded(value: float, low: float, high: float, what: str, unit: str = " mm") -> float:
+    """value if it is a finite number in [low, high]."""
+    if not math.isfinite(value):
+        raise UsageError(f"{what} must be a finite number, got {value!r}")
+    if not low <= value <= high:
+        raise UsageError(f"{what} must be between {low:g} and {high:g}{unit}, got {value:g}")
+    return float(value)
+
+
+def margin(value: float) -> float:
+    return bounded(value, *MARGIN_MM, "the margin")
+
+
+def overlap(value: float) -> float:
+    return bounded(value, *OVERLAP_MM, "the glue band")
+
+
+def back_offset(text: str | None) -> tuple[float, float]:
+    """'X,Y' in millimetres, each within BACK_OFFSET_MM of 0."""
+    if not text:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UsageError(f"takes X,Y in millimetres, e.g. 0.5,-1; got {quote(text)}") from None
+    return (bounded(x, -BACK_OFFSET_MM, BACK_OFFSET_MM, "X"), bounded(y, -BACK_OFFSET_MM, BACK_OFFSET_MM, "Y"))
+
+
+def sheets(text: str | None) -> tuple[int, ...] | None:
+    """'1,3': board sheet numbers to reprint."""
+    if not text:
+        return None
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > SHEETS_MAX or not all(re.fullmatch(r"[0-9]{1,6}", part) for part in parts):
+        raise UsageError(f"takes sheet numbers like 1,3; got {quote(text)}")
+    numbers = sorted({int(part) for part in parts})
+    if not all(1 <= n <= SHEETS_MAX for n in numbers):
+        raise UsageError(f"sheet numbers go from 1 to {SHEETS_MAX}; got {quote(text)}")
+    return tuple(numbers)
+
+
+def paper(spec: str) -> Paper:
+    """A known paper name or WxH in millimetres, from 80 mm a side up to A0."""
+    from boardgen.render.imposition import paper as lookup
+
+    if len(spec) > 40:
+        raise UsageError(f"unknown paper {quote(spec)}; use a4, letter, a3, legal, tabloid or WxH in mm")
+    found = lookup(spec)
+    short, long = sorted((found.w, found.h))
+    for side in (found.w, found.h):
+        if not math.isfinite(side) or side < PAPER_MIN_MM:
+            raise UsageError(f"paper {quote(spec)} is too small (at least {PAPER_MIN_MM:g} mm a side)")
+    if short > PAPER_MAX_MM[0] or long > PAPER_MAX_MM[1]:
+        raise UsageError(f"paper {quote(spec)} is larger than A0 ({PAPER_MAX_MM[0]:g} x {PAPER_MAX_MM[1]:g} mm), "
+                         "the largest boardgen prints on")
+    return found
+
+
+def seed(value: int) -> int:
+    if not 0 <= value <= SEED_MAX:
+        raise UsageError(f"the seed must be between 0 and {SEED_MAX}, got {quote(value)}")
+    return value
+
+
+def check_kit_options(options: KitOptions) -> Paper:
+    """Every option of a kit, before anything is loaded or drawn; returns the paper."""
+    found = paper(options.paper)
+    margin(options.margin)
+    overlap(options.overlap)
+    for value in options.back_offset:
+        bounded(value, -BACK_OFFSET_MM, BACK_OFFSET_MM, "the back offset")
+    if options.seed is not None:
+        seed(options.seed)
+    if options.board_sheets is not None and not all(1 <= n <= SHEETS_MAX for n in options.board_sheets):
+        raise UsageError(f"board sheet numbers go from 1 to {SHEETS_MAX}")
+    return found
