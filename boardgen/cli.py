@@ -260,6 +260,123 @@ def schema(kind: str) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
+@cli.group()
+def new() -> None:
+    """Write an editable copy of a bundled game or theme into the current folder."""
+
+
+def _write_new(name: str, text: str, directory: Path, force: bool) -> Path:
+    from boardgen.kits.common import write_atomic
+
+    target = directory / f"{name}.toml"
+    if target.exists() and not force:
+        raise UsageError(f"{target} already exists (use --force to replace it)")
+    write_atomic(target, text.encode("utf-8"))
+    return target
+
+
+@new.command("theme")
+@click.argument("name")
+@click.option("--from", "base", default="classic", show_default=True, help="Theme to start from (name or file).")
+@click.option("-C", "--dir", "directory", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+              help="Folder to write NAME.toml into (default: the current folder).")
+@click.option("--force", is_flag=True, help="Replace an existing NAME.toml.")
+def new_theme(name: str, base: str, directory: Path, force: bool) -> None:
+    """Write NAME.toml: a theme extending --from, every key listed with what it changes."""
+    from boardgen.authoring import new_theme as make
+
+    target = _write_new(name, make(name, base), directory, force)
+    click.echo(f"{target}: edit it, then `boardgen serve classic --theme {target}` to watch it live")
+
+
+@new.command("game")
+@click.argument("name")
+@click.option("--from", "base", required=True, help="Game to copy (bundled name or file).")
+@click.option("-C", "--dir", "directory", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+              help="Folder to write NAME.toml into (default: the current folder).")
+@click.option("--force", is_flag=True, help="Replace an existing NAME.toml.")
+def new_game(name: str, base: str, directory: Path, force: bool) -> None:
+    """Write NAME.toml: a copy of the --from game's layout with the id NAME."""
+    from boardgen.authoring import new_game as make
+
+    target = _write_new(name, make(name, base), directory, force)
+    click.echo(f"{target}: `boardgen show {target}` lists what you can change; "
+               f"`boardgen validate {target}` checks it")
+
+
+@cli.command()
+@click.argument("what", default="pictures")
+def show(what: str) -> None:
+    """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
+    from boardgen import authoring
+    from boardgen.data.loader import load, resolve
+
+    if what == "pictures":
+        names = authoring.bundled_pictures()
+        click.echo(f"{len(names)} bundled pictures (use them by name in a layout, or replace them in a "
+                   "theme's [art]):")
+        for start in range(0, len(names), 4):
+            click.echo("  " + "".join(f"{n:<20}" for n in names[start:start + 4]).rstrip())
+        return
+    kinds = []
+    for kind in ("game", "theme"):
+        try:
+            resolve(kind, what)
+            kinds.append(kind)
+        except BoardgenError:
+            continue
+    if not kinds:
+        raise UsageError(f"{what!r} is neither a game nor a theme (see `boardgen list`), nor `pictures`")
+    if "game" in kinds and (what.endswith(".toml") and "[game]" in Path(what).read_text(encoding="utf-8")
+                            or not what.endswith(".toml")):
+        click.echo(authoring.describe_game(load("game", what)))
+    else:
+        from boardgen.data.theme import load_theme
+
+        click.echo(authoring.describe_theme(load_theme(what)))
+
+
+@cli.command()
+@click.argument("game", default=DEFAULT_GAME)
+@click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port).")
+@click.option("--open/--no-open", "open_browser", default=False, help="Open the page in your browser.")
+def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_browser: bool) -> None:
+    """Show GAME's board and pieces on a local page that redraws whenever a file changes.
+
+    GAME and --theme may be bundled names or paths to your own .toml files; edit them (or a
+    picture they use) and the page follows within a second. Ctrl-C stops it.
+    """
+    from boardgen.serve import LivePreview, kit_drawer, make_server, watch_roots
+
+    preview = LivePreview(kit_drawer(game, theme, lang, seed), watch_roots(game, theme))
+    preview.current()
+    try:
+        server = make_server(preview, f"{game} ({theme})", port)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; try --port 0") from None
+    import signal
+
+    # Ctrl-C (even where the shell started us with it ignored) and a polite kill both stop it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        click.echo(f"Serving {game} with theme {theme} at {url} (Ctrl-C to stop)", err=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    finally:
+        server.server_close()
+
+
 def main() -> None:
     cli(prog_name="boardgen")
 

@@ -1,0 +1,176 @@
+"""Making your own: editable copies of bundled games and themes, and what each key changes.
+
+`new_theme` and `new_game` return the text of a file a person edits (written by the CLI
+into the current folder, never into the installed package); `describe_game` and
+`describe_theme` list what can be changed, with the help text of `descriptions.toml`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import Any
+
+from boardgen.data.loader import Document, layouts_root, load, resolve
+from boardgen.data.theme import Theme
+from boardgen.errors import UsageError
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+@cache
+def descriptions() -> dict[str, dict[str, str]]:
+    """Help text per dotted key, for themes ("theme") and layouts ("game")."""
+    path = layouts_root() / "schema" / "descriptions.toml"
+    data: dict[str, dict[str, str]] = tomllib.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def describe_key(kind: str, key: str) -> str:
+    """The help text of a dotted key ('palette.floor', 'treasures[].id'), or ''."""
+    return descriptions()[kind].get(key, "")
+
+
+def check_name(name: str) -> str:
+    if not NAME.match(name):
+        raise UsageError(f"name {name!r}: use 1-40 lower-case letters, digits, - or _, starting with a "
+                         "letter or digit (it becomes the file name and the id)")
+    return name
+
+
+def toml_value(value: Any) -> str:
+    """A TOML literal for the plain values themes hold (strings, numbers, booleans, tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{key} = {toml_value(v)}" for key, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def _comment(text: str) -> str:
+    return f"  # {text}" if text else ""
+
+
+def new_theme(name: str, base: str) -> str:
+    """A theme that extends `base`, every value listed with what it changes, ready to edit."""
+    check_name(name)
+    doc = load("theme", base)
+    data = doc.data
+    lines = [
+        f"# Theme {name!r}, made with `boardgen new theme {name} --from {base}`.",
+        "# Change any value and render with:  boardgen render GAME --theme " + f"{name}.toml",
+        "# or watch it live with:              boardgen serve GAME --theme " + f"{name}.toml",
+        "# Colours: CSS names, #rgb, #rrggbb or rgb(r, g, b). Lines you delete keep the value of "
+        f"{base!r}.",
+        "",
+        "[theme]",
+        f'id = "{name}"',
+        f'name = {{ en = "{name}", fr = "{name}" }}',
+        f"extends = {toml_value(data['theme']['id'] if _is_bundled('theme', base) else base)}",
+    ]
+    for table in ("palette", "fonts", "strokes", "style"):
+        values = data.get(table, {})
+        if not values:
+            continue
+        lines += ["", f"# {describe_key('theme', table)}", f"[{table}]"]
+        nested = {k: v for k, v in values.items() if isinstance(v, Mapping)}
+        for key, value in values.items():
+            if key not in nested:
+                lines.append(f"{key} = {toml_value(value)}{_comment(describe_key('theme', f'{table}.{key}'))}")
+        for key, value in nested.items():
+            lines += ["", f"# {describe_key('theme', f'{table}.{key}')}", f"[{table}.{key}]"]
+            lines += [f"{k} = {toml_value(v)}" for k, v in value.items()]
+    lines += ["", f"# {describe_key('theme', 'art')}", "# `boardgen show pictures` lists the picture "
+              "names; for example:", "[art]", '# book = "pictures/my-book.svg"', ""]
+    return "\n".join(lines)
+
+
+def _is_bundled(kind: str, name_or_path: str) -> bool:
+    try:
+        return resolve(kind, name_or_path).resolve().is_relative_to(layouts_root().resolve())
+    except OSError:
+        return False
+
+
+GAME_ID = re.compile(r'^(id\s*=\s*)"[^"]*"', re.MULTILINE)
+
+
+def new_game(name: str, base: str) -> str:
+    """A copy of the layout `base` under the id `name`, with a header saying what to change."""
+    check_name(name)
+    path = resolve("game", base)
+    text = path.read_text(encoding="utf-8")
+    load("game", base)  # the source must itself be valid
+    start = text.find("[game]")
+    match = GAME_ID.search(text, start if start >= 0 else 0)
+    if match is None:
+        raise UsageError(f"{base}: no id in its [game] table to rename")
+    body = text[:match.start()] + f'{match.group(1)}"{name}"' + text[match.end():]
+    header = (
+        f"# Game {name!r}, an editable copy of {base!r} made with "
+        f"`boardgen new game {name} --from {base}`.\n"
+        f"# `boardgen show {name}.toml` lists what you can change; check it with\n"
+        f"# `boardgen validate {name}.toml` and print it with `boardgen render {name}.toml`.\n"
+        "# Pictures and rules named here are the bundled ones; a path is relative to this file.\n\n"
+    )
+    return header + body
+
+
+def pieces(doc: Document) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """Each array of named things in a layout (treasures, objects, fields...): what cards,
+    tokens and pictures are made of."""
+    for key, value in doc.data.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
+            yield key, value
+
+
+def describe_game(doc: Document) -> str:
+    game = doc.data["game"]
+    lines = [f"{game['title'].get('en', game['id'])} / {game['title'].get('fr', game['id'])}",
+             f"  file:    {doc.path}", f"  engine:  {game['engine']}",
+             f"  players: {game['players']['min']}-{game['players']['max']}", ""]
+    for key, entries in pieces(doc):
+        lines.append(f"{key} ({len(entries)}): {describe_key('game', key)}")
+        for entry in entries:
+            names = entry.get("name", {})
+            label = " / ".join(str(names[lang]) for lang in ("en", "fr") if lang in names)
+            art = entry.get("art", entry["id"])
+            lines.append(f"  {entry['id']:<16} {label:<44} picture: {art}")
+        lines.append("")
+    lines.append("What you can change (top-level tables):")
+    for key in doc.data:
+        lines.append(f"  [{key}]  {describe_key('game', key)}")
+    return "\n".join(lines)
+
+
+def describe_theme(theme: Theme) -> str:
+    lines = [f"{theme.name.get('en', theme.id)} / {theme.name.get('fr', theme.id)}",
+             f"  file: {theme.doc.path}", ""]
+    sections: list[tuple[str, Mapping[str, Any]]] = [
+        ("palette", theme.palette), ("fonts", theme.fonts), ("strokes", theme.strokes), ("style", theme.style),
+        ("art", {key: str(value) for key, value in theme.art.items()}),
+    ]
+    for table, values in sections:
+        lines.append(f"[{table}]  {describe_key('theme', table)}")
+        for key, value in values.items():
+            shown = ", ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, Mapping) else value
+            lines.append(f"  {key:<18} {str(shown):<12} {describe_key('theme', f'{table}.{key}')}")
+        if not values:
+            lines.append("  (none)")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def bundled_pictures() -> list[str]:
+    """Names of the bundled pictures a layout or a theme's [art] can use."""
+    folder = layouts_root() / "art" / "game-icons"
+    return sorted(p.stem for p in folder.glob("*.svg"))

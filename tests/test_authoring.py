@@ -1,0 +1,101 @@
+"""`boardgen new` and `boardgen show`: editable copies that load, and help for every key."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgen.authoring import describe_key, descriptions
+from boardgen.cli import cli
+from boardgen.data.loader import layouts_root
+from boardgen.data.theme import load_theme
+from boardgen.games import load_game
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("base", ["classic", "ink-saver", "minoan"])
+def test_new_theme_is_an_editable_copy_with_the_same_values(tmp_path: Path, base: str) -> None:
+    code, out = run("new", "theme", "mine", "--from", base, "-C", str(tmp_path))
+    assert code == 0, out
+    path = tmp_path / "mine.toml"
+    text = path.read_text(encoding="utf-8")
+    assert "# Corridor floors" in text or "floor =" in text
+    mine, original = load_theme(str(path)), load_theme(base)
+    assert mine.id == "mine"
+    assert (mine.palette, mine.fonts, mine.strokes, mine.style) == (
+        original.palette, original.fonts, original.strokes, original.style)
+    # Editing a value is all it takes.
+    path.write_text(text.replace(f'floor = "{original.palette["floor"]}"', 'floor = "#123456"'), encoding="utf-8")
+    assert load_theme(str(path)).palette["floor"] == "#123456"
+
+
+def test_new_game_copies_the_layout_under_its_own_id(tmp_path: Path) -> None:
+    code, out = run("new", "game", "my-maze", "--from", "classic", "-C", str(tmp_path))
+    assert code == 0, out
+    path = tmp_path / "my-maze.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    original = tomllib.loads((layouts_root() / "games" / "classic.toml").read_text(encoding="utf-8"))
+    assert data["game"]["id"] == "my-maze"
+    data["game"]["id"] = "classic"
+    assert data == original
+    _, layout = load_game(str(path))
+    assert layout.id == "my-maze"
+
+
+def test_new_refuses_to_overwrite_and_bad_names(tmp_path: Path) -> None:
+    assert run("new", "theme", "mine", "-C", str(tmp_path))[0] == 0
+    code, out = run("new", "theme", "mine", "-C", str(tmp_path))
+    assert code != 0 and "already exists" in out
+    assert run("new", "theme", "mine", "-C", str(tmp_path), "--force")[0] == 0
+    code, out = run("new", "theme", "../escape", "-C", str(tmp_path))
+    assert code != 0 and "name" in out and not (tmp_path.parent / "escape.toml").exists()
+    code, out = run("new", "game", "x", "--from", "nosuchgame", "-C", str(tmp_path))
+    assert code != 0 and "unknown game" in out
+
+
+def test_show_game_lists_every_treasure_with_names_and_pictures() -> None:
+    code, out = run("show", "classic")
+    assert code == 0, out
+    data = tomllib.loads((layouts_root() / "games" / "classic.toml").read_text(encoding="utf-8"))
+    for treasure in data["treasures"]:
+        line = next(line for line in out.splitlines() if line.strip().startswith(treasure["id"] + " "))
+        assert treasure["name"]["en"] in line and treasure["name"]["fr"] in line
+
+
+def test_show_theme_explains_every_palette_key() -> None:
+    code, out = run("show", "ink-saver")
+    assert code == 0, out
+    theme = load_theme("ink-saver")
+    for key in theme.palette:
+        line = next(line for line in out.splitlines() if line.strip().startswith(key + " "))
+        assert describe_key("theme", f"palette.{key}") in line
+
+
+def test_show_pictures_lists_the_bundled_icons() -> None:
+    code, out = run("show", "pictures")
+    assert code == 0
+    icons = sorted(p.stem for p in (layouts_root() / "art" / "game-icons").glob("*.svg"))
+    assert f"{len(icons)} bundled pictures" in out
+    assert all(name in out for name in icons)
+
+
+def test_every_theme_key_has_help() -> None:
+    """The theme schema and the help text describe the same keys (no key without help)."""
+    schema = json.loads((layouts_root() / "schema" / "theme.schema.json").read_text(encoding="utf-8"))
+    missing = []
+    for table, spec in schema["properties"].items():
+        if table != "theme" and not describe_key("theme", table):
+            missing.append(table)
+        for key in spec.get("properties", {}):
+            if not describe_key("theme", f"{table}.{key}"):
+                missing.append(f"{table}.{key}")
+    assert not missing, f"keys without a description in layouts/schema/descriptions.toml: {missing}"
+    assert set(descriptions()) == {"theme", "game"}
