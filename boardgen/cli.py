@@ -68,6 +68,33 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 SEED = click.IntRange(0, bounds.SEED_MAX)
 
 
+def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    """Bundled names of `kind` plus the .toml files of the current folder, for shell completion."""
+    from click.shell_completion import CompletionItem
+
+    found = [CompletionItem(n) for n in bundled_names(kind) if n.startswith(incomplete)]
+    found += [CompletionItem(str(p), type="file") for p in sorted(Path(".").glob(incomplete + "*.toml"))]
+    return found
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
+        click.shell_completion.CompletionItem]:
+    return _complete("game", incomplete)
+
+
+def _complete_theme(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
+        click.shell_completion.CompletionItem]:
+    return _complete("theme", incomplete)
+
+
+def _complete_paper(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
+        click.shell_completion.CompletionItem]:
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete.lower())]
+
+
+
 @click.group(cls=BoardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boardgen")
 def cli() -> None:
@@ -95,13 +122,14 @@ def list_command() -> None:
 
 
 @cli.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--all", "all_games", is_flag=True, help="Render every bundled game.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder for the kits (one subfolder per game).")
-@click.option("--paper", default="a4", show_default=True,
+@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
               help="a4, letter, a3, legal, tabloid or WxH in mm (up to A0).")
-@click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
+              help="Theme name or path to a theme .toml.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
@@ -153,7 +181,7 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME)
+@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
 @click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
               help="Self-play games per player count (default: the layout's).")
@@ -177,7 +205,7 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME)
+@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=200, show_default=True)
 @click.option("--players", type=click.IntRange(1, bounds.PLAYERS_MAX), default=4, show_default=True)
 @click.option("--seed", type=SEED, default=1, show_default=True)
@@ -202,7 +230,7 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME)
+@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--pairs", type=click.IntRange(1, bounds.PAIRS_MAX), default=1000, show_default=True,
               help="Random (pawn square, treasure) pairs.")
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
@@ -229,21 +257,36 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["minos"]))
+@click.argument("game", type=click.Choice(["minos", "classic"]))
 @click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option("--size", type=int, default=9, show_default=True, help="Grid cells per side (9 or 11).")
+@click.option("--size", type=click.IntRange(3, 25), default=None,
+              help="Squares per side: minos 9 or 11 (default 9); classic any odd size 5-13 (default 7).")
+@click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
-def generate(game: str, seed: int, size: int, output: Path) -> None:
+def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file."""
     from boardgen.kits.common import write_atomic
-    from boardgen.model.minos_generate import GenerationError, to_toml
-    from boardgen.model.minos_generate import generate as make
 
-    try:
-        text = to_toml(make(seed, size))
-    except (ValueError, GenerationError) as exc:
-        raise UsageError(str(exc)) from None
+    if game == "minos":
+        from boardgen.model.minos_generate import GenerationError, to_toml
+        from boardgen.model.minos_generate import generate as make
+
+        size = 9 if size is None else size
+        try:
+            text = to_toml(make(seed, size))
+        except (ValueError, GenerationError) as exc:
+            raise UsageError(str(exc)) from None
+    else:
+        from boardgen.authoring import check_name
+        from boardgen.model import sliding_generate
+
+        size = 7 if size is None else size
+        data = sliding_generate.generate(game, size, seed)
+        data["game"]["id"] = check_name(new_id or output.stem.lower())
+        text = sliding_generate.to_toml(data, header=(
+            f"A {size}x{size} {game} board made by `boardgen generate {game} --size {size} --seed {seed}`.\n"
+            "How the tiles and treasures scale with the size: see boardgen/model/sliding_generate.py."))
     write_atomic(output, text.encode("utf-8"))
     click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
                f"`boardgen validate {output}`")
@@ -337,8 +380,9 @@ def show(what: str) -> None:
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME)
-@click.option("--theme", default="classic", show_default=True, help="Theme name or path to a theme .toml.")
+@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
+              help="Theme name or path to a theme .toml.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,

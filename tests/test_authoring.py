@@ -99,3 +99,42 @@ def test_every_theme_key_has_help() -> None:
                 missing.append(f"{table}.{key}")
     assert not missing, f"keys without a description in layouts/schema/descriptions.toml: {missing}"
     assert set(descriptions()) == {"theme", "game"}
+
+
+@pytest.mark.parametrize("size", [5, 9])
+def test_generated_classic_boards_pass_the_static_checks_and_render(tmp_path: Path, size: int) -> None:
+    """The generated layout follows the documented scaling, and its dealt board passes every
+    static check and the solver (self-play is exercised by `boardgen validate` in the README)."""
+    from boardgen.model.sliding import deal
+    from boardgen.rules.playability import static_checks
+
+    path = tmp_path / f"g{size}.toml"
+    code, out = run("generate", "classic", "--size", str(size), "-o", str(path))
+    assert code == 0, out
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    fixed = ((size + 1) // 2) ** 2
+    assert data["board"]["size"] == size and len(data["tiles"]["fixed"]) == fixed
+    assert sum(t["count"] for t in data["tiles"]["loose"]) == size * size - fixed + 1
+    assert data["board"]["sliding_lines"] == list(range(1, size, 2))
+    assert size * data["board"]["pitch_mm"] + 2 * data["board"]["frame_mm"] <= 378
+    ids = [t["id"] for t in data["treasures"]]
+    assert len(ids) == len(set(ids))
+    _, layout = load_game(str(path))
+    checks = static_checks(deal(layout, layout.default_seed))
+    assert all(check.ok for check in checks), [c.problems for c in checks if not c.ok]
+    for players, cards in data["deal"].items():
+        assert cards * int(players) <= len(ids)
+
+
+def test_completion_offers_games_themes_and_papers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text("", encoding="utf-8")
+
+    def complete(words: str) -> list[str]:
+        env = {"COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1), "_BOARDGEN_COMPLETE": "bash_complete"}
+        result = CliRunner().invoke(cli, [], env=env, prog_name="boardgen")
+        return [line.split(",", 1)[1] for line in result.output.splitlines() if "," in line]
+
+    assert complete("boardgen render cl") == ["classic"]
+    assert set(complete("boardgen render classic --theme m")) == {"minoan", "mine.toml"}
+    assert sorted(complete("boardgen render classic --paper le")) == ["legal", "letter"]

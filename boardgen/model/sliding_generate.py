@@ -1,0 +1,240 @@
+"""Sliding-corridor layouts of any odd size, grown from a bundled one (`boardgen generate classic`).
+
+How a board of size N (odd, 5 to 13) is made from the source layout (classic's numbers in
+brackets, for N = 7):
+- fixed tiles stand on every square whose row and column are both even, (N+1)^2/4 of them
+  [16]: the four corners are the start corners, open towards the board; the others on the
+  edge are T-junctions closed towards the outside; the inner ones are T-junctions turned as
+  a pinwheel (closed west in the upper left quarter, north in the upper right, east in the
+  lower right, south in the lower left), as the classic board turns its four;
+- rows and columns with odd numbers slide [1, 3, 5];
+- loose tiles fill the other squares plus one spare, N^2 - (N+1)^2/4 + 1 [34], shared among
+  the source's shapes in the source's proportions (largest remainder) [12 straight, 16
+  corners, 6 T];
+- treasures go on every fixed T-junction [12], on every loose T [6] and on the same share of
+  loose corners as the source [6 of 16]; a smaller board puts treasures on more loose corners
+  until it has as many as the source, where it can (a 5 x 5 board: 16), because short hunts
+  turn into a race the first seat wins; names and pictures come from the source's treasures,
+  then from the other bundled sliding games' pieces (classic and Labyrinthe Master together
+  name 45), so a very large board may carry fewer treasures than it has T-junctions;
+- each player is dealt the source's number of cards, or an equal share of the treasures if
+  there are fewer [12, 8, 6];
+- a board smaller than 7 x 7 is for two or three players (with four, the first seat wins
+  too often: see SMALL_FOR_FOUR);
+- the pitch shrinks if needed so the board still tiles 2 x 2 on A4 and Letter.
+Everything else (game texts, frame, cards, pawns, playability thresholds) is the source's.
+The result is checked like any layout: `boardgen validate FILE`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from boardgen.data.loader import Document, layouts_root, load
+from boardgen.errors import UsageError
+
+SIZES = range(5, 14, 2)
+# Below this size the board is for two or three players: with four on a 5 x 5 board the seats
+# win 0.33 / 0.28 / 0.22 / 0.17 of greedy self-play games (200 games, seed 1).
+SMALL_FOR_FOUR = 7
+POOL_SOURCES = ("classic", "master")
+# The largest board side (frame included) that tiles 2 x 2 on A4 and Letter with 8 mm margins.
+MAX_BOARD_MM = 378.0
+INWARD = {(0, 0): "ES", (0, 1): "WS", (1, 0): "NE", (1, 1): "NW"}
+
+
+def _closed_to_open(closed: str) -> str:
+    return "".join(side for side in "NESW" if side != closed)
+
+
+def fixed_sides(row: int, col: int, size: int) -> str:
+    """Open sides of the fixed tile at (row, col) on a board of `size`."""
+    last = size - 1
+    if row in (0, last) and col in (0, last):
+        return INWARD[(row // last, col // last)]
+    if row == 0:
+        return _closed_to_open("N")
+    if row == last:
+        return _closed_to_open("S")
+    if col == 0:
+        return _closed_to_open("W")
+    if col == last:
+        return _closed_to_open("E")
+    mid = last / 2
+    up, left = row <= mid, col < mid
+    if up and left:
+        return _closed_to_open("W")
+    if up:
+        return _closed_to_open("N")
+    if not left:
+        return _closed_to_open("E")
+    return _closed_to_open("S")
+
+
+def share(total: int, weights: Sequence[int]) -> list[int]:
+    """Split `total` in proportion to `weights` (largest remainder, ties to the first)."""
+    whole = sum(weights)
+    exact = [total * w / whole for w in weights]
+    counts = [math.floor(x) for x in exact]
+    order = sorted(range(len(weights)), key=lambda i: (-(exact[i] - counts[i]), i))
+    for i in order[: total - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+def treasure_pool(source: Document) -> list[dict[str, Any]]:
+    """Named pieces with bundled pictures: the source's treasures first, then the others'."""
+    icons = {p.stem for p in (layouts_root() / "art" / "game-icons").glob("*.svg")}
+    pool: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    docs = [source] + [load("game", name) for name in POOL_SOURCES if name != source.data["game"]["id"]]
+    for doc in docs:
+        for entry in doc.data.get("treasures", []) + doc.data.get("objects", []):
+            art = entry.get("art", entry["id"])
+            if entry["id"] in seen or art not in icons:
+                continue
+            seen.add(entry["id"])
+            item = {"id": entry["id"], "name": dict(entry["name"])}
+            if art != entry["id"]:
+                item["art"] = art
+            pool.append(item)
+    return pool
+
+
+def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
+    """The layout data of a sliding game of `size` x `size` grown from `source_name`."""
+    if size not in SIZES:
+        raise UsageError(f"--size must be an odd number from {SIZES.start} to {SIZES.stop - 2}, got {size}")
+    source = load("game", source_name)
+    data = source.data
+    if data["game"]["engine"] != "sliding":
+        raise UsageError(f"generate grows plain sliding-corridor layouts; {source_name} is a "
+                         f"{data['game']['engine']} game")
+    last = size - 1
+    board = dict(data["board"])
+    frame = float(board.get("frame_mm", 18))
+    pitch = min(float(board["pitch_mm"]), math.floor((MAX_BOARD_MM - 2 * frame) / size))
+    starts = sorted(data["board"]["starts"], key=lambda s: (s["at"][0], s["at"][1]))
+    corners = [(0, 0), (0, last), (last, 0), (last, last)]
+    board.update(size=size, pitch_mm=pitch, sliding_lines=list(range(1, size, 2)),
+                 starts=[{"colour": s["colour"], "at": list(at)} for s, at in zip(starts, corners, strict=False)])
+    start_at = {tuple(s["at"]): s["colour"] for s in board["starts"]}
+
+    shapes: dict[str, str] = data["shapes"]
+    corner_shape = next(name for name, sides in shapes.items() if len(sides) == 2 and sides not in ("NS", "EW"))
+    tee_shape = next(name for name, sides in shapes.items() if len(sides) == 3)
+    pool = treasure_pool(source)
+    rng = random.Random(seed)
+    rng.shuffle(pool[len(data["treasures"]):])
+    names = iter(pool)
+    used: list[dict[str, Any]] = []
+
+    def take() -> str | None:
+        item = next(names, None)
+        if item is None:
+            return None
+        used.append(item)
+        return str(item["id"])
+
+    fixed = []
+    for row in range(0, size, 2):
+        for col in range(0, size, 2):
+            entry: dict[str, Any] = {"at": [row, col]}
+            if (row, col) in start_at or (row, col) in corners:
+                entry.update(shape=corner_shape, open=fixed_sides(row, col, size))
+                if (row, col) in start_at:
+                    entry["start"] = start_at[(row, col)]
+            else:
+                entry.update(shape=tee_shape, open=fixed_sides(row, col, size))
+                treasure = take()
+                if treasure:
+                    entry["treasure"] = treasure
+            fixed.append(entry)
+
+    loose_total = size * size - len(fixed) + 1
+    source_loose = data["tiles"]["loose"]
+    counts = share(loose_total, [int(t["count"]) for t in source_loose])
+    wanted = []
+    for spec, count in zip(source_loose, counts, strict=True):
+        carried = len(spec.get("treasures", []))
+        wanted.append(count if carried == int(spec["count"]) else round(count * carried / int(spec["count"])))
+    # A small board keeps the source's number of treasures where it can (short hunts are a
+    # race that the first seat wins): loose tiles that already carry some carry more.
+    goal = len(data["treasures"])
+    for i, spec in enumerate(source_loose):
+        if spec.get("treasures"):
+            extra = max(0, min(counts[i] - wanted[i], goal - len(used) - sum(wanted)))
+            wanted[i] += extra
+    loose = []
+    for spec, count, number in zip(source_loose, counts, wanted, strict=True):
+        treasures = [t for t in (take() for _ in range(number)) if t]
+        entry = {"shape": spec["shape"], "count": count}
+        if treasures:
+            entry["treasures"] = treasures
+        loose.append(entry)
+
+    deal = {key: min(int(value), len(used) // int(key)) for key, value in data["deal"].items()}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "extends":
+            continue
+        out[key] = value
+    out["game"] = dict(data["game"])
+    out["game"]["title"] = {lang: f"{text} {size}x{size}" for lang, text in data["game"]["title"].items()}
+    if size < SMALL_FOR_FOUR:
+        out["game"]["players"] = {"min": data["game"]["players"]["min"],
+                                  "max": min(3, data["game"]["players"]["max"])}
+        deal = {key: value for key, value in deal.items() if int(key) <= 3}
+    out["board"] = board
+    out["tiles"] = {"fixed": fixed, "loose": loose}
+    out["treasures"] = used
+    out["deal"] = deal
+    return out
+
+
+def to_toml(data: Mapping[str, Any], header: str = "") -> str:
+    """TOML text for layout data: plain tables, arrays of tables, inline tables for small maps."""
+    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
+    _table(lines, (), data)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _is_table_array(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
+
+
+def _inline(value: Any) -> str:
+    from boardgen.authoring import toml_value
+
+    return toml_value(value)
+
+
+def _key(part: str) -> str:
+    return part if part.replace("-", "").replace("_", "").isalnum() and part.isascii() else f'"{part}"'
+
+
+def _table(lines: list[str], path: tuple[str, ...], table: Mapping[str, Any]) -> None:
+    simple = {k: v for k, v in table.items()
+              if not (isinstance(v, Mapping) and (_nested(v) or not path)) and not _is_table_array(v)}
+    for key, value in simple.items():
+        lines.append(f"{_key(key)} = {_inline(value)}")
+    for key, value in table.items():
+        if key in simple:
+            continue
+        child = path + (key,)
+        name = ".".join(_key(p) for p in child)
+        if _is_table_array(value):
+            for entry in value:
+                lines += ["", f"[[{name}]]"]
+                _table(lines, child, entry)
+        else:
+            lines += ["", f"[{name}]"]
+            _table(lines, child, value)
+
+
+def _nested(value: Mapping[str, Any]) -> bool:
+    """Tables written as sections rather than inline: those with many keys or sub-tables."""
+    return len(value) > 3 or any(isinstance(v, Mapping | list) for v in value.values())
