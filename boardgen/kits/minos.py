@@ -76,10 +76,11 @@ def seam_cuts(layout: MinosLayout, axis: str, position: float) -> str:
 
 
 def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
-    zones = race.seam_zones(layout)
-    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
+    track = layout.track
+    return tile_board(track.width_mm, track.height_mm, paper(options.paper), options.margin,
                       style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
+                      zones_x=race.seam_zones(layout), zones_y=race.seam_zones_y(layout),
+                      describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
 def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, options: KitOptions, *,

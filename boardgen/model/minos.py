@@ -17,7 +17,7 @@ from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
-from boardgen.model.race import Effect, Link, Node, Shape, TrackGraph
+from boardgen.model.race import Effect, Grid, Link, Node, Shape, TrackGraph
 
 # What a field can be; the renderer draws one mark per kind.
 ENTRANCE, GOAL = "entrance", "goal"
@@ -148,8 +148,13 @@ class MinosLayout(GameInfo):
     def cell_shape(self, cell: Cell) -> Shape:
         """The square of a grid cell on the board, in mm."""
         row, col = cell
-        return Shape.square(self.border_mm + col * self.pitch_mm, self.border_mm + row * self.pitch_mm,
-                            self.pitch_mm)
+        pitch, border = self.pitch_mm, self.border_mm
+        return Shape((border + (col + 0.5) * pitch, border + (row + 0.5) * pitch), (pitch, pitch))
+
+    @property
+    def grid(self) -> Grid:
+        """How the board is drawn: cells of a square grid, walls between non-consecutive ones."""
+        return Grid(self.size, self.pitch_mm, self.border_mm, self.entrance_side)
 
     @cached_property
     def track(self) -> TrackGraph:

@@ -161,6 +161,18 @@ class Node:
 
 
 @dataclass(frozen=True)
+class Grid:
+    """For a board whose fields are cells of a square grid (King Minos): the drawing fills
+    the cells that are no field as wall and draws walls between neighbouring cells that are
+    not consecutive fields."""
+
+    size: int
+    pitch_mm: float
+    border_mm: float
+    entrance_side: str  # N, E, S or W: the edge pieces enter the start field from
+
+
+@dataclass(frozen=True)
 class Link:
     """A drawn connection between two fields: a jump, a tunnel, a choice, or a game's own
     (King Minos: an Orbit hop, a Millstone diagonal). Jumps and tunnels run one way."""

@@ -1,90 +1,174 @@
-"""Race-board pieces as SVG: the King Minos mosaic board with its fields, icons and links."""
+"""Race boards as SVG, drawn from the track graph: fields of any shape, their pictures, numbers,
+names and the links between them (King Minos's mosaic board is the grid case of it)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from boardgen.data.theme import Theme
-from boardgen.model import minos
-from boardgen.model.minos import MinosLayout
+from boardgen.model.race import Grid, Link, Node, TrackGraph
 from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
 
-# The picture drawn on a field of each kind (first match wins, in this order).
+# Drawn kinds of field (a field's `kinds`), and the picture drawn on a field of each kind
+# (first match wins, in this order).
+ENTRANCE, GOAL, SANCTUARY, EXACT = "entrance", "goal", "sanctuary", "exact"
+JUMP, TUNNEL, LOSE_TURNS, ORBIT, MILLSTONE = "jump", "tunnel", "lose-turns", "orbit", "millstone"
 KIND_ART = (
-    (minos.GOAL, "elysium"), (minos.LOSE_TURNS, "hourglass"), (minos.TUNNEL, "tunnel"),
-    (minos.JUMP, "jump"), (minos.ORBIT, "knight"), (minos.MILLSTONE, "millstone"),
+    (GOAL, "elysium"), (LOSE_TURNS, "hourglass"), (TUNNEL, "tunnel"),
+    (JUMP, "jump"), (ORBIT, "knight"), (MILLSTONE, "millstone"),
 )
+# Links drawn as curved one-way arrows (the others are straight or dotted and run both ways).
+ONE_WAY = (JUMP, TUNNEL, "back_to_start", "choice")
 
 
-def field_art(kinds: tuple[str, ...]) -> str | None:
+class RaceBoard(Protocol):
+    """What the drawing needs from a race layout."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> dict[str, str]: ...
+
+    @property
+    def track(self) -> TrackGraph: ...
+
+    @property
+    def border_mm(self) -> float: ...
+
+    @property
+    def links(self) -> tuple[Link, ...]: ...
+
+    def kinds(self, index: int) -> tuple[str, ...]:
+        """The drawn kinds of a field (see KIND_ART and the constants above)."""
+        ...
+
+    @property
+    def grid(self) -> Grid | None: ...
+
+
+def effect_kinds(track: TrackGraph, index: int) -> tuple[str, ...]:
+    """The drawn kinds of a field of a plain track: entrance, goal and its effects."""
+    node = track.node(index)
+    out = [ENTRANCE] if index == track.start else []
+    out += [GOAL] if index == track.goal else []
+    out += [e.kind.replace("_", "-") for e in node.effects]
+    return tuple(out)
+
+
+def field_art(kinds: Sequence[str]) -> str | None:
     for kind, art in KIND_ART:
         if kind in kinds:
             return art
     return None
 
 
-def seam_zones(layout: MinosLayout) -> tuple[tuple[float, float], ...]:
-    """Seams may run only along cell edges, never through a field's number or picture."""
-    return tuple((layout.border_mm + k * layout.pitch_mm,) * 2 for k in range(layout.size + 1))
+def seam_zones(board: RaceBoard) -> tuple[tuple[float, float], ...]:
+    """Where sheet seams may run: on a grid only along cell edges; otherwise anywhere no
+    field is (a seam never cuts through a field's number or picture)."""
+    grid = board.grid
+    if grid is not None:
+        return tuple((grid.border_mm + k * grid.pitch_mm,) * 2 for k in range(grid.size + 1))
+    return _free_intervals([(n.shape.box[0], n.shape.box[2]) for n in board.track.nodes],
+                           board.track.width_mm)
 
 
-def board_svg(layout: MinosLayout, theme: Theme, *, lang: str) -> str:
-    size, pitch, border = layout.board_mm, layout.pitch_mm, layout.border_mm
-    sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
+def seam_zones_y(board: RaceBoard) -> tuple[tuple[float, float], ...]:
+    if board.grid is not None:
+        return seam_zones(board)
+    return _free_intervals([(n.shape.box[1], n.shape.box[3]) for n in board.track.nodes],
+                           board.track.height_mm)
+
+
+def _free_intervals(spans: list[tuple[float, float]], length: float) -> tuple[tuple[float, float], ...]:
+    out, at = [], 0.0
+    for lo, hi in sorted(spans):
+        if lo > at:
+            out.append((at, lo))
+        at = max(at, hi)
+    if at < length:
+        out.append((at, length))
+    return tuple(out)
+
+
+def board_svg(board: RaceBoard, theme: Theme, *, lang: str) -> str:
+    track = board.track
+    width, height, border = track.width_mm, track.height_mm, board.border_mm
+    sheet = new_sheet(width, height, theme, lang, id=f"{board.id}-board")
     d = sheet.drawing
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-frame",
+    d.add(d.rect((0, 0), (_r(width), _r(height)), id="board-frame",
                  fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper")))
-    half = layout.goal // 2
+    grid = board.grid
     floor = d.g(id="board-floor")
-    for row in range(layout.size):
-        for col in range(layout.size):
-            x, y = border + col * pitch, border + row * pitch
-            number = layout.field_at((row, col))
-            if number is None:
-                floor.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"wall-{row}-{col}",
-                                 fill=sheet.colour("wall" if sheet.style("fill_walls") else "paper")))
-                continue
-            realm = "earth" if number <= half else "sky"
-            _mosaic(sheet, floor, x, y, pitch, realm, id=f"field-{number}-mosaic")
+    if grid is not None:
+        _grid_floor(sheet, floor, board, grid)
+    else:
+        for node in track.nodes:
+            _floor(sheet, floor, node)
     d.add(floor)
-    d.add(_walls(sheet, layout))
+    d.add(_grid_walls(sheet, board, grid) if grid is not None else _outlines(sheet, track))
     links = d.g(id="board-links")
-    for index, link in enumerate(layout.links):
-        _link(sheet, links, layout, link, id=f"link-{index}-{link.kind}-{link.start}-{link.end}")
+    for index, link in enumerate(board.links):
+        _link(sheet, links, track, link, id=f"link-{index}-{link.kind}-{track.node(link.start).key}-"
+                                            f"{track.node(link.end).key}")
     d.add(links)
-    d.add(_entrance_arrow(sheet, layout))
+    d.add(_entrance_arrow(sheet, board, grid))
     fields = d.g(id="board-fields")
-    for field in layout.fields:
-        _field(sheet, fields, layout, field)
+    for node in track.nodes:
+        _field(sheet, fields, node, board.kinds(node.index))
     d.add(fields)
     # The title stays in the top-left quarter so no sheet seam runs through it.
-    sheet.text(d, layout.title[lang], x=border, y=border * 0.72, size=border * 0.55, role="title",
-               weight="bold", fill="frame_text", anchor="start", width=size * 0.42, id="board-title")
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
+    sheet.text(d, board.title[lang], x=border, y=border * 0.72, size=border * 0.55, role="title",
+               weight="bold", fill="frame_text", anchor="start", width=width * 0.42, id="board-title")
+    d.add(d.rect((0, 0), (_r(width), _r(height)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
-    return d.tostring()
+    text: str = d.tostring()
+    return text
 
 
-def _entrance_arrow(sheet: Sheet, layout: MinosLayout):
-    """A triangle in the border pointing into field 1, where pieces enter the labyrinth."""
-    border, pitch = layout.border_mm, layout.pitch_mm
-    row, col = layout.cells[layout.entrance]
-    side = layout.entrance_side
-    cx, cy = border + (col + 0.5) * pitch, border + (row + 0.5) * pitch
-    half, depth = min(pitch * 0.25, border * 0.9), border * 0.7
-    edge = {"N": border * 0.15, "S": layout.board_mm - border * 0.15,
-            "W": border * 0.15, "E": layout.board_mm - border * 0.15}[side]
-    tip = edge + (depth if side in ("N", "W") else -depth)
-    if side in ("N", "S"):
-        points = [(cx - half, edge), (cx + half, edge), (cx, tip)]
-    else:
-        points = [(edge, cy - half), (edge, cy + half), (tip, cy)]
-    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
-                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
-                                 stroke_width=sheet.stroke("corridor_edge"))
+def _tint(sheet: Sheet, colour: str) -> str:
+    try:
+        return sheet.colour(colour or "paper")
+    except KeyError:
+        return sheet.colour("paper")
 
 
-def _mosaic(sheet: Sheet, parent, x: float, y: float, pitch: float, realm: str, *, id: str) -> None:
+def _floor(sheet: Sheet, parent: Any, node: Node) -> None:
+    """A field of any shape: its outline filled with its colour."""
+    parent.add(sheet.drawing.polygon([(_r(x), _r(y)) for x, y in node.shape.outline()],
+                                     id=f"field-{node.key}-floor", fill=_tint(sheet, node.colour)))
+
+
+def _outlines(sheet: Sheet, track: TrackGraph) -> Any:
+    """Every field's edge, for a board that is not a grid."""
+    group = sheet.drawing.g(id="board-walls", fill="none", stroke=sheet.colour("field_edge"),
+                            stroke_width=sheet.stroke("frame_edge"))
+    for node in track.nodes:
+        group.add(sheet.drawing.polygon([(_r(x), _r(y)) for x, y in node.shape.outline()],
+                                        id=f"field-{node.key}-edge"))
+    return group
+
+
+def _grid_floor(sheet: Sheet, floor: Any, board: RaceBoard, grid: Grid) -> None:
+    """Wall cells, and each field as a mosaic in its colour (King Minos: earth, then sky)."""
+    at = {(round((n.shape.centre[1] - grid.border_mm) / grid.pitch_mm - 0.5),
+           round((n.shape.centre[0] - grid.border_mm) / grid.pitch_mm - 0.5)): n
+          for n in board.track.nodes}
+    pitch, border = grid.pitch_mm, grid.border_mm
+    for row in range(grid.size):
+        for col in range(grid.size):
+            x, y = border + col * pitch, border + row * pitch
+            node = at.get((row, col))
+            if node is None:
+                floor.add(sheet.drawing.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"wall-{row}-{col}",
+                                             fill=sheet.colour("wall" if sheet.style("fill_walls") else "paper")))
+                continue
+            _mosaic(sheet, floor, x, y, pitch, node.colour, id=f"field-{node.key}-mosaic")
+
+
+def _mosaic(sheet: Sheet, parent: Any, x: float, y: float, pitch: float, realm: str, *, id: str) -> None:
     """A field's floor: a 3 x 3 checker of tesserae in its realm's two tints."""
     group = sheet.drawing.g(id=id)
     step = pitch / 3
@@ -96,19 +180,26 @@ def _mosaic(sheet: Sheet, parent, x: float, y: float, pitch: float, realm: str, 
     parent.add(group)
 
 
-def _walls(sheet: Sheet, layout: MinosLayout):
+def _grid_walls(sheet: Sheet, board: RaceBoard, grid: Grid) -> Any:
     """Thick lines wherever two neighbouring cells are not consecutive fields of the path."""
-    pitch, border = layout.pitch_mm, layout.border_mm
+    pitch, border, size = grid.pitch_mm, grid.border_mm, grid.size
+    track = board.track
+    cells = {(round((n.shape.centre[1] - border) / pitch - 0.5), round((n.shape.centre[0] - border) / pitch - 0.5)):
+             n.index for n in track.nodes}
+
+    def linked(a: int, b: int) -> bool:
+        return b in track.node(a).next or a in track.node(b).next
+
     segments = []
-    for row in range(layout.size):
-        for col in range(layout.size):
-            here = layout.field_at((row, col))
+    for row in range(size):
+        for col in range(size):
+            here = cells.get((row, col))
             for dr, dc in ((0, 1), (1, 0)):
                 r2, c2 = row + dr, col + dc
-                if r2 >= layout.size or c2 >= layout.size:
+                if r2 >= size or c2 >= size:
                     continue
-                there = layout.field_at((r2, c2))
-                if here is not None and there is not None and abs(here - there) == 1:
+                there = cells.get((r2, c2))
+                if here is not None and there is not None and linked(here, there):
                     continue
                 if here is None and there is None:
                     continue
@@ -118,72 +209,95 @@ def _walls(sheet: Sheet, layout: MinosLayout):
                 else:
                     y = border + r2 * pitch
                     segments.append(f"M{_r(border + col * pitch)} {_r(y)}H{_r(border + (col + 1) * pitch)}")
-    edge = border + layout.size * pitch
+    edge = border + size * pitch
     segments.append(f"M{_r(border)} {_r(border)}H{_r(edge)}V{_r(edge)}H{_r(border)}Z")
     return sheet.drawing.path(" ".join(segments), id="board-walls", fill="none",
                               stroke=sheet.colour("field_edge"), stroke_width=sheet.stroke("frame_edge") * 2,
                               stroke_linecap="square")
 
 
-def _centre(layout: MinosLayout, number: int) -> tuple[float, float]:
-    row, col = layout.cells[number]
-    return (layout.border_mm + (col + 0.5) * layout.pitch_mm, layout.border_mm + (row + 0.5) * layout.pitch_mm)
+def _entrance_arrow(sheet: Sheet, board: RaceBoard, grid: Grid | None) -> Any:
+    """A triangle in the border pointing into the start field, where pieces enter."""
+    track, border = board.track, board.border_mm
+    start = track.node(track.start).shape
+    cx, cy = start.centre
+    width, height = track.width_mm, track.height_mm
+    if grid is not None:
+        side = grid.entrance_side
+    else:
+        left, top, right, bottom = start.box
+        side = min((("N", top), ("S", height - bottom), ("W", left), ("E", width - right)),
+                   key=lambda item: item[1])[0]
+    half, depth = min(min(start.size) * 0.25, border * 0.9), border * 0.7
+    edge = {"N": border * 0.15, "S": height - border * 0.15,
+            "W": border * 0.15, "E": width - border * 0.15}[side]
+    tip = edge + (depth if side in ("N", "W") else -depth)
+    if side in ("N", "S"):
+        points = [(cx - half, edge), (cx + half, edge), (cx, tip)]
+    else:
+        points = [(edge, cy - half), (edge, cy + half), (tip, cy)]
+    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
+                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
+                                 stroke_width=sheet.stroke("corridor_edge"))
 
 
-def _field(sheet: Sheet, parent, layout: MinosLayout, field) -> None:
-    pitch = layout.pitch_mm
-    cx, cy = _centre(layout, field.number)
-    x, y = cx - pitch / 2, cy - pitch / 2
-    group = sheet.drawing.g(id=f"field-{field.number}")
-    art = field_art(field.kinds)
-    if minos.SANCTUARY in field.kinds:
-        group.add(sheet.drawing.rect((_r(x + 1.2), _r(y + 1.2)), (_r(pitch - 2.4), _r(pitch - 2.4)), rx=2,
-                                     id=f"field-{field.number}-sanctuary", fill="none",
+def _field(sheet: Sheet, parent: Any, node: Node, kinds: Sequence[str]) -> None:
+    """A field's marks: sanctuary frame, picture on a disc, exact-count ring, label, name."""
+    w, h = node.shape.size
+    side = min(w, h)
+    cx, cy = node.shape.centre
+    x, y = cx - w / 2, cy - h / 2
+    key = node.key
+    group = sheet.drawing.g(id=f"field-{key}")
+    art = field_art(kinds)
+    if SANCTUARY in kinds:
+        group.add(sheet.drawing.rect((_r(x + 1.2), _r(y + 1.2)), (_r(w - 2.4), _r(h - 2.4)), rx=2,
+                                     id=f"field-{key}-sanctuary", fill="none",
                                      stroke=sheet.colour("field_edge"), stroke_width=sheet.stroke("tile_edge"),
                                      stroke_dasharray="1.2 0.8"))
     if art:
-        radius = pitch * 0.27
-        group.add(sheet.drawing.circle((_r(cx), _r(cy + pitch * 0.04)), _r(radius), id=f"field-{field.number}-disc",
+        radius = side * 0.27
+        group.add(sheet.drawing.circle((_r(cx), _r(cy + side * 0.04)), _r(radius), id=f"field-{key}-disc",
                                        fill=sheet.colour("special"), stroke=sheet.colour("field_edge"),
                                        stroke_width=sheet.stroke("corridor_edge")))
-        draw_picture(sheet, group, art, cx=cx, cy=cy + pitch * 0.04, size=radius * 1.5, fill="art",
-                     id=f"field-{field.number}-art")
-    if minos.EXACT in field.kinds:
-        group.add(sheet.drawing.circle((_r(cx), _r(cy + pitch * 0.02)), _r(pitch * 0.3),
-                                       id=f"field-{field.number}-exact", fill="none",
+        draw_picture(sheet, group, art, cx=cx, cy=cy + side * 0.04, size=radius * 1.5, fill="art",
+                     id=f"field-{key}-art")
+    if EXACT in kinds:
+        group.add(sheet.drawing.circle((_r(cx), _r(cy + side * 0.02)), _r(side * 0.3),
+                                       id=f"field-{key}-exact", fill="none",
                                        stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge")))
-    sheet.text(group, str(field.number), x=x + 2.0, y=y + pitch * 0.24, size=pitch * 0.2, weight="bold",
-               fill="field_text", anchor="start", id=f"field-{field.number}-number")
-    if field.name:
-        sheet.text(group, field.name[sheet.lang], x=cx, y=y + pitch - 2.0, size=pitch * 0.1,
-                   fill="field_text", width=pitch - 3, id=f"field-{field.number}-name")
+    sheet.text(group, node.label, x=x + 2.0, y=y + side * 0.24, size=side * 0.2, weight="bold",
+               fill="field_text", anchor="start", id=f"field-{key}-number")
+    if node.name:
+        sheet.text(group, node.name[sheet.lang], x=cx, y=y + h - 2.0, size=side * 0.1,
+                   fill="field_text", width=w - 3, id=f"field-{key}-name")
     parent.add(group)
 
 
-def _link(sheet: Sheet, parent, layout: MinosLayout, link, *, id: str) -> None:
+def _link(sheet: Sheet, parent: Any, track: TrackGraph, link: Link, *, id: str) -> None:
     """Jumps and tunnels as curved arrows, Orbit hops dotted, Millstone diagonals doubled."""
-    (x1, y1), (x2, y2) = _centre(layout, link.start), _centre(layout, link.end)
+    start, end = track.node(link.start).shape, track.node(link.end).shape
+    (x1, y1), (x2, y2) = start.centre, end.centre
     colour = sheet.colour("link")
     width = sheet.stroke("frame_edge")
     group = sheet.drawing.g(id=id)
-    if link.kind == minos.MILLSTONE:
+    if link.kind == MILLSTONE:
         group.add(sheet.drawing.line((_r(x1), _r(y1)), (_r(x2), _r(y2)), id=f"{id}-line", stroke=colour,
                                      stroke_width=width * 2.4, stroke_linecap="round"))
         parent.add(group)
         return
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    bend = 0.18 * length if link.kind in (minos.JUMP, minos.TUNNEL) else 0.0
+    bend = 0.18 * length if link.kind in ONE_WAY else 0.0
     qx, qy = mx - (y2 - y1) / length * bend, my + (x2 - x1) / length * bend
-    dash = {minos.TUNNEL: "2.4 1.4", minos.ORBIT: "0.6 1.2"}.get(link.kind)
+    dash = {TUNNEL: "2.4 1.4", ORBIT: "0.6 1.2"}.get(link.kind)
     extra = {"stroke_dasharray": dash} if dash else {}
-    trim = layout.pitch_mm * 0.3
-    sx, sy = _towards(x1, y1, qx, qy, trim)
-    ex, ey = _towards(x2, y2, qx, qy, trim)
+    sx, sy = _towards(x1, y1, qx, qy, min(start.size) * 0.3)
+    ex, ey = _towards(x2, y2, qx, qy, min(end.size) * 0.3)
     group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex)} {_r(ey)}", id=f"{id}-path",
                                  fill="none", stroke=colour, stroke_width=width * 1.6, stroke_linecap="round",
                                  **extra))
-    if link.kind in (minos.JUMP, minos.TUNNEL):
+    if link.kind in ONE_WAY:
         angle = math.atan2(ey - qy, ex - qx)
         head = 2.6
         points = [(ex, ey),
