@@ -51,6 +51,8 @@ decisions, worded for players, are in `INTERPRETATIONS` and on the printed rules
 
 from __future__ import annotations
 
+import operator
+import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -67,6 +69,7 @@ from boardgen.rules.race import (
     next_random,
     roll,
 )
+from boardgen.rules.simulate import GameRecord
 
 if TYPE_CHECKING:
     from boardgen.model.minos import MinosLayout
@@ -177,18 +180,33 @@ class MinosGame(RaceGame):
             self._offer_gain[field] = max(0.0, gain)
         for field, other in self.partner.items():
             self._offer_gain[field] = max(0.0, self._values[other] - self._values[field])
+        # Where a die count from each field ends up, through every forced move; and the die
+        # moves themselves, built once (self-play makes millions of them).
+        self._rest = [[self.chain[self.target(origin, points)][-1] if points else origin
+                       for points in range(FACES + 1)] for origin in range(goal + 1)]
+        pieces = layout.players[1] * self.per
+        self._die_moves = [[Move(DIE, points, k) for k in range(pieces)] for points in range(FACES + 1)]
         # Per number of seats, per seat: how each seat's progress counts for that seat.
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
                               for s in range(n)] for seat in range(n)]
                          for n in range(1, layout.players[1] + 1)}
 
     # -- rules ---------------------------------------------------------------------------------
+    # The rules work on lists (`pos`, `free`, `dice`) changed in place, so that the protocol
+    # (one immutable state per decision) and the fast self-play loop (`greedy_playout`)
+    # share every line of them.
 
     def _apply(self, state: MinosState, move: Move) -> MinosState:
-        seats, turn = state.seats, state.turn
-        pos, free = list(state.pos), list(state.free_at)
-        dice, rng = list(state.dice), state.rng
+        pos, free, dice = list(state.pos), list(state.free_at), list(state.dice)
         landings: list[int] = []
+        turn, dice, rng, offer, winner = self._step(pos, free, dice, state.rng, state.turn, state.seats,
+                                                    move, landings)
+        return MinosState(state.seats, turn, tuple(pos), tuple(free), tuple(dice), offer, rng, winner,
+                          tuple(landings))
+
+    def _step(self, pos: list[int], free: list[int], dice: list[int], rng: int, turn: int, seats: int,
+              move: Move, landings: list[int]) -> tuple[int, list[int], int, tuple[str, int] | None, int]:
+        """Play `move` on the lists; return the turn, dice, generator, offer and winner after it."""
         offer: str | None = None
         kind, piece = move.kind, move.piece
         if kind == DIE:
@@ -207,12 +225,11 @@ class MinosGame(RaceGame):
                          False)
         seat = turn % seats
         if pos[piece] == self.goal and self._has_finished(pos, seat):
-            return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice), None, rng,
-                              seat, tuple(landings))
+            return turn, dice, rng, None, seat
         if offer is not None:
-            return MinosState(seats, turn, tuple(pos), tuple(free), tuple(dice),
-                              (offer, piece), rng, -1, tuple(landings))
-        return self._go_on(seats, turn, pos, free, dice, rng, landings)
+            return turn, dice, rng, (offer, piece), -1
+        turn, dice, rng, pending = self._proceed(seats, turn, pos, free, dice, rng, landings)
+        return turn, dice, rng, pending, -1
 
     def target(self, origin: int, points: int) -> int:
         """Where a die count from `origin` ends before any jump: into the entrance from
@@ -234,42 +251,46 @@ class MinosGame(RaceGame):
     def _legal(self, state: MinosState) -> tuple[Move, ...]:
         if state.winner >= 0:
             return ()
-        if state.offer is not None:
-            kind, piece = state.offer
+        return self._legal_at(state.pos, state.free_at, state.turn, state.seats, state.dice, state.offer)
+
+    def _legal_at(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
+                  dice: Sequence[int], offer: tuple[str, int] | None) -> tuple[Move, ...]:
+        if offer is not None:
+            kind, piece = offer
             return (Move(kind, 0, piece), Move(STAY, 0, piece))
-        dice = state.dice
         if len(dice) == 1:
-            return self._movers(state, dice[0])
+            return self._movers(pos, free, turn, seats, dice[0])
         high, low = max(dice), min(dice)
         if high == low:
-            options = self._movers(state, high)
-            both = tuple(m for m in options if self._leaves_playable(state, m, low))
+            options = self._movers(pos, free, turn, seats, high)
+            both = tuple(m for m in options if self._leaves_playable(pos, free, turn, seats, m, low))
             return both or options or (Move(PASS),)
-        first, second = self._movers(state, high), self._movers(state, low)
-        both = tuple(m for m in first if self._leaves_playable(state, m, low))
-        both += tuple(m for m in second if self._leaves_playable(state, m, high))
+        first, second = self._movers(pos, free, turn, seats, high), self._movers(pos, free, turn, seats, low)
+        both = tuple(m for m in first if self._leaves_playable(pos, free, turn, seats, m, low))
+        both += tuple(m for m in second if self._leaves_playable(pos, free, turn, seats, m, high))
         return both or first or second or (Move(PASS),)
 
-    def _movers(self, state: MinosState, points: int) -> tuple[Move, ...]:
+    def _movers(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
+                points: int) -> tuple[Move, ...]:
         """One move per field the seat can move a piece from (pieces sharing a field are
         interchangeable)."""
-        seat, turn, goal = state.turn % state.seats, state.turn, self.goal
+        seat, goal = turn % seats, self.goal
         entry = points == self.entry_face
-        pos, free = state.pos, state.free_at
-        seen: set[int] = set()
+        moves = self._die_moves[points]
+        seen: list[int] = []
         out = []
         for k in range(seat * self.per, (seat + 1) * self.per):
             p = pos[k]
             if p == goal or free[k] > turn or p in seen or not (p or entry):
                 continue
-            seen.add(p)
-            out.append(Move(DIE, points, k))
+            seen.append(p)
+            out.append(moves[k])
         return tuple(out)
 
-    def _leaves_playable(self, state: MinosState, move: Move, other: int) -> bool:
+    def _leaves_playable(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
+                         move: Move, other: int) -> bool:
         """Whether the other die can still be used after `move`."""
-        seat, turn, goal = state.turn % state.seats, state.turn, self.goal
-        pos, free = state.pos, state.free_at
+        seat, goal = turn % seats, self.goal
         # Shortcut: another free piece on the board stays free and on the board whatever the
         # move does (a swap only sends it to the mover's origin and frees it), unless the
         # mover comes from outside and could swap it out.
@@ -277,7 +298,8 @@ class MinosGame(RaceGame):
             for k in range(seat * self.per, (seat + 1) * self.per):
                 if k != move.piece and pos[k] and pos[k] != goal and free[k] <= turn:
                     return True
-        after_pos, after_free = self.preview(state, move)
+        after_pos, after_free = list(pos), list(free)
+        self._count(after_pos, after_free, move.piece, move.die, turn, seats, [])
         # A winning move ends the game: no die is left to use.
         return (self.can_use(after_pos, after_free, seat, other, turn)
                 or self._has_finished(after_pos, seat))
@@ -337,9 +359,6 @@ class MinosGame(RaceGame):
             i += step
         return self.orbit[i]
 
-    def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
-        return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
-
     def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int],
                       turn: int) -> bool:
         """Both dice still to use, or a last die that some piece can use."""
@@ -382,35 +401,39 @@ class MinosGame(RaceGame):
     def score_moves(self, state: MinosState, moves: Sequence[Move], seat: int) -> list[float]:
         """`heuristic` after each move, with rides valued at their mean over the free die and
         a die move valued with the best answer to the offer it makes."""
-        base = self.heuristic(state, seat)
-        weight = self._weights[state.seats][seat]
+        return self._scores_at(state.pos, state.free_at, state.turn, state.seats, moves, seat)
+
+    def _scores_at(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
+                   moves: Sequence[Move], seat: int) -> list[float]:
+        base = self._heuristic(pos, free, turn, seats, seat)
+        weight = self._weights[seats][seat]
         out = []
         for move in moves:
             kind = move.kind
             if kind == DIE:
-                score = self._die_score(state, move, base, weight)
+                score = self._die_score(pos, free, turn, seats, move, base, weight)
             elif kind == RIDE or kind == CROSS:
-                score = base + self._offer_change(state, kind, move.piece, weight)
+                score = base + self._offer_change(pos, free, turn, seats, kind, move.piece, weight)
             else:
                 score = base
             out.append(score)
         return out
 
-    def _die_score(self, state: MinosState, move: Move, base: float,
-                   weight: Sequence[float]) -> float:
+    def _die_score(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int, move: Move,
+                   base: float, weight: Sequence[float]) -> float:
         """`heuristic` after a die move, computed from the two pieces it can move (the same
         result as `_arrive`, without copying the position), plus the worth of its offer."""
-        pos, free, piece, per = state.pos, state.free_at, move.piece, self.per
+        piece, per = move.piece, self.per
         values = self._values
         origin = pos[piece]
-        field = self.chain[self.target(origin, move.die)][-1]
+        field = self._rest[origin][move.die]
         score = base - weight[piece // per] * values[origin]
         if field == self.goal:
             return score + weight[piece // per] * values[field]
         if field != origin and not self.safe[field] and field in pos:
             other = pos.index(field)
             score += weight[other // per] * (
-                values[origin] - self.piece_value(field, free[other], state.turn, state.seats))
+                values[origin] - self.piece_value(field, free[other], turn, seats))
         lost = self.trap[field]
         if lost:
             return score + weight[piece // per] * (values[field] - WAIT_COST * (lost + 1))
@@ -419,29 +442,72 @@ class MinosGame(RaceGame):
         # the offer itself is decided).
         return score + weight[piece // per] * (values[field] + self._offer_gain[field])
 
-    def _change(self, state: MinosState, pos: Sequence[int], free: Sequence[int], piece: int,
-                other: int, weight: Sequence[float]) -> float:
-        """How `heuristic` changes from `state` to (pos, free), where only `piece` and
-        `other` (-1 for none) may have moved."""
-        value, turn, seats, per = self.piece_value, state.turn, state.seats, self.per
-        total = 0.0
-        for k in (piece, other) if other >= 0 else (piece,):
-            total += weight[k // per] * (value(pos[k], free[k], turn, seats)
-                                         - value(state.pos[k], state.free_at[k], turn, seats))
-        return total
-
-    def _offer_change(self, state: MinosState, offer: str, piece: int,
-                      weight: Sequence[float]) -> float:
+    def _offer_change(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int, offer: str,
+                      piece: int, weight: Sequence[float]) -> float:
         """The mean change of `heuristic` if the offer made to `piece` is taken."""
-        origin = state.pos[piece]
+        origin = pos[piece]
         ends = self.ride_to[origin] if offer == RIDE else (self.partner[origin],)
+        value, per = self.piece_value, self.per
         total = 0.0
         for end in ends:
-            after_pos, after_free = list(state.pos), list(state.free_at)
-            _, bumped = self._arrive(after_pos, after_free, piece, end, origin, state.turn,
-                                     state.seats, [], False)
-            total += self._change(state, after_pos, after_free, piece, bumped, weight)
+            after_pos, after_free = list(pos), list(free)
+            _, bumped = self._arrive(after_pos, after_free, piece, end, origin, turn, seats, [], False)
+            # How the heuristic changes: only `piece` and the one it swapped out moved.
+            change = 0.0
+            for k in (piece, bumped) if bumped >= 0 else (piece,):
+                change += weight[k // per] * (value(after_pos[k], after_free[k], turn, seats)
+                                              - value(pos[k], free[k], turn, seats))
+            total += change
         return total / len(ends)
+
+    # -- fast self-play ------------------------------------------------------------------------
+
+    def greedy_playout(self, seats: int, seed: int, turn_cap: int) -> GameRecord:
+        """The game `play(self, [GreedyPlayer()] * seats, seed, turn_cap=turn_cap,
+        hook=count_events)` plays, decision for decision and with the same record, without
+        building a state per decision (the rules above do the work, on lists)."""
+        chooser = random.Random(seed)
+        state = self.initial_state(seats, seed)
+        pos, free, dice, rng = list(state.pos), list(state.free_at), list(state.dice), state.rng
+        turn, winner = 0, -1
+        offer: tuple[str, int] | None = None
+        landed = [0] * (self.goal + 1)
+        rides = crossings = swaps = decisions = offered = widest = 0
+        legal, scores, step = self._legal_at, self._scores_at, self._step
+        while turn < turn_cap:
+            moves = legal(pos, free, turn, seats, dice, offer)
+            count = len(moves)
+            offered += count
+            if count > widest:
+                widest = count
+            if count == 1:
+                # Scoring one move changes nothing, but the player still draws its choice.
+                move = chooser.choice(moves)
+            else:
+                values = scores(pos, free, turn, seats, moves, turn % seats)
+                best = min(values)
+                move = chooser.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+            before = pos[:]
+            landings: list[int] = []
+            turn, dice, rng, offer, winner = step(pos, free, dice, rng, turn, seats, move, landings)
+            for field in landings:
+                landed[field] += 1
+            if move.kind == RIDE:
+                rides += 1
+            elif move.kind == CROSS:
+                crossings += 1
+            moved = sum(map(operator.ne, before, pos))
+            if moved > 1:
+                swaps += moved - 1
+            decisions += 1
+            if winner >= 0:
+                break
+        counters = {f"landed:{field}": float(n) for field, n in enumerate(landed) if n}
+        counters.update({key: float(n) for key, n in (("rides", rides), ("crossings", crossings),
+                                                       ("swaps", swaps)) if n})
+        if winner < 0:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
+        return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
 
 
 def check_minos(layout: MinosLayout, seed: int, *, games: int | None = None,

@@ -60,6 +60,9 @@ def count_events(before: MinosState, move: Move, after: MinosState) -> Mapping[s
 def _play_chunk(layout: MinosLayout, seats: int, seeds: list[int], turn_cap: int,
                 player: str) -> list[GameRecord]:
     game = MinosGame(layout)
+    if player == "greedy":
+        # The same games as `play` with greedy players, without a state per decision.
+        return [game.greedy_playout(seats, s, turn_cap) for s in seeds]
     players = [find_player(player) for _ in range(seats)]
     return [play(game, players, s, turn_cap=turn_cap, hook=count_events) for s in seeds]
 

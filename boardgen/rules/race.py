@@ -217,8 +217,15 @@ class RaceGame:
 
     def _go_on(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
                rng: int, landings: list[int]) -> RaceState:
+        """The state once the game has gone on to the next decision (see `_proceed`)."""
+        turn, dice, rng, offer = self._proceed(seats, turn, pos, free, dice, rng, landings)
+        return RaceState(seats, turn, tuple(pos), tuple(free), tuple(dice), offer, rng, -1, tuple(landings))
+
+    def _proceed(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
+                 rng: int, landings: list[int]) -> tuple[int, list[int], int, tuple[str, int] | None]:
         """Carry the game on until a decision is needed: release pieces due out of a tunnel
-        behind lost turns, end the turn and roll for the next seat when no die is left."""
+        behind lost turns, end the turn and roll for the next seat when no die is left.
+        Changes the lists; returns the turn, the dice, the generator and any offer made."""
         while True:
             seat = turn % seats
             for k in range(seat * self.per, (seat + 1) * self.per):
@@ -226,11 +233,9 @@ class RaceGame:
                 if exit_to and free[k] == turn:
                     offer = self._arrive(pos, free, k, exit_to, pos[k], turn, seats, landings, True)[0]
                     if offer is not None:
-                        return RaceState(seats, turn, tuple(pos), tuple(free), tuple(dice), (offer, k),
-                                         rng, -1, tuple(landings))
+                        return turn, dice, rng, (offer, k)
             if self._turn_goes_on(pos, free, seat, dice, turn):
-                return RaceState(seats, turn, tuple(pos), tuple(free), tuple(dice), None, rng, -1,
-                                 tuple(landings))
+                return turn, dice, rng, None
             turn += 1
             dice = []
             for _ in range(self.dice_count):

@@ -472,3 +472,15 @@ def test_simulate_through_the_engine_module(game):
         minos.simulate_minos(game.layout, games=1, players=5, seed=1)
     report = minos.check_minos(game.layout, 2, games=3, workers=1)
     assert report.stats["self_play"]["2"]["games"] == 3
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_fast_greedy_playout_plays_the_same_games(game, seats):
+    from boardgen.rules.minos_playability import count_events
+
+    for seed in (1, 7, 12345):
+        expected = play(game, [GreedyPlayer() for _ in range(seats)], seed, turn_cap=1000, hook=count_events)
+        assert game.greedy_playout(seats, seed, 1000) == expected
+    # Capped games are recorded the same way too.
+    capped = play(game, [GreedyPlayer() for _ in range(seats)], 3, turn_cap=5, hook=count_events)
+    assert not capped.finished and game.greedy_playout(seats, 3, 5) == capped
