@@ -61,3 +61,24 @@ def test_seams_avoid_fields():
     # Fields cover x 0..130 without gaps; the board's right part is free.
     assert race.seam_zones(b) == ((130.0, 200.0),)
     assert race.seam_zones_y(b) == ((40.0, 100.0),)
+
+
+def test_minos_labels_sit_on_plates_above_the_link_lines():
+    from boardgen.data.loader import load
+    from boardgen.model.minos import build
+
+    layout = build(load("game", "minos"))
+    root = ET.fromstring(race.board_svg(layout, load_theme("classic"), lang="en"))
+    top = [child.get("id") for child in root]
+    assert top.index("board-links") < top.index("board-fields")  # labels are drawn over links
+    by_id = {e.get("id"): e for e in root.iter()}
+    for number in layout.names:
+        group = [child.get("id") for child in by_id[f"field-{number}"]]
+        plate, name = by_id[f"field-{number}-plate"], by_id[f"field-{number}-name"]
+        assert group.index(plate.get("id")) < group.index(name.get("id"))
+        x, y = float(name.get("x")), float(name.get("y"))
+        left, width = float(plate.get("x")), float(plate.get("width"))
+        top_y, height = float(plate.get("y")), float(plate.get("height"))
+        assert abs(left + width / 2 - x) < 0.01  # centred under the name
+        assert top_y < y < top_y + height
+        assert width > 0.4 * len(layout.names[number]["en"])  # as wide as the text, roughly

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from boardgen.data.theme import Theme
 from boardgen.model.race import Grid, Link, Node, TrackGraph
+from boardgen.render import fonts
 from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
 
 # Drawn kinds of field (a field's `kinds`), and the picture drawn on a field of each kind
@@ -266,12 +267,32 @@ def _field(sheet: Sheet, parent: Any, node: Node, kinds: Sequence[str]) -> None:
         group.add(sheet.drawing.circle((_r(cx), _r(cy + side * 0.02)), _r(side * 0.3),
                                        id=f"field-{key}-exact", fill="none",
                                        stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge")))
+    _plate(sheet, group, node.label, x=x + 2.0, baseline=y + side * 0.24, size=side * 0.2, weight="bold",
+           anchor="start", fill=_tint(sheet, node.colour), id=f"field-{key}-number-plate")
     sheet.text(group, node.label, x=x + 2.0, y=y + side * 0.24, size=side * 0.2, weight="bold",
                fill="field_text", anchor="start", id=f"field-{key}-number")
     if node.name:
-        sheet.text(group, node.name[sheet.lang], x=cx, y=y + h - 2.0, size=side * 0.1,
+        name, baseline = node.name[sheet.lang], y + h - 2.0
+        _plate(sheet, group, name, x=cx, baseline=baseline, size=side * 0.1, width=w - 3,
+               fill=_tint(sheet, node.colour), id=f"field-{key}-plate")
+        sheet.text(group, name, x=cx, y=baseline, size=side * 0.1,
                    fill="field_text", width=w - 3, id=f"field-{key}-name")
     parent.add(group)
+
+
+def _plate(sheet: Sheet, parent: Any, text: str, *, x: float, baseline: float, size: float, fill: str, id: str,
+           width: float | None = None, weight: str = "normal", anchor: str = "middle") -> None:
+    """A small plate in the field's colour behind a label (placed and fitted as `Sheet.text`
+    places it), so that a link line passing under the label never runs through its letters."""
+    family = sheet.theme.fonts["body"]
+    if width is not None:
+        size = fonts.fit_size(text, family, weight, width=width, size=size, smallest=size * 0.5)
+    pad = size * 0.25
+    wide = fonts.text_width(text, family, weight, size)
+    left = x - wide / 2 if anchor == "middle" else x
+    top, bottom = baseline - size * 0.8, baseline + size * 0.25
+    parent.add(sheet.drawing.rect((_r(left - pad), _r(top)), (_r(wide + 2 * pad), _r(bottom - top)),
+                                  rx=_r(pad), id=id, fill=fill))
 
 
 def _link(sheet: Sheet, parent: Any, track: TrackGraph, link: Link, *, id: str) -> None:
