@@ -405,42 +405,41 @@ class MinosGame(RaceGame):
 
     def _scores_at(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
                    moves: Sequence[Move], seat: int) -> list[float]:
+        """`score_moves` on lists. A die move is scored from the two pieces it can move (the
+        same result as `_arrive`, without copying the position), plus the worth of the offer
+        it makes: what taking it gains on average, if anything (the pieces a ride or a
+        crossing might swap with are left out here, but not when the offer is decided)."""
         base = self._heuristic(pos, free, turn, seats, seat)
         weight = self._weights[seats][seat]
+        per, values, rest, goal = self.per, self._values, self._rest, self.goal
+        safe, trap, gain = self.safe, self.trap, self._offer_gain
         out = []
         for move in moves:
             kind = move.kind
             if kind == DIE:
-                score = self._die_score(pos, free, turn, seats, move, base, weight)
+                piece = move.piece
+                origin = pos[piece]
+                field = rest[origin][move.die]
+                own = weight[piece // per]
+                score = base - own * values[origin]
+                if field == goal:
+                    out.append(score + own * values[field])
+                    continue
+                if field != origin and not safe[field] and field in pos:
+                    other = pos.index(field)
+                    at = free[other]
+                    worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
+                    score += weight[other // per] * (values[origin] - worth)
+                lost = trap[field]
+                if lost:
+                    out.append(score + own * (values[field] - WAIT_COST * (lost + 1)))
+                else:
+                    out.append(score + own * (values[field] + gain[field]))
             elif kind == RIDE or kind == CROSS:
-                score = base + self._offer_change(pos, free, turn, seats, kind, move.piece, weight)
+                out.append(base + self._offer_change(pos, free, turn, seats, kind, move.piece, weight))
             else:
-                score = base
-            out.append(score)
+                out.append(base)
         return out
-
-    def _die_score(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int, move: Move,
-                   base: float, weight: Sequence[float]) -> float:
-        """`heuristic` after a die move, computed from the two pieces it can move (the same
-        result as `_arrive`, without copying the position), plus the worth of its offer."""
-        piece, per = move.piece, self.per
-        values = self._values
-        origin = pos[piece]
-        field = self._rest[origin][move.die]
-        score = base - weight[piece // per] * values[origin]
-        if field == self.goal:
-            return score + weight[piece // per] * values[field]
-        if field != origin and not self.safe[field] and field in pos:
-            other = pos.index(field)
-            score += weight[other // per] * (
-                values[origin] - self.piece_value(field, free[other], turn, seats))
-        lost = self.trap[field]
-        if lost:
-            return score + weight[piece // per] * (values[field] - WAIT_COST * (lost + 1))
-        # The offer a landing makes is worth what taking it gains on average, if anything;
-        # the pieces a ride or a crossing might swap with are left out here (but not when
-        # the offer itself is decided).
-        return score + weight[piece // per] * (values[field] + self._offer_gain[field])
 
     def _offer_change(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int, offer: str,
                       piece: int, weight: Sequence[float]) -> float:
