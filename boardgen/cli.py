@@ -147,13 +147,15 @@ def list_command() -> None:
               help="Duplex flip edge of your printer.")
 @click.option("--back-offset", default=None, metavar="X,Y", callback=_checked(bounds.back_offset),
               help="Shift backs only, in mm (each at most 10), to fix a printer's misregistration.")
-@click.option("--sheets", default=None, metavar="N,N", callback=_checked(bounds.sheets),
-              help="Reprint only these board sheets.")
+@click.option("--sheets", default=None, metavar="N,N-M", callback=_checked(bounds.sheets),
+              help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.")
+@click.option("--only", default=None, metavar="PART,PART", callback=_checked(bounds.parts),
+              help="Reprint only these kinds of page into a file of their own: " + ", ".join(bounds.PARTS) + ".")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--no-svg", is_flag=True, help="Skip writing the SVG files.")
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
 def render(game, all_games, output, paper, theme, seed, lang, margin, joint, overlap, orientation,
-           backs, flip, back_offset, sheets, no_preview, no_svg, force) -> None:
+           backs, flip, back_offset, sheets, only, no_preview, no_svg, force) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.kit import render_kit
 
@@ -162,7 +164,7 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
     names = game_names() if all_games else [game or DEFAULT_GAME]
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
-                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets,
+                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
                          previews=not no_preview, svg=not no_svg, force=force)
     for name in names:
         started = time.perf_counter()

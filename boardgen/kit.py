@@ -10,6 +10,7 @@ from pathlib import Path
 from boardgen.checks import require_playable
 from boardgen.data.strings import strings
 from boardgen.data.theme import load_theme
+from boardgen.errors import UsageError
 from boardgen.games import load_game
 from boardgen.kits.common import (
     KIT_FOLDERS,
@@ -19,6 +20,7 @@ from boardgen.kits.common import (
     interruptible,
     kit_file_name,
     pieces_fit,
+    write_atomic,
     write_kit,
 )
 from boardgen.options import check_kit_options
@@ -53,6 +55,12 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
         report = require_playable(engine, layout, seed, force=options.force, progress=progress) if check else None
         summary = report.summary_line(options.lang) if report else ""
         pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
+        if options.board_sheets is not None or options.only is not None:
+            # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
+            _check_parts(options, kinds, layout.id)
+            interrupted()
+            written = [write_atomic(folder / pdf_name, pdf_bytes)]
+            return KitResult(layout.id, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
         pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
@@ -64,3 +72,26 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
         written = write_kit(folder, files, owned=(*KIT_FOLDERS, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings)
     return KitResult(layout.id, folder, folder / pdf_name, len(kinds), written, summary, warnings)
+
+
+def _printed_parts(kinds: list[str]) -> list[str]:
+    return sorted(set(kinds) - {"blank", "card-backs"})
+
+
+def _check_parts(options: KitOptions, kinds: list[str], game: str) -> None:
+    """Every part asked for with --only must be in this kit."""
+    missing = [part for part in options.only or () if part not in kinds]
+    if missing:
+        raise UsageError(f"--only: {game} has no {missing[0]!r} pages; its parts: {', '.join(_printed_parts(kinds))}")
+
+
+def _kept(options: KitOptions, kinds: list[str]) -> int:
+    """Pages in a reprint (the blank pages that keep card fronts on odd pages included)."""
+    if options.only is None:
+        return kinds.count("board")  # --sheets: PdfKit counted only the sheets asked for
+    wanted = set(options.only) | ({"card-backs"} if "cards" in options.only else set())
+    kept = 0
+    for kind in kinds:
+        if kind in wanted or (kind == "blank" and "cards" in wanted and kept % 2 == 1):
+            kept += 1
+    return kept

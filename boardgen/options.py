@@ -61,16 +61,35 @@ def back_offset(text: str | None) -> tuple[float, float]:
 
 
 def sheets(text: str | None) -> tuple[int, ...] | None:
-    """'1,3': board sheet numbers to reprint."""
+    """'1,3' or '2-4' or '1,3-4': board sheet numbers to reprint."""
     if not text:
         return None
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) > SHEETS_MAX or not all(re.fullmatch(r"[0-9]{1,6}", part) for part in parts):
-        raise UsageError(f"takes sheet numbers like 1,3; got {quote(text)}")
-    numbers = sorted({int(part) for part in parts})
-    if not all(1 <= n <= SHEETS_MAX for n in numbers):
-        raise UsageError(f"sheet numbers go from 1 to {SHEETS_MAX}; got {quote(text)}")
-    return tuple(numbers)
+    if len(parts) > SHEETS_MAX or not all(re.fullmatch(r"[0-9]{1,6}(-[0-9]{1,6})?", part) for part in parts):
+        raise UsageError(f"takes sheet numbers and ranges like 1,3 or 2-4; got {quote(text)}")
+    numbers: set[int] = set()
+    for part in parts:
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        if first > last or not (1 <= first and last <= SHEETS_MAX):
+            raise UsageError(f"sheet numbers go from 1 to {SHEETS_MAX}, a range from low to high; got {quote(text)}")
+        numbers.update(range(first, last + 1))
+    return tuple(sorted(numbers))
+
+
+# What --only can ask for: the kinds of page kits print (card backs come with their fronts).
+PARTS = ("cover", "board", "tiles", "cards", "tokens", "pawns", "pieces", "blocks", "dice", "rules", "score-pad")
+
+
+def parts(text: str | None) -> tuple[str, ...] | None:
+    """'board,cards': the kinds of page to reprint, each a name from PARTS."""
+    if not text:
+        return None
+    names = [part.strip().lower() for part in text.split(",") if part.strip()]
+    unknown = [name for name in names if name not in PARTS]
+    if unknown or not names:
+        raise UsageError(f"unknown part {quote(unknown[0] if unknown else text)}; parts: {', '.join(PARTS)}")
+    return tuple(sorted(set(names), key=PARTS.index))
 
 
 def paper(spec: str) -> Paper:
@@ -107,4 +126,8 @@ def check_kit_options(options: KitOptions) -> Paper:
         seed(options.seed)
     if options.board_sheets is not None and not all(1 <= n <= SHEETS_MAX for n in options.board_sheets):
         raise UsageError(f"board sheet numbers go from 1 to {SHEETS_MAX}")
+    if options.only is not None:
+        parts(",".join(options.only))
+        if options.board_sheets is not None:
+            raise UsageError("give --sheets (board sheets) or --only (kinds of page), not both")
     return found

@@ -38,6 +38,7 @@ class KitOptions:
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     board_sheets: tuple[int, ...] | None = None
+    only: tuple[str, ...] | None = None  # reprint only these kinds of page (options.PARTS)
     previews: bool = True
     svg: bool = True
     force: bool = False
@@ -85,6 +86,8 @@ def kit_file_name(game: str, options: KitOptions) -> str:
     if options.board_sheets is not None:
         # A reprint of some board sheets gets its own file: it never replaces the whole kit.
         parts.append("sheets-" + "-".join(map(str, options.board_sheets)))
+    if options.only is not None:
+        parts.append("only-" + "-".join(options.only))
     return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".pdf"
 
 
@@ -152,8 +155,15 @@ def interruptible() -> Iterator[Callable[[], None]]:
     C callback (pypdfium2, reportlab) can have its exception swallowed there, so the function
     yielded raises it again: call it before anything is swapped in."""
     received: list[int] = []
+    owner = os.getpid()
 
     def handler(signum: int, _frame: object) -> None:
+        if os.getpid() != owner:
+            # A forked worker (self-play) inherited this handler: it just ends, quietly, as it
+            # would have without it; the kit's own process does the cleaning up.
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         received.append(signum)
         raise Interrupted(signum)
 
@@ -330,7 +340,7 @@ def impose(layout, theme: Theme, options: KitOptions, drawings, tiling: Tiling, 
     the kind of each page."""
     lang = options.lang
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject)
+                 subject=subject, only=options.only)
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))

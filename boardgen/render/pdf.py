@@ -47,7 +47,8 @@ class Form:
 class PdfKit:
     """One PDF being written; every length passed in is millimetres from the page's top-left."""
 
-    def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str):
+    def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str,
+                 only: Sequence[str] | None = None):
         self.buffer = io.BytesIO()
         self.base_frame = frame
         self.frame = frame
@@ -66,6 +67,10 @@ class PdfKit:
         self.page_number = 0
         self.page_open = False
         self.kinds: list[str] = []
+        # A reprint keeps only pages of these kinds (card backs go with "cards"); the others are
+        # still laid out, so page numbers and piece order are the kit's, then dropped.
+        self.only = None if only is None else frozenset(only) | ({"card-backs"} if "cards" in only else set())
+        self.kept = 0
 
     # Coordinates and colours -----------------------------------------------------------------
 
@@ -120,7 +125,7 @@ class PdfKit:
     def new_page(self, heading: str, *, kind: str, frame: PageFrame | None = None) -> None:
         """Start a page; a board may use its own (turned) frame, other pages the kit's."""
         if self.page_open:
-            self.c.showPage()
+            self._close_page()
         self.frame = frame or self.base_frame
         self.c.setPageSize((pt(self.frame.paper.w), pt(self.frame.paper.h)))
         self.page_number += 1
@@ -155,9 +160,25 @@ class PdfKit:
         self.text(word(self.lang, "calibration"), x0, y0 + 5.6, size=2.6, fill="ink", width=100)
         self.text(str(self.page_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
 
+    def _keeps(self, kind: str) -> bool:
+        if self.only is None:
+            return True
+        if kind == "blank":  # it puts card fronts on odd pages: kept where the reprint needs it
+            return self.kept % 2 == 1 and "cards" in self.only
+        return kind in self.only
+
+    def _close_page(self) -> None:
+        if self._keeps(self.kinds[-1]):
+            self.c.showPage()
+            self.kept += 1
+        else:
+            # Dropped from a reprint: forget the page's drawing and start afresh, as showPage would.
+            self.c._startPage()
+            self.c._pageNumber -= 1
+
     def finish(self) -> bytes:
         if self.page_open:
-            self.c.showPage()
+            self._close_page()
             self.page_open = False
         self.c.save()
         return self.buffer.getvalue()

@@ -1,0 +1,80 @@
+"""Reprints: --only and --sheets make a file of their own and leave the kit as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from boardgen.errors import UsageError
+from boardgen.kit import render_kit
+from boardgen.kits.common import KitOptions
+from boardgen.options import parts, sheets
+
+
+def headings(pdf: Path) -> list[str]:
+    """The heading of each page: the first line of its text."""
+    return [(page.extract_text() or "").split("\n")[0] for page in pypdf.PdfReader(pdf).pages]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("reprint")
+    result = render_kit("classic", root, KitOptions(previews=True), check=False)
+    return root, result.pdf
+
+
+def test_only_cards_and_rules(kit: tuple[Path, Path]) -> None:
+    root, full = kit
+    before = snapshot(full.parent)
+    result = render_kit("classic", root, KitOptions(only=("cards", "rules")), check=False)
+    assert result.pdf.name == "classic-a4-only-cards-rules.pdf"
+    # The kit, its SVG, previews and report are untouched; only the reprint is new.
+    after = snapshot(full.parent)
+    assert {k: v for k, v in after.items() if k != result.pdf.name} == before
+    whole = headings(full)
+    wanted = [h for h in whole if h in ("Treasure cards", "Card backs", "Rules")]
+    got = headings(result.pdf)
+    assert got == wanted and result.pages == len(got)
+    # Fronts on odd pages, each back right behind its front, for a duplex print of the file.
+    assert all(h == "Treasure cards" for h in got[0:len(got) - 1:2] if h != "Rules")
+    reader = pypdf.PdfReader(result.pdf)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert reader.pages[0].mediabox.width == pytest.approx(210 * 72 / 25.4, abs=0.01)
+
+
+def test_only_board_keeps_every_sheet(kit: tuple[Path, Path]) -> None:
+    root, full = kit
+    result = render_kit("classic", root, KitOptions(only=("board",)), check=False)
+    got = headings(result.pdf)
+    assert got == [h for h in headings(full) if h.startswith("Board")] and len(got) == 4
+
+
+def test_sheets_take_ranges_and_leave_the_kit(kit: tuple[Path, Path]) -> None:
+    root, full = kit
+    before = snapshot(full.parent)
+    result = render_kit("classic", root, KitOptions(board_sheets=sheets("2-3")), check=False)
+    assert result.pdf.name == "classic-a4-sheets-2-3.pdf"
+    assert len(pypdf.PdfReader(result.pdf).pages) == 2
+    assert {k: v for k, v in snapshot(full.parent).items() if k != result.pdf.name} == before
+
+
+def test_part_and_sheet_parsing() -> None:
+    assert sheets("1,3-4") == (1, 3, 4) and sheets("2-2") == (2,) and sheets(None) is None
+    for bad in ("3-1", "0", "1-", "a", "1,,2", "2-99999999"):
+        with pytest.raises(UsageError):
+            sheets(bad)
+    assert parts("rules, Cards") == ("cards", "rules")
+    with pytest.raises(UsageError, match="unknown part 'flags'"):
+        parts("flags")
+
+
+def test_a_part_the_game_lacks_is_named(kit: tuple[Path, Path]) -> None:
+    root, _ = kit
+    with pytest.raises(UsageError, match="no 'dice' pages; its parts: board, cards, cover, rules, tiles"):
+        render_kit("classic", root, KitOptions(only=("dice",)), check=False)
