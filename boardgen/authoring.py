@@ -174,3 +174,25 @@ def bundled_pictures() -> list[str]:
     """Names of the bundled pictures a layout or a theme's [art] can use."""
     folder = layouts_root() / "art" / "game-icons"
     return sorted(p.stem for p in folder.glob("*.svg"))
+
+
+def with_descriptions(kind: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The exported schema with the help text of every key it describes as "description"s,
+    so an editor shows it on hover ('theme' or 'game' keys, see descriptions.toml)."""
+    help_text = descriptions()[kind]
+
+    def walk(node: Any, path: str) -> None:
+        if not isinstance(node, dict):
+            return
+        if path and path in help_text and "description" not in node:
+            node["description"] = help_text[path]
+        for key, child in node.get("properties", {}).items():
+            walk(child, f"{path}.{key}" if path else key)
+        items = node.get("items")
+        if isinstance(items, dict):
+            walk(items, f"{path}[]")
+        for branch in node.get("anyOf", []) + node.get("oneOf", []) + node.get("allOf", []):
+            walk(branch, path)
+
+    walk(schema, "")
+    return schema

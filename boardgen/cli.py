@@ -301,8 +301,41 @@ def schema(kind: str) -> None:
     engine = "sliding" if kind in ("game", "theme") else kind
     if not (layouts_root() / "schema" / f"{engine}.schema.json").exists():
         raise UsageError(f"no schema for {kind!r} yet")
-    data = export_schema("theme" if kind == "theme" else "game", engine)
-    click.echo(json.dumps(data, indent=2))
+    from boardgen.authoring import with_descriptions
+
+    which = "theme" if kind == "theme" else "game"
+    click.echo(json.dumps(with_descriptions(which, export_schema(which, engine)), indent=2))
+
+
+@cli.command()
+@click.option("--count", type=click.IntRange(1, 12), default=2, show_default=True, help="How many dice.")
+@click.option("--face", type=float, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
+@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
+              help="a4, letter, a3, legal, tabloid or WxH in mm (up to A0).")
+@click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
+              help="Unprintable margin per side, mm (0 to 30).")
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
+              help="Theme name or path to a theme .toml.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write dice/dice-PAPER.pdf into.")
+def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: str, output: Path) -> None:
+    """Print a sheet of die nets on their own: cut, fold and glue them into dice."""
+    import math
+
+    from boardgen.data.strings import strings
+    from boardgen.data.theme import load_theme
+    from boardgen.kits.common import kit_file_name, write_atomic
+    from boardgen.kits.dice import dice_sheet
+
+    if not math.isfinite(face):
+        raise UsageError("--face: give the side of a die face in millimetres, e.g. 16")
+    options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang)
+    bounds.check_kit_options(options)
+    strings(lang)
+    pdf, _ = dice_sheet(load_theme(theme), options, count=count, face_mm=face)
+    path = write_atomic(output / "dice" / kit_file_name("dice", options), pdf)
+    click.echo(f"{path} ({count} dice, faces {face:g} mm)")
 
 
 @cli.group()

@@ -138,3 +138,16 @@ def test_completion_offers_games_themes_and_papers(tmp_path: Path, monkeypatch: 
     assert complete("boardgen render cl") == ["classic"]
     assert set(complete("boardgen render classic --theme m")) == {"minoan", "mine.toml"}
     assert sorted(complete("boardgen render classic --paper le")) == ["legal", "letter"]
+
+
+def test_exported_schemas_carry_help_for_editors() -> None:
+    code, out = run("schema", "theme")
+    assert code == 0
+    theme = json.loads(out)
+    for table in ("palette", "fonts", "strokes", "style", "art"):
+        assert theme["properties"][table]["description"]
+    assert all(spec.get("description") for spec in theme["properties"]["palette"]["properties"].values())
+    code, out = run("schema", "game")
+    game = json.loads(out)
+    undescribed = [key for key, spec in game["properties"].items() if not spec.get("description")]
+    assert not undescribed, undescribed
