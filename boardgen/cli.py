@@ -268,6 +268,7 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
               help="Layout file to write (TOML).")
 def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file."""
+    from boardgen.authoring import check_name
     from boardgen.kits.common import write_atomic
 
     if game == "minos":
@@ -276,11 +277,12 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
         size = 9 if size is None else size
         try:
-            text = to_toml(make(seed, size))
+            data = make(seed, size)
+            data["game"]["id"] = check_name(new_id or output.stem.lower())
+            text = to_toml(data)
         except (ValueError, GenerationError) as exc:
             raise UsageError(str(exc)) from None
     else:
-        from boardgen.authoring import check_name
         from boardgen.model import sliding_generate
 
         size = 7 if size is None else size

@@ -19,6 +19,7 @@ from boardgen.kits.common import (
     check_output,
     interruptible,
     kit_file_name,
+    kit_id,
     pieces_fit,
     write_atomic,
     write_kit,
@@ -41,9 +42,10 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     theme = load_theme(options.theme)
     kit = importlib.import_module(f"boardgen.kits.{engine.kit}")
     seed = layout.default_seed if options.seed is None else options.seed
-    folder = out_root / layout.id
-    pdf_name = kit_file_name(layout.id, options)
-    json_name = f"{layout.id}-playability.json"
+    name = kit_id(game, layout.id)
+    folder = out_root / name
+    pdf_name = kit_file_name(name, options)
+    json_name = f"{name}-playability.json"
     check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
     setup = kit.setup(layout, seed)
     # Drawing reads the theme's every colour and picture: done before the check, it finds a
@@ -60,7 +62,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
             _check_parts(options, kinds, layout.id)
             interrupted()
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
-            return KitResult(layout.id, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
+            return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
         pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
@@ -71,7 +73,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
             files[json_name] = (json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n").encode()
         written = write_kit(folder, files, owned=(*KIT_FOLDERS, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings)
-    return KitResult(layout.id, folder, folder / pdf_name, len(kinds), written, summary, warnings)
+    return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
 
 
 def _printed_parts(kinds: list[str]) -> list[str]:

@@ -151,3 +151,24 @@ def test_exported_schemas_carry_help_for_editors() -> None:
     game = json.loads(out)
     undescribed = [key for key, spec in game["properties"].items() if not spec.get("description")]
     assert not undescribed, undescribed
+
+
+def test_a_copy_keeping_a_bundled_id_is_written_apart(tmp_path: Path) -> None:
+    from boardgen.kit import render_kit
+    from boardgen.kits.common import KitOptions
+
+    for stem, expected in (("my-copy", "my-copy"), ("classic", "classic-own")):
+        folder = tmp_path / stem
+        folder.mkdir()
+        path = folder / f"{stem}.toml"
+        path.write_text('extends = "classic"\n', encoding="utf-8")
+        result = render_kit(str(path), tmp_path / "out", KitOptions(previews=False, svg=False), check=False)
+        assert result.folder == tmp_path / "out" / expected and result.pdf.name == f"{expected}-a4.pdf"
+    assert not (tmp_path / "out" / "classic").exists()
+
+
+def test_generated_minos_layouts_get_their_own_id(tmp_path: Path) -> None:
+    path = tmp_path / "my-minos.toml"
+    code, out = run("generate", "minos", "--seed", "5", "-o", str(path))
+    assert code == 0, out
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["game"]["id"] == "my-minos"

@@ -59,6 +59,19 @@ def _mm(value: float) -> str:
     return f"{value:g}".replace("-", "m")
 
 
+def kit_id(game: str, layout_id: str) -> str:
+    """The name of a kit's folder and files: the layout's id, except for a layout of the user's
+    that keeps a bundled game's id (a copy, a generated board): it is named after its file, so
+    it never writes over the bundled game's kit."""
+    from boardgen.data.loader import bundled_names, layouts_root, resolve
+
+    path = resolve("game", game).resolve()
+    if path.is_relative_to(layouts_root().resolve()) or layout_id not in bundled_names("game"):
+        return layout_id
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", path.stem).strip("_") or "layout"
+    return stem if stem not in bundled_names("game") else f"{stem}-own"
+
+
 def kit_file_name(game: str, options: KitOptions) -> str:
     """The PDF's file name: the game and paper, then every option that changes the printed
     pages and differs from its default, so two variants of a kit never overwrite each other.
