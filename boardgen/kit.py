@@ -45,7 +45,10 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     name = kit_id(game, layout.id)
     folder = out_root / name
     pdf_name = kit_file_name(name, options)
-    json_name = f"{name}-playability.json"
+    # The report depends on the layout and the seed; the previews show one PDF and live beside
+    # the other variants' (preview/<pdf name>/), so neither is overwritten by another variant.
+    json_name = f"{name}-playability.json" if options.seed is None else f"{name}-seed{seed}-playability.json"
+    preview_dir = "preview/" + pdf_name.removesuffix(".pdf")
     check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
     setup = kit.setup(layout, seed)
     # Drawing reads the theme's every colour and picture: done before the check, it finds a
@@ -68,10 +71,10 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
         if options.svg:
             files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
         if pngs is not None:
-            files.update({f"preview/{name}": data for name, data in pngs.items()})
+            files.update({f"{preview_dir}/{png}": data for png, data in pngs.items()})
         if report is not None:
             files[json_name] = (json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n").encode()
-        written = write_kit(folder, files, owned=(*KIT_FOLDERS, json_name), before_swap=interrupted)
+        written = write_kit(folder, files, owned=("svg", preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings)
     return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
 

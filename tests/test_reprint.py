@@ -78,3 +78,14 @@ def test_a_part_the_game_lacks_is_named(kit: tuple[Path, Path]) -> None:
     root, _ = kit
     with pytest.raises(UsageError, match="no 'dice' pages; its parts: board, cards, cover, rules, tiles"):
         render_kit("classic", root, KitOptions(only=("dice",)), check=False)
+
+
+def test_previews_belong_to_the_pdf_they_show(tmp_path: Path) -> None:
+    a4 = render_kit("classic", tmp_path, KitOptions(previews=True, svg=False), check=False)
+    letter = render_kit("classic", tmp_path, KitOptions(paper="letter", previews=True, svg=False), check=False)
+    folder = a4.folder / "preview"
+    assert sorted(p.name for p in folder.iterdir()) == ["classic-a4", "classic-letter"]
+    assert (folder / "classic-a4" / "board.png").is_file() and letter.pdf.is_file() and a4.pdf.is_file()
+    # A new a4 kit without previews drops the a4 previews only: none is left stale.
+    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False), check=False)
+    assert sorted(p.name for p in folder.iterdir()) == ["classic-letter"]

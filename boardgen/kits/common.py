@@ -263,12 +263,17 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _carry_over(old: Path, new: Path, replaced: set[str]) -> None:
-    """Link (or copy) into new what old holds that the new kit does not replace."""
+    """Link (or copy) into new what old holds that the new kit does not replace; a replaced
+    name may be nested ('preview/classic-a4'), and the rest of its folder is carried over."""
     for entry in sorted(old.iterdir()):
         if entry.name in replaced:
             continue
+        inner = {name.split("/", 1)[1] for name in replaced if name.startswith(entry.name + "/")}
         target = new / entry.name
-        if entry.is_symlink():
+        if inner and entry.is_dir() and not entry.is_symlink():
+            target.mkdir(exist_ok=True)
+            _carry_over(entry, target, inner)
+        elif entry.is_symlink():
             os.symlink(os.readlink(entry), target)
         elif entry.is_dir():
             shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
@@ -301,7 +306,8 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
             with path.open("xb") as out:
                 out.write(data)
         if folder.exists():
-            _carry_over(folder, staging, {name.split("/")[0] for name in files} | set(owned))
+            tops = {name.split("/")[0] for name in files if not any(name.startswith(o + "/") for o in owned)}
+            _carry_over(folder, staging, tops | set(owned))
         if before_swap is not None:
             before_swap()
         if not folder.exists():
