@@ -386,13 +386,29 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
 
 @cli.command()
 @click.argument("what", default="pictures")
-def show(what: str) -> None:
+@click.option("--contact-sheet", "contact", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="With `pictures`: also write a PNG of every picture with its name.")
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
+              help="With --contact-sheet: the theme drawing the pictures (yours replace ours).")
+def show(what: str, contact: Path | None, theme: str) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
     from boardgen import authoring
     from boardgen.data.loader import load, resolve
 
+    if contact is not None and what != "pictures":
+        raise UsageError("--contact-sheet goes with `boardgen show pictures`")
     if what == "pictures":
         names = authoring.bundled_pictures()
+        if contact is not None:
+            from boardgen.data.theme import load_theme
+            from boardgen.kits.common import write_atomic
+            from boardgen.render.pdf import svg_page
+            from boardgen.render.preview import png_of_pdf_page
+            from boardgen.render.svg.contact import contact_sheet_svg
+
+            look = load_theme(theme)
+            write_atomic(contact, png_of_pdf_page(svg_page(contact_sheet_svg(names, look), look), 110))
+            click.echo(f"{contact}: contact sheet of {len(names)} pictures")
         click.echo(f"{len(names)} bundled pictures (use them by name in a layout, or replace them in a "
                    "theme's [art]):")
         for start in range(0, len(names), 4):

@@ -172,3 +172,29 @@ def test_generated_minos_layouts_get_their_own_id(tmp_path: Path) -> None:
     code, out = run("generate", "minos", "--seed", "5", "-o", str(path))
     assert code == 0, out
     assert tomllib.loads(path.read_text(encoding="utf-8"))["game"]["id"] == "my-minos"
+
+
+def test_contact_sheet_shows_every_picture(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from boardgen.authoring import bundled_pictures
+
+    path = tmp_path / "pictures.png"
+    code, out = run("show", "pictures", "--contact-sheet", str(path))
+    assert code == 0, out
+    names = bundled_pictures()
+    rows = -(-len(names) // 6)
+    px = 110 / 25.4
+    with Image.open(path) as image:
+        assert abs(image.width - 6 * 32 * px) <= 2 and abs(image.height - rows * 32 * px) <= 2
+        grey = image.convert("L")
+        for index in range(len(names)):
+            x, y = (index % 6) * 32 * px, (index // 6) * 32 * px
+            # The picture's box (20 mm, centred, below the top edge) has ink in it.
+            box = grey.crop((int(x + 8 * px), int(y + 4 * px), int(x + 24 * px), int(y + 22 * px)))
+            assert box.getextrema()[0] < 100, names[index]
+        # An empty cell after the last picture has none.
+        if len(names) % 6:
+            x, y = (len(names) % 6) * 32 * px, (rows - 1) * 32 * px
+            box = grey.crop((int(x + 8 * px), int(y + 4 * px), int(x + 24 * px), int(y + 22 * px)))
+            assert box.getextrema()[0] > 200

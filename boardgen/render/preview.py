@@ -36,3 +36,8 @@ def previews(pdf_bytes: bytes, kinds: list[str], board_pdf: bytes) -> dict[str, 
         seen.add(kind)
         out[f"page-{index + 1:02d}-{kind}.png"] = _png(render_page(pdf_bytes, index))
     return out
+
+
+def png_of_pdf_page(pdf_bytes: bytes, dpi: int) -> bytes:
+    """One PDF page (the first) as PNG bytes."""
+    return _png(render_page(pdf_bytes, 0, dpi))
