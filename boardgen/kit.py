@@ -26,6 +26,7 @@ from boardgen.kits.common import (
 )
 from boardgen.options import check_kit_options
 from boardgen.render import preview
+from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
 from boardgen.render.pdf import svg_page
 
@@ -51,6 +52,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     preview_dir = "preview/" + pdf_name.removesuffix(".pdf")
     check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
     setup = kit.setup(layout, seed)
+    require_pictures(theme, layout)
     # Drawing reads the theme's every colour and picture: done before the check, it finds a
     # broken picture or theme at once; the pieces' sizes tell whether the paper is large enough.
     drawings = kit.draw(layout, theme, setup, options.lang)

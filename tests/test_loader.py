@@ -261,8 +261,8 @@ def test_user_theme_chain_of_three(tmp_path):
 
 def test_user_theme_picture_that_does_not_exist(tmp_path):
     path = theme_file(tmp_path, art_lines='book = "mine.svg"\n')
-    theme = load_theme(str(path))
-    problem = only(problems(art.picture, theme, "book"))
+    # Reported when the theme is loaded, with its other problems, before any expensive work.
+    problem = only(problems(load_theme, str(path)))
     assert problem.file == str(path)
     assert problem.key == "art.book"
     assert problem.line == 7
@@ -272,18 +272,16 @@ def test_user_theme_picture_that_does_not_exist(tmp_path):
 
 def test_user_theme_picture_of_an_unsupported_type(tmp_path):
     (tmp_path / "mine.gif").write_bytes(b"GIF89a")
-    theme = load_theme(str(theme_file(tmp_path, art_lines='book = "mine.gif"\n')))
-    problem = only(problems(art.picture, theme, "book"))
+    problem = only(problems(load_theme, str(theme_file(tmp_path, art_lines='book = "mine.gif"\n'))))
     assert problem.key == "art.book"
     assert "unsupported picture type '.gif'" in problem.message
 
 
 def test_user_theme_picture_that_is_not_an_svg(tmp_path):
     (tmp_path / "mine.svg").write_text("<html>not a picture</html>", encoding="utf-8")
-    theme = load_theme(str(theme_file(tmp_path, art_lines='book = "mine.svg"\n')))
-    problem = only(problems(art.picture, theme, "book"))
+    problem = only(problems(load_theme, str(theme_file(tmp_path, art_lines='book = "mine.svg"\n'))))
     assert problem.key == "art.book"
-    assert "cannot read picture mine.svg" in problem.message
+    assert "mine.svg is not an SVG document" in problem.message
 
 
 def test_picture_named_by_a_parent_theme_is_relative_to_the_parent(tmp_path):

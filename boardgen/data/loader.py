@@ -8,6 +8,7 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -19,6 +20,9 @@ from referencing import Registry, Resource
 
 from boardgen.data.toml_lines import key_lines, line_of
 from boardgen.errors import MESSAGE_CHARS, DataError, Problem, UsageError, quote, shorten
+
+# A theme's [fonts] value ending so is a file relative to the theme, held to its folder like pictures.
+FONT_FILE_SUFFIXES = (".ttf", ".otf")
 
 KINDS = {"game": "games", "theme": "themes"}
 
@@ -234,6 +238,9 @@ def _data_paths(kind: str, data: dict[str, Any], folder: Path) -> list[tuple[tup
         for name, value in _table(data, "art").items():
             if isinstance(value, str):
                 found.append((("art", name), value, [folder / value]))
+        for name, value in _table(data, "fonts").items():
+            if isinstance(value, str) and value.lower().endswith(FONT_FILE_SUFFIXES):
+                found.append((("fonts", name), value, [folder / value]))
         return found
     from boardgen.data.strings import LANGUAGES  # strings reads its files through this module
 
@@ -253,13 +260,16 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def load(kind: str, name_or_path: str, _chain: tuple[Path, ...] = ()) -> Document:
-    """Read a game or theme file, following `extends`, and validate it against its schema."""
+def load(kind: str, name_or_path: str, _chain: tuple[Path, ...] = (),
+         check: Callable[[Document], list[Problem]] | None = None) -> Document:
+    """Read a game or theme file, following `extends`, and validate it against its schema
+    (and `check`, whose problems are reported with the schema's, all at once)."""
     path = resolve(kind, name_or_path)
-    return _load(kind, path, _chain)
+    return _load(kind, path, _chain, check)
 
 
-def _load(kind: str, path: Path, chain: tuple[Path, ...]) -> Document:
+def _load(kind: str, path: Path, chain: tuple[Path, ...],
+          check: Callable[[Document], list[Problem]] | None = None) -> Document:
     shown = display_path(path)
     real = real_path(path)
     if real is None:
@@ -283,6 +293,11 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...]) -> Document:
         # Pictures are relative to the file naming them, even when a child theme extends it.
         data["art"] = {k: str(real_path(path.parent / v) or v) if isinstance(v, str) else v
                        for k, v in data["art"].items()}
+    if kind == "theme" and isinstance(data.get("fonts"), dict):
+        # So are font files (family names stay as they are).
+        data["fonts"] = {k: str(real_path(path.parent / v) or v)
+                         if isinstance(v, str) and v.lower().endswith(FONT_FILE_SUFFIXES) else v
+                         for k, v in data["fonts"].items()}
     if parent_name is not None and not isinstance(parent_name, str):
         raise DataError([Problem(shown, dotted(extends_key),
                                  f"expected the name or path of a file, got {quote(parent_name)}",
@@ -303,7 +318,7 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...]) -> Document:
         parent = _load(kind, parent_path, seen)
         data = merge(parent.data, data)
     doc = Document(path.stem, shown, data, path.parent, lines)
-    validate(kind, doc)
+    validate(kind, doc, check)
     return doc
 
 
@@ -368,7 +383,7 @@ def _engine_problem(doc: Document) -> Problem | None:
     return None
 
 
-def validate(kind: str, doc: Document) -> None:
+def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]] | None = None) -> None:
     if kind == "game":
         root_cause = _engine_problem(doc)
         if root_cause is not None:
@@ -378,6 +393,8 @@ def validate(kind: str, doc: Document) -> None:
     problems = []
     for error in validator.iter_errors(doc.data):
         problems.extend(_describe(doc, error))
+    if check is not None:
+        problems.extend(check(doc))
     if problems:
         raise DataError(sorted(problems, key=_problem_order))
 
@@ -472,13 +489,17 @@ def export_schema(kind: str, engine: str = "sliding") -> dict[str, Any]:
                 return inline(target)
             if isinstance(ref, str) and ref.startswith("#/$defs/") and node is not None:
                 name = ref.split("/")[-1]
-                if name not in defs and name in files["common.schema.json"]["$defs"]:
+                if name not in defs and name in own:
+                    defs[name] = inline(own[name])
+                elif name not in defs and name in files["common.schema.json"]["$defs"]:
                     defs[name] = inline(files["common.schema.json"]["$defs"][name])
-            return {k: inline(v) for k, v in node.items()}
+            return {k: inline(v) for k, v in node.items() if k != "$defs"}
         if isinstance(node, list):
             return [inline(v) for v in node]
         return node
 
-    bundled: dict[str, Any] = inline(schema_for(kind, {"game": {"engine": engine}}))
+    schema = schema_for(kind, {"game": {"engine": engine}})
+    own = schema.get("$defs", {})  # a schema's own definitions (the theme's colour and font)
+    bundled: dict[str, Any] = inline(schema)
     bundled["$defs"] = dict(sorted(defs.items()))
     return bundled

@@ -1,15 +1,22 @@
-"""Themes: the presentation of any layout (palette, fonts, strokes, style, art)."""
+"""Themes: the presentation of any layout (palette, fonts, strokes, style, art).
+
+Every key is checked when the theme is loaded, and every problem is reported at once, before any
+expensive work: unknown keys (with a "did you mean"), colours, fonts and picture files.
+"""
 
 from __future__ import annotations
 
+import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from boardgen.data.colours import ColourError, parse_colour
+from boardgen.data.loader import FONT_FILE_SUFFIXES as FONT_SUFFIXES
 from boardgen.data.loader import Document, load
-from boardgen.errors import DataError
+from boardgen.errors import Problem
 
 
 @dataclass(frozen=True)
@@ -24,32 +31,127 @@ class Theme:
     strokes: dict[str, float]
     style: dict[str, Any]
     art: dict[str, Path]
+    # Family name -> font file, for the fonts the theme brings itself.
+    font_files: dict[str, Path] = field(default_factory=dict)
 
     def colour(self, key: str) -> str:
-        return self.palette[key]
+        return str(self.palette[key])
 
     def player(self, colour: str) -> str:
-        return self.palette["players"].get(colour, self.palette["ink"])
+        return str(self.palette["players"].get(colour, self.palette["ink"]))
 
 
 def bundled_families() -> list[str]:
-    """Font families listed in fonts/fonts.toml (the only ones a theme may name)."""
+    """Font families listed in fonts/fonts.toml."""
     listing = tomllib.loads((Path(str(resources.files("boardgen.fonts"))) / "fonts.toml").read_text(encoding="utf-8"))
     return sorted({entry["family"] for entry in listing["font"]})
 
 
 def load_theme(name_or_path: str) -> Theme:
-    doc = load("theme", name_or_path)
+    doc = load("theme", name_or_path, check=_check)
     data = doc.data
-    # Art paths are relative to the theme file that names them; extends keeps the child's folder.
     art = {key: Path(value) for key, value in data.get("art", {}).items()}
-    families = bundled_families()
-    problems = [doc.problem(("fonts", role), f"font {family!r} is not bundled; available: {', '.join(families)}")
-                for role, family in sorted(data.get("fonts", {}).items()) if family not in families]
-    if problems:
-        raise DataError(problems)
-    return Theme(
+    fonts = dict(data.get("fonts", {}))
+    font_files: dict[str, Path] = {}
+    for role, value in sorted(fonts.items()):
+        if value.lower().endswith(FONT_SUFFIXES):
+            from boardgen.render import fonts as font_registry
+
+            family = font_registry.register_file(Path(value))
+            fonts[role] = family
+            font_files[family] = Path(value)
+    palette = _normalised_palette(data.get("palette", {}))
+    theme = Theme(
         doc=doc, id=data["theme"]["id"], name=data["theme"]["name"],
-        palette=data.get("palette", {}), fonts=data.get("fonts", {}),
-        strokes=data.get("strokes", {}), style=data.get("style", {}), art=art,
+        palette=palette, fonts=fonts, strokes=data.get("strokes", {}), style=data.get("style", {}), art=art,
+        font_files=font_files,
     )
+    return theme
+
+
+def _normalised_palette(palette: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in palette.items():
+        if isinstance(value, dict):
+            out[key] = {k: parse_colour(v) for k, v in value.items()}
+        else:
+            out[key] = parse_colour(value)
+    return out
+
+
+def _check(doc: Document) -> list[Problem]:
+    """The checks JSON Schema cannot express, run with it so that all problems come at once."""
+    data = doc.data
+    problems: list[Problem] = []
+    palette = data.get("palette")
+    if isinstance(palette, dict):
+        for key, value in palette.items():
+            entries = value.items() if isinstance(value, dict) else [(None, value)]
+            for sub, colour in entries:
+                if not isinstance(colour, str):
+                    continue  # the schema reports the type
+                try:
+                    parse_colour(colour)
+                except ColourError as exc:
+                    where = ("palette", key) if sub is None else ("palette", key, sub)
+                    problems.append(doc.problem(where, str(exc)))
+    for table in ("strokes", "style"):
+        values = data.get(table)
+        if not isinstance(values, dict):
+            continue
+        for key, value in values.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                problems.append(doc.problem((table, key), f"{value!r} is not a finite number"))
+    fonts = data.get("fonts")
+    families: list[str] = []
+    if isinstance(fonts, dict):
+        problems += _font_problems(doc, fonts, families)
+    art = data.get("art")
+    if isinstance(art, dict):
+        from boardgen.render.art import PictureError, bundled_keys, load_picture, picture_families
+
+        known = bundled_keys()
+        for key, value in sorted(art.items()):
+            if not isinstance(value, str):
+                continue
+            if key not in known:
+                # A layout may use pictures boardgen does not have; kit.py checks those names against
+                # the game. A near miss of a bundled name is surely a typo.
+                import difflib
+
+                hint = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+                if hint:
+                    problems.append(doc.problem(("art", key), f"unknown picture key {key!r} "
+                                                              f"(did you mean {hint[0]!r}?)"))
+                    continue
+            try:
+                load_picture(Path(value), key, picture_families(families))
+            except PictureError as exc:
+                problems.append(doc.problem(("art", key), str(exc)))
+    return problems
+
+
+def _font_problems(doc: Document, fonts: dict[str, Any], families_out: list[str]) -> list[Problem]:
+    from boardgen.render import fonts as font_registry
+
+    problems = []
+    families = bundled_families()
+    for role, value in sorted(fonts.items()):
+        if not isinstance(value, str):
+            continue
+        if value.lower().endswith(FONT_SUFFIXES):
+            try:
+                families_out.append(font_registry.register_file(Path(value)))
+            except font_registry.FontFileError as exc:
+                problems.append(doc.problem(("fonts", role), str(exc)))
+        elif value in families:
+            families_out.append(value)
+        else:
+            import difflib
+
+            hint = difflib.get_close_matches(value, families, n=1)
+            tail = f" (did you mean {hint[0]!r}?)" if hint else ""
+            problems.append(doc.problem(("fonts", role), f"font {value!r} is not bundled{tail}; available: "
+                                                         f"{', '.join(families)}, or a .ttf/.otf file beside "
+                                                         "the theme"))
+    return problems

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from struct import error as struct_error
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from svglib.fonts import FontMap
 
 from boardgen.errors import BoardgenError
@@ -18,6 +20,12 @@ from boardgen.errors import BoardgenError
 
 class MissingGlyphError(BoardgenError, ValueError):
     """A label uses a character the chosen font cannot draw."""
+
+    exit_code = 2
+
+
+class FontFileError(BoardgenError, ValueError):
+    """A theme's font file that cannot be used (missing, too big, not TrueType outlines)."""
 
     exit_code = 2
 
@@ -37,7 +45,7 @@ class Face:
     @property
     def pdf_name(self) -> str:
         """The name reportlab knows this face by (family and weight, no spaces)."""
-        return self.family.replace(" ", "") + ("-Bold" if self.weight == "bold" else "")
+        return re.sub(r"[^A-Za-z0-9]", "", self.family) + ("-Bold" if self.weight == "bold" else "")
 
 
 def fonts_root() -> Path:
@@ -60,6 +68,49 @@ def faces() -> dict[tuple[str, str], Face]:
         # Lets rich text (<b>) in paragraphs switch faces within a bundled family.
         registerFontFamily(normal, normal=normal, bold=bold, italic=normal, boldItalic=bold)
     return found
+
+
+MAX_FONT_BYTES = 30_000_000
+
+
+@cache
+def register_file(path: Path) -> str:
+    """Register a theme's own TrueType file (both weights use it); returns the family it is known by.
+
+    reportlab embeds it as a subset, as it does the bundled fonts."""
+    name = path.name
+    try:
+        size = path.stat().st_size
+    except (OSError, ValueError) as exc:
+        raise FontFileError(f"font file {name} not found or unreadable ({getattr(exc, 'strerror', None) or exc})") \
+            from None
+    if not path.is_file():
+        raise FontFileError(f"font file {name} is not a file")
+    if size > MAX_FONT_BYTES:
+        raise FontFileError(f"font file {name} is {size:,} bytes; the limit is {MAX_FONT_BYTES:,}")
+    try:
+        probe = TTFont("boardgen-probe", str(path))
+    except TTFError as exc:
+        if "postscript outlines" in str(exc):
+            raise FontFileError(f"font file {name} has PostScript (CFF) outlines, which cannot be embedded; "
+                                "use a TrueType (.ttf) version of the font") from None
+        raise FontFileError(f"font file {name} cannot be read as a TrueType font: {exc}") from None
+    except (OSError, ValueError, KeyError, IndexError, AssertionError, struct_error) as exc:
+        raise FontFileError(f"font file {name} cannot be read as a TrueType font ({type(exc).__name__})") from None
+    family = str(probe.face.familyName.decode("latin-1") if isinstance(probe.face.familyName, bytes)
+                 else probe.face.familyName).strip() or path.stem
+    known = faces()
+    if (family, "normal") in known and known[(family, "normal")].path != path:
+        family = f"{family} {path.stem}"
+    for weight in ("normal", "bold"):
+        face_ = Face(family, weight, path)
+        pdfmetrics.registerFont(TTFont(face_.pdf_name, str(path)))
+        known[(family, weight)] = face_
+        font_map().register_font(family, weight=weight, rlgFontName=face_.pdf_name)
+    normal = known[(family, "normal")].pdf_name
+    bold = known[(family, "bold")].pdf_name
+    registerFontFamily(normal, normal=normal, bold=bold, italic=normal, boldItalic=bold)
+    return family
 
 
 def families() -> list[str]:
@@ -88,18 +139,18 @@ class StrictFontMap(FontMap):
     def register_default_fonts(self) -> None:
         """No defaults: an unknown family must fail, not fall back to Helvetica."""
 
-    def register_font(self, font_family, font_path=None, weight="normal", style="normal",
-                      rlgFontName=None):
-        internal = self.build_internal_name(font_family, weight, style)
+    def register_font(self, font_family: str, font_path: str | None = None, weight: str = "normal",
+                      style: str = "normal", rlgFontName: str | None = None) -> tuple[str, bool]:  # noqa: N803
+        internal: str = self.build_internal_name(font_family, weight, style)
         self._map[internal] = {"svg_family": font_family, "svg_weight": weight,
-                               "svg_style": style, "rlgFont": rlgFontName, "exact": True}
+                               "svg_style": style, "rlgFont": rlgFontName or "", "exact": True}
         self._family_index.setdefault(font_family.lower(), font_family)
         return internal, True
 
-    def find_font(self, font_name, weight="normal", style="normal"):
+    def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
         family = self._family_index.get(font_name.lower(), font_name)
         weight = "bold" if str(weight) in ("bold", "700", "800", "900") else "normal"
-        internal = self.build_internal_name(family, weight, "normal")
+        internal: str = self.build_internal_name(family, weight, "normal")
         if internal in self._map:
             return str(self._map[internal]["rlgFont"]), True
         raise UnknownFontError(f"SVG asks for font {font_name!r} ({weight}), which is not bundled")
@@ -123,7 +174,7 @@ def check_glyphs(text: str, family: str, weight: str = "normal", *, where: str =
 
 def text_width(text: str, family: str, weight: str, size: float) -> float:
     """Advance width of text, in the same unit as size (millimetres in, millimetres out)."""
-    return pdfmetrics.stringWidth(text, face(family, weight).pdf_name, size)
+    return float(pdfmetrics.stringWidth(text, face(family, weight).pdf_name, size))
 
 
 def fit_size(text: str, family: str, weight: str, *, width: float, size: float,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,6 +12,8 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import Paragraph
 from svglib.svglib import SvgRenderer, load_svg_file
@@ -32,6 +35,10 @@ from boardgen.render.imposition import (
     place_keys,
 )
 from boardgen.units import pt
+
+# svglib's notes on pictures are collected once per picture (trial_render) and shown by art.py;
+# repeating them raw during the kit's render would only add noise.
+logging.getLogger("svglib").addHandler(logging.NullHandler())
 
 MARK_GAP = 1.0  # crop marks start this far from the trim line
 MARK_LEN = 5.0
@@ -96,7 +103,9 @@ class PdfKit:
         form = Form(name, drawing.width / pt(1), drawing.height / pt(1))
         self.c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
         _draw(drawing, self.c, self._font("body", "normal"))
+        shading = dict(self.c._shadingUsed)
         self.c.endForm()
+        _complete_form_resources(self.c, name, shading)
         self.forms[name] = form
         return form
 
@@ -502,6 +511,61 @@ def _draw(drawing, c, default_font: str) -> None:
     saved = STATE_DEFAULTS["fontName"]
     STATE_DEFAULTS["fontName"] = default_font
     try:
-        renderPDF.draw(drawing, c, 0, 0)
+        _AlphaRenderer().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
     finally:
         STATE_DEFAULTS["fontName"] = saved
+
+
+def _complete_form_resources(c, name: str, shading: dict) -> None:
+    """reportlab gives a form only fonts and XObjects as resources: a gradient (shading) or a
+    see-through fill (ExtGState) in a picture would print black or opaque. Add them."""
+    form = c._doc.idToObject[pdfdoc.xObjectName(name)]
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shading:
+        resources.setShading(shading)
+    form.Resources = resources
+
+
+class _AlphaRenderer(renderPDF._PDFRenderer):
+    """reportlab draws pictures as inline images, which drop the alpha channel (a transparent
+    PNG would print on black); an image XObject with its alpha as a soft mask keeps it."""
+
+    def drawImage(self, image) -> None:  # noqa: N802 (reportlab's name)
+        if hasattr(image.path, "mode"):
+            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
+                                   mask="auto")
+        else:
+            super().drawImage(image)
+
+
+def trial_render(svg: str) -> list[str]:
+    """Draw an SVG into a throwaway PDF (a picture is checked once, before any kit work) and
+    return what svglib warned about; any failure propagates to the caller."""
+    notes: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING:
+                notes.append(record.getMessage())
+
+    log = logging.getLogger("svglib")
+    handler = Collect()
+    log.addHandler(handler)
+    propagate, log.propagate = log.propagate, False
+    try:
+        drawing = _drawing(svg)
+        c = rl_canvas.Canvas(io.BytesIO(), pagesize=(max(drawing.width, 1), max(drawing.height, 1)),
+                             invariant=1)
+        _draw(drawing, c, fonts.face("DejaVu Sans").pdf_name)
+        c.showPage()
+        c.save()
+    finally:
+        log.removeHandler(handler)
+        log.propagate = propagate
+    return notes

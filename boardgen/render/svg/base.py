@@ -9,11 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import svgwrite
-from svgwrite.container import Group
 
 from boardgen.data.theme import Theme
 from boardgen.render import fonts
-from boardgen.render.art import Node, picture
+from boardgen.render.art import PICTURE_DEFAULTS, Node, picture, rename_ids
 
 
 @dataclass
@@ -87,18 +86,37 @@ def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: 
                                              f"translate({-vx} {-vy})")
     if not pic.keeps_colours:
         group["fill"] = sheet.colour(fill)
-    _add_nodes(sheet, group, pic.nodes, id)
+    else:
+        # The picture starts from SVG's initial values, whatever the sheet around it sets.
+        for name, value in (*PICTURE_DEFAULTS, *pic.root_attrs):
+            group[name] = value
+    # A picture may be placed many times in one sheet: its own ids get this placement's prefix.
+    _add_nodes(group, rename_ids(pic.nodes, f"{id}--"), id)
     parent.add(group)
 
 
-def _add_nodes(sheet: Sheet, parent: Group, nodes: Iterable[Node], id: str) -> None:
+class _Element(svgwrite.base.BaseElement):
+    """Any SVG element, with the text and tail a cleaned picture's text elements carry."""
+
+    def __init__(self, node: Node, **extra: str) -> None:
+        super().__init__(debug=False, **extra)
+        self.elementname = node.tag
+        self.node_text = node.text
+        self.node_tail = node.tail
+
+    def get_xml(self):  # svgwrite builds an ElementTree element
+        xml = super().get_xml()
+        xml.text = self.node_text
+        xml.tail = self.node_tail
+        return xml
+
+
+def _add_nodes(parent, nodes: Iterable[Node], id: str) -> None:
     for index, node in enumerate(nodes):
-        element = svgwrite.base.BaseElement(id=f"{id}-{index}", debug=False)
-        element.elementname = node.tag
+        element = _Element(node, id=f"{id}-{index}")
         for name, value in node.attrs:
             element[name] = value
-        if node.tag == "g":
-            _add_nodes(sheet, element, node.children, f"{id}-{index}")
+        _add_nodes(element, node.children, f"{id}-{index}")
         parent.add(element)
 
 
