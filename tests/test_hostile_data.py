@@ -239,6 +239,9 @@ def test_picture_that_is_a_symlink_loop(tmp_path):
 
 def test_paths_inside_are_accepted(tmp_path):
     (tmp_path / "pics").mkdir()
+    # The picture must exist: a theme's files are read (and checked) when it is loaded.
+    (tmp_path / "pics" / "book.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4">'
+                                                '<rect width="4" height="4"/></svg>', encoding="utf-8")
     (tmp_path / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n'
                                      '[art]\nbook = "pics/book.svg"\n', encoding="utf-8")
     theme = load_theme(str(tmp_path / "t.toml"))

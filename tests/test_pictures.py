@@ -310,7 +310,7 @@ def test_an_art_key_no_game_uses_is_an_error_before_the_check(tmp_path):
 def test_every_theme_problem_at_once(tmp_path):
     path = write_theme(tmp_path, '[palette]\nflor = "#ffffff"\nink = "bleu"\nframe = "#12"\n\n'
                                  '[fonts]\nbody = "Comic Sans"\n\n'
-                                 '[strokes]\ncut_line = nan\n\n'
+                                 '[strokes]\ncut_line = 9.0\n\n'
                                  '[style]\nart_sise = 0.5\n\n'
                                  '[art]\nbook = "missing.svg"\ncrwn = "missing.png"\n')
     with pytest.raises(DataError) as caught:
