@@ -11,6 +11,7 @@ from boardgen.errors import UsageError
 from boardgen.model import master as master_model
 from boardgen.model import minos as minos_model
 from boardgen.model import sliding as sliding_model
+from boardgen.model import walls as walls_model
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ ENGINES: dict[str, Engine] = {
                      "boardgen.rules.master:check_master", "boardgen.rules.master:simulate_master"),
     "minos": Engine("minos", minos_model.build, "minos",
                     "boardgen.rules.minos:check_minos", "boardgen.rules.minos:simulate_minos"),
+    "walls": Engine("walls", walls_model.build, "walls",
+                    "boardgen.rules.walls_playability:check_walls",
+                    "boardgen.rules.walls_playability:simulate_walls"),
 }
 
 

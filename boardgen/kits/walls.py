@@ -1,0 +1,128 @@
+"""The kit of the moving-walls game: the four-sheet board with its outlines, the 32 wall
+blocks to glue on card and cut out, 16 pawns, the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.errors import UsageError
+from boardgen.kits.common import (
+    KitOptions,
+    board_line,
+    cover_page,
+    impose,
+    pack_pieces,
+    rules_blocks,
+    rules_pages,
+)
+from boardgen.model.walls import WallsLayout
+from boardgen.render.imposition import Rect, Tiling, paper, tile_board
+from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.svg import pieces
+from boardgen.render.svg import walls as svg
+
+BLOCK_GAP_MM = 4.0  # between cut-out blocks: room for scissors
+
+
+@dataclass
+class Drawings:
+    """Every SVG of a moving-walls kit, by file name (without .svg)."""
+
+    board: str
+    setup: str
+    blocks: dict[str, str]
+    pawns: dict[str, str]
+
+    def files(self) -> dict[str, str]:
+        return {"board": self.board, "setup": self.setup, **self.blocks, **self.pawns}
+
+
+def setup(layout: WallsLayout, seed: int) -> WallsLayout:
+    """The game has no chance: every start is the printed one, the seed only names the check."""
+    return layout
+
+
+def draw(layout: WallsLayout, theme: Theme, _setup: WallsLayout, lang: str) -> Drawings:
+    pawns = {}
+    for colour in layout.colours:
+        for k in range(1, layout.pawns_per_player + 1):
+            name = f"pawn-{colour}-{k}"
+            pawns[name] = pieces.disc_svg(colour, str(k), layout.pawn_diameter_mm, theme, lang=lang, id=name)
+    return Drawings(
+        board=svg.board_svg(layout, theme, lang=lang),
+        setup=svg.board_svg(layout, theme, lang=lang, start=True),
+        blocks={f"block-{b.id}": svg.block_svg(b, layout, theme, lang=lang) for b in layout.blocks},
+        pawns=pawns,
+    )
+
+
+def board_tiling(layout: WallsLayout, options: KitOptions) -> Tiling:
+    zones = svg.seam_zones(layout)
+    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin, style=options.joint,
+                      overlap=options.overlap, orientation=options.orientation, zones_x=zones, zones_y=zones)
+
+
+def shelves(area: Rect, sizes: list[tuple[float, float]], gap: float) -> list[list[tuple[int, float, float]]]:
+    """Pieces of different sizes in rows, left to right, in the given order, page after page:
+    for each page, (index, x, y) of the top-left corner of each piece."""
+    pages: list[list[tuple[int, float, float]]] = [[]]
+    x, y, row_h = area.x, area.y, 0.0
+    for index, (w, h) in enumerate(sizes):
+        if w > area.w or h > area.h:
+            raise UsageError(f"a {w:.0f} x {h:.0f} mm block does not fit the {area.w:.0f} x {area.h:.0f} mm "
+                             "printable area: use larger paper or smaller margins")
+        if x + w > area.right + 1e-9:
+            x, y, row_h = area.x, y + row_h + gap, 0.0
+        if y + h > area.bottom + 1e-9:
+            pages.append([])
+            x, y, row_h = area.x, area.y, 0.0
+        pages[-1].append((index, x, y))
+        x += w + gap
+        row_h = max(row_h, h)
+    return pages
+
+
+def block_sheets(pdf: PdfKit, layout: WallsLayout, forms: list[Form]) -> None:
+    """The blocks at board scale, with the note on gluing them to card first."""
+    lang = pdf.lang
+    area = pdf.frame.content
+    note = word(lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
+    # The same room is kept for the note on every page.
+    blocks = [("li", note.replace("&", "&amp;").replace("<", "&lt;"))]
+    room = pdf.measure(blocks, area.w, size=3.2) + 4
+    inner = Rect(area.x, area.y + room, area.w, area.h - room)
+    for page in shelves(inner, [(f.w, f.h) for f in forms], BLOCK_GAP_MM):
+        pdf.new_page(word(lang, "walls_blocks"), kind="blocks")
+        pdf.paragraphs(blocks, Rect(area.x, area.y, area.w, room), size=3.2)
+        for index, x, y in page:
+            pdf.place(forms[index], x, y)
+
+
+def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, options: KitOptions, *,
+              summary: str) -> tuple[bytes, list[str]]:
+    lang = options.lang
+    tiling = board_tiling(layout, options)
+
+    def pages(pdf: PdfKit, board: Form) -> None:
+        start = pdf.add_svg_form("Start", drawings.setup)
+        contents = [
+            board_line(lang, tiling),
+            word(lang, "count_line", count=len(layout.blocks), what=word(lang, "walls_blocks").lower())
+            + f" ({layout.pitch_mm:g} mm)",
+            word(lang, "count_line", count=len(drawings.pawns), what=word(lang, "pawns").lower())
+            + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
+            word(lang, "rules"),
+        ]
+        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
+                   board=board, tiling=tiling, side=(word(lang, "walls_start"), start, layout.board_mm))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        block_sheets(pdf, layout, [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"])
+                                   for b in layout.blocks])
+        discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
+        pack_pieces(pdf, [(word(lang, "pawns"), discs, 3.0)], heading=word(lang, "pawns"), kind="pawns")
+        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+
+    return impose(layout, theme, options, drawings, tiling, pages=pages,
+                  subject=f"boardgen kit: {layout.id}, theme {theme.id}")

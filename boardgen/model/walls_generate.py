@@ -1,0 +1,136 @@
+"""A seeded generator of moving-walls block sets, and the layout file written from one.
+
+Eight shapes are drawn from the catalogue (one domino, two trominoes, three tetrominoes, two
+pentominoes, all different), each placed in the top-left quadrant and copied by quarter turns
+about the centre into the three others, so every corner faces the same walls. Each block
+after the first must touch an earlier one (by a side or a corner), none may lie on the centre
+or a starting corner, and the result must be a labyrinth that is not sealed: from every
+starting square the centre is between `min_start` and `max_start` pawn moves away with the
+blocks as printed. Draws that fail are thrown away and drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from boardgen.model.walls import QUADRANTS, SHAPES, Block, Cell, rotate, variants
+from boardgen.rules.walls import Geometry, distance
+
+# How many shapes of each size a quadrant gets.
+MIX = ((2, 1), (3, 2), (4, 3), (5, 2))
+# The blocks (in placing order, biggest first) that need not touch an earlier one.
+SEEDS = (0, 2, 5)
+
+
+@dataclass(frozen=True)
+class Generated:
+    blocks: tuple[Block, ...]
+    seed: int
+    attempts: int
+    start_distances: tuple[int, ...]  # pawn moves from each of one corner's start squares
+
+
+def _orbit(cells: frozenset[Cell], size: int) -> list[frozenset[Cell]]:
+    out = [cells]
+    for _ in range(3):
+        out.append(frozenset(rotate(c, size) for c in out[-1]))
+    return out
+
+
+def _halo(cells: frozenset[Cell]) -> set[Cell]:
+    return {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - set(cells)
+
+
+def generate(seed: int, *, size: int = 21, centre: int = 3, corner: int = 2, min_start: int = 3,
+             max_start: int = 8, attempts: int = 5000) -> Generated:
+    """A block set for a `size` board drawn from `seed`; raises ValueError if none fits."""
+    rng = random.Random(seed)
+    mid = size // 2
+    low = (size - centre) // 2
+    forbidden = {(r, c) for r in range(low, low + centre) for c in range(low, low + centre)}
+    corner_cells = frozenset((r, c) for r in range(corner) for c in range(corner))
+    for cells in _orbit(corner_cells, size):
+        forbidden |= cells
+    geometry = Geometry.for_board(size, centre)
+    starts = [geometry.bit(cell) for cell in sorted(corner_cells)]
+    for attempt in range(1, attempts + 1):
+        names = []
+        for cell_count, how_many in MIX:
+            names += rng.sample(sorted(n for n in SHAPES if len(SHAPES[n]) == cell_count), how_many)
+        names.sort(key=lambda n: -len(SHAPES[n]))
+        placed = _place(rng, names, size, mid, forbidden)
+        if placed is None:
+            continue
+        walls = 0
+        for cells, _ in placed:
+            for copy in _orbit(cells, size):
+                walls |= geometry.mask(sorted(copy))
+        levels = geometry.levels(walls)
+        far = tuple(distance(levels, bit) for bit in starts)
+        if min(far) < min_start or max(far) > max_start:
+            continue
+        return Generated(_label(placed, size), seed, attempt, far)
+    raise ValueError(f"no block set fits after {attempts} attempts (seed {seed})")
+
+
+def _place(rng: random.Random, names: list[str], size: int, mid: int,
+           forbidden: set[Cell]) -> list[tuple[frozenset[Cell], str]] | None:
+    """Each shape somewhere in the top-left quadrant, touching an earlier block, or None."""
+    taken: set[Cell] = set(forbidden)
+    blocks: set[Cell] = set()
+    placed: list[tuple[frozenset[Cell], str]] = []
+    for name in names:
+        options = sorted(variants(SHAPES[name]), key=sorted)
+        for _ in range(400):
+            shape = rng.choice(options)
+            r0, c0 = rng.randrange(0, mid), rng.randrange(0, mid + 1)
+            cells = frozenset((r0 + r, c0 + c) for r, c in shape)
+            if not all(0 <= r < size and 0 <= c < size for r, c in cells):
+                continue
+            mr = sum(r for r, _ in cells) / len(cells) - mid
+            mc = sum(c for _, c in cells) / len(cells) - mid
+            if not (mr < 0 and mc <= 0):
+                continue
+            copies = _orbit(cells, size)
+            everything = set().union(*copies)
+            if len(everything) != 4 * len(cells) or everything & taken:
+                continue
+            # Three blocks start walls of their own anywhere (so the walls spread over the
+            # board); the others grow from an earlier block, touching it.
+            if len(placed) not in SEEDS and not _halo(cells) & blocks:
+                continue
+            taken |= everything
+            blocks |= everything
+            placed.append((cells, name))
+            break
+        else:
+            return None
+    for cells, _ in placed:
+        others = blocks - set().union(*_orbit(cells, size)) | set().union(*_orbit(cells, size)[1:])
+        if not _halo(cells) & others:
+            return None
+    return placed
+
+
+def _label(placed: list[tuple[frozenset[Cell], str]], size: int) -> tuple[Block, ...]:
+    """Blocks A1..A8 in the top-left quadrant (numbered in reading order), then B, C, D."""
+    ordered = sorted(placed, key=lambda item: min(item[0]))
+    out: list[Block] = []
+    for turn, letter in enumerate(QUADRANTS):
+        for number, (cells, name) in enumerate(ordered, start=1):
+            copy = cells
+            for _ in range(turn):
+                copy = frozenset(rotate(c, size) for c in copy)
+            out.append(Block(f"{letter}{number}", name, tuple(sorted(copy))))
+    return tuple(out)
+
+
+def layout_text(generated: Generated) -> str:
+    """The [[blocks]] tables of a layout file for a generated set."""
+    lines = [f"# {len(generated.blocks)} blocks written by boardgen.model.walls_generate, seed {generated.seed}.",
+             "# A<k> turned a quarter clockwise about the centre is B<k>, then C<k>, then D<k>.", ""]
+    for block in generated.blocks:
+        cells = ", ".join(f"[{r}, {c}]" for r, c in block.cells)
+        lines += ["[[blocks]]", f'id = "{block.id}"', f'shape = "{block.shape}"', f"cells = [{cells}]", ""]
+    return "\n".join(lines)

@@ -1,0 +1,176 @@
+"""Playability report for a moving-walls layout: static checks of the printed start, then
+self-play with 2 and 4 players.
+
+Static checks: the blocks are as many as declared and quartered by the board's rotation,
+none starts on the centre or a starting corner, each touches another at the start; the start
+is a labyrinth yet not sealed (every starting square is between ``min_start_distance`` and
+``max_start_distance`` pawn moves from the centre, blocks as printed); every seat has moves.
+Self-play (heuristic players on every seat) checks completion within ``turn_cap`` turns,
+mean and p95 length in rounds, seat balance, how often a game stalls (``stall_rounds``
+rounds in which no seat gets closer to the centre than before, at most ``max_stall_rate``
+of games), the branching factor (``min_branching`` decisions on average) and that every
+block is moved at least ``min_block_moves`` times over all games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from boardgen.model.walls import PLAYABILITY_DEFAULTS, QUADRANTS, WallsLayout, placement_problems
+from boardgen.rules.playability import Check, Report, self_play_check
+from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, available_cpus, game_seeds, play_many
+from boardgen.rules.walls import BLOCK, Move, WallsGame, WallsState, distances, find_player
+
+Progress = Callable[[int, int, str], None]
+
+
+def thresholds(layout: WallsLayout, **overrides: Any) -> dict[str, Any]:
+    """The layout's [playability] table over the defaults, then non-None overrides."""
+    values = {**PLAYABILITY_DEFAULTS, **layout.playability}
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return values
+
+
+def start_distances(layout: WallsLayout) -> dict[str, list[int]]:
+    """Pawn moves from each starting square to the centre, blocks as printed, per colour."""
+    game = WallsGame(layout)
+    g = game.geometry
+    levels = g.levels(game.initial_state(4).walls)
+    return {colour: distances(levels, [g.bit(cell) for cell in layout.starts(colour)]) for colour in layout.colours}
+
+
+def static_checks(layout: WallsLayout, limits: Mapping[str, Any]) -> list[Check]:
+    placement = placement_problems(layout)
+    if len(layout.blocks) != layout.block_count:
+        placement.append(f"{len(layout.blocks)} blocks listed, the layout declares {layout.block_count}")
+    quadrants = {q: sum(1 for b in layout.blocks if b.id.startswith(q)) for q in QUADRANTS}
+    if len(set(quadrants.values())) > 1:
+        placement.append("blocks per quadrant differ: " + ", ".join(f"{q} {n}" for q, n in quadrants.items()))
+    shapes = sorted({b.shape for b in layout.blocks if b.id.startswith("A")})
+    cells = sum(len(b.cells) for b in layout.blocks)
+    checks = [Check("blocks", not placement,
+                    f"{len(layout.blocks)} blocks ({len(shapes)} shapes per quadrant: {' '.join(shapes)}; "
+                    f"{cells} squares), quartered, clear of the centre and corners, each touching another",
+                    placement)]
+    far = start_distances(layout)
+    low, high = limits["min_start_distance"], limits["max_start_distance"]
+    problems = [f"a {colour} pawn starting on {list(cell)} is {d} pawn moves from the centre "
+                f"({'sealed in' if d > high else 'too near'}: {low} to {high} wanted)"
+                for colour in layout.colours
+                for cell, d in zip(layout.starts(colour), far[colour], strict=True) if not low <= d <= high]
+    shown = sorted({d for ds in far.values() for d in ds})
+    checks.append(Check("labyrinth", not problems,
+                        f"every start is {'-'.join(map(str, (shown[0], shown[-1])))} pawn moves from the centre "
+                        f"with the blocks as printed ({low} to {high} wanted)", problems))
+    game = WallsGame(layout)
+    counts = []
+    problems = []
+    for seats in layout.player_counts:
+        state = game.initial_state(seats)
+        moves = game.legal_moves(state)
+        pawn = sum(1 for m in moves if m.kind != BLOCK)
+        counts.append(f"{seats} players: {pawn} pawn and {len(moves) - pawn} block moves")
+        if not pawn or pawn == len(moves):
+            problems.append(f"{seats} players: the first player has {pawn} pawn moves and "
+                            f"{len(moves) - pawn} block moves")
+    checks.append(Check("first moves", not problems, "; ".join(counts), problems))
+    return checks
+
+
+def counters(stall_turns: Mapping[int, int]) -> Callable[[WallsState, Move, WallsState], Mapping[str, float]]:
+    """A self-play hook counting block slides per block and stalls (each time a game goes
+    `stall_turns[seats]` turns without any seat getting closer than before)."""
+    keys = [f"moved:{k}" for k in range(128)]
+
+    def hook(before: WallsState, move: Move, after: WallsState) -> Mapping[str, float]:
+        out: dict[str, float] = {}
+        if move.kind == BLOCK:
+            out[keys[move.piece]] = 1.0
+        if after.quiet == stall_turns[after.seats] and before.quiet < after.quiet:
+            out["stalls"] = 1.0
+        return out
+
+    return hook
+
+
+def self_play(layout: WallsLayout, *, games: int, seed: int, turn_cap: int, stall_rounds: int,
+              counts: tuple[int, ...] | None = None, player: str = "heuristic",
+              progress: Progress | None = None, workers: int | None = None) -> dict[int, SimulationStats]:
+    """Self-play for each player count, every seat with the same kind of player. ``extra``
+    has block slides and stalls per game and the share of games that stalled;
+    ``extra_totals`` counts the slides of every block (``moved:<index>``)."""
+    find_player(player)
+    counts = counts or layout.player_counts
+    game = WallsGame(layout)
+    hook = counters({seats: stall_rounds * seats for seats in counts})
+    out = {}
+    for seats in counts:
+        started = time.perf_counter()
+        records = play_many(game, [find_player(player) for _ in range(seats)], game_seeds(seed + seats, games),
+                            turn_cap=turn_cap, hook=hook, workers=workers or min(2, available_cpus()),
+                            progress=progress, label=f"self-play, {seats} players")
+        stats = aggregate(game.id, tuple(player for _ in range(seats)), records, turn_cap)
+        out[seats] = replace(stats, extra=_extra(records), elapsed_s=time.perf_counter() - started)
+    return out
+
+
+def _extra(records: list[GameRecord]) -> dict[str, float]:
+    games = len(records)
+    slides = sum(v for r in records for k, v in r.counters.items() if k.startswith("moved:"))
+    return {"block_slides": slides / games,
+            "stalls": sum(r.counters.get("stalls", 0.0) for r in records) / games,
+            "stalled_games": sum(1 for r in records if r.counters.get("stalls", 0.0) or not r.finished) / games}
+
+
+def simulate_walls(layout: WallsLayout, *, games: int, players: int, seed: int, progress: Progress | None = None,
+                   turn_cap: int | None = None, player: str = "heuristic",
+                   workers: int | None = None) -> SimulationStats:
+    """Self-play `games` games with `players` seats of one kind of player."""
+    layout.seat_colours(players)  # refuses a player count the game is not for
+    limits = thresholds(layout, turn_cap=turn_cap)
+    return self_play(layout, games=games, seed=seed, turn_cap=limits["turn_cap"],
+                     stall_rounds=limits["stall_rounds"], counts=(players,), player=player, progress=progress,
+                     workers=workers)[players]
+
+
+def check_walls(layout: WallsLayout, seed: int, *, games: int | None = None, progress: Progress | None = None,
+                workers: int | None = None) -> Report:
+    """Decide whether the layout plays well, and say why."""
+    started = time.perf_counter()
+    limits = thresholds(layout, games_per_player_count=games)
+    checks = static_checks(layout, limits)
+    stats: dict[str, Any] = {"thresholds": dict(limits), "start_distances": start_distances(layout)}
+    if all(check.ok for check in checks):
+        sims = self_play(layout, games=limits["games_per_player_count"], seed=seed, turn_cap=limits["turn_cap"],
+                         stall_rounds=limits["stall_rounds"], progress=progress, workers=workers)
+        stats["self_play"] = {str(seats): sim.to_dict() for seats, sim in sims.items()}
+        for sim in sims.values():
+            check = self_play_check(sim, limits, unit="rounds",
+                                    extra=f", stalled {sim.extra['stalled_games']:.0%}, "
+                                          f"branching {sim.branching_mean:.0f}")
+            if sim.extra["stalled_games"] > limits["max_stall_rate"]:
+                check.problems.append(f"{check.name}: {sim.extra['stalled_games']:.0%} of games stalled for "
+                                      f"{limits['stall_rounds']} rounds (maximum {limits['max_stall_rate']:.0%})")
+            if sim.branching_mean < limits.get("min_branching", 0):
+                check.problems.append(f"{check.name}: {sim.branching_mean:.1f} moves per decision on average "
+                                      f"(minimum {limits['min_branching']})")
+            check.ok = not check.problems
+            checks.append(check)
+        checks.append(_blocks_moved(layout, list(sims.values()), limits["min_block_moves"]))
+    reasons = [problem for check in checks for problem in check.problems]
+    return Report(layout.id, seed, not reasons, reasons, checks, stats, time.perf_counter() - started)
+
+
+def _blocks_moved(layout: WallsLayout, sims: list[SimulationStats], least: int) -> Check:
+    games = sum(sim.games for sim in sims)
+    moved = {block.id: int(sum(sim.extra_totals.get(f"moved:{k}", 0.0) for sim in sims))
+             for k, block in enumerate(layout.blocks)}
+    problems = [f"block {block_id} was moved {count} times in {games} games (minimum {least})"
+                for block_id, count in moved.items() if count < least]
+    rarest = min(moved, key=lambda k: (moved[k], k))
+    return Check("blocks moved", not problems,
+                 f"every block moved; rarest {rarest} ({moved[rarest]} times in {games} games)"
+                 if not problems else f"{len(problems)} blocks moved too rarely", problems)
