@@ -459,7 +459,7 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, candidates: int = 10):
+    def __init__(self, candidates: int = 8):
         self.candidates = candidates
 
     def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Move:

@@ -1,0 +1,54 @@
+"""The moving-walls playability report: static checks of the printed start, self-play."""
+
+from __future__ import annotations
+
+from boardgen.data.loader import load
+from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
+from boardgen.rules.walls import BLOCK, Move, WallsGame
+from boardgen.rules.walls_playability import check_walls, counters, start_distances, static_checks, thresholds
+
+LAYOUT = build(load("game", "walls"))
+
+
+def test_bundled_start_is_a_labyrinth_but_not_sealed() -> None:
+    far = start_distances(LAYOUT)
+    assert set(far) == set(LAYOUT.colours)
+    # The four corners see the same walls, so the same distances.
+    assert len({tuple(sorted(d)) for d in far.values()}) == 1
+    limits = thresholds(LAYOUT)
+    assert all(limits["min_start_distance"] <= d <= limits["max_start_distance"] for ds in far.values() for d in ds)
+    assert all(check.ok for check in static_checks(LAYOUT, limits))
+
+
+def test_a_start_too_near_the_centre_is_named() -> None:
+    limits = {**thresholds(LAYOUT), "min_start_distance": 9}
+    labyrinth = next(c for c in static_checks(LAYOUT, limits) if c.name == "labyrinth")
+    assert not labyrinth.ok and len(labyrinth.problems) == 16
+    assert "too near" in labyrinth.problems[0]
+
+
+def test_layout_thresholds_override_the_defaults() -> None:
+    limits = thresholds(LAYOUT, games_per_player_count=3)
+    assert limits["games_per_player_count"] == 3
+    assert limits["turn_cap"] == LAYOUT.playability.get("turn_cap", PLAYABILITY_DEFAULTS["turn_cap"])
+
+
+def test_stalls_and_block_slides_are_counted() -> None:
+    game = WallsGame(LAYOUT)
+    hook = counters({2: 4, 4: 8})
+    before = game.initial_state(2)._replace(quiet=3)
+    after = before._replace(quiet=4)
+    assert hook(before, Move(BLOCK, 5, 1), after) == {"moved:5": 1.0, "stalls": 1.0}
+    assert hook(after, Move(BLOCK, 5, 1), after._replace(quiet=5)) == {"moved:5": 1.0}
+
+
+def test_report_with_a_few_games() -> None:
+    report = check_walls(LAYOUT, 1, games=2, workers=1)
+    names = [check.name for check in report.checks]
+    assert names[:3] == ["blocks", "labyrinth", "first moves"]
+    assert "self-play, 2 players" in names and "self-play, 4 players" in names
+    assert set(report.stats["self_play"]) == {"2", "4"}
+    for stats in report.stats["self_play"].values():
+        assert stats["games"] == 2 and stats["finished"] == 2
+        assert set(stats["extra"]) == {"block_slides", "stalls", "stalled_games"}
+    assert "2-4 players" in report.summary_line("en") or not report.playable
