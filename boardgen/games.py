@@ -8,6 +8,7 @@ from typing import Any
 
 from boardgen.data.loader import bundled_names, load
 from boardgen.errors import UsageError
+from boardgen.model import grand as grand_model
 from boardgen.model import master as master_model
 from boardgen.model import minos as minos_model
 from boardgen.model import sliding as sliding_model
@@ -34,6 +35,9 @@ ENGINES: dict[str, Engine] = {
     "walls": Engine("walls", walls_model.build, "walls",
                     "boardgen.rules.walls_playability:check_walls",
                     "boardgen.rules.walls_playability:simulate_walls"),
+    "grand": Engine("grand", grand_model.build, "grand",
+                    "boardgen.rules.grand_playability:check_grand",
+                    "boardgen.rules.grand_playability:simulate_grand"),
 }
 
 

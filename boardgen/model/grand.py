@@ -1,0 +1,387 @@
+"""Le Grand Labyrinthe as a model: fields on a grid, the route graph, special fields, the deck.
+
+Fields are numbered inside the model: central fields 1..83 keep their numbers, peripheral
+field k (I..XXXVI) is ``PERIPHERAL + k``, and 0 (``START``) is the place in front of field 1
+where pawns wait. Layout files name fields as strings ("3", "IX"); `label` turns a number
+back into that name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from boardgen.data.loader import Document
+from boardgen.errors import DataError, Problem
+from boardgen.model.game import GameInfo, game_fields
+from boardgen.model.grand_generate import ROMAN
+
+START = 0
+PERIPHERAL = 100
+LABYRINTH_FIELDS = 9
+
+Cell = tuple[int, int]
+
+# Effect kinds a card may have, with the keys each needs.
+EFFECTS: dict[str, tuple[str, ...]] = {
+    "advance": ("steps",), "back": ("steps",), "goto": ("field",), "lose_turns": ("turns",),
+    "roll_again": (), "free_all": (), "swap_leader": (),
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str
+    steps: int = 0
+    turns: int = 0
+    field: int = 0
+
+
+@dataclass(frozen=True)
+class Card:
+    """One kind of event card, printed `count` times."""
+
+    id: str
+    sequence: int  # 1..4
+    count: int
+    title: dict[str, str]
+    text: dict[str, str]
+    effect: Effect
+
+
+@dataclass(frozen=True)
+class Sequence:
+    name: dict[str, str]
+    colour: str  # a player colour of the theme: blue, green, red, yellow
+    central: tuple[int, int]
+    peripheral: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class GrandLayout(GameInfo):
+    """A validated Grand Labyrinthe layout."""
+
+    size: int
+    pitch_mm: float
+    border_mm: float
+    pun_success: float
+    exact_one_die: bool
+    cells: dict[int, Cell]
+    sequences: tuple[Sequence, ...]
+    branches: dict[int, tuple[int, ...]]
+    jumps: dict[int, int]
+    exact: frozenset[int]
+    card_fields: frozenset[int]
+    puns: frozenset[int]
+    drowning: frozenset[int]
+    prison: frozenset[int]
+    petrified: frozenset[int]
+    rebirth: int
+    no_access: frozenset[int]
+    names: dict[int, dict[str, str]]
+    card_size_mm: tuple[float, float]
+    bleed_mm: float
+    deck: tuple[Card, ...]
+    playability: dict[str, Any]
+
+    @cached_property
+    def goal(self) -> int:
+        """The centre, 83: the last central field."""
+        return max(n for n in self.cells if n < PERIPHERAL)
+
+    @property
+    def board_mm(self) -> float:
+        return self.size * self.pitch_mm + 2 * self.border_mm
+
+    @property
+    def central(self) -> tuple[int, ...]:
+        return tuple(range(1, self.goal + 1))
+
+    @property
+    def peripheral(self) -> tuple[int, ...]:
+        return tuple(sorted(n for n in self.cells if n > PERIPHERAL))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The deck as printed: every copy of every card."""
+        return tuple(card for card in self.deck for _ in range(card.count))
+
+    def label(self, field: int) -> str:
+        return label(field)
+
+    def sequence_of(self, field: int) -> int:
+        """0..3: the coloured sequence a field belongs to (83 belongs to the last)."""
+        for index, seq in enumerate(self.sequences):
+            if seq.central[0] <= field <= seq.central[1] or seq.peripheral[0] <= field <= seq.peripheral[1]:
+                return index
+        return len(self.sequences) - 1
+
+    def forward(self, field: int) -> tuple[int, ...]:
+        """Where a count goes on from `field` (two fields at a branch, none at an end)."""
+        if field in self.branches and field not in self.exact:
+            return self.branches[field]
+        if field == START:
+            return (1,)
+        if field in self.exact:
+            return ()
+        return (field + 1,)
+
+    def backward(self, field: int) -> int:
+        """Where a count going back goes from `field`: the first field of a peripheral
+        labyrinth leads back to the central field whose branch or jump enters it."""
+        if field <= 1:
+            return START
+        if field > PERIPHERAL and (field - PERIPHERAL - 1) % LABYRINTH_FIELDS == 0:
+            return self.entries()[field]
+        return field - 1
+
+    def entries(self) -> dict[int, int]:
+        """First field of each peripheral labyrinth -> the central field leading into it."""
+        out: dict[int, int] = {}
+        for start, options in self.branches.items():
+            for to in options:
+                if to > PERIPHERAL and start < PERIPHERAL:
+                    out[to] = start
+        for start, to in self.jumps.items():
+            if to > PERIPHERAL and start < PERIPHERAL:
+                out.setdefault(to, start)
+        return out
+
+    def moves_on(self, field: int) -> tuple[int, ...]:
+        """Where a pawn ending its count on `field` is sent at once (a jump, or the choice
+        out of a peripheral centre); empty if it stays."""
+        if field in self.jumps:
+            return (self.jumps[field],)
+        if field in self.branches and field in self.exact:
+            return self.branches[field]
+        return ()
+
+    def kinds(self, field: int) -> tuple[str, ...]:
+        """What a field does, for drawing and for the visit counts."""
+        found = []
+        for kind, fields in (("exact", self.exact), ("card", self.card_fields), ("pun", self.puns),
+                             ("drowning", self.drowning), ("prison", self.prison),
+                             ("petrified", self.petrified), ("jump", set(self.jumps)),
+                             ("branch", set(self.branches))):
+            if field in fields:
+                found.append(kind)
+        if field == 1:
+            found.insert(0, "rooster")
+        if field == self.goal:
+            found.insert(0, "goal")
+        return tuple(found)
+
+    @property
+    def specials(self) -> tuple[int, ...]:
+        """Fields whose visits self-play counts."""
+        return tuple(sorted(set(self.card_fields | self.puns | self.drowning | self.prison | self.petrified)
+                            | set(self.jumps) | set(self.branches) | self.exact))
+
+
+def label(field: int) -> str:
+    if field == START:
+        return "start"
+    return ROMAN[field - PERIPHERAL - 1] if field > PERIPHERAL else str(field)
+
+
+def parse_label(text: str) -> int | None:
+    """The model number of a field name ("3", "IX"), or None if it names no field shape."""
+    if text.isdigit():
+        return int(text)
+    if text in ROMAN:
+        return PERIPHERAL + ROMAN.index(text) + 1
+    return None
+
+
+CARD_SIZES = {"poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
+              "tarot": (69.9, 120.7), "mini-us": (44.5, 63.5), "mini-euro": (44.0, 67.0),
+              "square": (63.5, 63.5), "square-large": (88.9, 88.9)}
+
+
+def build(doc: Document) -> GrandLayout:
+    """Turn a schema-valid document into a model, collecting every consistency problem."""
+    data = doc.data
+    problems: list[Problem] = []
+    board = data["board"]
+    size = board["size"]
+    cells: dict[int, Cell] = {}
+    owner: dict[Cell, tuple[str, str]] = {}
+    for table in ("fields", "peripheral"):
+        for key, cell in data.get(table, {}).items():
+            number = parse_label(key)
+            if number is None or (table == "fields") != (number < PERIPHERAL) or number == START:
+                problems.append(doc.problem((table, key), f"{key!r} is not a "
+                                            + ("field number" if table == "fields" else "Roman numeral I..XXXVI")))
+                continue
+            where = tuple(cell)
+            if not (0 <= where[0] < size and 0 <= where[1] < size):
+                problems.append(doc.problem((table, key), f"{list(where)} is off the {size}x{size} board"))
+            elif where in owner:
+                problems.append(doc.problem((table, key), f"{list(where)} is already field {owner[where][1]}"))
+            else:
+                owner[where] = (table, key)
+            cells[number] = (where[0], where[1])
+    central = sorted(n for n in cells if n < PERIPHERAL)
+    goal = central[-1] if central else 0
+    missing = [n for n in range(1, goal + 1) if n not in cells]
+    if missing:
+        problems.append(doc.problem(("fields",), f"central fields must run 1..{goal} without gaps; missing "
+                                    + ", ".join(map(str, missing[:8]))))
+    per = sorted(n - PERIPHERAL for n in cells if n > PERIPHERAL)
+    if per and (per != list(range(1, len(per) + 1)) or len(per) % LABYRINTH_FIELDS):
+        problems.append(doc.problem(("peripheral",), f"peripheral fields must run I..{ROMAN[len(per) - 1]} "
+                                    f"without gaps, {LABYRINTH_FIELDS} per labyrinth"))
+
+    def ref(text: str, key: tuple[Any, ...]) -> int | None:
+        number = parse_label(text)
+        if number is None or number not in cells:
+            problems.append(doc.problem(key, f"field {text!r} does not exist"))
+            return None
+        return number
+
+    def refs(values: list[str], key: tuple[Any, ...]) -> frozenset[int]:
+        out = (ref(v, (*key, i)) for i, v in enumerate(values))
+        return frozenset(n for n in out if n is not None)
+
+    branches: dict[int, tuple[int, ...]] = {}
+    for i, item in enumerate(data.get("branches", [])):
+        at = ref(item["at"], ("branches", i, "at"))
+        options = [ref(v, ("branches", i, "to", j)) for j, v in enumerate(item["to"])]
+        if at is not None and None not in options:
+            if at in branches:
+                problems.append(doc.problem(("branches", i, "at"), f"field {item['at']!r} branches twice"))
+            branches[at] = tuple(o for o in options if o is not None)
+    jumps: dict[int, int] = {}
+    for i, item in enumerate(data.get("jumps", [])):
+        start, end = ref(item["from"], ("jumps", i, "from")), ref(item["to"], ("jumps", i, "to"))
+        if start is not None and end is not None:
+            if start in jumps or start in branches:
+                problems.append(doc.problem(("jumps", i, "from"), f"field {item['from']!r} already leads on"))
+            jumps[start] = end
+    specials = data["specials"]
+    exact = refs(specials.get("exact", []), ("specials", "exact"))
+    kinds = {name: refs(specials.get(name, []), ("specials", name))
+             for name in ("cards", "puns", "drowning", "prison", "petrified", "no_access")}
+    rebirth = ref(specials.get("rebirth", "1"), ("specials", "rebirth")) or 1
+    if goal and goal not in exact:
+        problems.append(doc.problem(("specials", "exact"), f"the centre, field {goal}, must be reached by exact count"))
+    taken: dict[int, str] = {}
+    for name in ("cards", "puns", "drowning", "prison", "petrified"):
+        for number in sorted(kinds[name]):
+            if number in taken or number in jumps or number in exact:
+                problems.append(doc.problem(("specials", name), f"field {label(number)} has two roles"))
+            taken[number] = name
+
+    sequences = []
+    for i, seq in enumerate(data.get("sequences", [])):
+        lo, hi = seq["peripheral"]
+        plo, phi = ref(lo, ("sequences", i, "peripheral", 0)), ref(hi, ("sequences", i, "peripheral", 1))
+        sequences.append(Sequence(seq["name"], seq["colour"], (seq["central"][0], seq["central"][1]),
+                                  (plo or 0, phi or 0)))
+    deck = []
+    for i, item in enumerate(data.get("deck", [])):
+        raw = item["effect"]
+        effect = Effect(raw["kind"], steps=raw.get("steps", 0), turns=raw.get("turns", 0))
+        if raw["kind"] == "goto":
+            target = ref(raw.get("field", ""), ("deck", i, "effect", "field"))
+            effect = Effect("goto", field=target or 0)
+        missing_keys = [k for k in EFFECTS[raw["kind"]] if k not in raw]
+        if missing_keys:
+            problems.append(doc.problem(("deck", i, "effect"), f"a {raw['kind']!r} effect needs "
+                                        + ", ".join(missing_keys)))
+        if not 1 <= item["sequence"] <= len(sequences):
+            problems.append(doc.problem(("deck", i, "sequence"), f"there is no sequence {item['sequence']}"))
+        deck.append(Card(item["id"], item["sequence"], item.get("count", 1), item["title"], item["text"], effect))
+    names: dict[int, dict[str, str]] = {}
+    for key, name in data.get("names", {}).items():
+        number = ref(key, ("names", key))
+        if number is not None:
+            names[number] = name
+    cards = data.get("cards", {})
+    size_spec = cards.get("size", "poker")
+    card_size = CARD_SIZES[size_spec] if isinstance(size_spec, str) else (size_spec[0], size_spec[1])
+    if problems:
+        raise DataError(problems)
+    return GrandLayout(
+        **game_fields(doc), size=size, pitch_mm=float(board["pitch_mm"]),
+        border_mm=float(board.get("border_mm", 0)), pun_success=float(data["race"].get("pun_success", 0.5)),
+        exact_one_die=bool(data["race"].get("exact_one_die", False)),
+        cells=cells, sequences=tuple(sequences), branches=branches, jumps=jumps, exact=exact,
+        card_fields=kinds["cards"], puns=kinds["puns"], drowning=kinds["drowning"], prison=kinds["prison"],
+        petrified=kinds["petrified"], rebirth=rebirth, no_access=kinds["no_access"], names=names,
+        card_size_mm=card_size, bleed_mm=float(cards.get("bleed_mm", 3.0)), deck=tuple(deck),
+        playability=dict(data.get("playability", {})),
+    )
+
+
+def _touch(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def static_problems(layout: GrandLayout) -> list[str]:
+    """Everything a layout must satisfy before anyone plays on it, as plain sentences:
+    consecutive fields touch, every field is reachable from the start, every field can still
+    reach the centre, exact-count fields can be hit by some roll, cards name real fields."""
+    problems: list[str] = []
+    cells = layout.cells
+    for number in layout.central[1:]:
+        if not _touch(cells[number - 1], cells[number]):
+            problems.append(f"fields {number - 1} and {number} do not touch")
+    for number in layout.peripheral:
+        if (number - PERIPHERAL - 1) % LABYRINTH_FIELDS and not _touch(cells[number - 1], cells[number]):
+            problems.append(f"fields {label(number - 1)} and {label(number)} do not touch")
+    successors = _successors(layout)
+    reached = _closure(START, successors.__getitem__)
+    unreached = [label(n) for n in sorted(cells) if n not in reached]
+    if unreached:
+        problems.append("fields no pawn can reach from the start: " + ", ".join(unreached))
+    predecessors: dict[int, list[int]] = {n: [] for n in successors}
+    for start, ends in successors.items():
+        for end in ends:
+            predecessors.setdefault(end, []).append(start)
+    finishing = _closure(layout.goal, lambda n: predecessors.get(n, []))
+    stranded = [label(n) for n in sorted(cells) if n not in finishing]
+    if stranded:
+        problems.append("fields from which the centre cannot be reached: " + ", ".join(stranded))
+    for target in sorted(layout.exact):
+        if not any(_distance(layout, start, target) in range(2, 13) for start in reached if start != target):
+            problems.append(f"no roll of two dice reaches field {label(target)} exactly")
+    for card in layout.deck:
+        if card.effect.kind == "goto" and card.effect.field not in cells:
+            problems.append(f"card {card.id!r} sends pawns to a missing field")
+    if len(layout.cards) != 32:
+        problems.append(f"the deck has {len(layout.cards)} cards, not 32")
+    return problems
+
+
+def _successors(layout: GrandLayout) -> dict[int, tuple[int, ...]]:
+    """One step forward from each field, jumps and centre choices included."""
+    out: dict[int, tuple[int, ...]] = {}
+    for field in (START, *sorted(layout.cells)):
+        out[field] = tuple(dict.fromkeys(layout.forward(field) + layout.moves_on(field)))
+    return out
+
+
+def _closure(start: int, step: Callable[[int], Any]) -> set[int]:
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nxt in step(stack.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+def _distance(layout: GrandLayout, start: int, target: int) -> int | None:
+    """Fewest forward steps (counted fields) from start to target, without jumps."""
+    frontier, steps, seen = [start], 0, {start}
+    while frontier and steps < 13:
+        steps += 1
+        frontier = [n for f in frontier for n in layout.forward(f) if n not in seen]
+        seen.update(frontier)
+        if target in frontier:
+            return steps
+    return None
