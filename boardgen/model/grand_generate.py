@@ -29,8 +29,8 @@ Cell = tuple[int, int]
 SIZE = 13
 BLOCK = 3
 CENTRAL = 83
-BOARD_MM = 360.0  # whole board with its border: 2 x 2 sheets of A4 or Letter
-BORDER_MM = 13.0
+BOARD_MM = 330.0  # whole board with its border: 2 x 2 sheets of A4 or Letter, seams on cell edges
+BORDER_MM = 12.0
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
          "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII",
          "XXVIII", "XXIX", "XXX", "XXXI", "XXXII", "XXXIII", "XXXIV", "XXXV", "XXXVI")
@@ -326,7 +326,7 @@ PLAYABILITY: dict[str, Any] = {
 }
 
 COMMENTS = {
-    "board": "A size x size grid of pitch_mm cells plus a border: 360 mm, 2x2 sheets of A4 or Letter.",
+    "board": "A size x size grid of pitch_mm cells plus a border: 330 mm, 2x2 sheets of A4 or Letter.",
     "race": ("Two dice; the chance that a player finds a pun (self-play only); exact_one_die: an exact "
              "count may use one die alone."),
     "fields": "Central fields: number = [row, col]. Consecutive fields share a side; 83 is the centre.",
@@ -336,7 +336,7 @@ COMMENTS = {
     "jumps": "Forced moves: a pawn ending its move on `from` goes on to `to` at once.",
     "specials": "What the fields do (see the rules sheet).",
     "names": "Names printed on the board and on the rules sheet.",
-    "cards": "Card size and bleed.",
+    "cards": "Card size and bleed: mini euro cards print 9 to a sheet of A4 or Letter.",
     "deck": "The 32 event cards: each effect is data the rules engine plays.",
     "playability": "What \"playable\" means for this layout (read by `boardgen validate`).",
 }
@@ -370,7 +370,7 @@ def generate(seed: int) -> dict[str, Any]:
             "petrified": ["79"], "rebirth": "1", "no_access": ["11", "19", "27"],
         },
         "names": NAMES,
-        "cards": {"size": "poker", "bleed_mm": 3.0},
+        "cards": {"size": "mini-euro", "bleed_mm": 3.0},
         "deck": [dict(card) for card in DECK],
         "playability": dict(PLAYABILITY),
     }

@@ -1,0 +1,121 @@
+"""The kit of Le Grand Labyrinthe: the four-sheet board, 32 event cards, pawns, dice, rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardgen.data.strings import word
+from boardgen.data.theme import Theme
+from boardgen.kits.common import (
+    KitOptions,
+    board_line,
+    card_section,
+    cover_page,
+    impose,
+    pack_pieces,
+    rules_blocks,
+    rules_pages,
+)
+from boardgen.model.grand import GrandLayout, label
+from boardgen.render.imposition import Tiling, paper, tile_board
+from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.svg import grand, pieces
+
+COLOURS = ("red", "yellow", "green", "blue")
+DIE_FACE_MM = 16.0
+
+
+@dataclass
+class Drawings:
+    board: str
+    fronts: dict[str, str]
+    back: str
+    discs: dict[str, str]
+    dice: dict[str, str]
+
+    @property
+    def setup(self) -> str:
+        """The picture previews show as 'the board'."""
+        return self.board
+
+    def files(self) -> dict[str, str]:
+        out = {"board": self.board, "card-back": self.back, **self.discs, **self.dice}
+        out.update({f"card-{k}": v for k, v in self.fronts.items()})
+        return out
+
+
+def setup(layout: GrandLayout, seed: int) -> GrandLayout:
+    """Nothing is dealt on the board: the seed only shuffles the deck in self-play."""
+    return layout
+
+
+def disc_diameter(layout: GrandLayout) -> float:
+    return round(min(layout.pitch_mm * 0.66, 20.0), 1)
+
+
+def draw(layout: GrandLayout, theme: Theme, _setup: object, lang: str) -> Drawings:
+    diameter = disc_diameter(layout)
+    discs = {f"pawn-{colour}": pieces.disc_svg(colour, str(k), diameter, theme, lang=lang, id=f"pawn-{colour}")
+             for k, colour in enumerate(COLOURS[: layout.players[1]], 1)}
+    dice = {f"die-{k}": pieces.die_net_svg(DIE_FACE_MM, theme, lang=lang, id=f"die-{k}") for k in (1, 2)}
+    fronts = {card.id: grand.card_face_svg(card, layout, theme, lang=lang) for card in layout.deck}
+    return Drawings(board=grand.board_svg(layout, theme, lang=lang), fronts=fronts,
+                    back=grand.card_back_svg(layout, theme, lang=lang), discs=discs, dice=dice)
+
+
+def deck_blocks(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
+    """The deck printed on the rules sheet, one line per card kind, from the layout data."""
+    colon = "\u00a0:" if lang == "fr" else ":"
+    heading = {"en": "The deck", "fr": "Les cartes"}.get(lang, "The deck")
+    lines = [("li", f"<b>{_x(card.count)} × {_x(card.title[lang])}</b> "
+                    f"({_x(layout.sequences[card.sequence - 1].name[lang])}){colon} {_x(card.text[lang])}")
+             for card in layout.deck]
+    return [("h", f"{heading} ({len(layout.cards)})"), *lines]
+
+
+def _x(value: object) -> str:
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
+    zones = grand.seam_zones(layout)
+    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
+                      style=options.joint, overlap=options.overlap, orientation=options.orientation,
+                      zones_x=zones, zones_y=zones)
+
+
+def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, options: KitOptions, *,
+              summary: str) -> tuple[bytes, list[str]]:
+    lang = options.lang
+    tiling = board_tiling(layout, options)
+
+    def pages(pdf: PdfKit, board: Form) -> None:
+        (cw, ch) = layout.card_size_mm
+        contents = [
+            board_line(lang, tiling),
+            word(lang, "count_line", count=len(layout.cards), what=word(lang, "event_cards").lower())
+            + f" ({cw:g} × {ch:g} mm)",
+            word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pawns").lower())
+            + f" (⌀ {disc_diameter(layout):g} mm)",
+            word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
+            word(lang, "rules"),
+        ]
+        legend = [f"{label(n)}: {layout.names[n][lang]}" for n in sorted(layout.names)]
+        legend += [f"{s.name[lang]}: {s.central[0]}–{s.central[1]}, {label(s.peripheral[0])}–{label(s.peripheral[1])}"
+                   for s in layout.sequences]
+        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
+                   summary=summary, board=board, tiling=tiling, side_lines=(word(lang, "special_fields"), legend))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        # Each card kind is printed `count` times.
+        forms = {card.id: pdf.add_svg_form(f"Card-{card.id}", drawings.fronts[card.id]) for card in layout.deck}
+        fronts = [forms[card.id] for card in layout.cards]
+        back = pdf.add_svg_form("Card-back", drawings.back)
+        card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "event_cards"))
+        discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.discs.items()]
+        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
+        pack_pieces(pdf, [(word(lang, "pawns"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
+                    heading=word(lang, "pieces"), kind="pieces")
+        rules_pages(pdf, rules_blocks(layout.rules, lang) + deck_blocks(layout, lang), word(lang, "rules"))
+
+    return impose(layout, theme, options, drawings, tiling, pages=pages,
+                  subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -1,0 +1,357 @@
+"""Le Grand Labyrinthe as SVG: the board (central maze, four corner labyrinths, arrows) and the
+event cards with their back."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from boardgen.data.theme import Theme
+from boardgen.model.grand import PERIPHERAL, START, Card, GrandLayout, label
+from boardgen.render import fonts
+from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
+
+# Pictures from the bundled icons, by what a field does (first match wins).
+KIND_ART = (("goal", "minotaur"), ("rooster", "black-rooster"), ("prison", "keys"),
+            ("petrified", "skull"), ("jump", "jump"))
+
+
+def tint(colour: str, paper: str, amount: float) -> str:
+    """`colour` mixed with `paper`: amount 0 is paper, 1 is the colour."""
+    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(paper[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(y + (x - y) * amount):02x}" for x, y in zip(a, b, strict=True))
+
+
+def seam_zones(layout: GrandLayout) -> tuple[tuple[float, float], ...]:
+    """Seams may run only along cell edges, never through a field's number or picture."""
+    return tuple((layout.border_mm + k * layout.pitch_mm,) * 2 for k in range(layout.size + 1))
+
+
+def centre(layout: GrandLayout, field: int) -> tuple[float, float]:
+    row, col = layout.cells[field]
+    return (layout.border_mm + (col + 0.5) * layout.pitch_mm, layout.border_mm + (row + 0.5) * layout.pitch_mm)
+
+
+def field_fill(sheet: Sheet, layout: GrandLayout, field: int) -> str:
+    seq = layout.sequences[layout.sequence_of(field)]
+    strength = 0.42 if field > PERIPHERAL else 0.26
+    if not sheet.style("fill_walls"):
+        strength *= 0.5
+    return tint(sheet.theme.player(seq.colour), sheet.colour("paper"), strength)
+
+
+def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
+    size, pitch, border = layout.board_mm, layout.pitch_mm, layout.border_mm
+    sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
+    d = sheet.drawing
+    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-frame",
+                 fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper")))
+    owner = {cell: n for n, cell in layout.cells.items()}
+    floor = d.g(id="board-floor")
+    for row in range(layout.size):
+        for col in range(layout.size):
+            x, y = border + col * pitch, border + row * pitch
+            field = owner.get((row, col))
+            if field is None:
+                fill = sheet.colour("wall" if sheet.style("fill_walls") else "paper")
+                floor.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"wall-{row}-{col}", fill=fill))
+            else:
+                fill = field_fill(sheet, layout, field)
+                if field in layout.jumps and field < PERIPHERAL:
+                    fill = theme.player("blue")
+                floor.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"floor-{label(field)}", fill=fill))
+    d.add(floor)
+    d.add(_walls(sheet, layout, owner))
+    fields = d.g(id="board-fields")
+    for field in sorted(layout.cells):
+        _field(sheet, fields, layout, field)
+    d.add(fields)
+    d.add(_entrance(sheet, layout))
+    arrows = d.g(id="board-arrows")
+    for index, (start, end, forced) in enumerate(arrow_list(layout)):
+        _arrow(sheet, arrows, layout, start, end, forced, id=f"arrow-{index}-{label(start)}-{label(end)}")
+    d.add(arrows)
+    # The title runs up the left border below the entrance, where no arrow goes, clear of the
+    # seam in the middle of the board.
+    title_x, title_y = border * 0.72, border + layout.pitch_mm * (layout.size - 0.2)
+    title = d.g(id="board-title", transform=f"rotate(-90 {_r(title_x)} {_r(title_y)})")
+    sheet.text(title, layout.title[lang], x=title_x, y=title_y, size=border * 0.55, role="title", weight="bold",
+               fill="frame_text", anchor="start", width=layout.pitch_mm * (layout.size / 2 - 1.6),
+               id="board-title-text")
+    d.add(title)
+    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
+                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
+    return d.tostring()
+
+
+def arrow_list(layout: GrandLayout) -> list[tuple[int, int, bool]]:
+    """Every arrow drawn: forced jumps (True) and choices other than the next field (False)."""
+    out = [(a, b, True) for a, b in sorted(layout.jumps.items())]
+    for at, options in sorted(layout.branches.items()):
+        for to in options:
+            if at not in layout.exact and to == at + 1:
+                continue
+            out.append((at, to, False))
+    return out
+
+
+def _walls(sheet: Sheet, layout: GrandLayout, owner: dict[tuple[int, int], int]) -> Any:
+    """Thick lines between neighbouring cells that are not consecutive on a route."""
+    pitch, border = layout.pitch_mm, layout.border_mm
+    linked = set()
+    for field in layout.cells:
+        for nxt in layout.forward(field):
+            linked.add(frozenset((field, nxt)))
+    segments = []
+    for row in range(layout.size):
+        for col in range(layout.size):
+            here = owner.get((row, col))
+            for dr, dc in ((0, 1), (1, 0)):
+                r2, c2 = row + dr, col + dc
+                if r2 >= layout.size or c2 >= layout.size:
+                    continue
+                there = owner.get((r2, c2))
+                if here is None and there is None:
+                    continue
+                if here is not None and there is not None and frozenset((here, there)) in linked:
+                    continue
+                if dc:
+                    x = border + c2 * pitch
+                    segments.append(f"M{_r(x)} {_r(border + row * pitch)}V{_r(border + (row + 1) * pitch)}")
+                else:
+                    y = border + r2 * pitch
+                    segments.append(f"M{_r(border + col * pitch)} {_r(y)}H{_r(border + (col + 1) * pitch)}")
+    edge = border + layout.size * pitch
+    segments.append(f"M{_r(border)} {_r(border)}H{_r(edge)}V{_r(edge)}H{_r(border)}Z")
+    return sheet.drawing.path(" ".join(segments), id="board-walls", fill="none",
+                              stroke=sheet.colour("field_edge"), stroke_width=sheet.stroke("frame_edge") * 2.4,
+                              stroke_linecap="square")
+
+
+def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
+    d = sheet.drawing
+    pitch = layout.pitch_mm
+    cx, cy = centre(layout, field)
+    x, y = cx - pitch / 2, cy - pitch / 2
+    name = label(field)
+    group = d.g(id=f"field-{name}")
+    kinds = layout.kinds(field)
+    blue = field in layout.jumps and field < PERIPHERAL
+    text_fill = "paper" if blue else "field_text"
+    art = next((pic for kind, pic in KIND_ART if kind in kinds), None)
+    art_cy = cy + pitch * 0.06
+    radius = pitch * 0.26
+    if "exact" in kinds:
+        group.add(d.circle((_r(cx), _r(art_cy)), _r(pitch * 0.36), id=f"field-{name}-exact", fill="none",
+                           stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge") * 1.6))
+    if art is not None:
+        group.add(d.circle((_r(cx), _r(art_cy)), _r(radius), id=f"field-{name}-disc",
+                           fill=sheet.colour("special"), stroke=sheet.colour("field_edge"),
+                           stroke_width=sheet.stroke("corridor_edge")))
+        draw_picture(sheet, group, art, cx=cx, cy=art_cy, size=radius * 1.5, fill="art", id=f"field-{name}-art")
+    elif "card" in kinds or "pun" in kinds:
+        _card_mark(sheet, group, cx, art_cy, pitch, pun="pun" in kinds, id=f"field-{name}-mark")
+    elif "drowning" in kinds:
+        _waves(sheet, group, cx, art_cy, pitch, id=f"field-{name}-waves")
+    number_size = pitch * (0.2 if field < PERIPHERAL else 0.19)
+    sheet.text(group, name, x=x + 1.8, y=y + pitch * 0.25, size=number_size, weight="bold", fill=text_fill,
+               anchor="start", width=pitch * 0.8, id=f"field-{name}-number")
+    title = layout.names.get(field)
+    if title and not blue:
+        sheet.text(group, title[sheet.lang], x=cx, y=y + pitch - 1.6, size=pitch * 0.115, fill=text_fill,
+                   width=pitch - 2.4, id=f"field-{name}-name")
+    parent.add(group)
+
+
+def _card_mark(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *, pun: bool, id: str) -> None:
+    """A small card ("?") for the open fields; a speech bubble ("!?") for the pun fields."""
+    d = sheet.drawing
+    w, h = pitch * 0.34, pitch * 0.46
+    ink = sheet.colour("field_edge")
+    if pun:
+        parent.add(d.ellipse((_r(cx), _r(cy)), (_r(pitch * 0.3), _r(pitch * 0.2)), id=f"{id}-bubble",
+                             fill=sheet.colour("special"), stroke=ink, stroke_width=sheet.stroke("tile_edge")))
+        tail = [(cx - pitch * 0.12, cy + pitch * 0.15), (cx - pitch * 0.2, cy + pitch * 0.3),
+                (cx - pitch * 0.02, cy + pitch * 0.19)]
+        parent.add(d.polygon([(_r(a), _r(b)) for a, b in tail], id=f"{id}-tail", fill=sheet.colour("special"),
+                             stroke=ink, stroke_width=sheet.stroke("tile_edge")))
+        sheet.text(parent, "!?", x=cx, y=cy + pitch * 0.08, size=pitch * 0.22, weight="bold", fill="art",
+                   id=f"{id}-text")
+        return
+    parent.add(d.rect((_r(cx - w / 2), _r(cy - h / 2)), (_r(w), _r(h)), rx=1.2, id=f"{id}-card",
+                      fill=sheet.colour("card_back"), stroke=ink, stroke_width=sheet.stroke("tile_edge")))
+    sheet.text(parent, "?", x=cx, y=cy + pitch * 0.09, size=pitch * 0.28, weight="bold", fill="card_back_art",
+               id=f"{id}-text")
+
+
+def _waves(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *, id: str) -> None:
+    """Three wavy lines: the drowning fields."""
+    w = pitch * 0.56
+    step = w / 4
+    for k in range(3):
+        y = cy - pitch * 0.13 + k * pitch * 0.13
+        x = cx - w / 2
+        path = f"M{_r(x)} {_r(y)}"
+        for i in range(4):
+            bend = -1 if i % 2 == 0 else 1
+            path += f"Q{_r(x + step * (i + 0.5))} {_r(y + bend * pitch * 0.07)} {_r(x + step * (i + 1))} {_r(y)}"
+        parent.add(sheet.drawing.path(path, id=f"{id}-{k}", fill="none", stroke=sheet.theme.player("blue"),
+                                      stroke_width=sheet.stroke("frame_edge") * 1.6, stroke_linecap="round"))
+
+
+def _entrance(sheet: Sheet, layout: GrandLayout) -> Any:
+    """A triangle in the left border pointing into field 1, where pawns wait to start."""
+    border = layout.border_mm
+    _, cy = centre(layout, 1)
+    half = layout.pitch_mm * 0.25
+    points = [(border * 0.12, cy - half), (border * 0.12, cy + half), (border * 0.88, cy)]
+    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
+                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
+                                 stroke_width=sheet.stroke("corridor_edge"))
+
+
+def _edge_point(layout: GrandLayout, field: int, towards: tuple[float, float]) -> tuple[float, float]:
+    """Where a line from the field's centre towards a point leaves a circle inside the field."""
+    cx, cy = centre(layout, field)
+    dx, dy = towards[0] - cx, towards[1] - cy
+    length = math.hypot(dx, dy) or 1.0
+    reach = layout.pitch_mm * 0.4
+    return cx + dx / length * reach, cy + dy / length * reach
+
+
+def _arrow(sheet: Sheet, parent: Any, layout: GrandLayout, start: int, end: int, forced: bool, *, id: str) -> None:
+    """A curved arrow; long ones bow out towards the nearest board edge so they run over the
+    border and the walls rather than across the fields. Forced moves solid, choices dashed."""
+    (x1, y1), (x2, y2) = centre(layout, start), centre(layout, end)
+    size = layout.board_mm
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = math.hypot(x2 - x1, y2 - y1)
+    near = layout.border_mm + 3 * layout.pitch_mm
+    sides = {"top": max(y1, y2), "bottom": size - min(y1, y2), "left": max(x1, x2), "right": size - min(x1, x2)}
+    side, depth = min(sides.items(), key=lambda kv: kv[1])
+    qx, qy = mx, my
+    if length > layout.pitch_mm * 2.5 and depth <= near:
+        # Both ends lie near one edge: the curve's middle runs over that edge's border.
+        peak = layout.border_mm * 0.45
+        if side == "top":
+            qy = 2 * peak - my
+        elif side == "bottom":
+            qy = 2 * (size - peak) - my
+        elif side == "left":
+            qx = 2 * peak - mx
+        else:
+            qx = 2 * (size - peak) - mx
+    else:
+        bend = (0.35 if length <= layout.pitch_mm * 2.5 else 0.15) * max(length, 1.0)
+        qx, qy = mx - (y2 - y1) / (length or 1) * bend, my + (x2 - x1) / (length or 1) * bend
+    sx, sy = _edge_point(layout, start, (qx, qy))
+    ex2, ey2 = _edge_point(layout, end, (qx, qy))
+    colour = sheet.colour("link")
+    width = sheet.stroke("frame_edge") * 2.2
+    group = sheet.drawing.g(id=id)
+    extra = {} if forced else {"stroke_dasharray": "3 1.6"}
+    group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex2)} {_r(ey2)}", id=f"{id}-casing",
+                                 fill="none", stroke=sheet.colour("paper"), stroke_width=width * 2.2,
+                                 stroke_linecap="round", opacity=0.8))
+    group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex2)} {_r(ey2)}", id=f"{id}-path",
+                                 fill="none", stroke=colour, stroke_width=width, stroke_linecap="round", **extra))
+    angle = math.atan2(ey2 - qy, ex2 - qx)
+    head = 3.4
+    points = [(ex2, ey2), (ex2 - head * math.cos(angle - 0.45), ey2 - head * math.sin(angle - 0.45)),
+              (ex2 - head * math.cos(angle + 0.45), ey2 - head * math.sin(angle + 0.45))]
+    group.add(sheet.drawing.polygon([(_r(px), _r(py)) for px, py in points], id=f"{id}-head", fill=colour,
+                                    stroke=sheet.colour("paper"), stroke_width=0.2))
+    parent.add(group)
+
+
+# Cards ------------------------------------------------------------------------------------
+
+def effect_badge(card: Card) -> str:
+    """The short sign in the middle of a card: +3, -4, ↻, ..."""
+    e = card.effect
+    return {"advance": f"+{e.steps}", "back": f"−{e.steps}", "goto": label(e.field) if e.field != START else "",
+            "lose_turns": "⊘" if e.turns == 1 else f"⊘×{e.turns}", "roll_again": "⚄⚅",
+            "free_all": "✂", "swap_leader": "⇄"}[e.kind]
+
+
+def wrap(sheet: Sheet, text: str, *, size: float, width: float, role: str = "body") -> list[str]:
+    """Greedy line breaking at spaces (no-break spaces hold words together)."""
+    family = sheet.theme.fonts[role]
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if current and fonts.text_width(trial, family, "normal", size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -> str:
+    """An event card with its bleed: the sequence's colour band fills the bleed at the top;
+    the text stays in the safe zone."""
+    (w, h), bleed = layout.card_size_mm, layout.bleed_mm
+    cid = f"card-{card.id}"
+    sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=cid)
+    d = sheet.drawing
+    seq = layout.sequences[card.sequence - 1]
+    colour = theme.player(seq.colour)
+    d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(h + 2 * bleed)), id=f"{cid}-bleed", fill=sheet.colour("card_face")))
+    # Drawn for a poker card (88.9 mm high) and scaled to the layout's card size.
+    k = h / 88.9
+    kf = min(k, w / 63.5)
+    band = bleed + 15.0 * k
+    d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(band)), id=f"{cid}-band", fill=colour))
+    safe = 3.0
+    inset = bleed + safe * 0.6
+    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * safe * 0.6), _r(h - 2 * safe * 0.6)), rx=2.5, ry=2.5,
+                 id=f"{cid}-border", fill="none", stroke=sheet.colour("card_border"),
+                 stroke_width=sheet.stroke("card_border")))
+    inner = w - 2 * safe - 2.0
+    sheet.text(d, seq.name[lang], x=bleed + w / 2, y=bleed + 8.5 * k, size=3.4 * kf, fill="paper", width=inner,
+               id=f"{cid}-sequence")
+    sheet.text(d, card.title[lang], x=bleed + w / 2, y=band + 9.0 * k, size=5.2 * kf, role="title", weight="bold",
+               width=inner, id=f"{cid}-title")
+    cx, cy, radius = bleed + w / 2, band + 29.0 * k, 12.5 * k
+    d.add(d.circle((_r(cx), _r(cy)), _r(radius), id=f"{cid}-badge-disc",
+                   fill=tint(colour, sheet.colour("paper"), 0.25), stroke=colour,
+                   stroke_width=sheet.stroke("card_border")))
+    sheet.text(d, effect_badge(card), x=cx, y=cy + radius * 0.29, size=radius * 0.8, weight="bold", fill="ink",
+               width=radius * 1.6, id=f"{cid}-badge")
+    size = 3.5 * kf
+    lines = wrap(sheet, card.text[lang], size=size, width=inner)
+    top = band + 48.0 * k
+    for i, line in enumerate(lines):
+        sheet.text(d, line, x=bleed + w / 2, y=top + i * size * 1.3, size=size, width=inner,
+                   id=f"{cid}-text-{i}")
+    return d.tostring()
+
+
+def card_back_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
+    """The back of every card: rings, the labyrinth emblem and the game's name."""
+    (w, h), bleed = layout.card_size_mm, layout.bleed_mm
+    sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=f"{layout.id}-card-back")
+    d = sheet.drawing
+    full_w, full_h = w + 2 * bleed, h + 2 * bleed
+    d.add(d.rect((0, 0), (_r(full_w), _r(full_h)), id="back-bleed", fill=sheet.colour("card_back")))
+    stripes = d.g(id="back-sequences")
+    for i, seq in enumerate(layout.sequences):
+        stripes.add(d.rect((_r(bleed + 4 + i * (w - 8) / 4), _r(bleed + 4)), (_r((w - 8) / 4), _r(3.0)),
+                           id=f"back-seq-{i}", fill=theme.player(seq.colour)))
+    d.add(stripes)
+    d.add(d.rect((_r(bleed + 2), _r(bleed + 2)), (_r(w - 4), _r(h - 4)), rx=2.5, ry=2.5, id="back-border",
+                 fill="none", stroke=sheet.colour("card_back_pattern"), stroke_width=sheet.stroke("card_border")))
+    emblem = min(w, h) * 0.55
+    d.add(d.circle((_r(full_w / 2), _r(full_h / 2)), _r(emblem * 0.62), id="back-disc",
+                   fill=sheet.colour("card_back"), stroke=sheet.colour("card_back_art"),
+                   stroke_width=sheet.stroke("card_border")))
+    draw_picture(sheet, d, "labyrinth", cx=full_w / 2, cy=full_h / 2, size=emblem * 0.85, fill="card_back_art",
+                 id="back-emblem")
+    sheet.text(d, layout.title[lang], x=full_w / 2, y=full_h - bleed - 9.0, size=4.2, role="title", weight="bold",
+               fill="card_back_art", width=w - 10, id="back-title")
+    return d.tostring()
