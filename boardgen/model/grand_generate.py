@@ -321,7 +321,8 @@ PLAYABILITY: dict[str, Any] = {
     "max_p95_rounds": 80,
     "max_seat_gap": 0.15,
     "seat_gap_significance": 0.01,
-    "max_route_gap": 0.15,
+    "max_route_gap": 0.2,
+    "route_gap_significance": 0.01,
     "min_visits": 1,
 }
 

@@ -13,6 +13,7 @@ Every game has its own seed derived from `seed`, so the figures are reproducible
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -32,7 +33,8 @@ DEFAULTS: dict[str, Any] = {
     "max_p95_rounds": 80,
     "max_seat_gap": 0.15,
     "seat_gap_significance": 0.01,
-    "max_route_gap": 0.15,
+    "max_route_gap": 0.2,
+    "route_gap_significance": 0.01,
     "min_visits": 1,
 }
 POLICIES = ("greedy", "central", "peripheral", "mixed")
@@ -161,18 +163,34 @@ def policies_check(rows: Sequence[Mapping[str, Any]], limits: Mapping[str, Any])
     return Check("route policies", not problems, summary, problems)
 
 
+def gap_p(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
+    """Chance that two equal win rates would differ at least this much in samples this size
+    (two-proportion z-test, normal approximation)."""
+    if not n_a or not n_b:
+        return 1.0
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    if spread == 0:
+        return 1.0
+    return math.erfc(abs(wins_a / n_a - wins_b / n_b) / spread / math.sqrt(2))
+
+
 def routes_check(runs: Mapping[tuple[int, str], list[GameResult]], counts: Sequence[int],
                  limits: Mapping[str, Any]) -> Check:
-    """In mixed games, a pawn on either route wins about as often as one on the other."""
-    most = limits["max_route_gap"]
+    """In mixed games, a pawn on either route wins about as often as one on the other: a gap
+    over ``max_route_gap`` fails when it is also significant at ``route_gap_significance``."""
+    most, level = limits["max_route_gap"], limits["route_gap_significance"]
     problems, parts = [], []
     for seats in counts:
         routes = route_figures(runs[(seats, "mixed")])
-        central, peripheral = routes["central"]["win_rate"], routes["peripheral"]["win_rate"]
+        c, p = routes["central"], routes["peripheral"]
+        central, peripheral = c["win_rate"], p["win_rate"]
+        chance = gap_p(round(central * c["taken"]), int(c["taken"]), round(peripheral * p["taken"]), int(p["taken"]))
         parts.append(f"{seats}p {central:.2f}/{peripheral:.2f}")
-        if abs(central - peripheral) > most:
+        if abs(central - peripheral) > most and chance < level:
             problems.append(f"{seats} players: a pawn on the central route wins {central:.0%} of mixed games, "
-                            f"one on the peripheral route {peripheral:.0%} (gap at most {most:.0%})")
+                            f"one on the peripheral route {peripheral:.0%} (gap at most {most:.0%}; p = "
+                            f"{chance:.4f} that equal routes would differ this much)")
     return Check("route balance", not problems, "win rate central/peripheral " + ", ".join(parts), problems)
 
 
