@@ -259,10 +259,11 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["minos", "classic"]))
+@click.argument("game", type=click.Choice(["minos", "classic", "walls"]))
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--size", type=click.IntRange(3, 25), default=None,
-              help="Squares per side: minos 9 or 11 (default 9); classic any odd size 5-13 (default 7).")
+              help="Squares per side: minos 9 or 11 (default 9); classic any odd size 5-13 (default 7); "
+                   "walls 21 only.")
 @click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
@@ -271,7 +272,18 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     from boardgen.authoring import check_name
     from boardgen.kits.common import write_atomic
 
-    if game == "minos":
+    if game == "walls":
+        from boardgen.model import walls_generate
+
+        if size not in (None, 21):
+            raise UsageError("walls boards are 21 squares a side")
+        size = 21
+        try:
+            made = walls_generate.generate(seed)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        text = walls_generate.to_toml(made, game_id=check_name(new_id or output.stem.lower()))
+    elif game == "minos":
         from boardgen.model.minos_generate import GenerationError, to_toml
         from boardgen.model.minos_generate import generate as make
 
@@ -297,7 +309,8 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
 
 @cli.command()
-@click.argument("kind", default="game", type=click.Choice(["game", "theme", "sliding", "minos", "master"]))
+@click.argument("kind", default="game",
+                type=click.Choice(["game", "theme", "sliding", "minos", "master", "walls"]))
 def schema(kind: str) -> None:
     """Print the JSON Schema of layout files (by engine) or theme files, for editors."""
     engine = "sliding" if kind in ("game", "theme") else kind

@@ -126,6 +126,75 @@ def _label(placed: list[tuple[frozenset[Cell], str]], size: int) -> tuple[Block,
     return tuple(out)
 
 
+# Everything of a layout file but the blocks: the same for every seed.
+HEAD = """# Le Jeu du Labyrinthe (game D in shared/GAMES.md): walls that move on a 21 x 21 board.
+# Topology and contents only, looks are themes. Cells are [row, col], 0-based, row 0 at the top.
+
+[game]
+id = "{id}"
+engine = "walls"
+title = {{ en = "The Moving Walls Labyrinth", fr = "Le Jeu du Labyrinthe" }}
+tagline = {{ en = "Slide the walls, reach the white centre", fr = "Déplacez les murs, gagnez le centre blanc" }}
+players = {{ min = 2, max = 4 }}
+default_seed = 1
+rules = "walls"
+
+# 21 x 21 squares of 15 mm plus a 12 mm border: 339 mm square, 2 x 2 sheets of A4 or Letter.
+# The white centre is the middle 3 x 3; each colour's pawns start on the 2 x 2 of its corner.
+[board]
+size = 21
+pitch_mm = 15.0
+border_mm = 12.0
+centre = 3
+corner = 2
+block_count = 32
+generator_seed = {seed}
+
+# The source leaves these open; boardgen decides (the rules sheet says the same):
+# - colours sit clockwise from the top-left corner and play in that order; with two players,
+#   red (top-left) plays green (bottom-right), the two other corners stay empty;
+# - a block slides any number of free squares in one straight line and may stop on any of
+#   them where it touches another block (side or corner); it never crosses a pawn, another
+#   block or the white centre, so it can never end on a pawn;
+# - a turn is one pawn slide and one block slide, in either order; a part that cannot be
+#   played is skipped; the block the previous player moved stays put for one turn;
+# - a pawn entering the centre from outside may stop on the first centre square holding a
+#   pawn and push that pawn to any free centre square; with no free square there is no push.
+[rules]
+pawns_per_player = 4
+pawns_to_win = 3
+colours = ["red", "yellow", "green", "blue"]
+two_players = ["red", "green"]
+centre_push = true
+player_counts = [2, 4]
+
+[pieces]
+pawn_diameter_mm = 11
+
+# What "playable" means for this layout (read by `boardgen validate`).
+[playability]
+games_per_player_count = 16
+turn_cap = 400
+min_completion_rate = 0.9
+max_mean_rounds = 40
+max_p95_rounds = 80
+max_seat_gap = 0.35
+seat_gap_significance = 0.01
+stall_rounds = 15
+max_stall_rate = 0.5
+min_block_moves = 1
+min_start_distance = 3
+max_start_distance = 8
+min_branching = 20
+
+"""
+
+
+def to_toml(generated: Generated, *, game_id: str = "walls") -> str:
+    """A whole layout file for a generated block set (the bundled walls.toml is one)."""
+    return HEAD.format(seed=generated.seed, id=game_id) + layout_text(generated)
+
+
 def layout_text(generated: Generated) -> str:
     """The [[blocks]] tables of a layout file for a generated set."""
     lines = [f"# {len(generated.blocks)} blocks written by boardgen.model.walls_generate, seed {generated.seed}.",
