@@ -84,20 +84,36 @@ def shelves(area: Rect, sizes: list[tuple[float, float]], gap: float) -> list[li
     return pages
 
 
-def block_sheets(pdf: PdfKit, layout: WallsLayout, forms: list[Form]) -> None:
-    """The blocks at board scale, with the note on gluing them to card first."""
+def block_sheets(pdf: PdfKit, layout: WallsLayout, forms: list[Form], pawns: list[Form]) -> None:
+    """The blocks at board scale, tallest first (fewer sheets of card; each carries its
+    label), with the note on gluing them to card; the pawns below them if there is room."""
     lang = pdf.lang
     area = pdf.frame.content
-    note = word(lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
-    # The same room is kept for the note on every page.
-    blocks = [("li", note.replace("&", "&amp;").replace("<", "&lt;"))]
-    room = pdf.measure(blocks, area.w, size=3.2) + 4
+    note = [("li", word(lang, "walls_glue", pitch=f"{layout.pitch_mm:g}").replace("&", "&amp;").replace("<", "&lt;"))]
+    room = pdf.measure(note, area.w, size=3.2) + 4
     inner = Rect(area.x, area.y + room, area.w, area.h - room)
-    for page in shelves(inner, [(f.w, f.h) for f in forms], BLOCK_GAP_MM):
+    order = sorted(range(len(forms)), key=lambda i: (-forms[i].h, -forms[i].w, i))
+    bottom = area.y
+    for page in shelves(inner, [(forms[i].w, forms[i].h) for i in order], BLOCK_GAP_MM):
         pdf.new_page(word(lang, "walls_blocks"), kind="blocks")
-        pdf.paragraphs(blocks, Rect(area.x, area.y, area.w, room), size=3.2)
+        pdf.paragraphs(note, Rect(area.x, area.y, area.w, room), size=3.2)
+        bottom = area.y
         for index, x, y in page:
-            pdf.place(forms[index], x, y)
+            form = forms[order[index]]
+            pdf.place(form, x, y)
+            bottom = max(bottom, y + form.h)
+    title = word(lang, "pawns")
+    label_room, gap = 7.0, 3.0
+    spare = Rect(area.x, bottom + 8.0 + label_room, area.w, area.bottom - bottom - 8.0 - label_room)
+    per_row = int((spare.w + gap) // (pawns[0].w + gap))
+    rows = -(-len(pawns) // max(per_row, 1))
+    if per_row < 1 or rows * (pawns[0].h + gap) - gap > spare.h:
+        pack_pieces(pdf, [(title, pawns, gap)], heading=title, kind="pawns")
+        return
+    pdf.text(title, area.x, spare.y - 2.5, size=3.4, weight="bold")
+    for k, form in enumerate(pawns):
+        row, col = divmod(k, per_row)
+        pdf.place(form, spare.x + col * (form.w + gap), spare.y + row * (form.h + gap))
 
 
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, options: KitOptions, *,
@@ -118,10 +134,9 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                    board=board, tiling=tiling, side=(word(lang, "walls_start"), start, layout.board_mm))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-        block_sheets(pdf, layout, [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"])
-                                   for b in layout.blocks])
+        blocks = [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"]) for b in layout.blocks]
         discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
-        pack_pieces(pdf, [(word(lang, "pawns"), discs, 3.0)], heading=word(lang, "pawns"), kind="pawns")
+        block_sheets(pdf, layout, blocks, discs)
         rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
