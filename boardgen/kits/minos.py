@@ -18,7 +18,7 @@ from boardgen.kits.common import (
 )
 from boardgen.model.minos import MinosLayout
 from boardgen.render.imposition import Tiling, paper, tile_board
-from boardgen.render.pdf import PdfKit
+from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces, race
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -49,7 +49,7 @@ def disc_diameter(layout: MinosLayout) -> float:
     return round(min(layout.pitch_mm * 0.68, 24.0), 1)
 
 
-def draw(layout: MinosLayout, theme: Theme, _setup, lang: str) -> Drawings:
+def draw(layout: MinosLayout, theme: Theme, _setup: MinosLayout, lang: str) -> Drawings:
     diameter = disc_diameter(layout)
     discs = {}
     for colour in COLOURS[: layout.players[1]]:
@@ -83,12 +83,12 @@ def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
                       describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
-def build_pdf(layout: MinosLayout, theme: Theme, _setup, drawings: Drawings, options: KitOptions, *,
+def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, options: KitOptions, *,
               summary: str) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
-    def pages(pdf: PdfKit, board) -> None:
+    def pages(pdf: PdfKit, board: Form) -> None:
         contents = [
             board_line(lang, tiling),
             word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())

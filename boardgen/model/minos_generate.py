@@ -38,7 +38,7 @@ class GenerationError(RuntimeError):
     """No layout satisfying the constraints was found within the search budget."""
 
 
-def _constraints() -> list[tuple[int, int, frozenset]]:
+def _constraints() -> list[tuple[int, int, frozenset[tuple[int, int]]]]:
     pairs = [(a, b, KNIGHT) for a, b in pairwise(ORBIT)]
     pairs += [(a, b, DIAGONAL) for a, b in MILLSTONE]
     pairs += [(a, b, SIDE) for a, b in MILLSTONE_SIDES]
@@ -50,7 +50,7 @@ def _shape(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return (min(dr, dc), max(dr, dc))
 
 
-def _offsets(shape: frozenset) -> list[tuple[int, int]]:
+def _offsets(shape: frozenset[tuple[int, int]]) -> list[tuple[int, int]]:
     out = []
     for small, big in shape:
         for dr, dc in ((small, big), (big, small)):
@@ -69,12 +69,12 @@ class _Search:
         self.budget = budget
         self.cells: dict[int, tuple[int, int]] = {}
         self.used: set[tuple[int, int]] = set()
-        self.pending: dict[int, list[tuple[int, frozenset]]] = {}
+        self.pending: dict[int, list[tuple[int, frozenset[tuple[int, int]]]]] = {}
         for a, b, shape in _constraints():
             # Fields are placed from 61 downwards, so the larger number is placed first.
             low, high = min(a, b), max(a, b)
             self.pending.setdefault(high, []).append((low, shape))
-        self.checks: dict[int, list[tuple[int, frozenset]]] = {}
+        self.checks: dict[int, list[tuple[int, frozenset[tuple[int, int]]]]] = {}
         for high, lows in self.pending.items():
             for low, shape in lows:
                 self.checks.setdefault(low, []).append((high, shape))
@@ -128,7 +128,7 @@ class _Search:
         to_edge = min(cell[0], cell[1], self.size - 1 - cell[0], self.size - 1 - cell[1])
         return to_edge <= field - 1
 
-    def _open(self, field: int) -> list[tuple[int, int, frozenset]]:
+    def _open(self, field: int) -> list[tuple[int, int, frozenset[tuple[int, int]]]]:
         """Constraints whose high end is placed (or being placed) and whose low end is not."""
         return [(low, high, shape) for high, lows in self.pending.items() if high >= field
                 for low, shape in lows if low < field]

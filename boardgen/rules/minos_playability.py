@@ -187,18 +187,17 @@ def _visits_check(layout: MinosLayout, sims: list[SimulationStats],
         if present and totals.get(key, 0) < least:
             problems.append(f"{what} was taken {int(totals.get(key, 0))} times in {games} "
                             f"games (minimum {least})")
-    visits = {
+    rides, crossings, swaps = (int(totals.get(key, 0)) for key in ("rides", "crossings", "swaps"))
+    visits: dict[str, Any] = {
         "games": games,
         "landed": {str(field): count for field, count in landed.items()},
         "per_game": {str(field): round(count / games, 3) for field, count in landed.items()},
-        "rides": int(totals.get("rides", 0)),
-        "crossings": int(totals.get("crossings", 0)),
-        "swaps": int(totals.get("swaps", 0)),
+        "rides": rides, "crossings": crossings, "swaps": swaps,
     }
-    rarest = min(landed, key=landed.get) if landed else None
+    rarest = min(landed, key=landed.__getitem__) if landed else None
     summary = (f"{len(landed)} special fields, rarest {rarest} "
-               f"({landed[rarest] / games:.2f} per game); {visits['rides'] / games:.2f} rides, "
-               f"{visits['crossings'] / games:.2f} crossings, {visits['swaps'] / games:.1f} "
+               f"({landed[rarest] / games:.2f} per game); {rides / games:.2f} rides, "
+               f"{crossings / games:.2f} crossings, {swaps / games:.1f} "
                f"swaps per game" if rarest is not None else "no special fields")
     return visits, Check("special fields", not problems, summary, problems)
 
