@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from boardgen.model.race import OUTSIDE
@@ -69,7 +69,7 @@ from boardgen.rules.race import (
     next_random,
     roll,
 )
-from boardgen.rules.simulate import GameRecord
+from boardgen.rules.simulate import GameRecord, Hook
 
 if TYPE_CHECKING:
     from boardgen.model.minos import MinosLayout
@@ -82,7 +82,7 @@ MinosState = RaceState  # a King Minos position is a race position (its offers a
 _next_random = next_random
 
 __all__ = ["CROSS", "DIE", "FACES", "INTERPRETATIONS", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
-           "IllegalMoveError", "MinosGame", "MinosState", "Move", "roll"]
+           "IllegalMoveError", "MinosGame", "MinosState", "Move", "count_events", "roll"]
 
 INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("Lost turns hold the piece, not the player: while a piece waits on 13 or 52, its owner "
@@ -461,10 +461,22 @@ class MinosGame(RaceGame):
 
     # -- fast self-play ------------------------------------------------------------------------
 
-    def greedy_playout(self, seats: int, seed: int, turn_cap: int) -> GameRecord:
+    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
+                hook: Hook | None) -> GameRecord | None:
+        """`boardgen.rules.simulate.play` asks this first: the record of the game when every
+        seat is a greedy player and the counters asked for are `count_events` (or none), by
+        `greedy_playout`; None otherwise (then `play` plays it decision by decision)."""
+        from boardgen.rules.players import GreedyPlayer
+
+        if hook not in (None, count_events) or not all(type(p) is GreedyPlayer for p in players):
+            return None
+        return self.greedy_playout(len(players), seed, turn_cap, counting=hook is not None)
+
+    def greedy_playout(self, seats: int, seed: int, turn_cap: int, *, counting: bool = True) -> GameRecord:
         """The game `play(self, [GreedyPlayer()] * seats, seed, turn_cap=turn_cap,
         hook=count_events)` plays, decision for decision and with the same record, without
-        building a state per decision (the rules above do the work, on lists)."""
+        building a state per decision (the rules above do the work, on lists). Without
+        `counting`, the record has no counters (as `play` without a hook)."""
         chooser = random.Random(seed)
         state = self.initial_state(seats, seed)
         pos, free, dice, rng = list(state.pos), list(state.free_at), list(state.dice), state.rng
@@ -501,9 +513,11 @@ class MinosGame(RaceGame):
             decisions += 1
             if winner >= 0:
                 break
-        counters = {f"landed:{field}": float(n) for field, n in enumerate(landed) if n}
-        counters.update({key: float(n) for key, n in (("rides", rides), ("crossings", crossings),
-                                                       ("swaps", swaps)) if n})
+        counters: dict[str, float] = {}
+        if counting:
+            counters = {f"landed:{field}": float(n) for field, n in enumerate(landed) if n}
+            counters.update({key: float(n) for key, n in (("rides", rides), ("crossings", crossings),
+                                                           ("swaps", swaps)) if n})
         if winner < 0:
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
@@ -528,3 +542,21 @@ def simulate_minos(layout: MinosLayout, *, games: int, players: int, seed: int,
     return run(layout, games=games, players=players, seed=seed, progress=progress,
                turn_cap=turn_cap, player=player, workers=workers)
 
+
+_LANDED = [f"landed:{field}" for field in range(256)]
+
+
+def count_events(before: MinosState, move: Move, after: MinosState) -> Mapping[str, float]:
+    """Self-play counters for one decision: fields landed on, rides, crossings, swaps."""
+    counters: dict[str, float] = {}
+    for field in after.landings:
+        key = _LANDED[field]
+        counters[key] = counters.get(key, 0) + 1
+    if move.kind == RIDE:
+        counters["rides"] = 1
+    elif move.kind == CROSS:
+        counters["crossings"] = 1
+    moved = sum(map(operator.ne, before.pos, after.pos))
+    if moved > 1:
+        counters["swaps"] = moved - 1
+    return counters

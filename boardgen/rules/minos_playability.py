@@ -11,17 +11,16 @@ many, since every game has its own seed and the records are aggregated in seed o
 from __future__ import annotations
 
 import multiprocessing
-import operator
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any
 
 from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, geometry_problems
-from boardgen.rules.minos import CROSS, RIDE, MinosGame, MinosState, Move
+from boardgen.rules.minos import MinosGame, count_events
 from boardgen.rules.playability import Check, Report, self_play_check, thresholds
 from boardgen.rules.players import find_player
 from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, game_seeds, play
@@ -30,7 +29,6 @@ Progress = Callable[[int, int, str], None]
 
 DEFAULTS: dict[str, Any] = PLAYABILITY_DEFAULTS
 
-_LANDED = [f"landed:{field}" for field in range(256)]
 CHUNK = 50  # games per task handed to a worker: small enough for smooth progress
 
 
@@ -41,28 +39,9 @@ def special_fields(layout: MinosLayout) -> list[int]:
             if set(f.kinds) - {"entrance", "sanctuary"} or f.number in layout.exact]
 
 
-def count_events(before: MinosState, move: Move, after: MinosState) -> Mapping[str, float]:
-    """Self-play counters for one decision: fields landed on, rides, crossings, swaps."""
-    counters: dict[str, float] = {}
-    for field in after.landings:
-        key = _LANDED[field]
-        counters[key] = counters.get(key, 0) + 1
-    if move.kind == RIDE:
-        counters["rides"] = 1
-    elif move.kind == CROSS:
-        counters["crossings"] = 1
-    moved = sum(map(operator.ne, before.pos, after.pos))
-    if moved > 1:
-        counters["swaps"] = moved - 1
-    return counters
-
-
 def _play_chunk(layout: MinosLayout, seats: int, seeds: list[int], turn_cap: int,
                 player: str) -> list[GameRecord]:
     game = MinosGame(layout)
-    if player == "greedy":
-        # The same games as `play` with greedy players, without a state per decision.
-        return [game.greedy_playout(seats, s, turn_cap) for s in seeds]
     players = [find_player(player) for _ in range(seats)]
     return [play(game, players, s, turn_cap=turn_cap, hook=count_events) for s in seeds]
 

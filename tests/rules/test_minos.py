@@ -26,6 +26,7 @@ from boardgen.rules.minos import (
     MinosGame,
     MinosState,
     Move,
+    count_events,
     roll,
 )
 from boardgen.rules.minos_playability import check_minos
@@ -474,13 +475,21 @@ def test_simulate_through_the_engine_module(game):
     assert report.stats["self_play"]["2"]["games"] == 3
 
 
+class StepByStepGreedy(GreedyPlayer):
+    """The greedy player, played through the generic loop (the fast path is only for the
+    greedy player itself)."""
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_the_fast_greedy_playout_plays_the_same_games(game, seats):
-    from boardgen.rules.minos_playability import count_events
-
+    slow = [StepByStepGreedy() for _ in range(seats)]
+    fast = [GreedyPlayer() for _ in range(seats)]
+    assert game.playout(slow, 1, turn_cap=1000, hook=count_events) is None
     for seed in (1, 7, 12345):
-        expected = play(game, [GreedyPlayer() for _ in range(seats)], seed, turn_cap=1000, hook=count_events)
-        assert game.greedy_playout(seats, seed, 1000) == expected
+        expected = play(game, slow, seed, turn_cap=1000, hook=count_events)
+        assert game.playout(fast, seed, turn_cap=1000, hook=count_events) == expected
+        assert play(game, fast, seed, turn_cap=1000, hook=count_events) == expected
+        assert play(game, fast, seed, turn_cap=1000) == play(game, slow, seed, turn_cap=1000)
     # Capped games are recorded the same way too.
-    capped = play(game, [GreedyPlayer() for _ in range(seats)], 3, turn_cap=5, hook=count_events)
-    assert not capped.finished and game.greedy_playout(seats, 3, 5) == capped
+    capped = play(game, slow, 3, turn_cap=5, hook=count_events)
+    assert not capped.finished and play(game, fast, 3, turn_cap=5, hook=count_events) == capped
