@@ -488,7 +488,7 @@ class GrandGame:
 
     def _table(self, s: GrandState) -> Table:
         rng = random.Random()
-        rng.setstate(s.rng)  # type: ignore[arg-type]
+        rng.setstate(s.rng)
         return Table(list(s.pos), list(s.stuck), list(s.skip), list(s.route), list(s.first_route),
                      list(s.deck), rng, s.turn, s.winner)
 

@@ -128,7 +128,7 @@ def check_grand(layout: GrandLayout, seed: int, *, games: int | None = None,
                 progress: Progress | None = None) -> Report:
     """Decide whether the layout plays well with dice from `seed`, and say why."""
     started = time.perf_counter()
-    limits = thresholds(layout, defaults=DEFAULTS, games_per_player_count=games)
+    limits = thresholds(layout, defaults=DEFAULTS, games_per_player_count=games)  # type: ignore[arg-type]
     problems = static_problems(layout)
     checks = [Check("track", not problems,
                     f"{len(layout.central)} central and {len(layout.peripheral)} peripheral fields, "
@@ -231,7 +231,7 @@ def simulate_grand(layout: GrandLayout, *, games: int, players: int, seed: int,
                          f"not {players!r}")
     if player not in POLICIES:
         raise ValueError(f"unknown player {player!r}; use {', '.join(POLICIES)}")
-    cap = thresholds(layout, defaults=DEFAULTS)["turn_cap"]
+    cap = thresholds(layout, defaults=DEFAULTS)["turn_cap"]  # type: ignore[arg-type]
     seeds = game_seeds(seed, games)
     results = play_policy(layout, players, player, seeds, cap)
     return stats_of(results, players, player, cap, seed)

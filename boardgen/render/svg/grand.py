@@ -82,7 +82,7 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     d.add(title)
     d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
-    return d.tostring()
+    return str(d.tostring())
 
 
 def arrow_list(layout: GrandLayout) -> list[tuple[int, int, bool]]:
@@ -329,7 +329,7 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
     for i, line in enumerate(lines):
         sheet.text(d, line, x=bleed + w / 2, y=top + i * size * 1.3, size=size, width=inner,
                    id=f"{cid}-text-{i}")
-    return d.tostring()
+    return str(d.tostring())
 
 
 def card_back_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
@@ -354,4 +354,4 @@ def card_back_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
                  id="back-emblem")
     sheet.text(d, layout.title[lang], x=full_w / 2, y=full_h - bleed - 9.0, size=4.2, role="title", weight="bold",
                fill="card_back_art", width=w - 10, id="back-title")
-    return d.tostring()
+    return str(d.tostring())
