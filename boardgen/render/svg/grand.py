@@ -69,8 +69,12 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     d.add(fields)
     d.add(_entrance(sheet, layout))
     arrows = d.g(id="board-arrows")
+    lanes: dict[int, int] = {}
     for index, (start, end, forced) in enumerate(arrow_list(layout)):
-        _arrow(sheet, arrows, layout, start, end, forced, id=f"arrow-{index}-{label(start)}-{label(end)}")
+        # Two long arrows out of one field run in two lanes of the border.
+        lane = lanes.get(start, 0)
+        lanes[start] = lane + 1
+        _arrow(sheet, arrows, layout, start, end, forced, lane=lane, id=f"arrow-{index}-{label(start)}-{label(end)}")
     d.add(arrows)
     # The title runs up the left border below the entrance, where no arrow goes, clear of the
     # seam in the middle of the board.
@@ -211,52 +215,86 @@ def _entrance(sheet: Sheet, layout: GrandLayout) -> Any:
                                  stroke_width=sheet.stroke("corridor_edge"))
 
 
-def _edge_point(layout: GrandLayout, field: int, towards: tuple[float, float]) -> tuple[float, float]:
-    """Where a line from the field's centre towards a point leaves a circle inside the field."""
+def _edge_point(layout: GrandLayout, field: int, towards: tuple[float, float], reach: float) -> tuple[float, float]:
+    """The point `reach` pitches from the field's centre towards a point."""
     cx, cy = centre(layout, field)
     dx, dy = towards[0] - cx, towards[1] - cy
     length = math.hypot(dx, dy) or 1.0
-    reach = layout.pitch_mm * 0.4
-    return cx + dx / length * reach, cy + dy / length * reach
+    return cx + dx / length * reach * layout.pitch_mm, cy + dy / length * reach * layout.pitch_mm
 
 
-def _arrow(sheet: Sheet, parent: Any, layout: GrandLayout, start: int, end: int, forced: bool, *, id: str) -> None:
-    """A curved arrow; long ones bow out towards the nearest board edge so they run over the
-    border and the walls rather than across the fields. Forced moves solid, choices dashed."""
+def _covered_labels(layout: GrandLayout, points: list[tuple[float, float]]) -> int:
+    """How many sample points of a curve fall on a field's number or name."""
+    pitch, hits = layout.pitch_mm, 0
+    boxes = []
+    for field in layout.cells:
+        cx, cy = centre(layout, field)
+        x, y = cx - pitch / 2, cy - pitch / 2
+        boxes.append((x, y, x + pitch * 0.55, y + pitch * 0.32))
+        if field in layout.names:
+            boxes.append((x, y + pitch * 0.78, x + pitch, y + pitch))
+    for px, py in points:
+        hits += sum(1 for x0, y0, x1, y1 in boxes if x0 <= px <= x1 and y0 <= py <= y1)
+    return hits
+
+
+def _curve(p0: tuple[float, float], q: tuple[float, float], p1: tuple[float, float], n: int = 24
+           ) -> list[tuple[float, float]]:
+    return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * q[0] + t * t * p1[0],
+             (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * q[1] + t * t * p1[1]) for t in (i / n for i in range(n + 1))]
+
+
+def _arrow(sheet: Sheet, parent: Any, layout: GrandLayout, start: int, end: int, forced: bool, *, lane: int,
+           id: str) -> None:
+    """A curved arrow; long ones between fields near one edge bow out over that edge's border,
+    the others bend the way that covers the fewest printed numbers and names. Forced moves
+    solid, choices dashed; the head ends near the middle of the field it leads to."""
     (x1, y1), (x2, y2) = centre(layout, start), centre(layout, end)
     size = layout.board_mm
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     length = math.hypot(x2 - x1, y2 - y1)
     near = layout.border_mm + 3 * layout.pitch_mm
+    c1 = c2 = (mx, my)
     sides = {"top": max(y1, y2), "bottom": size - min(y1, y2), "left": max(x1, x2), "right": size - min(x1, x2)}
     side, depth = min(sides.items(), key=lambda kv: kv[1])
-    qx, qy = mx, my
     if length > layout.pitch_mm * 2.5 and depth <= near:
         # Both ends lie near one edge: the curve's middle runs over that edge's border.
-        peak = layout.border_mm * 0.45
-        if side == "top":
-            qy = 2 * peak - my
-        elif side == "bottom":
-            qy = 2 * (size - peak) - my
-        elif side == "left":
-            qx = 2 * peak - mx
+        # A cubic curve leaving the start and entering the end square to that edge.
+        peak = layout.border_mm * (0.3 + 0.4 * (lane % 2))
+        line = {"top": peak, "bottom": size - peak, "left": peak, "right": size - peak}[side]
+        if side in ("top", "bottom"):
+            sx, sy = x1, y1 + (layout.pitch_mm * 0.3 if side == "bottom" else -layout.pitch_mm * 0.3)
+            ex2, ey2 = x2, y2 + (layout.pitch_mm * 0.12 if side == "bottom" else -layout.pitch_mm * 0.12)
+            c = (8 * line - sy - ey2) / 6
+            c1, c2 = (sx, c), (ex2, c)
         else:
-            qx = 2 * (size - peak) - mx
+            sx, sy = x1 + (layout.pitch_mm * 0.3 if side == "right" else -layout.pitch_mm * 0.3), y1
+            ex2, ey2 = x2 + (layout.pitch_mm * 0.12 if side == "right" else -layout.pitch_mm * 0.12), y2
+            c = (8 * line - sx - ex2) / 6
+            c1, c2 = (c, sy), (c, ey2)
     else:
-        bend = (0.35 if length <= layout.pitch_mm * 2.5 else 0.15) * max(length, 1.0)
-        qx, qy = mx - (y2 - y1) / (length or 1) * bend, my + (x2 - x1) / (length or 1) * bend
-    sx, sy = _edge_point(layout, start, (qx, qy))
-    ex2, ey2 = _edge_point(layout, end, (qx, qy))
+        options = []
+        for bend in ((0.35, -0.35) if length <= layout.pitch_mm * 2.5 else (0.12, -0.12, 0.22, -0.22, 0.3, -0.3)):
+            q = (mx - (y2 - y1) / (length or 1) * bend * length, my + (x2 - x1) / (length or 1) * bend * length)
+            ends = _edge_point(layout, start, q, 0.3), _edge_point(layout, end, q, 0.12)
+            options.append((_covered_labels(layout, _curve(ends[0], q, ends[1])), abs(bend), q))
+        _, _, (qx, qy) = min(options)
+        sx, sy = _edge_point(layout, start, (qx, qy), 0.3)
+        ex2, ey2 = _edge_point(layout, end, (qx, qy), 0.12)
+        # The quadratic curve as a cubic one.
+        c1 = (sx + 2 / 3 * (qx - sx), sy + 2 / 3 * (qy - sy))
+        c2 = (ex2 + 2 / 3 * (qx - ex2), ey2 + 2 / 3 * (qy - ey2))
+    curve = f"M{_r(sx)} {_r(sy)}C{_r(c1[0])} {_r(c1[1])} {_r(c2[0])} {_r(c2[1])} {_r(ex2)} {_r(ey2)}"
     colour = sheet.colour("link")
     width = sheet.stroke("frame_edge") * 2.2
     group = sheet.drawing.g(id=id)
     extra = {} if forced else {"stroke_dasharray": "3 1.6"}
-    group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex2)} {_r(ey2)}", id=f"{id}-casing",
+    group.add(sheet.drawing.path(curve, id=f"{id}-casing",
                                  fill="none", stroke=sheet.colour("paper"), stroke_width=width * 2.2,
                                  stroke_linecap="round", opacity=0.8))
-    group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex2)} {_r(ey2)}", id=f"{id}-path",
+    group.add(sheet.drawing.path(curve, id=f"{id}-path",
                                  fill="none", stroke=colour, stroke_width=width, stroke_linecap="round", **extra))
-    angle = math.atan2(ey2 - qy, ex2 - qx)
+    angle = math.atan2(ey2 - c2[1], ex2 - c2[0])
     head = 3.4
     points = [(ex2, ey2), (ex2 - head * math.cos(angle - 0.45), ey2 - head * math.sin(angle - 0.45)),
               (ex2 - head * math.cos(angle + 0.45), ey2 - head * math.sin(angle + 0.45))]
