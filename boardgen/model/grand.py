@@ -15,6 +15,7 @@ from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
+from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.grand_generate import ROMAN
 
@@ -172,6 +173,44 @@ class GrandLayout(GameInfo):
         if field == self.goal:
             found.insert(0, "goal")
         return tuple(found)
+
+    def index(self, field: int) -> int:
+        """The field's index in `track`: central fields keep their numbers, peripheral ones follow."""
+        return field - PERIPHERAL + self.goal if field > PERIPHERAL else field
+
+    def track(self) -> race.TrackGraph:
+        """The board as the shared race model's track graph (fields on their cells, order,
+        effects as data), for tools that read any race board. The choice out of a peripheral
+        centre is its `next` there, and XXXVI's move to 82 too: the race model has no moves
+        out of an exact-count field, which this game makes at once (see `rules.grand`)."""
+        pitch, border = self.pitch_mm, self.border_mm
+        nodes = []
+        for field in sorted(self.cells, key=self.index):
+            effects: list[race.Effect] = []
+            if field in self.exact:
+                effects.append(race.Effect(race.EXACT))
+            if field in self.jumps and field not in self.exact:
+                effects.append(race.Effect(race.JUMP, to=self.index(self.jumps[field])))
+            if field in self.card_fields:
+                effects.append(race.Effect(race.DRAW_CARD))
+            if field in self.puns:
+                effects += [race.Effect(race.AGAIN, chance=self.pun_success), race.Effect(race.DRAW_CARD)]
+            if field in self.drowning:
+                effects.append(race.Effect(race.STUCK, until="passed"))
+            if field in self.prison:
+                effects.append(race.Effect(race.STUCK, until="replaced"))
+            if field in self.petrified:
+                effects.append(race.Effect(race.BACK_TO_START))
+            nxt = self.forward(field) or self.moves_on(field)
+            back = self.backward(field)
+            row, col = self.cells[field]
+            shape = race.Shape.square(border + col * pitch, border + row * pitch, pitch)
+            colour = self.sequences[self.sequence_of(field)].colour
+            nodes.append(race.Node(self.index(field), label(field), label(field), shape,
+                                   tuple(self.index(n) for n in nxt),
+                                   self.index(back) if back != START else race.OUTSIDE,
+                                   tuple(effects), colour, self.names.get(field)))
+        return race.TrackGraph(tuple(nodes), self.index(1), self.goal, self.board_mm, self.board_mm)
 
     @property
     def specials(self) -> tuple[int, ...]:

@@ -281,3 +281,27 @@ def test_mixed_games_give_each_route_half_the_pawns(layout: GrandLayout) -> None
     runs = run(layout, 3, 20, 400, [2], policies=("mixed",))
     figures = route_figures(runs[(2, "mixed")])
     assert figures["central"]["taken"] == figures["peripheral"]["taken"] == 20
+
+
+def test_track_graph_agrees_with_the_engine(layout: GrandLayout, game_rules: Rules) -> None:
+    """The shared race model, built from the same layout, walks counts the same way (two
+    independent implementations), finds the track consistent, and every step between fields
+    that do not touch is an arrow on the board."""
+    from boardgen.model import race
+    from boardgen.render.svg.grand import arrow_list
+
+    graph = layout.track()
+    assert race.track_problems(graph) == []
+    arrows = {(layout.index(a), layout.index(b)) for a, b, _ in arrow_list(layout)}
+    assert set(race.touching_pairs(graph)) <= arrows
+    compared = 0
+    # No pawn rests on a peripheral centre: it moves on at once.
+    for field in [START, *sorted(f for f in layout.cells if not layout.moves_on(f) or f not in layout.exact)]:
+        for points in range(1, 13):
+            mine = game_rules.ways[field][points]
+            if any(len(w.path) > 1 and w.path[-1] in layout.moves_on(w.path[-2]) for w in mine):
+                continue  # a centre's move on: the race model counts it as a step
+            theirs = graph.walks(layout.index(field) if field != START else race.OUTSIDE, points)
+            assert sorted(tuple(layout.index(n) for n in w.path) for w in mine) == sorted(theirs), (field, points)
+            compared += 1
+    assert compared > 1000
