@@ -155,13 +155,14 @@ class Geometry:
             out |= g >> offset & free
         return out
 
-    def levels(self, walls: int, depth: int = FAR) -> list[int]:
+    def levels(self, walls: int, depth: int = FAR, until: int = 0) -> list[int]:
         """Squares by the least number of pawn moves from them into the centre, blocks as
-        they stand and pawns ignored: ``levels[k]`` holds the squares k moves away."""
+        they stand and pawns ignored: ``levels[k]`` holds the squares k moves away. With
+        `until`, it stops once every square of that mask has its level."""
         free = self.board & ~walls
         seen = self.centre
         out = [self.centre]
-        while len(out) <= depth:
+        while len(out) <= depth and (not until or until & ~seen):
             new = self.slide(out[-1], free) & ~seen
             if not new:
                 break
@@ -217,6 +218,7 @@ class WallsGame:
         self.start_blocks = tuple(g.mask(b.cells) for b in layout.blocks)
         self._last: tuple[WallsState, tuple[Move, ...]] | None = None
         self._far = g.rows_and_columns()
+        self._halos: dict[int, int] = {}  # block bitboard -> its halo (blocks revisit squares)
 
     # -- protocol ----------------------------------------------------------------------------
 
@@ -294,7 +296,9 @@ class WallsGame:
                 continue
             others = state.walls ^ mask
             stop = fixed | others
-            halo = g.halo(mask)
+            halo = self._halos.get(mask)
+            if halo is None:
+                halo = self._halos[mask] = g.halo(mask)
             for offset in g.directions:
                 # Shifts inlined (this is the hot loop of self-play): left for +, right for -.
                 if offset > 0:
@@ -373,53 +377,56 @@ class WallsGame:
         """Lower is better for `seat`: the pawn moves its nearest pawns need, minus half those
         of the opponent nearest to winning (walling in the leader counts too), plus a little
         for rows and columns to go (so walled-in pawns still edge closer)."""
-        levels = self.geometry.levels(state.walls)
+        levels = self.geometry.levels(state.walls, until=state.pawn_mask)
         return self.value(distances(levels, state.pawns), state.pawns, state.seats, seat)
 
     def value(self, dist: Sequence[int], pawns: Sequence[int], seats: int, seat: int) -> float:
         """`heuristic` from the distance of every pawn."""
         per, keep = self.per, self.to_win
-        totals = [sum(sorted(dist[s * per:(s + 1) * per])[:keep]) for s in range(seats)]
-        own = totals[seat]
+        rival = min(sum(sorted(dist[s * per:(s + 1) * per])[:keep]) for s in range(seats) if s != seat)
+        return self._own_value(dist[seat * per:(seat + 1) * per], pawns[seat * per:(seat + 1) * per], rival)
+
+    def _own_value(self, dist: Sequence[int], pawns: Sequence[int], rival: int) -> float:
+        keep = self.to_win
+        own = sum(sorted(dist)[:keep])
         if own == 0:
             return -1000.0
-        rival = min(t for s, t in enumerate(totals) if s != seat)
-        return own - HINDER * rival + 0.02 * self._progress(pawns, seat)
+        far = self._far
+        return own - HINDER * rival + 0.02 * sum(sorted(far[bit] for bit in pawns)[:keep])
+
+    def pawn_move_values(self, state: WallsState, moves: Sequence[Move], levels: Sequence[int],
+                         seat: int) -> list[float]:
+        """`value` for `seat` after each of its pawn slides, blocks unchanged: only its own
+        pawns' distances change (a pushed pawn stays in the centre)."""
+        per = self.per
+        dist = distances(levels, state.pawns)
+        rival = min(sum(sorted(dist[s * per:(s + 1) * per])[:self.to_win])
+                    for s in range(state.seats) if s != seat)
+        low = seat * per
+        own_dist, own_bits = dist[low:low + per], list(state.pawns[low:low + per])
+        out = []
+        for move in moves:
+            k = move.piece - low
+            d, bits = list(own_dist), list(own_bits)
+            d[k] = distance(levels, move.target)
+            bits[k] = move.target
+            out.append(self._own_value(d, bits, rival))
+        return out
 
 
 # -- players ---------------------------------------------------------------------------------
 
 
-def _pawn_after(state: WallsState, move: Move) -> tuple[list[int], int, int]:
-    """Pawn bits after a pawn slide, and which pawns moved (the pushed one or -1)."""
-    pawns = list(state.pawns)
-    pushed = -1
-    if move.extra >= 0:
-        pushed = pawns.index(move.target)
-        pawns[pushed] = move.extra
-    pawns[move.piece] = move.target
-    return pawns, move.piece, pushed
-
-
 def pawn_values(game: WallsGame, state: WallsState, moves: Sequence[Move], levels: Sequence[int],
                 seat: int) -> list[float]:
     """The heuristic for `seat` after each pawn slide, blocks unchanged."""
-    dist = distances(levels, state.pawns)
-    out = []
-    for move in moves:
-        pawns, moved, pushed = _pawn_after(state, move)
-        after = list(dist)
-        after[moved] = distance(levels, move.target)
-        if pushed >= 0:
-            after[pushed] = 0
-        out.append(game.value(after, pawns, state.seats, seat))
-    return out
+    return game.pawn_move_values(state, moves, levels, seat)
 
 
 def block_value(game: WallsGame, state: WallsState, move: Move, seat: int) -> float:
     """The heuristic for `seat` after a block slide."""
     old = state.blocks[move.piece]
-    levels = game.geometry.levels(state.walls ^ old | shift(old, move.target))
+    levels = game.geometry.levels(state.walls ^ old | shift(old, move.target), until=state.pawn_mask)
     return game.value(distances(levels, state.pawns), state.pawns, state.seats, seat)
 
 

@@ -12,7 +12,7 @@ import pytest
 from boardgen.data.loader import load
 from boardgen.errors import DataError
 from boardgen.model.walls import WallsLayout, build, placement_problems, rotate
-from boardgen.rules.walls import BLOCK, PASS, PAWN, Move, WallsGame, WallsState, find_player
+from boardgen.rules.walls import BLOCK, PASS, PAWN, SEALED, Move, WallsGame, WallsState, distance, find_player
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 Cell = tuple[int, int]
@@ -160,6 +160,26 @@ def test_random_positions_match_the_slow_generator() -> None:
             if game.outcome(state) is not None:
                 break
             state = game.apply(state, rng.choice(game.legal_moves(state)))
+
+
+def test_pawn_move_distances_worked_out_by_hand() -> None:
+    # From (0,0): one move reaches (0,1) or (1,0); a second reaches row 1 or (1,1); the
+    # third drops down column 3, 4 or 5 into the centre. Nothing shorter: three moves.
+    game = WallsGame(layout("walls_small"))
+    state = game.initial_state(2)
+    g = game.geometry
+    full = g.levels(state.walls)
+    assert [len(g.cells(level)) for level in full[:1]] == [9]
+    assert distance(full, g.bit((0, 0))) == 3
+    assert distance(full, g.bit((1, 4))) == 1 and distance(full, g.bit((4, 4))) == 0
+    # Stopping once both pawns have their level changes no distance.
+    early = g.levels(state.walls, until=state.pawn_mask)
+    assert len(early) <= len(full)
+    assert [distance(early, bit) for bit in state.pawns] == [distance(full, bit) for bit in state.pawns]
+    # Walling off the centre entirely leaves every outside square sealed.
+    ring = g.mask([(r, c) for r in range(2, 7) for c in range(2, 7)]) & ~g.centre
+    sealed = g.levels(ring)
+    assert distance(sealed, g.bit((0, 0))) == SEALED
 
 
 # -- rule edge cases --------------------------------------------------------------------------
