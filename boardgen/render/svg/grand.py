@@ -41,6 +41,12 @@ def field_fill(sheet: Sheet, layout: GrandLayout, field: int) -> str:
     return tint(sheet.theme.player(seq.colour), sheet.colour("paper"), strength)
 
 
+def blue_fill(sheet: Sheet) -> str:
+    """The blue fields: the theme's blue, or a light tint of it where the theme saves ink."""
+    blue = sheet.theme.player("blue")
+    return blue if sheet.style("fill_walls") else tint(blue, sheet.colour("paper"), 0.45)
+
+
 def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     size, pitch, border = layout.board_mm, layout.pitch_mm, layout.border_mm
     sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
@@ -59,7 +65,7 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
             else:
                 fill = field_fill(sheet, layout, field)
                 if field in layout.jumps and field < PERIPHERAL:
-                    fill = theme.player("blue")
+                    fill = blue_fill(sheet)
                 floor.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"floor-{label(field)}", fill=fill))
     d.add(floor)
     d.add(_walls(sheet, layout, owner))
@@ -142,7 +148,7 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
     group = d.g(id=f"field-{name}")
     kinds = layout.kinds(field)
     blue = field in layout.jumps and field < PERIPHERAL
-    text_fill = "paper" if blue else "field_text"
+    text_fill = "paper" if blue and sheet.style("fill_walls") else "field_text"
     art = next((pic for kind, pic in KIND_ART if kind in kinds), None)
     art_cy = cy + pitch * 0.06
     radius = pitch * 0.26
