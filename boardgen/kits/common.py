@@ -11,7 +11,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -331,14 +331,41 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
 
 # Rules text --------------------------------------------------------------------------------
 
-def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
-    """Read layouts/rules/<name>.<lang>.md: '# ' headings, '- ' bullets, paragraphs."""
-    path = layouts_root() / "rules" / f"{name}.{lang}.md"
+# A placeholder in rules text: a name in braces, filled from the layout (`fill_placeholders`).
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
+                      line: int | None = None) -> tuple[str, list[Problem]]:
+    """`text` with every ``{name}`` replaced by ``values[name]``, and a problem for each
+    name that `values` does not have (the text keeps it unfilled)."""
+    problems: list[Problem] = []
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            known = ", ".join("{" + k + "}" for k in sorted(values)) or "none"
+            problems.append(Problem(file, "{" + name + "}", f"unknown placeholder; this layout "
+                                    f"fills {known}", line))
+            return match.group(0)
+        return str(values[name])
+
+    return PLACEHOLDER.sub(one, text), problems
+
+
+def read_blocks(relative: str, values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
+    """Read layouts/<relative>, a small Markdown text: '# ' headings, '- ' bullets, other
+    lines paragraphs, ``**bold**``; ``{name}`` placeholders are filled from `values`
+    (every unknown one is reported, with its line, as a `DataError`)."""
+    path = layouts_root() / relative
     if not path.is_file():
-        raise DataError([Problem(f"layouts/rules/{name}.{lang}.md", "", "rules text not found")])
+        raise DataError([Problem(f"layouts/{relative}", "", "rules text not found")])
     blocks: list[tuple[str, str]] = []
-    for raw in path.read_text(encoding="utf-8").split("\n"):
-        line = raw.strip()
+    problems: list[Problem] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        line, found = fill_placeholders(raw.strip(), values or {}, file=f"layouts/{relative}",
+                                        line=number)
+        problems += found
         if not line:
             continue
         line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -349,7 +376,35 @@ def rules_blocks(name: str, lang: str) -> list[tuple[str, str]]:
             blocks.append(("li", line[2:]))
         else:
             blocks.append(("p", line))
+    if problems:
+        raise DataError(problems)
     return blocks
+
+
+def rules_blocks(name: str, lang: str,
+                 values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
+    """The rules text layouts/rules/<name>.<lang>.md as blocks (see `read_blocks`), its
+    ``{name}`` placeholders filled from `values` (a game model's ``rule_values``)."""
+    return read_blocks(f"rules/{name}.{lang}.md", values)
+
+
+def interpretation_blocks(engine: str, lang: str,
+                          values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
+    """The engine's reading of every unclear rule, printed so people play what was checked:
+    the heading, then the bullets of layouts/rules/<engine>.interpretations.<lang>.md with
+    their placeholders filled from `values` like `rules_blocks`.
+
+    An engine that still keeps its readings in Python (``INTERPRETATIONS``, English/French
+    pairs) is printed from there until its text moves into the data files.
+    """
+    heading = [("h", word(lang, "interpretations"))]
+    relative = f"rules/{engine}.interpretations.{lang}.md"
+    if (layouts_root() / relative).is_file():
+        return heading + read_blocks(relative, values)
+    module = importlib.import_module(f"boardgen.rules.{engine}")
+    index = 0 if lang == "en" else 1
+    escape = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+    return heading + [("li", pair[index].translate(escape)) for pair in module.INTERPRETATIONS]
 
 
 def impose(layout, theme: Theme, options: KitOptions, drawings, tiling: Tiling, *, subject: str,
@@ -373,15 +428,6 @@ def card_section(pdf: PdfKit, fronts: list[Form], back: Form, *, bleed: float, o
     """Card fronts with the backs the user chose (duplex pages, fold-over or none)."""
     pdf.card_sheets(fronts, back, bleed=bleed, heading=heading, back_heading=word(pdf.lang, "card_backs"),
                     backs=options.backs, flip=options.flip, back_offset=options.back_offset)
-
-
-def interpretation_blocks(engine: str, lang: str) -> list[tuple[str, str]]:
-    """The engine's reading of every unclear rule, printed so people play what was checked."""
-    module = importlib.import_module(f"boardgen.rules.{engine}")
-    index = 0 if lang == "en" else 1
-    escape = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-    return [("h", word(lang, "interpretations"))] + [
-        ("li", pair[index].translate(escape)) for pair in module.INTERPRETATIONS]
 
 
 def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> None:

@@ -19,7 +19,7 @@ from boardgen.kits.common import (
     rules_pages,
 )
 from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
-from boardgen.model.master import MasterLayout, Setup
+from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import master as svg_master
@@ -99,7 +99,8 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         pdf.new_page(word(lang, "score_pad"), kind="score-pad")
         area = pdf.frame.content
         pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("master", lang),
+        values = rule_values(layout, lang)
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("master", lang, values),
                     word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,

@@ -15,7 +15,7 @@ from boardgen.kits.common import (
     rules_blocks,
     rules_pages,
 )
-from boardgen.model.sliding import Deal, SlidingLayout, deal
+from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
 from boardgen.render.imposition import Rect, Tiling, grid, paper, tile_board
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import pieces
@@ -105,7 +105,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
         card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
-        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang)), word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

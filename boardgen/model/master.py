@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
@@ -111,7 +113,25 @@ def build(doc: Document) -> MasterLayout:
     )
 
 
-def recipe_problems(cards, object_ids, spec) -> list[str]:
+def rule_values(layout: MasterLayout, lang: str) -> dict[str, object]:
+    """The sliding game's rule values (`sliding.rule_values`) plus the objects, token
+    squares, recipes, wands and scoring: ``objects``, ``token_squares``, ``per_card``,
+    ``wands``, ``recipe_bonus``, ``unused_wand``, and the object that ends the game as
+    ``last_object`` (its name in `lang`, lower case first) and ``last_value``."""
+    last = layout.object(layout.last_object)
+    name = last.name[lang]
+    values = sliding.rule_values(layout, lang)
+    values.update(sliding.spelt_out({
+        "objects": len(layout.objects), "token_squares": len(layout.token_squares),
+        "per_card": layout.per_card, "wands": layout.wands_per_player,
+        "recipe_bonus": layout.recipe_bonus, "unused_wand": layout.unused_wand,
+        "last_value": last.value}, lang))
+    values["last_object"] = name[:1].lower() + name[1:]
+    return values
+
+
+def recipe_problems(cards: Sequence[Sequence[str]], object_ids: Sequence[str],
+                    spec: Mapping[str, Any]) -> list[str]:
     """Every way a set of recipe cards breaks the design rules."""
     problems = []
     if len(cards) != spec["cards"]:
@@ -129,7 +149,7 @@ def recipe_problems(cards, object_ids, spec) -> list[str]:
         count = sum(card.count(object_id) for card in cards)
         if count != spec["per_object"]:
             problems.append(f"{object_id!r} is on {count} cards, expected {spec['per_object']}")
-    seen: dict[frozenset, int] = {}
+    seen: dict[frozenset[str], int] = {}
     for i, card in enumerate(cards):
         key = frozenset(card)
         if key in seen:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from boardgen.data.loader import Document
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
@@ -71,7 +73,7 @@ class SlidingLayout(GameInfo):
 
     @property
     def insertion_points(self) -> tuple[InsertionPoint, ...]:
-        points = []
+        points: list[InsertionPoint] = []
         for side in ("N", "E", "S", "W"):
             points.extend(InsertionPoint(side, i) for i in self.sliding_lines)
         return tuple(points)
@@ -128,7 +130,7 @@ def build(doc: Document) -> SlidingLayout:
 
     placed: dict[str, str] = {}  # treasure id -> where, to find duplicates
 
-    def place(treasure_id: str, where: str, key: tuple) -> None:
+    def place(treasure_id: str, where: str, key: tuple[str | int, ...]) -> None:
         if treasure_id not in seen_ids:
             hint = _close(treasure_id, seen_ids)
             problems.append(doc.problem(key, f"unknown treasure {treasure_id!r}{hint}"))
@@ -237,11 +239,38 @@ def deal(layout: SlidingLayout, seed: int) -> Deal:
     return Deal(layout, seed, tuple(grid), next(pool))
 
 
-def _on_board(at: tuple, size: int) -> bool:
+def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:
+    """What the printed rules say about this layout, for their ``{name}`` placeholders:
+    ``size``, ``tiles`` (loose tiles, the spare included), ``treasures``, ``starts``,
+    ``players_min``/``players_max``, ``deal_N`` (cards each with N players) and ``deal``,
+    the whole deal as a phrase in `lang` ("12 each with 2 players, 8 each with 3"). Each
+    whole number up to twelve also comes spelt out as ``<name>_word``."""
+    counts = [n for n in sorted(layout.deal) if layout.players[0] <= n <= layout.players[1]]
+    values: dict[str, object] = {
+        "size": layout.size, "tiles": len(layout.loose), "treasures": len(layout.treasures),
+        "starts": len(layout.starts), "players_min": layout.players[0],
+        "players_max": layout.players[1],
+    }
+    values.update({f"deal_{n}": cards for n, cards in sorted(layout.deal.items())})
+    values["deal"] = word(lang, "list_sep").join(
+        word(lang, "deal_first" if i == 0 else "deal_next", cards=layout.deal[n], players=n)
+        for i, n in enumerate(counts))
+    return spelt_out(values, lang)
+
+
+def spelt_out(values: dict[str, object], lang: str) -> dict[str, object]:
+    """`values` plus ``<name>_word`` for every whole number that `lang` spells out."""
+    words = strings(lang)["number_words"]
+    spelt = {f"{k}_word": words[v] for k, v in values.items()
+             if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(words)}
+    return {**values, **spelt}
+
+
+def _on_board(at: tuple[int, ...], size: int) -> bool:
     return len(at) == 2 and 0 <= at[0] < size and 0 <= at[1] < size
 
 
-def _close(name: str, known) -> str:
+def _close(name: str, known: Iterable[str]) -> str:
     import difflib
 
     hint = difflib.get_close_matches(name, list(known), n=1)

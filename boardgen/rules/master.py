@@ -23,7 +23,7 @@ player's own recipe card, plus ``unused_wand`` for each wand left. ``Outcome.sco
 every seat's score; ``Outcome.winner`` is the single best seat, None on a shared first place.
 
 Decisions where the source rules are silent or unclear (worded for players, in English and
-French, in `INTERPRETATIONS`):
+French, in ``layouts/rules/master.interpretations.<lang>.md``, printed with the rules):
 
 1. Tokens ride their tiles as pawns do. A push therefore moves a pawn and a token on the
    same line in step: it can neither bring a pawn onto a token nor carry it off one, and
@@ -111,52 +111,6 @@ WAND = "wand"
 TAKEN = -1  # the square of a token that has been taken
 STANDING = 3  # greedy play: how far a pawn standing on its token is from taking it
 PLAYERS = ("random", "greedy", "search")  # the protocol players that can play this game
-
-INTERPRETATIONS: tuple[tuple[str, str], ...] = (
-    ("Tokens ride their tiles just like pawns: a token on the tile pushed off the board goes "
-     "onto the tile just pushed in. A push moves pawns and tokens together, so it never "
-     "brings a pawn onto a token or takes it off one, and being carried is never arriving.",
-     "Les jetons suivent leur plaque exactement comme les pions : un jeton sur la plaque "
-     "expulsée va sur la plaque qui vient d’entrer. Une poussée déplace pions et jetons "
-     "ensemble : elle n’amène jamais un pion sur un jeton ni ne l’en écarte, et être poussé "
-     "n’est jamais arriver."),
-    ("You take a token only on the square where your move ends, never by passing over it, "
-     "and only the lowest-valued token still on the board. If you arrive on it, you take it.",
-     "On ne prend un jeton que sur la case où le déplacement s’arrête, jamais en passant "
-     "dessus, et seulement le jeton de plus faible valeur encore sur le plateau. Si vous y "
-     "arrivez, vous le prenez."),
-    ("Arriving means ending your move on another square than the one you started it from, "
-     "after the shift. Staying put, or walking away and back in the same move, takes "
-     "nothing: a pawn standing on a token must leave it and come back on a later turn.",
-     "Arriver, c’est terminer son déplacement sur une autre case que celle d’où on l’a "
-     "commencé, après la poussée. Rester sur place, ou partir et revenir dans le même "
-     "déplacement, ne prend rien : un pion posé sur un jeton doit le quitter et revenir lors "
-     "d’un tour suivant."),
-    ("Another pawn standing on the lowest token does not protect it: you may arrive on the "
-     "same square and take it.",
-     "Un autre pion posé sur le jeton de plus faible valeur ne le protège pas : vous pouvez "
-     "arriver sur la même case et le prendre."),
-    ("Play a wand only just after your own complete turn (shift, move, perhaps a token), "
-     "before the next player starts: you play a whole extra turn at once. After that extra "
-     "turn you may not play another wand. The game ends as soon as the mistletoe is taken, "
-     "even during an extra turn.",
-     "On joue une baguette seulement juste après son propre tour complet (poussée, "
-     "déplacement, éventuellement un jeton), avant que le joueur suivant ne commence : on "
-     "rejoue aussitôt un tour entier. Après ce tour supplémentaire, on ne peut pas jouer une "
-     "autre baguette. La partie s’arrête dès que le gui est pris, même pendant un tour "
-     "supplémentaire."),
-    ("Each player draws one recipe card from the shuffled pile; the others go back in the box "
-     "unseen.",
-     "Chaque joueur tire une carte recette de la pile mélangée ; les autres retournent dans "
-     "la boîte sans être regardées."),
-    ("Players who tie for the highest score share the victory.",
-     "Les joueurs à égalité pour le meilleur score se partagent la victoire."),
-    ("Good advice for a price is a deal between players; boardgen’s test games are played "
-     "without it.",
-     "Le bon conseil contre paiement est un marché entre joueurs ; les parties d’essai de "
-     "boardgen se jouent sans lui."),
-)
-
 
 @dataclass(frozen=True)
 class Wand:

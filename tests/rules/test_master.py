@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from boardgen.data.loader import load
 from boardgen.errors import DataError
-from boardgen.model.master import build, setup
+from boardgen.kits.common import interpretation_blocks
+from boardgen.model.master import build, rule_values, setup
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.master import (
-    INTERPRETATIONS,
     PASS,
     TAKEN,
     USE,
@@ -201,9 +201,13 @@ def test_the_engine_plays_the_printed_set_up():
 
 
 def test_interpretations_are_in_both_languages():
-    assert INTERPRETATIONS
-    for en, fr in INTERPRETATIONS:
-        assert en.strip() and fr.strip() and en != fr
+    en, fr = (interpretation_blocks("master", lang, rule_values(LAYOUT, lang)) for lang in ("en", "fr"))
+    assert len(en) == len(fr) > 5 and [kind for kind, _ in en] == ["h"] + ["li"] * (len(en) - 1)
+    for (_, english), (_, french) in zip(en[1:], fr[1:], strict=True):
+        assert english.strip() and french.strip() and english != french
+    # The object that ends the game is named from the layout, in each language.
+    assert any("the mistletoe is taken" in text for _, text in en)
+    assert any("«\u00a0gui\u00a0»" in text for _, text in fr)
 
 
 # -- properties ----------------------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""Printed rules are templates filled from the layout: the deal, counts and names follow it."""
+
+from __future__ import annotations
+
+import pytest
+from pdfcheck import page_texts
+
+from boardgen.data.loader import load
+from boardgen.errors import DataError
+from boardgen.kit import render_kit
+from boardgen.kits.common import KitOptions, fill_placeholders, rules_blocks
+from boardgen.model.master import build as build_master
+from boardgen.model.master import rule_values as master_values
+from boardgen.model.sliding import build, rule_values
+
+EDITED = """extends = "classic"
+[game]
+id = "classic-edited"
+[deal]
+2 = 9
+3 = 6
+4 = 4
+"""
+
+
+def test_placeholders_are_filled_and_unknown_ones_reported_with_their_line():
+    text, problems = fill_placeholders("{a} and {b}, {a}", {"a": 1, "b": "two"}, file="x.md", line=3)
+    assert text == "1 and two, 1" and not problems
+    text, problems = fill_placeholders("deal {deal} and {dael}", {"deal": 5}, file="x.md", line=7)
+    assert text == "deal 5 and {dael}"
+    assert [(p.file, p.key, p.line) for p in problems] == [("x.md", "{dael}", 7)]
+    assert "{deal}" in problems[0].message  # says what the layout does fill
+
+
+def test_bundled_rules_have_no_unknown_placeholder():
+    classic, master = build(load("game", "classic")), build_master(load("game", "master"))
+    for lang in ("en", "fr"):
+        for name, values in (("classic", rule_values(classic, lang)), ("master", master_values(master, lang))):
+            blocks = rules_blocks(name, lang, values)
+            assert blocks and not any("{" in text or "}" in text for _, text in blocks)
+    with pytest.raises(DataError, match=r"classic\.en\.md:\d+: \{tiles\}"):
+        rules_blocks("classic", "en", {})
+
+
+def test_rule_values_follow_the_layout():
+    layout = build(load("game", "classic"))
+    values = rule_values(layout, "en")
+    assert values["tiles"] == len(layout.loose) == 34 and values["deal_4"] == layout.deal[4] == 6
+    assert values["deal"] == "12 each with 2 players, 8 each with 3, 6 each with 4"
+    assert rule_values(layout, "fr")["deal"] == "12 chacun à 2 joueurs, 8 à 3 joueurs, 6 à 4 joueurs"
+    master = master_values(build_master(load("game", "master")), "fr")
+    assert (master["objects"], master["wands_word"], master["last_object"], master["last_value"]) == (
+        21, "trois", "gui", 25)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "deal them out: 9 each with 2 players, 6 each with 3, 4 each with 4."),
+    ("fr", "distribuez-les\u00a0: 9 chacun à 2 joueurs, 6 à 3 joueurs, 4 à 4 joueurs."),
+])
+def test_the_printed_rules_show_the_deal_of_an_edited_layout(tmp_path, lang, expected):
+    path = tmp_path / "classic-edited.toml"
+    path.write_text(EDITED, encoding="utf-8")
+    result = render_kit(str(path), tmp_path / "out", KitOptions(lang=lang, previews=False, svg=False), check=False)
+    rules = " ".join(" ".join(t.split()) for t in page_texts(result.pdf) if t.startswith(("Rules", "Règles")))
+    assert " ".join(expected.split()) in rules
+    assert "12 each" not in rules and "12 chacun" not in rules
