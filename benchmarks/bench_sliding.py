@@ -1,30 +1,37 @@
 """Timings of the sliding-corridor engine: solver pairs, self-play speed, a full validate.
 
 Run from the repository root:  .venv/bin/python benchmarks/bench_sliding.py [--pairs 10000]
+
+Self-play speed is given in games per second of this process's CPU time as well as of the
+clock, with the load average: on a shared machine the clock measures the neighbours too.
+`--profile` prints where one run of 4-player greedy self-play spends its time.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import os
 import platform
+import pstats
 import time
 
 from boardgen.data.loader import load
 from boardgen.model.sliding import build, deal
 from boardgen.rules.playability import check_sliding, solve_pairs
 from boardgen.rules.players import GreedyPlayer, PlannerPlayer
-from boardgen.rules.simulate import available_cpus, simulate
+from boardgen.rules.simulate import SimulationStats, available_cpus, simulate
 from boardgen.rules.sliding import Board, SlidingGame
 from boardgen.rules.solver import solve_many
 
 
-def best_of(repeat: int, run):
-    """The fastest of `repeat` runs (seconds) and the last result."""
+def best_of(repeat: int, run, clock=time.perf_counter):
+    """The fastest of `repeat` runs (seconds of `clock`) and the last result."""
     best, result = float("inf"), None
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = clock()
         result = run()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, clock() - started)
     return best, result
 
 
@@ -36,6 +43,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="self-play games to time")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--planner", action="store_true", help="also time planner vs greedy")
+    parser.add_argument("--profile", action="store_true", help="profile 4-player greedy self-play")
     args = parser.parse_args()
 
     layout = build(load("game", args.layout))
@@ -58,13 +66,20 @@ def main() -> None:
         f"{k}: {v} ({v / args.pairs:.1%})" for k, v in data["turns_to_target"].items())
         + f"; mean {data['mean']}, p95 {data['p95']}, max {data['max']}")
 
+    print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for players in (2, 3, 4):
-        seconds, stats = best_of(args.repeat, lambda p=players: simulate(
-            game, [GreedyPlayer()] * p, games=args.games, seed=args.seed, turn_cap=400))
+        def run(p: int = players) -> SimulationStats:
+            return simulate(game, [GreedyPlayer()] * p, games=args.games, seed=args.seed, turn_cap=400)
+        cpu, stats = best_of(args.repeat, run, time.process_time)
+        seconds, _ = best_of(1, run)
         turns = stats.mean_length * stats.finished
-        print(f"self-play, {players} greedy players: {args.games / seconds:.0f} games/s, "
-              f"{turns / seconds:.0f} turns/s (mean {stats.mean_length:.1f} turns, "
-              f"p95 {stats.p95_length}, seat gap {stats.seat_gap:.2f})")
+        print(f"self-play, {players} greedy players, one process: {args.games / cpu:.0f} games/s "
+              f"of CPU time ({args.games / seconds:.0f} by the clock), {turns / cpu:.0f} turns/s "
+              f"(mean {stats.mean_length:.1f} turns, p95 {stats.p95_length}, seat gap {stats.seat_gap:.2f})")
+    if args.profile:
+        profiler = cProfile.Profile(time.process_time)
+        profiler.runcall(simulate, game, [GreedyPlayer()] * 4, games=args.games, seed=args.seed, turn_cap=400)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
 
     if args.planner:
         games = max(10, args.games // 10)

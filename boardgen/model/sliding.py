@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from boardgen.data.loader import Document
@@ -40,8 +41,9 @@ class InsertionPoint:
     side: str  # "N": pushed down a column from the top; "W": pushed right along a row ...
     index: int
 
-    @property
+    @cached_property
     def opposite(self) -> InsertionPoint:
+        """The point on the other end of the line (self-play asks for it every turn)."""
         return InsertionPoint({"N": "S", "S": "N", "E": "W", "W": "E"}[self.side], self.index)
 
     @property

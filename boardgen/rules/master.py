@@ -70,7 +70,6 @@ from typing import Any
 
 from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
 from boardgen.model.sliding import InsertionPoint
-from boardgen.model.tiles import STEP
 from boardgen.rules.playability import (
     Check,
     Report,
@@ -94,14 +93,11 @@ from boardgen.rules.sliding import (
     SHIFT,
     WALK,
     Board,
-    Geometry,
     IllegalMoveError,
+    Position,
     Push,
-    Shift,
-    ShiftMoves,
-    Walk,
-    push_pawns,
-    shift_floods,
+    SlidingRules,
+    opens_onto_board,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
 
@@ -126,27 +122,16 @@ USE, PASS = Wand(True), Wand(False)
 
 
 @dataclass(frozen=True)
-class MasterState:
-    """Game state: board, pawns, tokens, who took what, recipes, wands, whose decision."""
+class MasterState(Position):
+    """Game state: the `Position`, the tokens, who took what, recipes and wands."""
 
-    board: Board
-    pawns: tuple[int, ...]  # bit square per seat
     tokens: tuple[int, ...]  # bit square per object in order of value, TAKEN once taken
     taken: tuple[int, ...]  # the seat that took each of the lowest objects, in order
     recipes: tuple[tuple[int, ...], ...]  # per seat, the objects (by value rank) of its card
     wands: tuple[int, ...]  # wands left per seat
-    seat: int
-    phase: str  # SHIFT, WALK or WAND
-    last: InsertionPoint | None  # the previous push; its opposite is forbidden
-    turn: int  # complete turns played, extra turns included
-    reach: int  # in the walk phase, the squares the mover can walk to
     extra: bool = False  # the turn under way is a wand's extra turn
     over: bool = False  # the last object has been taken
     seed: int = 0  # the seed the board, the tokens and the recipes were set up with
-
-    @property
-    def forbidden(self) -> InsertionPoint | None:
-        return None if self.last is None else self.last.opposite
 
     @property
     def lowest(self) -> int | None:
@@ -162,8 +147,6 @@ class MasterState:
         """The objects (ranks by value) the seat has taken."""
         return tuple(i for i, owner in enumerate(self.taken) if owner == seat)
 
-    def pawn_cell(self, seat: int) -> tuple[int, int]:
-        return self.board.geometry.cell(self.pawns[seat])
 
 
 def deal_recipes(cards: Sequence[Sequence[str]], players: int,
@@ -176,24 +159,19 @@ def deal_recipes(cards: Sequence[Sequence[str]], players: int,
     return tuple(tuple(cards[i]) for i in order[:players])
 
 
-class MasterGame(ShiftMoves):
-    """The rules of Labyrinthe Master on the game protocol."""
+class MasterGame(SlidingRules[MasterState]):
+    """The rules of Labyrinthe Master: the sliding board's shift and walk (`SlidingRules`)
+    with tokens that ride the tiles, a token taken on arrival, and wands for extra turns
+    (`end_turn`)."""
 
     def __init__(self, layout: MasterLayout):
-        self.layout = layout
-        self.id = layout.id
-        self.geometry = Geometry(layout.size, layout.sliding_lines)
-        self.homes = tuple(self.geometry.bit(*start.at) for start in layout.starts)
+        super().__init__(layout)
+        self.layout: MasterLayout = layout
         self.objects = layout.by_value
         self.ids = tuple(o.id for o in self.objects)
         self.values = tuple(o.value for o in self.objects)
         self.rank = {object_id: i for i, object_id in enumerate(self.ids)}
         self.last_rank = self.rank[layout.last_object]
-        self._shifts: dict[tuple[InsertionPoint | None, int], tuple[Shift, ...]] = {}
-        stride = self.geometry.stride
-        self._walks = {sq: Walk(divmod(sq, stride)) for sq in self.geometry.squares}
-        self._last_state: MasterState | None = None
-        self._last_moves: Sequence[Shift | Walk | Wand] = ()
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -242,40 +220,14 @@ class MasterGame(ShiftMoves):
                  else tuple(self.geometry.bit(*cell) for cell in pawns))
         left = (tuple(wands) if wands is not None
                 else (self.layout.wands_per_player,) * players)
-        return MasterState(board, where, tuple(squares), tuple(taken), cards, left, 0, SHIFT,
-                           None, 0, 0, seed=seed)
+        return MasterState(board, where, 0, SHIFT, None, 0, 0, tuple(squares), tuple(taken),
+                           cards, left, seed=seed)
 
-    def to_move(self, state: MasterState) -> int:
-        return state.seat
+    def is_over(self, state: MasterState) -> bool:
+        return state.over
 
-    def turns_played(self, state: MasterState) -> int:
-        return state.turn
-
-    def legal_moves(self, state: MasterState) -> Sequence[Shift | Walk | Wand]:
-        # Self-play asks twice in a row for the same state (simulation, then the player).
-        if state is self._last_state:
-            return self._last_moves
-        moves: Sequence[Shift | Walk | Wand]
-        if state.over:
-            moves = ()
-        elif state.phase == SHIFT:
-            moves = self.shifts(state.forbidden, state.board.spare_mask)
-        elif state.phase == WALK:
-            walks = self._walks
-            moves = tuple(walks[sq] for sq in _squares(state.reach))
-        else:
-            moves = (USE, PASS)
-        self._last_state, self._last_moves = state, moves
-        return moves
-
-    def apply(self, state: MasterState, move: Shift | Walk | Wand) -> MasterState:
-        if state.over:
-            raise IllegalMoveError(f"the game is over; {move} cannot be played")
-        if state.phase == SHIFT:
-            return self._shift(state, move)
-        if state.phase == WALK:
-            return self._walk(state, move)
-        return self._wand(state, move)
+    def other_moves(self, state: MasterState) -> Sequence[Wand]:
+        return (USE, PASS)
 
     def outcome(self, state: MasterState) -> Outcome | None:
         if not state.over:
@@ -287,43 +239,47 @@ class MasterGame(ShiftMoves):
 
     # -- rules ----------------------------------------------------------------------------
 
-    def _shift(self, state: MasterState, move: object) -> MasterState:
-        if not isinstance(move, Shift):
-            raise IllegalMoveError(f"{move} cannot be played: the turn starts with a shift")
-        push, board, pawns, reach = push_pawns(self.geometry, state, move)
+    def shifted(self, state: MasterState, push: Push, board: Board, pawns: tuple[int, ...],
+                reach: int) -> MasterState:
+        """Tokens ride their tiles as the pawns do (`Push.carry`)."""
         carry = push.carry
         tokens = tuple(TAKEN if sq == TAKEN else carry(sq) for sq in state.tokens)
-        return MasterState(board, pawns, tokens, state.taken, state.recipes, state.wands,
-                           state.seat, WALK, move.point, state.turn, reach, state.extra,
-                           False, state.seed)
+        return MasterState(board, pawns, state.seat, WALK, push.point, state.turn, reach, tokens,
+                           state.taken, state.recipes, state.wands, state.extra, False,
+                           state.seed)
 
-    def _walk(self, state: MasterState, move: object) -> MasterState:
-        if not isinstance(move, Walk):
-            raise IllegalMoveError(f"{move} cannot be played: the pawn must move (or stay) now")
-        square = self.geometry.bit(*move.to)
+    def arrive(self, state: MasterState, square: int) -> MasterState:
+        """A walk that ends on the lowest token, from another square, takes it; taking the
+        last object ends the game."""
         seat = state.seat
-        if not (state.reach >> square) & 1:
-            raise IllegalMoveError(f"{move.to} cannot be reached from {state.pawn_cell(seat)}")
         origin = state.pawns[seat]
         pawns = state.pawns[:seat] + (square,) + state.pawns[seat + 1:]
         tokens, taken, over = state.tokens, state.taken, False
         low = len(taken)
-        # Taking needs an arrival: the walk ends on the lowest token, from another square.
         if square != origin and low < len(tokens) and tokens[low] == square:
             tokens = tokens[:low] + (TAKEN,) + tokens[low + 1:]
             taken = taken + (seat,)
             over = low == self.last_rank
-        if over:
+        return MasterState(state.board, pawns, seat, state.phase, state.last, state.turn,
+                           state.reach, tokens, taken, state.recipes, state.wands,
+                           state.extra, over, state.seed)
+
+    def end_turn(self, state: MasterState) -> MasterState:
+        """After a complete turn the mover may play a wand (`WAND` phase) if it has one and
+        the turn was not already a wand's; otherwise the next seat shifts."""
+        seat = state.seat
+        if state.over:
             after, phase, extra = seat, SHIFT, state.extra
         elif state.wands[seat] and not state.extra:
             after, phase, extra = seat, WAND, False
         else:
-            after, phase, extra = (seat + 1) % len(pawns), SHIFT, False
-        return MasterState(state.board, pawns, tokens, taken, state.recipes, state.wands,
-                           after, phase, state.last, state.turn + 1, 0, extra, over,
-                           state.seed)
+            after, phase, extra = (seat + 1) % len(state.pawns), SHIFT, False
+        return MasterState(state.board, state.pawns, after, phase, state.last, state.turn + 1, 0,
+                           state.tokens, state.taken, state.recipes, state.wands, extra,
+                           state.over, state.seed)
 
-    def _wand(self, state: MasterState, move: object) -> MasterState:
+    def apply_other(self, state: MasterState, move: object) -> MasterState:
+        """The wand decision: play a wand for an extra turn now, or pass."""
         if not isinstance(move, Wand):
             raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand "
                                    f"or pass")
@@ -396,9 +352,9 @@ class MasterGame(ShiftMoves):
         target = state.tokens[low]
         gain = self.gain(state, seat, low)
         pawn = state.pawns[seat]
+        scores: list[tuple[int, ...]] = []
         if state.phase == WALK:
             bit = self.geometry.bit
-            scores = []
             for move in moves:
                 square = bit(*move.to)
                 if square == target and square != pawn:
@@ -406,14 +362,17 @@ class MasterGame(ShiftMoves):
                 else:
                     scores.append((-banked, self._distance(square, target)))
             return scores
+        lanes, reaches = self.lane_reaches(state.board, state.forbidden, pawn)
+        lane, pushes, index = lanes.lane, lanes.pushes, lanes.index
         # Many shifts leave the same squares in reach of the token: score each once.
         memo: dict[tuple[int, int], tuple[int, int]] = {}
-        scores = []
-        for push, reach in self.shift_reaches(state.board, pawn, moves):
-            key = (reach, push.carry(target))
+        for move in moves:
+            k = index[move]
+            push = pushes[k]
+            key = (lane(reaches, k), push.carry(target))
             value = memo.get(key)
             if value is None:
-                value = memo[key] = self._best_walk(reach, push.carry(pawn), key[1], banked,
+                value = memo[key] = self._best_walk(key[0], push.carry(pawn), key[1], banked,
                                                     gain)
             scores.append(value)
         return scores
@@ -459,18 +418,8 @@ class MasterGame(ShiftMoves):
         with the pawn on `pawn`."""
         if pawn == target:
             return False  # shifts move both alike: the pawn would have to leave first
-        moves = self.shifts(forbidden, board.spare_mask)
-        for push, reach in self.shift_reaches(board, pawn, moves):
-            if (reach >> push.carry(target)) & 1:
-                return True
-        return False
-
-    def shift_reaches(self, board: Board, pawn: int,
-                      moves: Sequence[Shift]) -> Iterator[tuple[Push, int]]:
-        """For each shift (grouped by insertion point, as `shifts` lists them): its push and
-        the squares the pawn on `pawn` can then walk to (`sliding.shift_floods`, which pushes
-        the bitboards directly, as `SlidingGame.shift_reaches` does)."""
-        return shift_floods(self.geometry, board, pawn, moves)
+        lanes, reaches = self.lane_reaches(board, forbidden, pawn)
+        return bool(reaches & lanes.carried(target))
 
     def _distance(self, square: int, target: int) -> int:
         return STANDING if square == target else self.geometry.distance(square, target)
@@ -521,10 +470,7 @@ def check_starts(layout: MasterLayout, start: Setup) -> list[str]:
         if s.at in seen:
             problems.append(f"starts {seen[s.at]!r} and {s.colour!r} share [{row}, {col}]")
         seen.setdefault(s.at, s.colour)
-        tile = grid[row][col]
-        exits = [side for side, (dr, dc) in STEP.items()
-                 if tile.mask & side and 0 <= row + dr < size and 0 <= col + dc < size]
-        if not exits:
+        if not opens_onto_board(grid[row][col].mask, row, col, size):
             problems.append(f"start {s.colour!r} at [{row}, {col}]: no side opens onto the "
                             f"board")
     if layout.players[1] > len(layout.starts):

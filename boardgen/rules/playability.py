@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from boardgen.data.strings import word
 from boardgen.model.sliding import Deal, SlidingLayout, deal
-from boardgen.model.tiles import STEP, Tile, mask_of, quarter_turns_between, sides_of
+from boardgen.model.tiles import Tile, mask_of, quarter_turns_between, sides_of
 from boardgen.rules.players import find_player
 from boardgen.rules.simulate import SimulationStats, available_cpus, percentile, simulate
-from boardgen.rules.sliding import SHIFT, Board, SlidingState, find_variant
+from boardgen.rules.sliding import SHIFT, Board, SlidingState, find_variant, opens_onto_board
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, solve_many
 
 if TYPE_CHECKING:
@@ -217,9 +217,7 @@ def check_starts(the_deal: Deal) -> list[str]:
         if tile.start != start.colour:
             problems.append(f"start {start.colour!r} at [{row}, {col}] is on tile {tile.id!r}, "
                             f"not on its start tile")
-        exits = [side for side, (dr, dc) in STEP.items()
-                 if tile.mask & side and 0 <= row + dr < size and 0 <= col + dc < size]
-        if not exits:
+        if not opens_onto_board(tile.mask, row, col, size):
             problems.append(f"start {start.colour!r} at [{row}, {col}] is open "
                             f"{sides_of(tile.mask)!r}: no side opens onto the board")
     most = max(layout.deal, default=0)

@@ -37,6 +37,11 @@ class GreedyPlayer:
     name = "greedy"
 
     def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
+        # A game may list its best moves without scoring them all (``best_moves(state)``:
+        # the legal moves of the lowest `score`, in legal order); the draw is the same.
+        best = getattr(game, "best_moves", None)
+        if best is not None:
+            return rng.choice(best(state))
         moves, _, scores = scored(game, state)
         return pick_best(moves, scores, rng)
 

@@ -17,24 +17,31 @@ A turn is two decisions, both made by the seat in `to_move`:
 Decisions made where the rules are silent: seat ``i`` starts on ``layout.starts[i]`` and
 seat 0 plays first; a card counts only where a walk ends (passing over a treasure does not);
 with all cards turned, ending a walk on the start square wins at once. In the younger
-players' variant (``YoungSlidingGame``) every card is visible, any of them may be found
-next, and the last card found wins without a return home.
+players' variant (``YoungSlidingGame``) every card is visible and any of them may be found
+next; the players still go home, unless they agree not to (``YoungExitGame``, the `EXIT`
+ending): then a player with every card turned wins by ending a walk on a square at the
+board's edge whose tile opens off the board, leaving the labyrinth there.
 
-Reuse: `boardgen.rules.master` (Labyrinthe Master) builds on `Board`, `Geometry`, `Push`,
-`ShiftMoves`, `push_pawns` and `shift_floods` with its own game class. Its tokens follow
-the pawns' rule rather than the treasures' (a token on the ejected tile goes onto the
-inserted one, never into the spare), so it keeps them as bit squares moved by `Push.carry`.
+Speed: the greedy player scores every shift of a turn; `Lanes` puts the boards after all
+of them into one big int, so one flood finds every shift's reach (`SlidingGame.outlook`,
+`best_moves`).
+
+Reuse: `SlidingRules` is the shift, the walk and the turn that every game on this board
+shares; `SlidingGame` (treasure cards) and `boardgen.rules.master.MasterGame` (Labyrinthe
+Master: tokens that ride the tiles, wands for extra turns through `end_turn`) build on it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import getitem
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
-from boardgen.model.tiles import E, N, S, Tile, W, rotate
+from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
 from boardgen.rules.protocol import Outcome
 
 SHIFT, WALK = "shift", "walk"
@@ -303,10 +310,11 @@ class Board:
         ew, ns = self.links()
         return flood(seeds, ew, ns, self.geometry.stride)
 
-    def pushed(self, point: InsertionPoint, rotation: int = 0) -> Board:
-        """The board after turning the spare and pushing it in at `point`."""
+    def pushed(self, point: InsertionPoint, rotation: int = 0,
+               sides: tuple[int, int, int, int] | None = None) -> Board:
+        """The board after turning the spare and pushing it in at `point`; `sides`, if
+        known already, are its open sides (N, E, S, W) after the push."""
         push = self.geometry.pushes[point]
-        mask = rotate(self.spare_mask, rotation)
         out = push.exit
         ejected_mask = self.mask_at(out)
         tiles = list(self.tiles)
@@ -315,9 +323,11 @@ class Board:
         for k in range(len(order) - 1, 0, -1):
             tiles[order[k]] = tiles[order[k - 1]]
         tiles[order[0]] = self.spare
-        return Board(self.geometry, self.table, tuple(tiles), ejected, ejected_mask,
-                     push.move(self.n, mask & 1), push.move(self.e, (mask >> 1) & 1),
+        if sides is None:
+            mask = _TURNED[self.spare_mask][rotation % 4]
+            sides = (push.move(self.n, mask & 1), push.move(self.e, (mask >> 1) & 1),
                      push.move(self.s, (mask >> 2) & 1), push.move(self.w, (mask >> 3) & 1))
+        return Board(self.geometry, self.table, tuple(tiles), ejected, ejected_mask, *sides)
 
 
 # _TURNED[mask][t]: the mask turned t clockwise quarter turns.
@@ -325,28 +335,30 @@ _TURNED = tuple(tuple(rotate(mask, t) for t in range(4)) for mask in range(16))
 
 
 def distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
-    """(quarter turns, resulting mask) for each different orientation of a tile."""
+    """(quarter turns, resulting mask) for each different orientation of a tile: always
+    0, 1, ... up to 1, 2 or 4 turns."""
     seen: dict[int, int] = {}
     for turns in range(4):
         seen.setdefault(rotate(mask, turns), turns)
     return tuple((turns, turned) for turned, turns in seen.items())
 
 
+# _ORIENTATIONS[mask]: how many different ways a tile open on `mask` can lie.
+_ORIENTATIONS = tuple(len(distinct_rotations(mask)) for mask in range(16))
+
+
 @dataclass(frozen=True)
-class SlidingState:
-    """Game state: the board, the pawns, every player's cards and whose decision it is."""
+class Position:
+    """What every game on the sliding board keeps in its state: the board, the pawns, and
+    whose decision it is in which phase of which turn."""
 
     board: Board
     pawns: tuple[int, ...]  # bit square per seat
-    cards: tuple[tuple[str, ...], ...]  # per seat, cards still to find, top first
-    dealt: int  # cards per seat at the start
     seat: int
     phase: str
     last: InsertionPoint | None  # the previous push; its opposite is forbidden
     turn: int  # complete turns played by all seats
     reach: int  # in the walk phase, the squares the mover can walk to
-    winner: int | None = None
-    seed: int = 0  # the seed the board and the cards were dealt with
 
     @property
     def forbidden(self) -> InsertionPoint | None:
@@ -355,48 +367,359 @@ class SlidingState:
     def pawn_cell(self, seat: int) -> tuple[int, int]:
         return self.board.geometry.cell(self.pawns[seat])
 
+
+@dataclass(frozen=True)
+class SlidingState(Position):
+    """Game state: the `Position` and every player's cards."""
+
+    cards: tuple[tuple[str, ...], ...]  # per seat, cards still to find, top first
+    dealt: int  # cards per seat at the start
+    winner: int | None = None
+    seed: int = 0  # the seed the board and the cards were dealt with
+
     def found(self, seat: int) -> int:
         return self.dealt - len(self.cards[seat])
 
 
+class Lanes:
+    """Every shift on offer in one shift phase at once: lane ``k`` of a big int holds a
+    bitboard after ``moves[k]``.
+
+    Lane ``k`` is bits ``k * width`` to ``(k + 1) * width - 1`` (``width``: the board's bits
+    and one more row, rounded up to a power of two, at least a byte). Pushing every lane is
+    a few big-int operations (`push`), and so is a flood (`reaches` grows every lane's reach
+    together). Lanes never leak into each other: a push moves bits only along their line,
+    never off the board, and a flood or `grow` step only keeps bits on the board's squares.
+
+    The moves depend only on the forbidden point and on how many distinct orientations the
+    spare has, so one `Lanes` serves every shift phase with those two (`ShiftMoves.lanes`);
+    the spare's open sides entering in each lane are kept per orientation (`incoming`).
+    """
+
+    def __init__(self, geometry: Geometry, moves: tuple[Shift, ...]):
+        self.geometry = geometry
+        self.moves = moves
+        self.pushes = tuple(geometry.pushes[m.point] for m in moves)
+        # A lane also holds the row below the board, which a southward step reads (empty).
+        width = 8
+        while width < (geometry.size + 1) * geometry.stride:
+            width *= 2
+        self.width = width
+        self.bits = width.bit_length() - 1  # lane k starts at bit k << bits
+        self.lane_mask = (1 << width) - 1
+        self.nbytes = len(moves) * width // 8  # bytes of an int holding every lane
+        ones = keep = 0
+        movers: dict[int, int] = {}
+        for k, push in enumerate(self.pushes):
+            at = k << self.bits
+            ones |= 1 << at
+            keep |= push.keep << at
+            movers[push.delta] = movers.get(push.delta, 0) | push.movers << at
+        self.ones = ones  # bit 0 of every lane
+        self.keep = keep
+        self.movers = tuple(movers.items())
+        self.full = geometry.full * ones
+        self.folds = []  # (shift, mask) that fold a lane's bits down onto its bit 0
+        half = width // 2
+        while half:
+            self.folds.append((half, ((1 << half) - 1) * ones))
+            half //= 2
+        self.index = {move: k for k, move in enumerate(moves)}
+        self._incoming: dict[int, tuple[int, int, int, int]] = {}
+        self._carried: dict[int, int] = {}
+        self._slid: dict[int, int] = {}
+
+    def incoming(self, spare_mask: int) -> tuple[int, int, int, int]:
+        """Per side (N, E, S, W): the lanes' entry squares where the spare, turned as the
+        lane's move turns it, is open on that side."""
+        sides = self._incoming.get(spare_mask)
+        if sides is None:
+            found = [0, 0, 0, 0]
+            for k, (move, push) in enumerate(zip(self.moves, self.pushes, strict=True)):
+                mask = _TURNED[spare_mask][move.rotation]
+                for side in range(4):
+                    if (mask >> side) & 1:
+                        found[side] |= 1 << (push.entry + (k << self.bits))
+            sides = self._incoming[spare_mask] = (found[0], found[1], found[2], found[3])
+        return sides
+
+    def push(self, bits: int, incoming: int) -> int:
+        """A bitboard pushed by every lane's move, `incoming` entering at each entry."""
+        copies = bits * self.ones
+        out = (copies & self.keep) | incoming
+        for delta, movers in self.movers:
+            moved = copies & movers
+            out |= moved << delta if delta > 0 else moved >> -delta
+        return out
+
+    def sides(self, board: Board) -> tuple[int, int, int, int]:
+        """The open sides (N, E, S, W) of every lane's board after its move."""
+        n_in, e_in, s_in, w_in = self.incoming(board.spare_mask)
+        push = self.push
+        return push(board.n, n_in), push(board.e, e_in), push(board.s, s_in), push(board.w, w_in)
+
+    def reaches(self, board: Board, seeds: int) -> int:
+        """Every lane's squares joined to its `seeds` on `board` after the lane's move."""
+        n, e, s, w = self.sides(board)
+        stride = self.geometry.stride
+        return flood(seeds, e & (w >> 1), s & (n >> stride), stride)
+
+    def carried(self, square: int) -> int:
+        """Where a pawn on `square` stands in each lane (`Push.carry`)."""
+        bits = self._carried.get(square)
+        if bits is None:
+            shift = self.bits
+            bits = self._carried[square] = sum(
+                1 << (push.carry(square) + (k << shift)) for k, push in enumerate(self.pushes))
+        return bits
+
+    def slid(self, square: int) -> int:
+        """Where the tile on `square` (or the spare, `SPARE`) lies in each lane; nothing in
+        the lanes where it is pushed off and becomes the spare (`Push.slide`)."""
+        bits = self._slid.get(square)
+        if bits is None:
+            bits = 0
+            for k, push in enumerate(self.pushes):
+                to = push.slide(square)
+                if to != SPARE:
+                    bits |= 1 << (to + (k << self.bits))
+            self._slid[square] = bits
+        return bits
+
+    def exits(self, board: Board, edges: tuple[int, int, int, int]) -> int:
+        """Every lane's squares at the board's edge whose tile opens off the board;
+        `edges` are the squares along the N, E, S and W sides."""
+        n, e, s, w = self.sides(board)
+        ones = self.ones
+        return ((n & edges[0] * ones) | (e & edges[1] * ones) | (s & edges[2] * ones)
+                | (w & edges[3] * ones))
+
+    def grow(self, bits: int) -> int:
+        """Every lane's squares one step (Manhattan, walls ignored) from its `bits`, or on them."""
+        stride = self.geometry.stride
+        return (bits | bits << 1 | bits >> 1 | bits << stride | bits >> stride) & self.full
+
+    def flags(self, bits: int) -> int:
+        """Bit 0 of each lane set where that lane of `bits` is not empty."""
+        for shift, mask in self.folds:
+            bits = (bits | bits >> shift) & mask
+        return bits
+
+    def chosen(self, flags: int) -> list[Shift]:
+        """The moves of the lanes whose bit 0 is set in `flags`, in order."""
+        return list(compress(self.moves, flags.to_bytes(self.nbytes, "little")[::self.width // 8]))
+
+    def lane(self, bits: int, k: int) -> int:
+        """Lane `k` of `bits` as a plain bitboard."""
+        return (bits >> (k << self.bits)) & self.lane_mask
+
+
 class ShiftMoves:
-    """`shifts` for a game class on a sliding board; the class sets ``geometry`` and an
-    empty ``_shifts`` dict (the cache) in its ``__init__``."""
+    """`shifts` and `lanes` for a game class on a sliding board; the class sets
+    ``geometry`` and an empty ``_lanes`` dict (the cache) in its ``__init__``."""
 
     geometry: Geometry
-    _shifts: dict[tuple[InsertionPoint | None, int], tuple[Shift, ...]]
+    _lanes: dict[tuple[InsertionPoint | None, int], Lanes]
 
     def shifts(self, forbidden: InsertionPoint | None, spare_mask: int) -> tuple[Shift, ...]:
         """Every push allowed, one per insertion point and distinct orientation of the spare,
         grouped by insertion point."""
-        key = (forbidden, spare_mask)
-        moves = self._shifts.get(key)
-        if moves is None:
-            turns = distinct_rotations(spare_mask)
+        return self.lanes(forbidden, spare_mask).moves
+
+    def lanes(self, forbidden: InsertionPoint | None, spare_mask: int) -> Lanes:
+        """The shifts of `shifts` as `Lanes`, made once per forbidden point and number of
+        distinct orientations of the spare."""
+        key = (forbidden, _ORIENTATIONS[spare_mask])
+        lanes = self._lanes.get(key)
+        if lanes is None:
             moves = tuple(Shift(point, t) for point in self.geometry.points
-                          if point != forbidden for t, _ in turns)
-            self._shifts[key] = moves
-        return moves
+                          if point != forbidden for t in range(key[1]))
+            lanes = self._lanes[key] = Lanes(self.geometry, moves)
+        return lanes
 
 
-class SlidingGame(ShiftMoves):
-    """The classic rules: find your cards in the order of your pile, then go home."""
+StateT = TypeVar("StateT", bound=Position)
 
-    variant = "classic"
-    needs_home = True
+
+class SlidingRules(ShiftMoves, Generic[StateT]):
+    """What every game on the sliding board shares: the layout's geometry and starts, the
+    shift (push, pawns riding their line) and the walk, the legal moves of both, and a turn
+    that ends with `end_turn`.
+
+    A game on this board (`SlidingGame`, `boardgen.rules.master.MasterGame`) provides its
+    state type and: `is_over`, `shifted` (the state after a push), `arrive` (the mover's
+    walk ends on a square) and `end_turn` (who decides next); a game with decisions other
+    than shifts and walks also `other_moves` and `apply_other`.
+    """
 
     def __init__(self, layout: SlidingLayout):
         self.layout = layout
-        self.id = layout.id if self.variant == "classic" else f"{layout.id}:{self.variant}"
+        self.id = layout.id
         self.geometry = Geometry(layout.size, layout.sliding_lines)
         self.homes = tuple(self.geometry.bit(*start.at) for start in layout.starts)
-        table = layout.all_tiles
-        self.tile_of = {t.treasure: i for i, t in enumerate(table) if t.treasure}
-        self._shifts: dict[tuple[InsertionPoint | None, int], tuple[Shift, ...]] = {}
+        self._lanes: dict[tuple[InsertionPoint | None, int], Lanes] = {}
         stride = self.geometry.stride
         self._walks = {sq: Walk(divmod(sq, stride)) for sq in self.geometry.squares}
-        self._last_state: SlidingState | None = None
-        self._last_moves: Sequence[Shift | Walk] = ()
+        # _walk_bytes[i][b]: the walks to the squares of bits b of byte i of a bitboard.
+        self._walk_bytes = tuple(
+            tuple(tuple(self._walks[8 * i + bit] for bit in range(8)
+                        if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
+            for i in range(-(-self.geometry.full.bit_length() // 8)))
+        self._last_state: StateT | None = None
+        self._last_moves: Sequence[Any] = ()
+        # The last `lane_reaches`: (board, forbidden, pawn, lanes, reaches), so the shift
+        # a player picks from them is applied without flooding its board again.
+        self._last_reaches: tuple[Board, InsertionPoint | None, int, Lanes, int,
+                                  tuple[int, int, int, int]] | None = None
+
+    # -- what a game on this board provides --------------------------------------------------
+
+    def is_over(self, state: StateT) -> bool:
+        raise NotImplementedError
+
+    def shifted(self, state: StateT, push: Push, board: Board, pawns: tuple[int, ...],
+                reach: int) -> StateT:
+        """The state after the mover's push: `board`, every pawn carried, the mover's
+        `reach`; the walk comes next."""
+        raise NotImplementedError
+
+    def arrive(self, state: StateT, square: int) -> StateT:
+        """The mover's walk ends on `square` (the pawn still stands where it started)."""
+        raise NotImplementedError
+
+    def end_turn(self, state: StateT) -> StateT:
+        """After a complete turn: whose decision comes next (a game with extra turns keeps
+        the seat here)."""
+        raise NotImplementedError
+
+    def other_moves(self, state: StateT) -> Sequence[Any]:
+        """The moves of a phase that is neither a shift nor a walk."""
+        return ()
+
+    def apply_other(self, state: StateT, move: Any) -> StateT:
+        raise IllegalMoveError(f"{move} cannot be played in the {state.phase} phase")
+
+    # -- the protocol ------------------------------------------------------------------------
+
+    def to_move(self, state: StateT) -> int:
+        return state.seat
+
+    def turns_played(self, state: StateT) -> int:
+        return state.turn
+
+    def legal_moves(self, state: StateT) -> Sequence[Any]:
+        # Self-play asks twice in a row for the same state (simulation, then the player).
+        if state is self._last_state:
+            return self._last_moves
+        moves: Sequence[Any]
+        if self.is_over(state):
+            moves = ()
+        elif state.phase == SHIFT:
+            moves = self.shifts(state.forbidden, state.board.spare_mask)
+        elif state.phase == WALK:
+            moves = self.walks(state.reach)
+        else:
+            moves = self.other_moves(state)
+        self._last_state, self._last_moves = state, moves
+        return moves
+
+    def walks(self, squares: int) -> tuple[Walk, ...]:
+        """The walks to the squares of a bitboard, in square order."""
+        table = self._walk_bytes
+        data = squares.to_bytes(len(table), "little")
+        return tuple(chain.from_iterable(map(getitem, table, data)))
+
+    def apply(self, state: StateT, move: Any) -> StateT:
+        if self.is_over(state):
+            raise IllegalMoveError(f"the game is over; {move} cannot be played")
+        if state.phase == SHIFT:
+            return self._apply_shift(state, move)
+        if state.phase == WALK:
+            return self._apply_walk(state, move)
+        return self.apply_other(state, move)
+
+    def _apply_shift(self, state: StateT, move: Any) -> StateT:
+        if not isinstance(move, Shift):
+            raise IllegalMoveError(f"{move} is a {_kind(move)} but the turn starts with a shift")
+        push = self.geometry.pushes.get(move.point)
+        if push is None:
+            raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
+        if move.point == state.forbidden:
+            raise IllegalMoveError(f"{move.point.label} would undo the previous push "
+                                   f"({state.last.label if state.last else '-'})")
+        carry = push.carry
+        pawns = tuple(carry(sq) for sq in state.pawns)
+        last = self._last_reaches
+        if (last is not None and last[0] is state.board and last[1] == state.forbidden
+                and last[2] == state.pawns[state.seat] and move in last[3].index):
+            # The player chose among the shifts just flooded: take the board from there.
+            lanes, k = last[3], last[3].index[move]
+            sides = last[5]
+            board = state.board.pushed(move.point, move.rotation, (
+                lanes.lane(sides[0], k), lanes.lane(sides[1], k), lanes.lane(sides[2], k),
+                lanes.lane(sides[3], k)))
+            reach = lanes.lane(last[4], k)
+        else:
+            board = state.board.pushed(move.point, move.rotation)
+            reach = board.reach(1 << pawns[state.seat])
+        return self.shifted(state, push, board, pawns, reach)
+
+    def _apply_walk(self, state: StateT, move: Any) -> StateT:
+        if not isinstance(move, Walk):
+            raise IllegalMoveError(f"{move} is a {_kind(move)} but the pawn must walk (or stay) now")
+        square = self.geometry.bit(*move.to)
+        if not (state.reach >> square) & 1:
+            raise IllegalMoveError(f"{move.to} cannot be reached from "
+                                   f"{self.geometry.cell(state.pawns[state.seat])}")
+        return self.end_turn(self.arrive(state, square))
+
+    # -- looking ahead -----------------------------------------------------------------------
+
+    def lane_reaches(self, board: Board, forbidden: InsertionPoint | None,
+                     pawn: int) -> tuple[Lanes, int]:
+        """Every shift allowed on `board` as `Lanes`, and in each lane the squares the pawn
+        on `pawn` can walk to after that shift."""
+        lanes = self.lanes(forbidden, board.spare_mask)
+        last = self._last_reaches
+        if last is not None and last[0] is board and last[1] == forbidden and last[2] == pawn:
+            return lanes, last[4]
+        sides = lanes.sides(board)
+        stride = self.geometry.stride
+        reaches = flood(lanes.carried(pawn), sides[1] & (sides[3] >> 1),
+                        sides[2] & (sides[0] >> stride), stride)
+        self._last_reaches = (board, forbidden, pawn, lanes, reaches, sides)
+        return lanes, reaches
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a player with every card turned wins: by walking home to the start square
+    (``home``), or, when the players agree so in the younger players' variant, by leaving
+    the labyrinth through any corridor that opens off the board's edge (``exit``)."""
+
+    name: str
+
+
+HOME, EXIT = Ending("home"), Ending("exit")
+
+
+class SlidingGame(SlidingRules[SlidingState]):
+    """The classic rules: find your cards in the order of your pile, then go home."""
+
+    variant = "classic"
+    ending = HOME
+
+    def __init__(self, layout: SlidingLayout):
+        super().__init__(layout)
+        if self.variant != "classic":
+            self.id = f"{layout.id}:{self.variant}"
+        self.tile_of = {t.treasure: i for i, t in enumerate(layout.all_tiles) if t.treasure}
+        geometry = self.geometry
+        last = geometry.size - 1
+        edge = {side: sum(1 << geometry.bit(*cell) for cell in cells) for side, cells in (
+            (N, [(0, c) for c in range(geometry.size)]), (S, [(last, c) for c in range(geometry.size)]),
+            (W, [(r, 0) for r in range(geometry.size)]), (E, [(r, last) for r in range(geometry.size)]))}
+        self.edges = (edge[N], edge[E], edge[S], edge[W])  # squares on each side of the board
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -414,40 +737,15 @@ class SlidingGame(ShiftMoves):
         random.Random(f"{seed}/cards").shuffle(deck)
         size = self.layout.deal[players]
         cards = tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(players))
-        return SlidingState(board, self.homes[:players], cards, size, 0, SHIFT, None, 0, 0,
+        return SlidingState(board, self.homes[:players], 0, SHIFT, None, 0, 0, cards, size,
                             seed=seed)
 
-    def to_move(self, state: SlidingState) -> int:
-        return state.seat
-
-    def turns_played(self, state: SlidingState) -> int:
-        return state.turn
-
-    def legal_moves(self, state: SlidingState) -> Sequence[Shift | Walk]:
-        # Self-play asks twice in a row for the same state (simulation, then the player).
-        if state is self._last_state:
-            return self._last_moves
-        if state.winner is not None:
-            moves: Sequence[Shift | Walk] = ()
-        elif state.phase == SHIFT:
-            moves = self.shifts(state.forbidden, state.board.spare_mask)
-        else:
-            walks = self._walks
-            moves = tuple(walks[sq] for sq in _squares(state.reach))
-        self._last_state, self._last_moves = state, moves
-        return moves
+    def is_over(self, state: SlidingState) -> bool:
+        return state.winner is not None
 
     def count_turns(self, state: SlidingState) -> int:
         """Complete turns (shift, distinct rotation, walk) on offer in a shift phase."""
-        moves = self.legal_moves(state)
-        return sum(reach.bit_count() for reach, _ in self.shift_reaches(state, moves))
-
-    def apply(self, state: SlidingState, move: Shift | Walk) -> SlidingState:
-        if state.winner is not None:
-            raise IllegalMoveError(f"the game is over; {move} cannot be played")
-        if state.phase == SHIFT:
-            return self._apply_shift(state, move)
-        return self._apply_walk(state, move)
+        return self.outlook(state)[1].bit_count()
 
     def outcome(self, state: SlidingState) -> Outcome | None:
         if state.winner is None:
@@ -457,40 +755,39 @@ class SlidingGame(ShiftMoves):
 
     # -- rules ----------------------------------------------------------------------------
 
-    def _apply_shift(self, state: SlidingState, move: Shift | Walk) -> SlidingState:
-        if not isinstance(move, Shift):
-            raise IllegalMoveError(f"{move} is a walk but the turn starts with a shift")
-        _, board, pawns, reach = push_pawns(self.geometry, state, move)
-        return SlidingState(board, pawns, state.cards, state.dealt, state.seat, WALK,
-                            move.point, state.turn, reach, None, state.seed)
-
-    def _apply_walk(self, state: SlidingState, move: Shift | Walk) -> SlidingState:
-        if not isinstance(move, Walk):
-            raise IllegalMoveError(f"{move} is a shift but the pawn must walk now")
-        square = self.geometry.bit(*move.to)
-        if not (state.reach >> square) & 1:
-            raise IllegalMoveError(
-                f"{move.to} cannot be reached from {state.pawn_cell(state.seat)}")
-        seat = state.seat
-        walked = replace(state, pawns=state.pawns[:seat] + (square,) + state.pawns[seat + 1:])
-        return self.end_turn(self.arrive(walked, square))
+    def shifted(self, state: SlidingState, push: Push, board: Board, pawns: tuple[int, ...],
+                reach: int) -> SlidingState:
+        return SlidingState(board, pawns, state.seat, WALK, push.point, state.turn, reach,
+                            state.cards, state.dealt, None, state.seed)
 
     def arrive(self, state: SlidingState, square: int) -> SlidingState:
-        """The mover's walk ended on `square`: turn a card, perhaps win."""
+        """The mover's walk ends on `square`: turn a card, perhaps win (with every card
+        turned: on the start square, or on an exit under the `EXIT` ending)."""
         seat, cards = state.seat, state.cards
         mine = self.found_card(state, square)
         if mine is not None:
             left = tuple(c for c in cards[seat] if c != mine)
             cards = cards[:seat] + (left,) + cards[seat + 1:]
         winner = None
-        if not cards[seat] and (not self.needs_home or square == self.homes[seat]):
+        if not cards[seat] and (self.finish(state.board, seat) >> square) & 1:
             winner = seat
-        return replace(state, cards=cards, winner=winner)
+        pawns = state.pawns[:seat] + (square,) + state.pawns[seat + 1:]
+        return SlidingState(state.board, pawns, seat, state.phase, state.last, state.turn,
+                            state.reach, cards, state.dealt, winner, state.seed)
 
     def end_turn(self, state: SlidingState) -> SlidingState:
-        """Pass the turn on (a variant with extra turns keeps the seat here)."""
+        """Pass the turn on to the next seat, unless the mover has won."""
         seat = state.seat if state.winner is not None else (state.seat + 1) % len(state.pawns)
-        return replace(state, seat=seat, phase=SHIFT, turn=state.turn + 1, reach=0)
+        return SlidingState(state.board, state.pawns, seat, SHIFT, state.last, state.turn + 1, 0,
+                            state.cards, state.dealt, state.winner, state.seed)
+
+    def finish(self, board: Board, seat: int) -> int:
+        """The squares where the seat, with every card turned, wins: its start square, or
+        under the `EXIT` ending every square at the board's edge whose tile opens off it."""
+        if self.ending is HOME:
+            return 1 << self.homes[seat]
+        north, east, south, west = self.edges
+        return (board.n & north) | (board.e & east) | (board.s & south) | (board.w & west)
 
     def found_card(self, state: SlidingState, square: int) -> str | None:
         """The card the mover turns by ending a walk on `square`, if any."""
@@ -504,11 +801,12 @@ class SlidingGame(ShiftMoves):
         return cards[:1]
 
     def targets(self, state: SlidingState, seat: int, board: Board | None = None) -> int:
-        """Squares the seat is heading for: wanted treasures on the board, or home."""
+        """Squares the seat is heading for: wanted treasures on the board, or where it
+        finishes (`finish`)."""
         board = board or state.board
         cards = state.cards[seat]
         if not cards:
-            return 1 << self.homes[seat] if self.needs_home else 0
+            return self.finish(board, seat)
         bits = 0
         for card in self.wanted(cards):
             square = board.locate(self.tile_of[card])
@@ -517,19 +815,19 @@ class SlidingGame(ShiftMoves):
         return bits
 
     def heading(self, state: SlidingState, seat: int) -> tuple[list[int], int]:
-        """What the seat is after: (tiles of the cards it may find, fixed squares)."""
+        """What the seat is after: (tiles of the cards it may find, squares to finish on)."""
         cards = state.cards[seat]
         if cards:
             return [self.tile_of[c] for c in self.wanted(cards)], 0
-        return [], (1 << self.homes[seat]) if self.needs_home else 0
+        return [], self.finish(state.board, seat)
 
     # -- evaluation for players -----------------------------------------------------------
 
     def steps_left(self, state: SlidingState, seat: int) -> int:
-        """Cards still to find, plus the walk home under the classic rules."""
+        """Cards still to find, plus the walk to finish (home, or an exit)."""
         if state.winner == seat:
             return 0
-        return len(state.cards[seat]) + (1 if self.needs_home else 0)
+        return len(state.cards[seat]) + 1
 
     def heuristic(self, state: SlidingState, seat: int) -> tuple[int, int]:
         """(steps left, distance to the nearest target); in the seat's walk phase, the best
@@ -556,45 +854,99 @@ class SlidingGame(ShiftMoves):
 
     def score_moves(self, state: SlidingState, moves: Sequence[Shift | Walk],
                     seat: int) -> list[tuple[int, int]]:
-        """`heuristic` of each move's result, without building the states."""
-        if state.seat != seat:
+        """`heuristic` of each move's result, without building the states (a walk onto a
+        wanted treasure scores ``(steps left - 1, 0)``)."""
+        if state.seat != seat or state.winner is not None:
             return [self.heuristic(self.apply(state, m), seat) for m in moves]
         steps = self.steps_left(state, seat)
         if state.phase == WALK:
             return self._score_walks(state, moves, seat, steps)
-        score = self._score_reach
+        lanes, reaches, targets = self.outlook(state)
+        score, lane = self._score_reach, lanes.lane
         # Many shifts leave the same squares in reach of the same targets: score each once.
         memo: dict[tuple[int, int], tuple[int, int]] = {}
-        scores = []
-        for pair in self.shift_reaches(state, moves):
+        values = []
+        for k in range(len(lanes.moves)):
+            pair = (lane(reaches, k), lane(targets, k))
             value = memo.get(pair)
             if value is None:
                 value = memo[pair] = score(pair[0], pair[1], steps)
-            scores.append(value)
-        return scores
+            values.append(value)
+        index = lanes.index
+        return [values[index[m]] for m in moves]  # type: ignore[index]
+
+    def best_moves(self, state: SlidingState) -> Sequence[Shift | Walk]:
+        """The mover's legal moves whose results score best by `score_moves`, in the order
+        of `legal_moves`: what a greedy player chooses among.
+
+        Only the best value matters, so this never scores every move: a shift phase floods
+        every shift's board at once (`outlook`) and grows the targets one step at a time
+        until they meet some shift's reach; a walk phase does the same on one board.
+        """
+        moves = self.legal_moves(state)
+        if not moves:
+            return moves
+        if state.phase == WALK:
+            reach, targets = state.reach, self.targets(state, state.seat)
+            hits = reach & targets
+            if not hits:
+                if not targets:
+                    return moves
+                grow = _grower(self.geometry)
+                while not hits:
+                    targets = grow(targets)
+                    hits = reach & targets
+            return self.walks(hits)
+        lanes, reaches, targets = self.outlook(state)
+        hits = reaches & targets
+        if hits:
+            return lanes.chosen(lanes.flags(hits))
+        if not targets:
+            return moves
+        # Value (steps, d) for the nearest target d squares from the reach, and (steps,
+        # board width) where the target tile is the spare: find the smallest.
+        size, grow = self.geometry.size, lanes.grow
+        grown = targets
+        for _ in range(size - 1):
+            grown = grow(grown)
+            hits = reaches & grown
+            if hits:
+                return lanes.chosen(lanes.flags(hits))
+        grown = grow(grown)
+        hits = reaches & grown
+        aimless = lanes.ones & ~lanes.flags(targets)
+        if hits or aimless:
+            return lanes.chosen(lanes.flags(hits) | aimless)
+        while not hits:
+            grown = grow(grown)
+            hits = reaches & grown
+        return lanes.chosen(lanes.flags(hits))
+
+    def outlook(self, state: SlidingState) -> tuple[Lanes, int, int]:
+        """The mover's shifts as `Lanes`, with every lane's reach of the mover's pawn and
+        every lane's targets (`targets`) after that shift."""
+        board, seat = state.board, state.seat
+        lanes, reaches = self.lane_reaches(board, state.forbidden, state.pawns[seat])
+        cards = state.cards[seat]
+        if cards:
+            targets = 0
+            for card in self.wanted(cards):
+                targets |= lanes.slid(board.locate(self.tile_of[card]))
+        elif self.ending is HOME:
+            targets = lanes.ones << self.homes[seat]
+        else:
+            targets = lanes.exits(board, self.edges)
+        return lanes, reaches, targets
 
     def shift_reaches(self, state: SlidingState,
                       moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
-        """For each shift of the mover: (squares its pawn can then walk to, its targets).
-
-        The reaches come from `shift_floods`; the targets are worked out once per run of
-        moves at the same insertion point (`legal_moves` lists them so).
-        """
-        seat = state.seat
-        board = state.board
-        wanted = [self.tile_of[c] for c in self.wanted(state.cards[seat])]
-        before = [board.locate(t) for t in wanted]
-        home = 0 if wanted else self.targets(state, seat)
-        last = None
-        for push, reach in shift_floods(self.geometry, board, state.pawns[seat], moves):
-            if push is not last:
-                last = push
-                targets = home
-                for sq in before:
-                    sq = push.slide(sq)
-                    if sq != SPARE:
-                        targets |= 1 << sq
-            yield reach, targets
+        """For each shift of the mover in `moves`: (squares its pawn can then walk to, its
+        targets), from `outlook`."""
+        lanes, reaches, targets = self.outlook(state)
+        index, lane = lanes.index, lanes.lane
+        for move in moves:
+            k = index[move]
+            yield lane(reaches, k), lane(targets, k)
 
     def _score_walks(self, state: SlidingState, moves: Sequence[Shift | Walk], seat: int,
                      steps: int) -> list[tuple[int, int]]:
@@ -603,7 +955,7 @@ class SlidingGame(ShiftMoves):
         width = geometry.size
         scores = []
         for move in moves:
-            square = geometry.bit(*move.to)
+            square = geometry.bit(*move.to)  # type: ignore[union-attr]
             if (targets >> square) & 1:
                 scores.append((steps - 1, 0))
             elif targets:
@@ -613,79 +965,25 @@ class SlidingGame(ShiftMoves):
         return scores
 
 
-def push_pawns(geometry: Geometry, state: Any,
-               move: Shift) -> tuple[Push, Board, tuple[int, ...], int]:
-    """Play a shift's push on `state` (`SlidingState`, `MasterState`: any state with
-    ``board``, ``pawns``, ``seat``, ``last`` and ``forbidden``): the push, the board after
-    it, every pawn carried along its line, and the squares the mover can then walk to.
-
-    Raises `IllegalMoveError` for a point that is not an insertion point or that would
-    undo the previous push.
-    """
-    push = geometry.pushes.get(move.point)
-    if push is None:
-        raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
-    if move.point == state.forbidden:
-        raise IllegalMoveError(f"{move.point.label} would undo the previous push "
-                               f"({state.last.label})")
-    board = state.board.pushed(move.point, move.rotation)
-    pawns = tuple(push.carry(sq) for sq in state.pawns)
-    return push, board, pawns, board.reach(1 << pawns[state.seat])
-
-
-def shift_floods(geometry: Geometry, board: Board, pawn: int,
-                 moves: Sequence[Shift]) -> Iterator[tuple[Push, int]]:
-    """For each shift in `moves`: its push and the squares the pawn on bit square `pawn` can
-    then walk to (pawns ride the line they are on).
-
-    Pushes the bitboards directly instead of building boards, once per run of moves at the
-    same insertion point (`SlidingGame.shifts` lists them so), then adds the spare's
-    orientation, flooding again only when the orientation can matter.
-    """
-    stride = geometry.stride
-    turned = _TURNED[board.spare_mask]
-    here = board.reach(1 << pawn)
-    point = None
-    for move in moves:
-        if move.point is not point:
-            point = move.point
-            push = geometry.pushes[point]
-            # `same`: the reach for every orientation of the spare, when it does not
-            # depend on it; otherwise None and `closed` is where each flood starts.
-            if not here & push.halo:
-                # The line and its neighbours miss the pawn's corridors: nothing changes.
-                same: int | None = here
-            else:
-                entry = push.entry
-                n0, e0 = push.move(board.n, 0), push.move(board.e, 0)
-                s0, w0 = push.move(board.s, 0), push.move(board.w, 0)
-                seeds = 1 << push.carry(pawn)
-                # Flood once with the inserted tile closed; its orientation only matters
-                # if that flood reaches a door of the entry square or starts on it.
-                closed = flood(seeds, e0 & (w0 >> 1), s0 & (n0 >> stride), stride)
-                same = None if closed & push.door or seeds >> entry == 1 else closed
-        if same is not None:
-            yield push, same
-            continue
-        mask = turned[move.rotation]
-        n = n0 | (mask & 1) << entry
-        e = e0 | ((mask >> 1) & 1) << entry
-        s = s0 | ((mask >> 2) & 1) << entry
-        w = w0 | ((mask >> 3) & 1) << entry
-        yield push, flood(closed, e & (w >> 1), s & (n >> stride), stride)
-
-
 class YoungSlidingGame(SlidingGame):
-    """The younger players' variant: all cards visible, any order, no return home."""
+    """The younger players' variant: all cards visible, found in any order, then home."""
 
     variant = "young"
-    needs_home = False
 
     def wanted(self, cards: tuple[str, ...]) -> tuple[str, ...]:
         return cards
 
 
-VARIANTS: dict[str, type[SlidingGame]] = {"classic": SlidingGame, "young": YoungSlidingGame}
+class YoungExitGame(YoungSlidingGame):
+    """The younger players' variant when the players agree not to go home: with every card
+    turned, a player leaves the labyrinth by any corridor open off the board's edge."""
+
+    variant = "young-exit"
+    ending = EXIT
+
+
+VARIANTS: dict[str, type[SlidingGame]] = {
+    "classic": SlidingGame, "young": YoungSlidingGame, "young-exit": YoungExitGame}
 
 
 def find_variant(name: str) -> type[SlidingGame]:
@@ -694,6 +992,28 @@ def find_variant(name: str) -> type[SlidingGame]:
         return VARIANTS[name]
     except KeyError:
         raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+
+
+def opens_onto_board(mask: int, row: int, col: int, size: int) -> bool:
+    """Whether a tile open on `mask` at (row, col) of a size x size board has a side open
+    towards a neighbouring square (a start must, or its pawn could never leave)."""
+    return any(mask & side and 0 <= row + dr < size and 0 <= col + dc < size
+               for side, (dr, dc) in STEP.items())
+
+
+def _kind(move: object) -> str:
+    """What a move is, for messages: "shift", "walk" or its class name in lower case."""
+    return type(move).__name__.lower()
+
+
+def _grower(geometry: Geometry) -> Callable[[int], int]:
+    """A function that adds to a bitboard every square one step (Manhattan) from it."""
+    stride, full = geometry.stride, geometry.full
+
+    def grow(bits: int) -> int:
+        return (bits | bits << 1 | bits >> 1 | bits << stride | bits >> stride) & full
+
+    return grow
 
 
 def _squares(bits: int) -> Iterator[int]:

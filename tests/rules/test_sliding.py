@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -19,11 +20,13 @@ from boardgen.rules.sliding import (
     Shift,
     SlidingGame,
     Walk,
+    YoungExitGame,
     YoungSlidingGame,
     find_variant,
 )
 
 W1, E1, N1, S1 = (InsertionPoint(side, 1) for side in "WENS")
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 
 RING = """
 ┌─┐
@@ -248,16 +251,71 @@ def test_with_every_card_turned_elsewhere_is_not_home(game):
     assert game.apply(after, Walk(elsewhere)).winner is None
 
 
-def test_younger_players_find_any_card_and_need_not_go_home(classic):
+def test_younger_players_find_any_card_then_still_go_home(classic):
     game = YoungSlidingGame(classic)
     state = game.initial_state(2, 1)
     card, (move, cell) = next((c, found) for c in state.cards[0][1:]
                               if (found := one_turn_finds(game, state, c)))
     done = game.apply(game.apply(state, move), Walk(cell))
     assert card not in done.cards[0] and len(done.cards[0]) == 11 and done.winner is None
+    # Without the agreement, the last treasure does not win: home does.
     final = replace(state, cards=((card,), state.cards[1]))
-    won = game.apply(game.apply(final, move), Walk(cell))
-    assert won.winner == 0 and cell != (0, 0)
+    last = game.apply(game.apply(final, move), Walk(cell))
+    assert last.cards[0] == () and last.winner is None and cell != (0, 0)
+
+
+# Every card turned, seat 0 on (2, 2): its corridor runs west to (2, 0), whose tile opens
+# off the board (the only such side on this board); the pushes of rows 1 and 3 leave it be.
+EXIT_BOARD = """
+┌───┐
+│···│
+──┘·│
+│···│
+└───┘
+"""
+
+
+@pytest.fixture(scope="module")
+def five():
+    return build(load("game", str(FIXTURES / "five.toml")))
+
+
+def exit_position(game):
+    board = Board.from_text(EXIT_BOARD, spare="·")
+    bit = board.geometry.bit
+    state = game.start(board, 2, 0)
+    return replace(state, pawns=(bit(2, 2), bit(4, 4)), cards=((), state.cards[1]))
+
+
+def test_agreeing_not_to_go_home_a_player_leaves_by_a_corridor_off_the_edge(five):
+    game = YoungExitGame(five)
+    state = exit_position(game)
+    assert cells(state.board, game.finish(state.board, 0)) == {(2, 0)}
+    walk = game.apply(state, Shift(InsertionPoint("W", 3), 0))
+    assert cells(walk.board, walk.reach) == {(2, 0), (2, 1), (2, 2)}
+    assert game.apply(walk, Walk((2, 1))).winner is None  # inside the labyrinth still
+    out = game.apply(walk, Walk((2, 0)))
+    assert out.winner == 0 and game.outcome(out) == Outcome(0, 1, (5, 0))
+    assert list(game.best_moves(walk)) == [Walk((2, 0))]  # greedy heads for the way out
+    # The same walk under the other endings: the start square is (0, 0), so nobody wins.
+    for other in (YoungSlidingGame(five), SlidingGame(five)):
+        there = other.apply(other.apply(exit_position(other), Shift(InsertionPoint("W", 3), 0)), Walk((2, 0)))
+        assert there.winner is None
+
+
+def test_exits_follow_the_tiles_and_a_push_can_cut_the_way_out(five):
+    game = YoungExitGame(five)
+    # A straight spare pushed in at the west end of row 1 opens a new way out there; the
+    # tile pushed off the east end (closed to the east) takes no exit away.
+    board = Board.from_text(EXIT_BOARD, spare="─")
+    assert cells(board, game.finish(board.pushed(W1), 0)) == {(1, 0), (2, 0)}
+    state = exit_position(game)
+    # Pushing column 1 from the north carries the open (2, 1) down: the row-2 corridor
+    # breaks, and the exit at (2, 0) stays out of reach.
+    walk = game.apply(state, Shift(InsertionPoint("N", 1), 0))
+    assert (2, 1) not in cells(walk.board, walk.reach)
+    assert game.apply(walk, Walk((2, 2))).winner is None
+    assert cells(walk.board, game.finish(walk.board, 0)) == {(2, 0)}
 
 
 def test_deal_sizes_come_from_the_layout(game, classic):
@@ -280,6 +338,7 @@ def test_initial_state_is_the_printed_deal(game, classic):
 def test_variants_are_found_by_name():
     assert find_variant("classic") is SlidingGame
     assert find_variant("young") is YoungSlidingGame
+    assert find_variant("young-exit") is YoungExitGame
     with pytest.raises(ValueError, match="unknown variant 'junior'"):
         find_variant("junior")
 
