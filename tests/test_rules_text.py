@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pdfcheck import page_texts
 
@@ -64,3 +66,47 @@ def test_the_printed_rules_show_the_deal_of_an_edited_layout(tmp_path, lang, exp
     rules = " ".join(" ".join(t.split()) for t in page_texts(result.pdf) if t.startswith(("Rules", "Règles")))
     assert " ".join(expected.split()) in rules
     assert "12 each" not in rules and "12 chacun" not in rules
+
+
+def rules_text(pdf) -> str:
+    """The rules pages' text, every run of white space (no-break spaces too) as one space."""
+    pages = [t for t in page_texts(pdf) if t.startswith(("Rules", "Règles"))]
+    return " ".join(" ".join(pages).replace("\u00a0", " ").split())
+
+
+@pytest.mark.parametrize("lang, sentences", [
+    ("en", ["nobody has to go home: then a player whose cards are all turned must leave the labyrinth instead, "
+            "by any corridor that opens off the edge of the board",
+            "head back to your starting corner as usual"]),
+    ("fr", ["personne ne doit rentrer : un joueur dont toutes les cartes sont retournées doit alors sortir du "
+            "labyrinthe par n’importe quel couloir qui s’ouvre sur le bord du plateau",
+            "on rentre à son coin de départ comme d’habitude"]),
+])
+def test_the_classic_sheet_prints_the_younger_players_ending(kit_factory, lang, sentences):
+    pdf, _ = kit_factory("classic", lang=lang)
+    text = rules_text(pdf)
+    for sentence in sentences:
+        assert sentence in text
+    assert "last treasure wins" not in text and "dernier trésor trouvé fait gagner" not in text
+
+
+@pytest.mark.parametrize("lang, sentences", [
+    ("en", ["Draw lots to decide who begins; play then goes clockwise.",
+            "He hands the token over only if he follows the advice; if he pushes somewhere else, he owes nothing."]),
+    ("fr", ["Tirez au sort qui commence ; on joue ensuite dans le sens des aiguilles d’une montre.",
+            "Il ne donne le jeton que s’il suit le conseil ; s’il pousse ailleurs, il ne doit rien."]),
+])
+def test_the_master_sheet_says_who_starts_and_when_advice_is_paid(kit_factory, lang, sentences):
+    pdf, _ = kit_factory("master", lang=lang)
+    text = rules_text(pdf)
+    for sentence in sentences:
+        assert sentence in text
+
+
+def test_french_rules_keep_no_break_spaces_before_double_punctuation_and_inside_quotes():
+    from boardgen.data.loader import layouts_root
+
+    for path in sorted((layouts_root() / "rules").glob("*.fr.md")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"[ \t][:;!?]", text), path.name
+        assert not re.search(r"«[^\u00a0]|[^\u00a0]»", text), path.name

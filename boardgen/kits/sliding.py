@@ -12,6 +12,7 @@ from boardgen.kits.common import (
     card_section,
     cover_page,
     impose,
+    interpretation_blocks,
     rules_blocks,
     rules_pages,
 )
@@ -105,7 +106,9 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
         card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang)), word(lang, "rules"))
+        values = rule_values(layout, lang)
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("sliding", lang, values),
+                    word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
