@@ -55,7 +55,7 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
     nodes = 0
     for turn in range(1, max_turns + 1):
         last = turn == max_turns
-        following: dict[tuple, int] = {}
+        following: dict[tuple[int, int, int, int, int, int, int], int] = {}
         for (n, e, s, w, spare, goal, banned), pawns in layer.items():
             turned = _TURNED[spare]
             rotations = [turned[t] for t, _ in distinct_rotations(spare)]
