@@ -61,6 +61,18 @@ class Shift:
     point: InsertionPoint
     rotation: int = 0
 
+    def __hash__(self) -> int:
+        # Self-play looks shifts up in dicts every turn: hash the fields once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.point.side, self.point.index, self.rotation))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __reduce__(self) -> tuple[type[Shift], tuple[InsertionPoint, int]]:
+        # Never carry the cached hash to another process (string hashes differ there).
+        return (Shift, (self.point, self.rotation))
+
     def __str__(self) -> str:
         return f"{self.point.label}+{self.rotation}"
 
@@ -653,12 +665,12 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         if (last is not None and last[0] is state.board and last[1] == state.forbidden
                 and last[2] == state.pawns[state.seat] and move in last[3].index):
             # The player chose among the shifts just flooded: take the board from there.
-            lanes, k = last[3], last[3].index[move]
-            sides = last[5]
+            _, _, _, lanes, reaches, sides = last
+            k = lanes.index[move]
+            lane = lanes.lane
             board = state.board.pushed(move.point, move.rotation, (
-                lanes.lane(sides[0], k), lanes.lane(sides[1], k), lanes.lane(sides[2], k),
-                lanes.lane(sides[3], k)))
-            reach = lanes.lane(last[4], k)
+                lane(sides[0], k), lane(sides[1], k), lane(sides[2], k), lane(sides[3], k)))
+            reach = lane(reaches, k)
         else:
             board = state.board.pushed(move.point, move.rotation)
             reach = board.reach(1 << pawns[state.seat])
