@@ -43,6 +43,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
 from boardgen.rules.protocol import Outcome
+from boardgen.rules.simulate import GameRecord, Hook
 
 SHIFT, WALK = "shift", "walk"
 # DRAWING[mask]: the box-drawing character of a tile open on the sides of `mask`.
@@ -832,6 +833,43 @@ class SlidingGame(SlidingRules[SlidingState]):
         if cards:
             return [self.tile_of[c] for c in self.wanted(cards)], 0
         return [], self.finish(state.board, seat)
+
+    # -- fast self-play --------------------------------------------------------------------
+
+    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
+                hook: Hook | None = None) -> GameRecord | None:
+        """`boardgen.rules.simulate.play` asks this first: with a greedy player in every
+        seat, the same game and the same record as `play` gives, decision by decision
+        (same states, same draws from ``random.Random(seed)``), without the protocol's
+        round trips; None for other players (then `play` plays it)."""
+        from boardgen.rules.players import GreedyPlayer
+
+        if not all(type(p) is GreedyPlayer for p in players):
+            return None
+        seats = len(players)
+        choice = random.Random(seed).choice
+        state = self.initial_state(seats, seed)
+        legal, best, apply = self.legal_moves, self.best_moves, self.apply
+        decisions = offered = widest = 0
+        counters: dict[str, float] = {}
+        while state.winner is None and state.turn < turn_cap:
+            count = len(legal(state))
+            offered += count
+            if count > widest:
+                widest = count
+            move = choice(best(state))
+            after = apply(state, move)
+            if hook is not None:
+                for key, value in hook(state, move, after).items():
+                    counters[key] = counters.get(key, 0.0) + value
+            state = after
+            decisions += 1
+        outcome = self.outcome(state)
+        if outcome is None:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
+                              counters)
+        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
+                          widest, counters, outcome.scores)
 
     # -- evaluation for players -----------------------------------------------------------
 

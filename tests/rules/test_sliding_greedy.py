@@ -141,3 +141,24 @@ def test_a_greedy_game_makes_the_moves_of_the_reference(name, variant, players, 
     slow = play(game, [ReferenceGreedy()] * players, seed, turn_cap=60, hook=recorder("reference"))
     assert played["fast"] == played["reference"] and len(played["fast"]) > 20
     assert (fast.winner, fast.turns, fast.finished) == (slow.winner, slow.turns, slow.finished)
+
+
+class PlainGreedy(GreedyPlayer):
+    """The greedy player, but not of GreedyPlayer's own type: `play` then plays it decision
+    by decision through the protocol instead of asking the game's own playout."""
+
+
+@pytest.mark.parametrize("name, variant, players, seed, cap", [
+    ("classic", "classic", 4, 1, 400), ("classic", "classic", 2, 7, 12), ("five", "young-exit", 3, 3, 400),
+])
+def test_the_games_own_greedy_playout_gives_the_record_of_play(name, variant, players, seed, cap):
+    game = GAMES[(name, variant)]
+
+    def hook(before, move, after):  # like the check's branching sample: it sees every state
+        return {"turns": 1.0, "reach": float(after.reach.bit_count())} if before.phase == SHIFT else {}
+
+    fast = play(game, [GreedyPlayer()] * players, seed, turn_cap=cap, hook=hook)
+    assert fast == game.playout([GreedyPlayer()] * players, seed, turn_cap=cap, hook=hook)
+    assert fast == play(game, [PlainGreedy()] * players, seed, turn_cap=cap, hook=hook)
+    assert game.playout([PlainGreedy()] * players, seed, turn_cap=cap) is None
+    assert fast.finished == (cap == 400) and fast.counters["turns"] == min(fast.turns, cap)
