@@ -62,6 +62,8 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
             if field is None:
                 fill = sheet.colour("wall" if sheet.style("fill_walls") else "paper")
                 floor.add(d.rect((_r(x), _r(y)), (_r(pitch), _r(pitch)), id=f"wall-{row}-{col}", fill=fill))
+                if sheet.style("fill_walls"):
+                    floor.add(_bricks(sheet, x, y, pitch, id=f"wall-{row}-{col}-bricks"))
             else:
                 fill = field_fill(sheet, layout, field)
                 if field in layout.jumps and field < PERIPHERAL:
@@ -104,6 +106,20 @@ def arrow_list(layout: GrandLayout) -> list[tuple[int, int, bool]]:
                 continue
             out.append((at, to, False))
     return out
+
+
+def _bricks(sheet: Sheet, x: float, y: float, pitch: float, *, id: str) -> Any:
+    """Mortar lines on a wall cell: four courses of bricks, every other one offset."""
+    courses, parts = 4, []
+    step = pitch / courses
+    for k in range(1, courses):
+        parts.append(f"M{_r(x)} {_r(y + k * step)}H{_r(x + pitch)}")
+    for k in range(courses):
+        for j in ((0.5,) if k % 2 else (0.25, 0.75)):
+            parts.append(f"M{_r(x + j * pitch)} {_r(y + k * step)}V{_r(y + (k + 1) * step)}")
+    mortar = tint(sheet.colour("wall"), sheet.colour("paper"), 0.7)
+    return sheet.drawing.path(" ".join(parts), id=id, fill="none", stroke=mortar,
+                              stroke_width=sheet.stroke("corridor_edge"), opacity=0.6)
 
 
 def _walls(sheet: Sheet, layout: GrandLayout, owner: dict[tuple[int, int], int]) -> Any:
