@@ -68,7 +68,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
             interrupted()
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
             return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
-        pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme)) if options.previews else None
+        pngs = (preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme), dpi=options.preview_dpi)
+                if options.previews else None)
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
             files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})

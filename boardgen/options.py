@@ -115,6 +115,14 @@ def seed(value: int) -> int:
     return value
 
 
+def preview_dpi(value: int) -> int:
+    from boardgen.render.preview import MAX_DPI, MIN_DPI
+
+    if isinstance(value, bool) or not isinstance(value, int) or not MIN_DPI <= value <= MAX_DPI:
+        raise UsageError(f"the preview resolution goes from {MIN_DPI} to {MAX_DPI} dpi")
+    return value
+
+
 def check_kit_options(options: KitOptions) -> Paper:
     """Every option of a kit, before anything is loaded or drawn; returns the paper."""
     found = paper(options.paper)
@@ -124,6 +132,8 @@ def check_kit_options(options: KitOptions) -> Paper:
         bounded(value, -BACK_OFFSET_MM, BACK_OFFSET_MM, "the back offset")
     if options.seed is not None:
         seed(options.seed)
+    if options.preview_dpi is not None:
+        preview_dpi(options.preview_dpi)
     if options.board_sheets is not None and not all(1 <= n <= SHEETS_MAX for n in options.board_sheets):
         raise UsageError(f"board sheet numbers go from 1 to {SHEETS_MAX}")
     if options.only is not None:

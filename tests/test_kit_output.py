@@ -158,13 +158,13 @@ DRIVER = textwrap.dedent("""
     import boardgen.render.preview as preview
 
     kit.require_playable = lambda *args, **kwargs: None  # the check has its own tests
-    real = preview.render_page
+    real = preview._render
 
     def announced(*args, **kwargs):
         print("PREVIEW", flush=True)
         return real(*args, **kwargs)
 
-    preview.render_page = announced
+    preview._render = announced
     from boardgen.cli import main
     sys.argv = ["boardgen", *sys.argv[1:]]
     main()

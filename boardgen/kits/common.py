@@ -40,6 +40,7 @@ class KitOptions:
     board_sheets: tuple[int, ...] | None = None
     only: tuple[str, ...] | None = None  # reprint only these kinds of page (options.PARTS)
     previews: bool = True
+    preview_dpi: int | None = None  # None: board.png at 150 dpi, pages at 60 (render.preview)
     svg: bool = True
     force: bool = False
 
