@@ -404,3 +404,13 @@ def test_hostile_picture_in_a_theme_is_a_data_error_naming_key_and_file(tmp_path
         load_theme(str(write_theme(tmp_path, '[art]\nbook = "w.svg"\n')))
     (problem,) = caught.value.problems
     assert problem.key == "art.book" and "w.svg" in problem.message and "1e999" in problem.message
+
+
+def test_picture_text_a_font_cannot_draw_is_warned_about(tmp_path):
+    path = tmp_path / "king.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                    '<text id="label" x="1" y="8" style="font-family:serif">Roi \u2654 \u4e2d</text></svg>',
+                    encoding="utf-8")
+    pic = art.load_picture(path, "book")
+    (warning,) = [w for w in pic.warnings if "label" in w]
+    assert "king.svg: <text id='label'>" in warning and "U+4E2D" in warning

@@ -939,6 +939,25 @@ def _check_text(element: Any, ctx: _Context) -> None:
         uri, tag = _local(child)
         if uri == SVG_URI and tag == "textPath":
             ctx.warn(f"picture {ctx.name}: {_describe(child)} text on a path is not drawn")
+    # The characters must exist in the font the text is drawn with: a missing one would print a box.
+    from boardgen.render import fonts
+
+    family, weight, node = "DejaVu Sans", "normal", element
+    found_family = found_weight = False
+    while node is not None and not (found_family and found_weight):
+        props = ctx.props.get(node, {})
+        if not found_family and props.get("font-family"):
+            family = _family(node, props["font-family"], ctx) or family
+            found_family = True
+        if not found_weight and props.get("font-weight"):
+            weight = _property(node, "font-weight", props["font-weight"], ctx) or weight
+            found_weight = True
+        node = node.getparent()
+    own = "".join([element.text or ""] + [child.tail or "" for child in element])
+    try:
+        fonts.check_glyphs(own, family, weight)
+    except (fonts.MissingGlyphError, fonts.UnknownFontError) as exc:
+        ctx.warn(f"picture {ctx.name}: {_describe(element)} {exc}; those characters would print as boxes")
 
 
 # Gradients ----------------------------------------------------------------------------------
