@@ -15,7 +15,7 @@ from boardgen import __version__
 from boardgen import options as bounds
 from boardgen.data.loader import bundled_names, export_schema, layouts_root
 from boardgen.data.strings import LANGUAGES
-from boardgen.errors import BoardgenError, Interrupted, UsageError
+from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
 from boardgen.games import game_names
 from boardgen.kits.common import KitOptions
 from boardgen.render.imposition import PAPERS
@@ -35,6 +35,9 @@ class BoardgenGroup(click.Group):
         except Interrupted as exc:
             click.echo("boardgen: interrupted", err=True)
             ctx.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.message = shorten(exc.message, 300)  # click quotes a bad value whole, megabytes or not
+            raise
 
 
 def _progress_bar(label: str):
