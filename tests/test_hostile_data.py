@@ -45,12 +45,12 @@ def fixture(name: str) -> str:
 
 @pytest.mark.parametrize("name, key, line, written", [
     ("count_float.toml", "board.size", 5, "7.0"),
-    ("loose_count_float.toml", "tiles.loose[0].count", 4, "12.0"),
+    ("loose_count_float.toml", "tiles.loose[0].count", 5, "12.0"),
 ])
 def test_whole_number_written_as_a_float_is_refused(name, key, line, written):
     problem = one(load_game, fixture(name))
     assert (problem.file, problem.key) == (fixture(name), key)
-    # An array written inline points at its own line; the element's line is not tracked.
+    # An element of an inline array written over several lines points at its own line.
     assert problem.line == line
     assert f"expected integer (a whole number), got {written}" in problem.message
 
@@ -249,3 +249,11 @@ def test_paths_inside_are_accepted(tmp_path):
     # A bundled rules text named by a user layout is inside the bundled data.
     (tmp_path / "g.toml").write_text('extends = "classic"\n[game]\nrules = "master"\n', encoding="utf-8")
     assert load_game(str(tmp_path / "g.toml"))[1].rules == "master"
+
+
+def test_theme_that_extends_nothing_must_give_every_key():
+    found = problems_of(load_theme, fixture("theme_incomplete.toml"))
+    assert [(p.key, p.line) for p in found][:1] == [("palette", 7)]
+    assert {p.key for p in found} == {"palette", "fonts", "strokes", "style"}
+    assert "'frame'" in found[0].message and "'paper'" not in found[0].message
+    assert 'extends = "classic"' in found[0].message

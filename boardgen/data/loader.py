@@ -395,8 +395,35 @@ def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]
         problems.extend(_describe(doc, error))
     if check is not None:
         problems.extend(check(doc))
+    if kind == "theme" and not problems:
+        problems.extend(_theme_gaps(doc))
     if problems:
         raise DataError(sorted(problems, key=_problem_order))
+
+
+# The tables every drawing reads from a theme; each key the bundled classic theme gives them
+# must be there, or the drawing would fail half-way on the first one missing.
+_THEME_TABLES = ("palette", "fonts", "strokes", "style")
+
+
+@cache
+def _reference_theme() -> dict[str, Any]:
+    data, _text = read_toml(layouts_root() / "themes" / "classic.toml")
+    return data
+
+
+def _theme_gaps(doc: Document) -> list[Problem]:
+    """A theme that does not extend classic (directly or not) must still give all its keys."""
+    reference = _reference_theme()
+    problems = []
+    for table in _THEME_TABLES:
+        given = _table(doc.data, table)
+        missing = [key for key in reference.get(table, {}) if key not in given]
+        if missing:
+            problems.append(doc.problem((table,), f"missing {', '.join(map(repr, missing[:8]))}"
+                                        f"{' and more' if len(missing) > 8 else ''}: a theme gives every key "
+                                        "of the classic theme, or extends it (extends = \"classic\")"))
+    return problems
 
 
 _TYPE_NAMES = {
