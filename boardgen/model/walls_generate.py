@@ -173,7 +173,7 @@ pawn_diameter_mm = 11
 
 # What "playable" means for this layout (read by `boardgen validate`).
 [playability]
-games_per_player_count = 16
+games_per_player_count = 24
 turn_cap = 400
 min_completion_rate = 0.9
 max_mean_rounds = 40

@@ -145,8 +145,13 @@ def test_bundled_start_move_counts_match_a_slow_generator() -> None:
         assert engine_moves(game, state) == naive_moves(lay, game, state)
         moves = game.legal_moves(state)
         counts[seats] = (sum(m.kind == PAWN for m in moves), sum(m.kind == BLOCK for m in moves))
-    # Each corner's 2 x 2 lets its two outer pawns slide along the edge rows and columns.
-    assert counts == {2: (24, 188), 4: (24, 184)}
+    # With four players the blocks next to the yellow and blue corners lose slides onto
+    # those corners' pawns.
+    assert counts == {2: (25, 146), 4: (25, 144)}
+    # Whole turns (pawn then block, or block then pawn), the second half from the slow generator.
+    state = game.initial_state(2)
+    turns = sum(len(naive_moves(lay, game, game.apply(state, move))) for move in game.legal_moves(state))
+    assert turns == sum(len(game.legal_moves(game.apply(state, move))) for move in game.legal_moves(state)) == 7285
 
 
 def test_random_positions_match_the_slow_generator() -> None:
@@ -351,12 +356,12 @@ def test_bundled_blocks_are_quartered_and_clear_of_centre_and_corners() -> None:
 
 def test_broken_placements_are_named() -> None:
     lay = layout("walls")
-    moved = [replace(b, cells=tuple((r + 8, c + 8) for r, c in b.cells)) if b.id == "A8" else b
+    moved = [replace(b, cells=tuple((r + 1, c + 4) for r, c in b.cells)) if b.id == "A8" else b
              for b in lay.blocks]
     problems = placement_problems(replace(lay, blocks=tuple(moved)))
     assert any("A8" in p and "centre" in p for p in problems)
     assert any("D8 turned a quarter" in p and "A8" in p for p in problems)
-    alone = [replace(b, cells=((20, 10), (20, 11))) if b.id == "C6" else b for b in lay.blocks]
+    alone = [replace(b, cells=((6, 18), (6, 19))) if b.id == "C6" else b for b in lay.blocks]
     assert any("C6 touches no other block" in p for p in placement_problems(replace(lay, blocks=tuple(alone))))
 
 
