@@ -100,9 +100,13 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
             word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
             word(lang, "rules"),
         ]
-        legend = [f"{label(n)}: {layout.names[n][lang]}" for n in sorted(layout.names)]
-        legend += [f"{s.name[lang]}: {s.central[0]}–{s.central[1]}, {label(s.peripheral[0])}–{label(s.peripheral[1])}"
-                   for s in layout.sequences]
+        colon = "\u00a0:" if lang == "fr" else ":"
+        groups: dict[str, list[int]] = {}
+        for n in sorted(layout.names, key=layout.index):
+            groups.setdefault(layout.names[n][lang], []).append(n)
+        legend = [f"{', '.join(label(n) for n in fields)}{colon} {name}" for name, fields in groups.items()]
+        legend += [f"{s.name[lang]}{colon} {s.central[0]}–{s.central[1]}, "
+                   f"{label(s.peripheral[0])}–{label(s.peripheral[1])}" for s in layout.sequences]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, side_lines=(word(lang, "special_fields"), legend))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"))

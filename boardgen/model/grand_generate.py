@@ -246,6 +246,9 @@ NAMES = {
     "74": {"en": "Möbius prison", "fr": "Prison de Möbius"},
     "79": {"en": "Petrified", "fr": "Pétrifié"},
     "83": {"en": "Minotaur’s lair", "fr": "Antre du Minotaure"},
+    **{str(n): {"en": "Open field", "fr": "Case ouverte"} for n in (7, 12, 24, 34, 47, 54, 63, 72, 77)},
+    **{str(n): {"en": "Pun", "fr": "Coq-à-l’âne"} for n in (11, 31, 53)},
+    **{c: {"en": "Centre", "fr": "Centre"} for c in ("IX", "XVIII", "XXVII", "XXXVI")},
 }
 
 
@@ -343,6 +346,11 @@ COMMENTS = {
 }
 
 
+def _order(key: str) -> int:
+    """Central fields by number, then peripheral ones."""
+    return int(key) if key.isdigit() else 100 + ROMAN.index(key)
+
+
 def generate(seed: int) -> dict[str, Any]:
     """Layout data (as a layout file holds it) for Le Grand Labyrinthe, deterministic for `seed`."""
     cells = generate_cells(seed)
@@ -370,7 +378,7 @@ def generate(seed: int) -> dict[str, Any]:
             "puns": ["11", "31", "53"], "drowning": ["29", "30"], "prison": ["74"],
             "petrified": ["79"], "rebirth": "1", "no_access": ["11", "19", "27"],
         },
-        "names": NAMES,
+        "names": dict(sorted(NAMES.items(), key=lambda kv: _order(kv[0]))),
         "cards": {"size": "mini-euro", "bleed_mm": 3.0},
         "deck": [dict(card) for card in DECK],
         "playability": dict(PLAYABILITY),

@@ -184,7 +184,7 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
     sheet.text(group, name, x=x + 1.8, y=y + pitch * 0.25, size=number_size, weight="bold", fill=text_fill,
                anchor="start", width=pitch * 0.8, id=f"field-{name}-number")
     title = layout.names.get(field)
-    if title and not blue:
+    if title:
         sheet.text(group, title[sheet.lang], x=cx, y=y + pitch - 1.6, size=pitch * 0.115, fill=text_fill,
                    width=pitch - 2.4, id=f"field-{name}-name")
     parent.add(group)
