@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from boardgen.errors import UsageError
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, QUADRANTS, WallsLayout, placement_problems
 from boardgen.rules.playability import Check, Report, self_play_check
 from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, available_cpus, game_seeds, play_many
@@ -129,7 +130,9 @@ def simulate_walls(layout: WallsLayout, *, games: int, players: int, seed: int, 
                    turn_cap: int | None = None, player: str = "heuristic",
                    workers: int | None = None) -> SimulationStats:
     """Self-play `games` games with `players` seats of one kind of player."""
-    layout.seat_colours(players)  # refuses a player count the game is not for
+    if players not in layout.player_counts:
+        counts = " or ".join(map(str, layout.player_counts))
+        raise UsageError(f"{layout.id} is played by {counts} players, not {players}")
     limits = thresholds(layout, turn_cap=turn_cap)
     return self_play(layout, games=games, seed=seed, turn_cap=limits["turn_cap"],
                      stall_rounds=limits["stall_rounds"], counts=(players,), player=player, progress=progress,

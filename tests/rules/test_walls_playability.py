@@ -52,3 +52,14 @@ def test_report_with_a_few_games() -> None:
         assert stats["games"] == 2 and stats["finished"] == 2
         assert set(stats["extra"]) == {"block_slides", "stalls", "stalled_games"}
     assert "2-4 players" in report.summary_line("en") or not report.playable
+
+
+def test_simulate_refuses_three_players_without_a_traceback() -> None:
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["simulate", "walls", "--players", "3", "--games", "1"])
+    assert result.exit_code == 2
+    assert "walls is played by 2 or 4 players, not 3" in result.output
+    assert "Traceback" not in result.output
