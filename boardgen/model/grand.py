@@ -125,7 +125,7 @@ class GrandLayout(GameInfo):
             return self.branches[field]
         if field == START:
             return (1,)
-        if field in self.exact:
+        if field in self.exact or field + 1 not in self.cells:
             return ()
         return (field + 1,)
 

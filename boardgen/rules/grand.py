@@ -86,7 +86,7 @@ class Rules:
         # Rolls of two dice as (a, b) with a <= b, and their chances.
         self.rolls = [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)]
         self._roll_ways: dict[tuple[int, int, int], list[Way]] = {}
-        self.fork = min(b for b in layout.branches if b < PERIPHERAL)
+        self.fork = min((b for b in layout.branches if b < PERIPHERAL), default=-1)
         self.expected = expected_turns(layout, self)
 
     def _walks(self, origin: int, points: int) -> list[Way]:

@@ -305,3 +305,11 @@ def test_track_graph_agrees_with_the_engine(layout: GrandLayout, game_rules: Rul
             assert sorted(tuple(layout.index(n) for n in w.path) for w in mine) == sorted(theirs), (field, points)
             compared += 1
     assert compared > 1000
+
+
+def test_peripheral_centres_without_exact_count_still_check(layout: GrandLayout) -> None:
+    """A layout whose peripheral centres are plain fields runs off the last labyrinth: the
+    static checks say so instead of failing."""
+    plain = dataclasses.replace(layout, exact=frozenset({83}), branches={3: layout.branches[3]})
+    problems = static_problems(plain)
+    assert any("centre cannot be reached" in p and "XXXVI" in p for p in problems)
