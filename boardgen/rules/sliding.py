@@ -849,11 +849,13 @@ class SlidingGame(SlidingRules[SlidingState]):
         seats = len(players)
         choice = random.Random(seed).choice
         state = self.initial_state(seats, seed)
-        legal, best, apply = self.legal_moves, self.best_moves, self.apply
+        lanes, best, apply = self.lanes, self.best_moves, self.apply
         decisions = offered = widest = 0
         counters: dict[str, float] = {}
         while state.winner is None and state.turn < turn_cap:
-            count = len(legal(state))
+            # As many moves as `legal_moves` lists: the shifts, or a walk per square in reach.
+            count = len(lanes(state.forbidden, state.board.spare_mask).moves) if state.phase == SHIFT \
+                else state.reach.bit_count()
             offered += count
             if count > widest:
                 widest = count
@@ -933,15 +935,14 @@ class SlidingGame(SlidingRules[SlidingState]):
         every shift's board at once (`outlook`) and grows the targets one step at a time
         until they meet some shift's reach; a walk phase does the same on one board.
         """
-        moves = self.legal_moves(state)
-        if not moves:
-            return moves
+        if state.winner is not None:
+            return ()
         if state.phase == WALK:
             reach, targets = state.reach, self.targets(state, state.seat)
             hits = reach & targets
             if not hits:
                 if not targets:
-                    return moves
+                    return self.walks(reach)
                 grow = _grower(self.geometry)
                 while not hits:
                     targets = grow(targets)
@@ -952,7 +953,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         if hits:
             return lanes.chosen(lanes.flags(hits))
         if not targets:
-            return moves
+            return lanes.moves
         # Value (steps, d) for the nearest target d squares from the reach, and (steps,
         # board width) where the target tile is the spare: find the smallest.
         size, grow = self.geometry.size, lanes.grow
