@@ -16,7 +16,7 @@ from boardgen.kits.common import (
     rules_blocks,
     rules_pages,
 )
-from boardgen.model.minos import MinosLayout
+from boardgen.model.minos import MinosLayout, rule_values
 from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces, race
@@ -105,7 +105,8 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
         pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
                     heading=word(lang, "pieces"), kind="pieces")
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + interpretation_blocks("minos", lang),
+        values = rule_values(layout, lang)
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("minos", lang, values),
                     word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,

@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from boardgen.data.loader import Document
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
@@ -449,3 +450,52 @@ def geometry_problems(layout: MinosLayout) -> list[str]:
                 problems.append("forced moves loop forever: "
                                 + " -> ".join(map(str, loop + [start])))
     return problems
+
+
+def field_list(fields: list[int], lang: str, *, last: str = "list_or") -> str:
+    """"6, 18, 21, 42 or 59" in English, "la 6, la 18, la 21, la 42 ou la 59" in French (the
+    words are ``field_item``, ``list_sep`` and `last` of the strings file)."""
+    items = [word(lang, "field_item", n=n) for n in fields]
+    if len(items) < 2:
+        return "".join(items)
+    return word(lang, "list_sep").join(items[:-1]) + word(lang, last) + items[-1]
+
+
+def rule_values(layout: MinosLayout, lang: str) -> dict[str, object]:
+    """The numbers the printed rule readings use, from the layout: ``traps`` (lose-turns
+    fields), ``delayed``/``delayed_to``/``delayed_turns`` (the tunnel taken after lost
+    turns), ``forced`` (fields that move a piece on at once), ``exact`` and ``exact_nor``
+    (fields never passed), ``threshold`` (the last of them before the goal),
+    ``bounce_field``/``bounce_to`` (the forced move nearest before the goal), ``goal`` and
+    ``goal_name``, ``start``, ``entry_face``, ``ride_fields`` (where an Orbit ride is
+    offered), ``orbit_first``/``orbit_last``, ``millstone_fields`` and ``pieces``. Lists
+    are written for `lang` (`field_list`); counts also come spelt out as ``<name>_word``."""
+    goal, forced = layout.goal, layout.forced()
+    delayed = sorted(n for n in layout.tunnels if layout.is_delayed_tunnel(n))
+    before_goal = [n for n in sorted(forced) if n < goal]
+    exact_before = [n for n in layout.exact if n < goal]
+    values: dict[str, object] = {
+        "goal": goal, "goal_name": (layout.names.get(goal) or {}).get(lang, str(goal)),
+        "start": layout.entrance, "entry_face": layout.entry_face, "pieces": layout.pieces_per_player,
+        "traps": field_list(sorted(layout.lose_turns), lang), "forced": field_list(sorted(forced), lang),
+        "exact": field_list(list(layout.exact), lang),
+        "exact_nor": field_list(list(layout.exact), lang, last="list_nor"),
+        "threshold": exact_before[-1] if exact_before else goal,
+        "ride_fields": field_list([n for n in layout.orbit if n not in layout.lose_turns], lang),
+        "orbit_first": layout.orbit[0] if layout.orbit else "",
+        "orbit_last": layout.orbit[-1] if layout.orbit else "",
+        "millstone_fields": field_list(sorted(n for pair in layout.millstone for n in pair), lang),
+        # Without a tunnel behind lost turns, or a forced move before the goal, the
+        # sentences naming them print the goal's neighbours (a layout without them would
+        # want other readings anyway).
+        "delayed": delayed[0] if delayed else "", "delayed_to": layout.tunnels[delayed[0]] if delayed else "",
+        "delayed_turns": layout.lose_turns[delayed[0]] if delayed else 0,
+        "bounce_field": before_goal[-1] if before_goal else "",
+        "bounce_to": forced[before_goal[-1]] if before_goal else "",
+    }
+    words = strings(lang)["number_words"]
+    for key in ("pieces", "delayed_turns"):
+        number = values[key]
+        assert isinstance(number, int)
+        values[f"{key}_word"] = words[number] if 0 <= number < len(words) else str(number)
+    return values

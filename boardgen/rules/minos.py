@@ -13,7 +13,8 @@ Seat ``turn % seats`` is to move. Each decision is one of:
 Dice are rolled when a turn starts; the free Orbit die when a ride is taken.
 
 Where the source rules are silent or unclear, this module decides as follows (the same
-decisions, worded for players, are in `INTERPRETATIONS` and on the printed rules sheet):
+decisions, worded for players, are in layouts/rules/minos.interpretations.<lang>.md, with the
+layout's field numbers filled in, and on the printed rules sheet):
 
 1. Lost turns hold the piece, not the player: a piece on 13 or 52 sits out its owner's next
    two turns while the owner plays the other pieces ("unless all your pieces are trapped").
@@ -81,76 +82,8 @@ WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must si
 MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
 _next_random = next_random
 
-__all__ = ["CROSS", "DIE", "FACES", "INTERPRETATIONS", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
+__all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
            "IllegalMoveError", "MinosGame", "MinosState", "Move", "count_events", "roll"]
-
-INTERPRETATIONS: tuple[tuple[str, str], ...] = (
-    ("Lost turns hold the piece, not the player: while a piece waits on 13 or 52, its owner "
-     "plays the other pieces. A piece caught there cannot use the second die of that turn.",
-     "Les tours perdus immobilisent le jeton, pas le joueur : pendant qu’un jeton attend sur la "
-     "13 ou la 52, son joueur déplace ses autres jetons. Un jeton pris ne peut pas utiliser le "
-     "second dé de ce tour."),
-    ("On 52 the piece first loses its two turns; at the start of its owner’s next turn it goes "
-     "through the tunnel to 7, and may ride the Orbit from there before using the dice.",
-     "Sur la 52, le jeton perd d’abord ses deux tours ; au début du tour suivant de son joueur, "
-     "il passe par le tunnel jusqu’à la 7 et peut, de là, faire le tour gratuit du Cercle avant de "
-     "jouer les dés."),
-    ("A piece that stops on an occupied field (not a sanctuary) sends the piece there to the "
-     "field the newcomer started that move from: they change places, even two pieces of the "
-     "same player.",
-     "Un jeton qui s’arrête sur une case occupée (hors sanctuaire) envoie l’occupant sur la case "
-     "d’où il est parti pour ce déplacement : ils échangent leurs places, même s’ils "
-     "appartiennent au même joueur."),
-    ("A piece sent away like this does nothing where it arrives, and is freed of any lost "
-     "turns and of the tunnel from 52.",
-     "Un jeton ainsi déplacé ne déclenche rien là où il arrive, et il est libéré de ses tours "
-     "perdus et du tunnel de la 52."),
-    ("A field acts only where a count ends, never when passed. A piece that ends on 6, 18, "
-     "21, 42 or 59 goes on at once; only the field where it comes to rest can send a piece "
-     "away.",
-     "Une case n’agit que si un déplacement s’y termine, jamais au passage. Un jeton qui "
-     "s’arrête sur la 6, la 18, la 21, la 42 ou la 59 repart aussitôt ; seule la case où il "
-     "s’arrête vraiment peut en déloger un autre."),
-    ("Going forward, no piece passes 31, 58 or 61: count into that field and back out one "
-     "field per extra point. The field where the piece stops acts as usual: bouncing back "
-     "from Elysium onto 59 sends it down the tunnel to 47.",
-     "En avançant, aucun jeton ne dépasse la 31, la 58 ni la 61 : comptez jusqu’à cette case "
-     "puis reculez d’une case par point en trop. La case d’arrivée agit normalement : "
-     "rebondir de l’Élysée sur la 59 fait descendre le jeton par le tunnel jusqu’à la 47."),
-    ("Going back past 58 needs no exact count. A piece that changes places with a piece "
-     "bouncing back from Elysium goes forward past 58 without entering it; once behind 58 "
-     "again, it must reach 58 by exact count.",
-     "Reculer au-delà de la 58 ne demande pas de compte exact. Un jeton qui échange sa place "
-     "avec un jeton rebondissant de l’Élysée dépasse la 58 sans y entrer ; revenu derrière la "
-     "58, il devra de nouveau y arriver par un compte exact."),
-    ("Use both dice when you can: play first a die that leaves the other one playable. If "
-     "only one die can be used, play the higher one when either could be played. Bearing "
-     "off your last piece is always allowed. A double gives two moves of that number and no "
-     "extra turn.",
-     "Jouez les deux dés si possible : commencez par un dé qui laisse l’autre jouable. Si un "
-     "seul dé peut être joué, jouez le plus fort quand l’un ou l’autre le pourrait. Sortir "
-     "son dernier jeton est toujours permis. Un double donne deux déplacements de ce nombre et "
-     "pas de tour supplémentaire."),
-    ("If neither die can be used, the turn passes. Each die showing 1 may bring one piece "
-     "from outside onto field 1.",
-     "Si aucun dé ne peut être joué, le tour passe. Chaque dé montrant 1 peut faire entrer un "
-     "jeton sur la case 1."),
-    ("The Orbit ride is offered when a count ends on 7, 46, 49, 55 or 34, and after the tunnel "
-     "from 52; never after a ride. It runs towards 34 (towards 7 from 34) and turns back at "
-     "the ends.",
-     "Le tour gratuit du Cercle est proposé quand un déplacement se termine sur la 7, la 46, "
-     "la 49, la 55 ou la 34, et à la sortie du tunnel de la 52 ; jamais après un tour du "
-     "Cercle. Il va vers la 34 (vers la 7 depuis la 34) et repart en arrière aux extrémités."),
-    ("The Millstone crossing is offered when a count ends on 44, 45, 50 or 51, either way "
-     "across. Rides and crossings are decided before the next die is played.",
-     "La traversée de la Meule est proposée quand un déplacement se termine sur la 44, la 45, "
-     "la 50 ou la 51, dans un sens ou dans l’autre. Cercle et Meule se décident avant de jouer "
-     "le dé suivant."),
-    ("A piece reaching 61 by exact count leaves the board at once; the first player with all "
-     "four pieces borne off wins at once.",
-     "Un jeton qui atteint la 61 par un compte exact quitte aussitôt le plateau ; le premier "
-     "joueur dont les quatre jetons sont sortis gagne aussitôt."),
-)
 
 class MinosGame(RaceGame):
     """The rules of King Minos, precomputed for one layout: the race engine on the layout's

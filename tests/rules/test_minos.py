@@ -18,7 +18,6 @@ from boardgen.model.minos_generate import generate
 from boardgen.rules.minos import (
     CROSS,
     DIE,
-    INTERPRETATIONS,
     PASS,
     RIDE,
     STAY,
@@ -356,10 +355,27 @@ def test_player_count_is_checked(game):
         game.initial_state(5, 1)
 
 
-def test_interpretations_are_pairs_of_sentences():
-    assert len(INTERPRETATIONS) >= 10
-    for en, fr in INTERPRETATIONS:
-        assert en.endswith(".") and fr.endswith(".") and en != fr
+def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
+    from boardgen.kits.common import interpretation_blocks
+    from boardgen.model.minos import rule_values
+
+    texts = {lang: [text for kind, text in interpretation_blocks("minos", lang, rule_values(game.layout, lang))
+                    if kind == "li"] for lang in ("en", "fr")}
+    assert len(texts["en"]) == len(texts["fr"]) >= 10
+    for en, fr in zip(texts["en"], texts["fr"], strict=True):
+        assert en.endswith(".") and fr.endswith(".") and en != fr and "{" not in en + fr
+    assert "while a piece waits on 13 or 52," in texts["en"][0]
+    assert "attend sur la 13 ou la 52," in texts["fr"][0]
+    assert "no piece passes 31, 58 or 61:" in texts["en"][5]
+    assert "ne dépasse la 31, la 58 ni la 61 :" in texts["fr"][5]
+    assert "all four pieces" in texts["en"][-1] and "les quatre jetons" in texts["fr"][-1]
+    # Another layout's numbers: 13 holds for three turns on 14 instead, three pieces each.
+    data = generate(0)
+    data["lose_turns"][0] = {"field": 14, "turns": 3}
+    data["race"]["pieces_per_player"] = 3
+    other = build(Document("t", "t.toml", data, Path(".")))
+    en = [text for kind, text in interpretation_blocks("minos", "en", rule_values(other, "en")) if kind == "li"]
+    assert "while a piece waits on 14 or 52," in en[0] and "all three pieces" in en[-1]
 
 
 def test_same_seed_same_game(game):
