@@ -367,7 +367,7 @@ def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
     assert "while a piece waits on 13 or 52," in texts["en"][0]
     assert "attend sur la 13 ou la 52," in texts["fr"][0]
     assert "no piece passes 31, 58 or 61:" in texts["en"][5]
-    assert "ne dépasse la 31, la 58 ni la 61 :" in texts["fr"][5]
+    assert "ne dépasse la 31, la 58 ni la 61\u00a0:" in texts["fr"][5]
     assert "all four pieces" in texts["en"][-1] and "les quatre jetons" in texts["fr"][-1]
     # Another layout's numbers: 13 holds for three turns on 14 instead, three pieces each.
     data = generate(0)
