@@ -430,7 +430,8 @@ def block_value(game: WallsGame, state: WallsState, move: Move, seat: int) -> fl
     return game.value(distances(levels, state.pawns), state.pawns, state.seats, seat)
 
 
-def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int) -> list[Move]:
+def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
+                rng: random.Random) -> list[Move]:
     """Block slides that may change a distance that matters: those leaving or entering the
     lines of sight of the mover's pawns and of the leading opponent's, or the edge of the
     region from which the centre can be reached."""
@@ -442,7 +443,8 @@ def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat:
     dist = distances(levels, state.pawns)
     per, keep = game.per, game.to_win
     rivals = [s for s in range(state.seats) if s != seat]
-    leader = min(rivals, key=lambda s: sum(sorted(dist[s * per:(s + 1) * per])[:keep]))
+    # Among equally placed rivals the leader is drawn at random, so no seat is singled out.
+    leader = min(rivals, key=lambda s: (sum(sorted(dist[s * per:(s + 1) * per])[:keep]), rng.random()))
     free = g.board & ~state.walls
     watch = g.halo(region) | region
     for s in (seat, leader):
@@ -488,7 +490,7 @@ class HeuristicPlayer:
 
     def best_block(self, game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
                    rng: random.Random) -> Move:
-        near = near_blocks(game, state, moves, seat)
+        near = near_blocks(game, state, moves, seat, rng)
         if not near:
             return rng.choice(list(moves))
         if len(near) > self.candidates:
@@ -521,7 +523,7 @@ class SearchPlayer:
         seat = game.to_move(state)
         levels = game.geometry.levels(state.walls)
         pawn = [m for m in moves if m.kind == PAWN]
-        near = near_blocks(game, state, moves, seat)
+        near = near_blocks(game, state, moves, seat, rng)
         scored: list[tuple[float, float, Move]] = []
         share = max(1, self.nodes // (2 * self.pawns))
         values = pawn_values(game, state, pawn, levels, seat)
