@@ -537,3 +537,24 @@ class _Fixed(Chooser):
     def pick(self, rules: Rules, table: Table, seat: int, ways: Sequence[Way]) -> int:
         pick, self.first = self.first, 0
         return pick if pick < len(ways) else 0
+
+
+class RoutePlayer:
+    """A protocol player choosing ways like one of the route choosers (greedy, central,
+    peripheral), so shared self-play can seat the same policies as the grand check."""
+
+    def __init__(self, policy: str):
+        if policy not in CHOOSERS:
+            raise ValueError(f"unknown route policy {policy!r}; use {', '.join(CHOOSERS)}")
+        self.name = policy
+        self.chooser = CHOOSERS[policy]()
+
+    def choose(self, game: GrandGame, state: GrandState, rng: random.Random) -> int:
+        ways = game.ways(state)
+        if len(ways) <= 1:
+            return 0
+        table = game._table(state)
+        return self.chooser.pick(game.rules, table, table.seat, ways)
+
+
+PLAYERS = {name: (lambda policy=name: RoutePlayer(policy)) for name in CHOOSERS}

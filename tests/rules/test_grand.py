@@ -4,6 +4,7 @@ the static checks on broken layouts and a small self-play check."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,15 @@ def test_peripheral_centres_without_exact_count_still_check(layout: GrandLayout)
     stuck = dataclasses.replace(plain, jumps={k: v for k, v in layout.jumps.items() if k != f("XXXVI")})
     problems = static_problems(stuck)
     assert any("centre cannot be reached" in p and "XXXVI" in p for p in problems)
+
+
+def test_route_players_on_the_protocol(layout: GrandLayout) -> None:
+    game = GrandGame(layout)
+    for policy, route in (("central", rules.CENTRAL_ROUTE), ("peripheral", rules.PERIPHERAL_ROUTE)):
+        player = rules.PLAYERS[policy]()
+        state = game.initial_state(2, 11)
+        while game.outcome(state) is None and min(state.first_route) < 0 and state.turn < 200:
+            state = game.apply(state, player.choose(game, state, random.Random(0)))
+        assert state.first_route == (route, route), policy
+    with pytest.raises(ValueError):
+        rules.RoutePlayer("sideways")
