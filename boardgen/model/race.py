@@ -20,8 +20,11 @@ and the race board drawing (`boardgen.render.svg.race`). Its API is kept stable:
   goes in and comes back one field per extra point), "sanctuary" holds any number of
   pieces and protects them, "draw_card", "stuck" (held `until` another piece "passed",
   "landed" or "replaced" it), "back_to_start", "again" (move again by the same count, with
-  probability `chance` in self-play: the table's own judgement). The engine decides what
-  each means in detail; the model only checks that the data is consistent.
+  probability `chance` in self-play: the table's own judgement), "move_on" (a piece that
+  comes to rest here moves on at once to one of its `next` fields, the player choosing if
+  there are several: the centre of a side labyrinth reached by exact count, say). The
+  engine decides what each means in detail; the model only checks that the data is
+  consistent.
 
 Layout files describe a track with `[track]` and `[fields.KEY]` tables, validated by
 ``layouts/schema/race.schema.json`` (whose ``$defs`` other race schemas reuse), then by
@@ -61,9 +64,10 @@ OUTSIDE = 0  # the index of "not on the board yet": in front of the start field
 # Effect kinds, with the parameters each one needs.
 JUMP, TUNNEL, LOSE_TURNS, EXACT, SANCTUARY = "jump", "tunnel", "lose_turns", "exact", "sanctuary"
 DRAW_CARD, STUCK, BACK_TO_START, AGAIN = "draw_card", "stuck", "back_to_start", "again"
+MOVE_ON = "move_on"
 EFFECTS: dict[str, tuple[str, ...]] = {
     JUMP: ("to",), TUNNEL: ("to",), LOSE_TURNS: ("turns",), EXACT: (), SANCTUARY: (),
-    DRAW_CARD: (), STUCK: ("until",), BACK_TO_START: (), AGAIN: (),
+    DRAW_CARD: (), STUCK: ("until",), BACK_TO_START: (), AGAIN: (), MOVE_ON: (),
 }
 STUCK_UNTIL = ("passed", "landed", "replaced")
 # Effects that move a piece on at once when it comes to rest (a tunnel behind lost turns
@@ -219,14 +223,23 @@ class TrackGraph:
         return tuple(n.index for n in self.nodes if n.has(kind))
 
     def forced(self) -> dict[int, int]:
-        """Moves a piece makes at once on coming to rest: jumps, back-to-start and tunnels
-        not behind lost turns."""
+        """Moves a piece makes at once on coming to rest, with no choice: jumps,
+        back-to-start, tunnels not behind lost turns, and "move_on" where there is one way
+        on (where there are several, see `moves_on`)."""
         out: dict[int, int] = {}
         for n in self.nodes:
             for e in n.effects:
                 if e.kind in MOVING and not (e.kind == TUNNEL and n.has(LOSE_TURNS)):
                     out[n.index] = self.start if e.kind == BACK_TO_START else e.to
+                elif e.kind == MOVE_ON and len(n.next) == 1:
+                    out[n.index] = n.next[0]
         return out
+
+    def moves_on(self, index: int) -> tuple[int, ...]:
+        """The fields a piece coming to rest on `index` must move on to at once, choosing
+        one ((): it stays; one field: that is a forced move, see `forced`)."""
+        node = self.node(index)
+        return node.next if node.has(MOVE_ON) else ()
 
     def rest(self, index: int) -> tuple[int, ...]:
         """The fields a piece passes through when it comes to rest on `index`: itself, then
@@ -466,7 +479,7 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
     the start cannot reach, fields from which the goal cannot be reached."""
     out: list[tuple[str, int]] = []
     for n in graph.nodes:
-        moving = [e for e in n.effects if e.kind in MOVING]
+        moving = [e for e in n.effects if e.kind in MOVING or e.kind == MOVE_ON]
         kinds = [e.kind for e in n.effects]
         for kind in set(kinds):
             if kinds.count(kind) > 1:
@@ -475,8 +488,10 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
             out.append(("a field can move pieces on in one way only", n.index))
         delayed = bool(moving) and moving[0].kind == TUNNEL and n.has(LOSE_TURNS)
         if moving and not delayed:
+            # A field reached by exact count may send a piece on along its `next`.
+            exact = n.has(EXACT) and moving[0].kind != MOVE_ON
             clashes = [what for what, on in (
-                ("a sanctuary", n.has(SANCTUARY)), ("an exact-count field", n.has(EXACT)),
+                ("a sanctuary", n.has(SANCTUARY)), ("an exact-count field", exact),
                 ("a lose-turns field", n.has(LOSE_TURNS)), ("a stuck field", n.has(STUCK)),
                 ("the start", n.index == graph.start), ("the goal", n.index == graph.goal)) if on]
             if clashes:

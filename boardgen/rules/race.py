@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from boardgen.model.race import LOSE_TURNS, OUTSIDE, SANCTUARY, TUNNEL, TrackGraph
+from boardgen.model.race import LOSE_TURNS, MOVE_ON, OUTSIDE, SANCTUARY, TUNNEL, TrackGraph
 from boardgen.rules.protocol import Outcome
 
 DIE, PASS = "die", "pass"
@@ -40,7 +40,8 @@ class IllegalMoveError(ValueError):
 
 class Move(NamedTuple):
     """One decision: a count for a piece (with the branch `way` it takes, 0 on a plain
-    track), a pass, or a game's own decision (`kind` names it)."""
+    track), the way on from a "move_on" field (`MOVE_ON`, `way`), a pass, or a game's own
+    decision (`kind` names it)."""
 
     kind: str
     die: int = 0
@@ -115,8 +116,11 @@ class RaceGame:
             tunnel = n.effect(TUNNEL)
             if tunnel is not None and n.has(LOSE_TURNS):
                 self.delayed[n.index] = tunnel.to
-        # Where a piece coming to rest on a field ends up, through every forced move.
+        # Where a piece coming to rest on a field ends up, through every forced move; and
+        # where it must move on from at once, choosing the way (a "move_on" with a choice).
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
+        self.ways_on: list[tuple[int, ...]] = [()] + [
+            ways if len(ways) > 1 else () for ways in map(track.moves_on, track.indexes)]
         # ends[field][points]: where a forward count ends (before forced moves), one entry
         # per way the branches allow.
         most = FACES * dice
@@ -171,6 +175,9 @@ class RaceGame:
         a pass when there is none."""
         if state.winner >= 0:
             return ()
+        if state.offer is not None:
+            piece = state.offer[1]
+            return tuple(Move(MOVE_ON, 0, piece, way) for way in range(len(self.ways_on[state.pos[piece]])))
         points = sum(state.dice)
         seat, turn, goal = state.turn % state.seats, state.turn, self.goal
         seen: set[int] = set()
@@ -187,13 +194,20 @@ class RaceGame:
         seats, turn = state.seats, state.turn
         pos, free = list(state.pos), list(state.free_at)
         landings: list[int] = []
+        offer = None
+        origin = pos[move.piece]
         if move.kind == DIE:
-            origin = pos[move.piece]
-            self._arrive(pos, free, move.piece, self.ends[origin][move.die][move.way], origin, turn,
-                         seats, landings, True)
+            offer = self._arrive(pos, free, move.piece, self.ends[origin][move.die][move.way], origin, turn,
+                                 seats, landings, True)[0]
+        elif move.kind == MOVE_ON:
+            offer = self._arrive(pos, free, move.piece, self.ways_on[origin][move.way], origin, turn,
+                                 seats, landings, True)[0]
         seat = turn % seats
         if pos[move.piece] == self.goal and self._has_finished(pos, seat):
             return RaceState(seats, turn, tuple(pos), tuple(free), (), None, state.rng, seat,
+                             tuple(landings))
+        if offer is not None:
+            return RaceState(seats, turn, tuple(pos), tuple(free), (), (offer, move.piece), state.rng, -1,
                              tuple(landings))
         return self._go_on(seats, turn, pos, free, [], state.rng, landings)
 
@@ -201,8 +215,9 @@ class RaceGame:
                 turn: int, seats: int, landings: list[int],
                 offers: bool) -> tuple[str | None, int]:
         """Put `piece` on `field` (coming from `origin`) and follow forced moves; a field
-        that takes turns holds it. Returns the offer it makes (None here) and the piece it
-        displaced (-1 here: pieces share fields in the plain race)."""
+        that takes turns holds it. Returns the decision it asks for ("move_on" where the
+        piece must move on and choose the way, else None) and the piece it displaced (-1
+        here: pieces share fields in the plain race)."""
         chain = self.chain[field]
         landings.extend(chain)
         field = chain[-1]
@@ -210,6 +225,8 @@ class RaceGame:
         if field == self.goal:
             free[piece] = 0
             return None, -1
+        if self.ways_on[field]:
+            return MOVE_ON, -1
         lost = self.trap[field]
         if lost:
             free[piece] = turn + seats * (lost + 1)

@@ -62,3 +62,22 @@ def test_playouts_end(game, seats):
             record = play(game, [player] * seats, seed, turn_cap=500)
             assert record.finished
     assert game.heuristic(at(game, (6, 1)), 0) < game.heuristic(at(game, (1, 6)), 0)
+
+
+def test_a_field_that_moves_pieces_on_asks_for_the_way():
+    # 3 is reached by exact count and moves a piece on at once, along 4 or I.
+    text = TRACK.replace('next = ["4", "I"]', 'next = ["4", "I"]\neffects = [{ kind = "exact" }, { kind = "move_on" }]')
+    _, graph, problems = read(text)
+    assert problems == [] and graph is not None
+    i = graph.index
+    assert graph.moves_on(3) == (4, i("I")) and 3 not in graph.forced()
+    game = RaceGame(graph, players=(2, 4), pieces_per_player=1, dice=1)
+    s = game.apply(at(game, (2, OUTSIDE), dice=(1,)), Move(DIE, 1, 0, 0))
+    assert s.pos[0] == 3 and s.offer == ("move_on", 0) and s.seat == 0
+    assert game.legal_moves(s) == (Move("move_on", 0, 0, 0), Move("move_on", 0, 0, 1))
+    s = game.apply(s, Move("move_on", 0, 0, 1))
+    assert s.pos[0] == 1 and s.landings == (i("I"), 1) and s.seat == 1  # I's tunnel, then the turn ends
+    # With one way on, moving on is a forced move like a jump.
+    _, single, problems = read(TRACK.replace("[fields.II]\n", '[fields.II]\neffects = [{ kind = "move_on" }]\n'))
+    assert problems == [] and single is not None
+    assert single.forced()[i("II")] == i("III") and single.rest(i("II")) == (i("II"), i("III"))
