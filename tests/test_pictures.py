@@ -414,3 +414,18 @@ def test_picture_text_a_font_cannot_draw_is_warned_about(tmp_path):
     pic = art.load_picture(path, "book")
     (warning,) = [w for w in pic.warnings if "label" in w]
     assert "king.svg: <text id='label'>" in warning and "U+4E2D" in warning
+
+
+def test_group_opacity_nested_svg_hidden_layer_and_current_colour():
+    """Icon sites use currentColor; editors write group opacity and hidden layers (display:none)."""
+    image = rendered("opacity-nesting-currentcolor.svg")
+    s = SIZE / 100
+    expected = {
+        (25, 25): (255, 128, 128),   # red under a group at opacity 0.5, on white
+        (75, 25): (128, 128, 255),   # blue at fill-opacity 0.5
+        (25, 60): (255, 255, 255),   # a hidden layer draws nothing
+        (75, 75): (0, 128, 0),       # a nested <svg> with its own viewBox
+        (25, 75): (255, 136, 0),     # stroke="currentColor" with color="#ff8800"
+    }
+    for (x, y), colour in expected.items():
+        assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)

@@ -436,6 +436,13 @@ def _load_svg(data: bytes, key: str, name: str, families: tuple[str, ...]) -> Pi
                           if _local(element)[1] == "mask" and _mask_is_clip(element, ctx)}
     root_attrs = _attributes(root, ctx, root=True)
     nodes = tuple(node for child in root for node in [_node(child, ctx)] if node is not None)
+    # svglib ignores `opacity` on groups: each shape gets the product as its own fill/stroke opacity
+    # (exact unless shapes of one see-through group overlap each other).
+    attrs = dict(root_attrs)
+    factor = float(attrs.pop("opacity", "1"))
+    nodes = _push_opacity(nodes, factor, float(attrs.get("fill-opacity", "1")),
+                          float(attrs.get("stroke-opacity", "1")))
+    root_attrs = tuple(sorted(attrs.items()))
     extra = tuple(_mask_clip_node(ctx.by_id[ident], ident, ctx) for ident in sorted(ctx.masks_as_clips))
     pic = Picture(key, ctx.viewbox, extra + nodes, keeps_colours=True, root_attrs=root_attrs,
                   warnings=tuple(ctx.warnings), source=name)
@@ -566,6 +573,33 @@ def _node(element: Any, ctx: _Context) -> Node | None:
     return Node(tag, attrs, children, text, tail)
 
 
+_CONTAINERS = {"g", "svg", "switch", "a"}
+_LEAVES = {"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text"}
+
+
+def _push_opacity(nodes: tuple[Node, ...], factor: float, fill: float, stroke: float) -> tuple[Node, ...]:
+    out = []
+    for node in nodes:
+        attrs = dict(node.attrs)
+        if node.tag not in _CONTAINERS and node.tag not in _LEAVES:
+            out.append(node)  # defs, gradients, clip paths, <use>, images: left as they are
+            continue
+        own = float(attrs.pop("opacity", "1"))
+        here_fill = float(attrs.get("fill-opacity", fill))
+        here_stroke = float(attrs.get("stroke-opacity", stroke))
+        total = factor * own
+        if node.tag in _CONTAINERS:
+            children = _push_opacity(node.children, total, here_fill, here_stroke)
+            out.append(Node(node.tag, tuple(sorted(attrs.items())), children, node.text, node.tail))
+            continue
+        if total != 1.0 or "fill-opacity" in attrs:
+            attrs["fill-opacity"] = _num(here_fill * total)
+        if total != 1.0 or "stroke-opacity" in attrs:
+            attrs["stroke-opacity"] = _num(here_stroke * total)
+        out.append(Node(node.tag, tuple(sorted(attrs.items())), node.children, node.text, node.tail))
+    return tuple(out)
+
+
 def _inside_defs(element: Any) -> bool:
     parent = element.getparent()
     while parent is not None:
@@ -681,7 +715,7 @@ def _paint(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
     if lowered in ("none", "transparent"):
         return "none"
     if lowered == "currentcolor":
-        return "currentColor"
+        return _current_colour(element, ctx) if prop != "color" else None
     if lowered.startswith("url("):
         match = _URL_RE.match(value)
         target, fallback = (match.group(1).strip(), match.group(2).strip()) if match else ("", "")
@@ -716,6 +750,20 @@ def _paint(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
         ctx.warn(f"picture {ctx.name}: {_describe(element)} {prop}={_short(value)} is not a colour boardgen "
                  "reads; ignored as a browser would")
         return None
+
+
+def _current_colour(element: Any, ctx: _Context) -> str:
+    """currentColor: the nearest `color` up the tree (CSS inheritance), black if none."""
+    node = element
+    while node is not None:
+        value = ctx.props.get(node, {}).get("color")
+        if value and value.strip().lower() not in ("currentcolor", "inherit"):
+            try:
+                return parse_colour(value)
+            except ColourError:
+                return _rgba(value) or "#000000"
+        node = node.getparent()
+    return "#000000"
 
 
 def _rgba(value: str) -> str | None:

@@ -36,7 +36,8 @@ def _scale(page: pdfium.PdfPage, dpi: int) -> float:
 def _render(document: pdfium.PdfDocument, index: int, dpi: int) -> Image.Image:
     page = document[index]
     try:
-        return page.render(scale=_scale(page, dpi)).to_pil().convert("RGB")
+        image: Image.Image = page.render(scale=_scale(page, dpi)).to_pil().convert("RGB")
+        return image
     finally:
         page.close()
 

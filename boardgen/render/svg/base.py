@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import svgwrite
 
@@ -23,7 +24,7 @@ class Sheet:
     theme: Theme
     lang: str
 
-    def text(self, parent, content: str, *, x: float, y: float, size: float, role: str = "body",
+    def text(self, parent: Any, content: str, *, x: float, y: float, size: float, role: str = "body",
              weight: str = "normal", fill: str = "ink", anchor: str = "middle", width: float | None = None,
              id: str, smallest: float | None = None) -> None:
         """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
@@ -54,7 +55,7 @@ class Sheet:
     def stroke(self, key: str) -> float:
         return self.theme.strokes[key]
 
-    def style(self, key: str):
+    def style(self, key: str) -> Any:
         return self.theme.style[key]
 
 
@@ -70,7 +71,7 @@ def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) 
     return Sheet(drawing, theme, lang)
 
 
-def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: float,
+def draw_picture(sheet: Sheet, parent: Any, key: str, *, cx: float, cy: float, size: float,
                  fill: str, id: str) -> None:
     """Place a picture centred on (cx, cy), fitting a size x size box, keeping its proportions."""
     pic = picture(sheet.theme, key)
@@ -95,7 +96,7 @@ def draw_picture(sheet: Sheet, parent, key: str, *, cx: float, cy: float, size: 
     parent.add(group)
 
 
-class _Element(svgwrite.base.BaseElement):
+class _Element(svgwrite.base.BaseElement):  # type: ignore[misc]
     """Any SVG element, with the text and tail a cleaned picture's text elements carry."""
 
     def __init__(self, node: Node, **extra: str) -> None:
@@ -104,14 +105,14 @@ class _Element(svgwrite.base.BaseElement):
         self.node_text = node.text
         self.node_tail = node.tail
 
-    def get_xml(self):  # svgwrite builds an ElementTree element
+    def get_xml(self) -> Any:  # svgwrite builds an ElementTree element
         xml = super().get_xml()
         xml.text = self.node_text
         xml.tail = self.node_tail
         return xml
 
 
-def _add_nodes(parent, nodes: Iterable[Node], id: str) -> None:
+def _add_nodes(parent: Any, nodes: Iterable[Node], id: str) -> None:
     for index, node in enumerate(nodes):
         element = _Element(node, id=f"{id}-{index}")
         for name, value in node.attrs:
