@@ -44,7 +44,7 @@ XML_URI = "http://www.w3.org/XML/1998/namespace"
 MAX_SVG_BYTES = 4_000_000
 MAX_RASTER_BYTES = 20_000_000
 MAX_PIXELS = 25_000_000
-MAX_ELEMENTS = 20_000
+MAX_ELEMENTS = 10_000
 MAX_DEPTH = 64
 MAX_NUMBER = 1e9
 # Rasters are embedded at most this many pixels on their long side (about 600 dpi at 85 mm).
