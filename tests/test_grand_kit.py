@@ -75,6 +75,11 @@ def test_french_kit_rules_and_pieces(kit_factory) -> None:
     text = "\n".join(page_texts(pdf))
     assert "Le Grand Labyrinthe" in text and "Antre du Minotaure" in text
     assert "Blocage général" in text and "Les cartes (32)" in text
+    # No line of the rules sheet starts with the punctuation its no-break space holds back.
+    rules = [t for t in page_texts(pdf) if t.startswith("Règles")]
+    assert rules
+    lines = [line.strip() for t in rules for line in t.split("\n")]
+    assert not [line for line in lines if line[:1] in (";", ":", "!", "?", "»")]
     reader = PdfReader(str(pdf))
     assert len(reader.pages) == result.pages
     with open_plumber(pdf) as doc:

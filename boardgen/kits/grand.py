@@ -74,7 +74,9 @@ def deck_blocks(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
 
 
 def _x(value: object) -> str:
-    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escaped for a paragraph; a narrow no-break space becomes a plain one, which the PDF
+    layout does not break a line at."""
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u202f", "\u00a0")
 
 
 def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:

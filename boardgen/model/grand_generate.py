@@ -259,7 +259,9 @@ def _card(id: str, sequence: int, title: tuple[str, str], text: tuple[str, str],
 
 
 # The event deck: 16 cards in two copies each, four per coloured sequence. French text
-# keeps its typography: a no-break space before : and », a narrow one before ; ! ?.
+# keeps its typography: a no-break space before : and », a narrow one before ; ! ? (the
+# rules sheet's paragraphs use a plain no-break space there: the PDF layout breaks lines at
+# a narrow one).
 DECK = (
     _card("first-light", 1, ("First light", "Première lueur"),
           ("Dawn breaks over the labyrinth. Move forward 3 fields.",
@@ -293,7 +295,7 @@ DECK = (
            "L’inspiration vous porte. Avancez de 5 cases."), {"kind": "advance", "steps": 5}),
     _card("orpheus", 3, ("Orpheus’ lyre", "La lyre d’Orphée"),
           ("His song calms the waters and opens the prison: every stuck pawn is freed.",
-           "Son chant calme les eaux et ouvre la prison\u202f: tous les pions bloqués sont libérés."),
+           "Son chant calme les eaux et ouvre la prison\u00a0: tous les pions bloqués sont libérés."),
           {"kind": "free_all"}),
     _card("sketch", 3, ("Unfinished sketch", "L’esquisse inachevée"),
           ("Back to the drawing board. Move back 3 fields.",
@@ -360,7 +362,7 @@ def generate(seed: int) -> dict[str, Any]:
             "id": "grand", "engine": "grand",
             "title": {"en": "The Great Labyrinth", "fr": "Le Grand Labyrinthe"},
             "tagline": {"en": "From night to light: a race to the Minotaur’s lair",
-                        "fr": "De la nuit à la lumière\u202f: une course jusqu’à l’antre du Minotaure"},
+                        "fr": "De la nuit à la lumière\u00a0: une course jusqu’à l’antre du Minotaure"},
             "players": {"min": 2, "max": 4}, "default_seed": 1, "rules": "grand",
         },
         "board": {"size": SIZE, "pitch_mm": pitch, "border_mm": BORDER_MM, "generator_seed": seed},
