@@ -180,15 +180,16 @@ class GrandLayout(GameInfo):
 
     def track(self) -> race.TrackGraph:
         """The board as the shared race model's track graph (fields on their cells, order,
-        effects as data), for tools that read any race board. The choice out of a peripheral
-        centre is its `next` there, and XXXVI's move to 82 too: the race model has no moves
-        out of an exact-count field, which this game makes at once (see `rules.grand`)."""
+        effects as data), for tools that read any race board. A peripheral centre is an
+        exact-count field that moves the pawn on at once along its `next` ("move_on")."""
         pitch, border = self.pitch_mm, self.border_mm
         nodes = []
         for field in sorted(self.cells, key=self.index):
             effects: list[race.Effect] = []
             if field in self.exact:
                 effects.append(race.Effect(race.EXACT))
+            if field in self.exact and self.moves_on(field):
+                effects.append(race.Effect(race.MOVE_ON))
             if field in self.jumps and field not in self.exact:
                 effects.append(race.Effect(race.JUMP, to=self.index(self.jumps[field])))
             if field in self.card_fields:
