@@ -471,11 +471,12 @@ class Lanes:
         push = self.push
         return push(board.n, n_in), push(board.e, e_in), push(board.s, s_in), push(board.w, w_in)
 
-    def reaches(self, board: Board, seeds: int) -> int:
-        """Every lane's squares joined to its `seeds` on `board` after the lane's move."""
-        n, e, s, w = self.sides(board)
+    def reaches(self, board: Board, seeds: int) -> tuple[int, tuple[int, int, int, int]]:
+        """Every lane's squares joined to its `seeds` on `board` after the lane's move, and
+        the lanes' open sides (`sides`) they were flooded on."""
+        sides = n, e, s, w = self.sides(board)
         stride = self.geometry.stride
-        return flood(seeds, e & (w >> 1), s & (n >> stride), stride)
+        return flood(seeds, e & (w >> 1), s & (n >> stride), stride), sides
 
     def carried(self, square: int) -> int:
         """Where a pawn on `square` stands in each lane (`Push.carry`)."""
@@ -696,10 +697,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         last = self._last_reaches
         if last is not None and last[0] is board and last[1] == forbidden and last[2] == pawn:
             return lanes, last[4]
-        sides = lanes.sides(board)
-        stride = self.geometry.stride
-        reaches = flood(lanes.carried(pawn), sides[1] & (sides[3] >> 1),
-                        sides[2] & (sides[0] >> stride), stride)
+        reaches, sides = lanes.reaches(board, lanes.carried(pawn))
         self._last_reaches = (board, forbidden, pawn, lanes, reaches, sides)
         return lanes, reaches
 
