@@ -74,33 +74,26 @@ def rules_text(pdf) -> str:
     return " ".join(" ".join(pages).replace("\u00a0", " ").split())
 
 
-@pytest.mark.parametrize("lang, sentences", [
-    ("en", ["nobody has to go home: then a player whose cards are all turned must leave the labyrinth instead, "
-            "by any corridor that opens off the edge of the board",
-            "head back to your starting corner as usual"]),
-    ("fr", ["personne ne doit rentrer : un joueur dont toutes les cartes sont retournées doit alors sortir du "
-            "labyrinthe par n’importe quel couloir qui s’ouvre sur le bord du plateau",
-            "on rentre à son coin de départ comme d’habitude"]),
+# The three rule corrections of issue 8, as printed (the old ending must be gone).
+@pytest.mark.parametrize("game, lang, sentences", [
+    ("classic", "en", ["nobody has to go home: then a player whose cards are all turned must leave the labyrinth "
+                       "instead, by any corridor that opens off the edge of the board",
+                       "head back to your starting corner as usual"]),
+    ("classic", "fr", ["personne ne doit rentrer : un joueur dont toutes les cartes sont retournées doit alors sortir "
+                       "du labyrinthe par n’importe quel couloir qui s’ouvre sur le bord du plateau",
+                       "on rentre à son coin de départ comme d’habitude"]),
+    ("master", "en", ["Draw lots to decide who begins; play then goes clockwise.",
+                      "He hands the token over only if he follows the advice; if he pushes somewhere else, he owes "
+                      "nothing."]),
+    ("master", "fr", ["Tirez au sort qui commence ; on joue ensuite dans le sens des aiguilles d’une montre.",
+                      "Il ne donne le jeton que s’il suit le conseil ; s’il pousse ailleurs, il ne doit rien."]),
 ])
-def test_the_classic_sheet_prints_the_younger_players_ending(kit_factory, lang, sentences):
-    pdf, _ = kit_factory("classic", lang=lang)
+def test_the_sheets_print_the_rule_corrections(kit_factory, game, lang, sentences):
+    pdf, _ = kit_factory(game, lang=lang)
     text = rules_text(pdf)
     for sentence in sentences:
         assert sentence in text
     assert "last treasure wins" not in text and "dernier trésor trouvé fait gagner" not in text
-
-
-@pytest.mark.parametrize("lang, sentences", [
-    ("en", ["Draw lots to decide who begins; play then goes clockwise.",
-            "He hands the token over only if he follows the advice; if he pushes somewhere else, he owes nothing."]),
-    ("fr", ["Tirez au sort qui commence ; on joue ensuite dans le sens des aiguilles d’une montre.",
-            "Il ne donne le jeton que s’il suit le conseil ; s’il pousse ailleurs, il ne doit rien."]),
-])
-def test_the_master_sheet_says_who_starts_and_when_advice_is_paid(kit_factory, lang, sentences):
-    pdf, _ = kit_factory("master", lang=lang)
-    text = rules_text(pdf)
-    for sentence in sentences:
-        assert sentence in text
 
 
 def test_french_rules_keep_no_break_spaces_before_double_punctuation_and_inside_quotes():
