@@ -237,19 +237,25 @@ class Board:
     def from_deal(cls, the_deal: Deal, geometry: Geometry | None = None) -> Board:
         layout = the_deal.layout
         geometry = geometry or Geometry(layout.size, layout.sliding_lines)
-        table = layout.all_tiles
-        index = {tile.id: i for i, tile in enumerate(table)}
-        tiles = [-1] * (geometry.size * geometry.stride)
-        sides = {N: 0, E: 0, S: 0, W: 0}
+        table, index = _tables(layout)
+        stride = geometry.stride
+        tiles = [-1] * (geometry.size * stride)
+        n = e = s = w = 0
         for row, line in enumerate(the_deal.grid):
             for col, tile in enumerate(line):
-                square = geometry.bit(row, col)
+                square = row * stride + col
                 tiles[square] = index[tile.id]
-                for side in sides:
-                    if tile.mask & side:
-                        sides[side] |= 1 << square
+                mask, bit = tile.mask, 1 << square
+                if mask & N:
+                    n |= bit
+                if mask & E:
+                    e |= bit
+                if mask & S:
+                    s |= bit
+                if mask & W:
+                    w |= bit
         return cls(geometry, table, tuple(tiles), index[the_deal.spare.id],
-                   the_deal.spare.mask, sides[N], sides[E], sides[S], sides[W])
+                   the_deal.spare.mask, n, e, s, w)
 
     @classmethod
     def from_text(cls, text: str, *, spare: str = "┼",
@@ -655,28 +661,32 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     def _apply_shift(self, state: StateT, move: Any) -> StateT:
         if not isinstance(move, Shift):
             raise IllegalMoveError(f"{move} is a {_kind(move)} but the turn starts with a shift")
-        push = self.geometry.pushes.get(move.point)
-        if push is None:
+        forbidden = state.forbidden
+        last = self._last_reaches
+        if (last is not None and last[0] is state.board and last[2] == state.pawns[state.seat]
+                and last[1] == forbidden):
+            lanes = last[3]
+            k = lanes.index.get(move)
+            if k is not None:
+                # The player chose among the shifts just flooded (all of them allowed): take
+                # the board and the reach from there.
+                _, _, _, _, reaches, sides = last
+                push, lane = lanes.pushes[k], lanes.lane
+                board = state.board.pushed(move.point, move.rotation, (
+                    lane(sides[0], k), lane(sides[1], k), lane(sides[2], k), lane(sides[3], k)))
+                carry = push.carry
+                return self.shifted(state, push, board, tuple(carry(sq) for sq in state.pawns),
+                                    lane(reaches, k))
+        found = self.geometry.pushes.get(move.point)
+        if found is None:
             raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
-        if move.point == state.forbidden:
+        if move.point == forbidden:
             raise IllegalMoveError(f"{move.point.label} would undo the previous push "
                                    f"({state.last.label if state.last else '-'})")
-        carry = push.carry
+        carry = found.carry
         pawns = tuple(carry(sq) for sq in state.pawns)
-        last = self._last_reaches
-        if (last is not None and last[0] is state.board and last[1] == state.forbidden
-                and last[2] == state.pawns[state.seat] and move in last[3].index):
-            # The player chose among the shifts just flooded: take the board from there.
-            _, _, _, lanes, reaches, sides = last
-            k = lanes.index[move]
-            lane = lanes.lane
-            board = state.board.pushed(move.point, move.rotation, (
-                lane(sides[0], k), lane(sides[1], k), lane(sides[2], k), lane(sides[3], k)))
-            reach = lane(reaches, k)
-        else:
-            board = state.board.pushed(move.point, move.rotation)
-            reach = board.reach(1 << pawns[state.seat])
-        return self.shifted(state, push, board, pawns, reach)
+        board = state.board.pushed(move.point, move.rotation)
+        return self.shifted(state, found, board, pawns, board.reach(1 << pawns[state.seat]))
 
     def _apply_walk(self, state: StateT, move: Any) -> StateT:
         if not isinstance(move, Walk):
@@ -1048,6 +1058,21 @@ def opens_onto_board(mask: int, row: int, col: int, size: int) -> bool:
     towards a neighbouring square (a start must, or its pawn could never leave)."""
     return any(mask & side and 0 <= row + dr < size and 0 <= col + dc < size
                for side, (dr, dc) in STEP.items())
+
+
+# The tile table of a layout (`SlidingLayout.all_tiles`) and each tile's index in it, by id:
+# every game's board is dealt from the same table.
+_TABLES: dict[int, tuple[SlidingLayout, tuple[Tile, ...], dict[str, int]]] = {}
+
+
+def _tables(layout: SlidingLayout) -> tuple[tuple[Tile, ...], dict[str, int]]:
+    cached = _TABLES.get(id(layout))
+    if cached is None or cached[0] is not layout:
+        if len(_TABLES) >= 64:  # layouts made one after another (a generator's tries)
+            _TABLES.clear()
+        table = layout.all_tiles
+        cached = _TABLES[id(layout)] = (layout, table, {tile.id: i for i, tile in enumerate(table)})
+    return cached[1], cached[2]
 
 
 def _kind(move: object) -> str:
