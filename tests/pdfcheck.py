@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pdfplumber
 import pypdfium2 as pdfium
 from pypdf import PdfReader
@@ -54,3 +56,13 @@ def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, fl
 
 def open_plumber(path):
     return pdfplumber.open(str(path))
+
+
+def forms_drawn(path) -> list[list[str]]:
+    """Per page, the names of the Form XObjects its content stream draws (Do), in order."""
+    reader = PdfReader(str(path))
+    out = []
+    for page in reader.pages:
+        data = page.get_contents().get_data().decode("latin-1")
+        out.append([name.removeprefix("FormXob.") for name in re.findall(r"/(\S+) Do", data)])
+    return out

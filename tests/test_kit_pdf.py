@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from pdfcheck import crosses, ink_bounds, mm, open_plumber, page_texts, rects_of_size
+from pdfcheck import crosses, forms_drawn, ink_bounds, mm, open_plumber, page_texts, rects_of_size
 from pypdf import PdfReader
 
 from boardgen.render.imposition import CROSS_SIZE
@@ -44,13 +44,13 @@ def test_page_sizes_and_order(kit_factory, paper):
         assert mm(float(page.mediabox.width)) == pytest.approx(w, abs=0.1)
         assert mm(float(page.mediabox.height)) == pytest.approx(h, abs=0.1)
     # Worked by hand from the page zones (8 mm margins, 11 mm header, 13 mm footer, 8 mm mark ring):
-    # A4 content 178 x 243 mm holds 4 x 6 tiles of 40 mm (24 + 10), Letter 183.9 x 223.4 holds
-    # 4 x 5 (20 + 14); both hold 3 x 3 cards of 50 x 73 mm with bleed (9 + 9 + 6). Card fronts
-    # start on odd pages so each back prints on the reverse of its front.
-    expected = {
-        "a4": ["cover"] + ["board"] * 4 + ["tiles", "tiles", "blank"] + ["cards", "backs"] * 3 + ["rules"],
-        "letter": ["cover"] + ["board"] * 4 + ["tiles", "tiles", "pawns"] + ["cards", "backs"] * 3 + ["rules"],
-    }[paper]
+    # the board parts sit at the top of the content area (y = 27); the upper ones are 146.92 mm
+    # high, the lower 169.08. Tiles start 8 + 6 mm below (labels, crosses, crop marks): on A4
+    # (content to y = 268) 2 rows of 4 under the upper parts, 1 under the lower ones: 24 tiles;
+    # on Letter (to y = 250.4) one row under each: 16. The rest shares a page with what the rules
+    # page leaves. Cards butt 4 x 3 (44 x 67 mm, bleed around the block: 182 x 207 mm) in the
+    # 182 x 245 mm inside the crop-mark ring on A4, 187.9 x 227.4 on Letter: 12 a page.
+    expected = ["cover"] + ["board"] * 4 + ["rules", "tiles"] + ["cards", "backs"] * 2
     assert kinds(pdf) == expected
 
 
@@ -108,18 +108,31 @@ def test_french_labels_have_their_accents(kit_factory):
     assert "\ufffd" not in text and "(cid:" not in text
 
 
+@pytest.mark.parametrize(("paper", "under_board"), [("a4", [8, 8, 4, 4]), ("letter", [4, 4, 4, 4])])
+def test_tiles_fill_the_room_under_the_board_parts(kit_factory, paper, under_board):
+    pdf, _ = kit_factory(paper=paper)
+    drawn = forms_drawn(pdf)
+    tiles = [[name for name in names if name.startswith("Tile-")] for names in drawn]
+    assert [len(tiles[i]) for i in range(1, 5)] == under_board  # see test_page_sizes_and_order
+    every = [name for names in tiles for name in names]
+    assert len(every) == len(set(every)) == 34  # each tile once
+    pawns = [name for names in drawn for name in names if name.startswith("Pawn-")]
+    assert sorted(pawns) == ["Pawn-blue", "Pawn-green", "Pawn-red", "Pawn-yellow"]
+
+
 def test_board_outline_and_tile_measure_their_declared_size(kit_factory):
     pdf, _ = kit_factory()
     with open_plumber(pdf) as doc:
         board_page = doc.pages[1]
         outlines = rects_of_size(board_page, BOARD_MM, BOARD_MM)
         assert outlines, "board outline not found at its declared size"
-        tile_page = doc.pages[5]
-        tiles = rects_of_size(tile_page, 40.0, 40.0)
-        assert len(tiles) >= 24  # every tile's edge rectangle on the first tile sheet
-        card_page = doc.pages[8]
+        # The 10 tiles not under the board: beside the rules and on the tile page (edge and wall
+        # square of each: count places).
+        places = {(i, round(r["x0"]), round(r["top"])) for i in (5, 6) for r in rects_of_size(doc.pages[i], 40, 40)}
+        assert len(places) == 10
+        card_page = doc.pages[kinds(pdf).index("cards")]
         bleeds = rects_of_size(card_page, CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
-        assert len(bleeds) == 9
+        assert len(bleeds) == 12
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -180,8 +193,10 @@ def test_duplex_backs_mirror_their_fronts(kit_factory, flip):
     pdf, _ = kit_factory(flip=flip)
     w, h = PAPERS_MM["a4"]
     size = (CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
+    front_pages = [i for i, kind in enumerate(kinds(pdf)) if kind == "cards"]
+    assert len(front_pages) == 2
     with open_plumber(pdf) as doc:
-        for front_index in (8, 10, 12):
+        for front_index in front_pages:
             fronts = rects_of_size(doc.pages[front_index], *size)
             backs = rects_of_size(doc.pages[front_index + 1], *size)
             assert len(fronts) == len(backs) > 0
@@ -195,17 +210,35 @@ def test_duplex_backs_mirror_their_fronts(kit_factory, flip):
                 assert expected in back_set
 
 
-def test_back_offset_moves_only_the_backs(kit_factory):
-    plain, _ = kit_factory()
-    shifted, _ = kit_factory(back_offset=(1.0, -0.5))
+@pytest.mark.parametrize(("flip", "page_shift"), [("long", (-1.0, -0.5)), ("short", (1.0, 0.5))])
+def test_back_offset_moves_only_the_backs_as_seen_from_the_front(kit_factory, flip, page_shift):
+    # --back-offset 1,-0.5 moves the backs 1 mm right and 0.5 mm up as seen from the front. A
+    # long-edge flip mirrors x, so on the back page itself that is 1 mm left; a short-edge flip
+    # mirrors y, so 0.5 mm down.
+    plain, _ = kit_factory(flip=flip)
+    shifted, _ = kit_factory(flip=flip, back_offset=(1.0, -0.5))
     size = (CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
+    front = kinds(plain).index("cards")
     with open_plumber(plain) as a, open_plumber(shifted) as b:
-        fa, fb = rects_of_size(a.pages[8], *size), rects_of_size(b.pages[8], *size)
+        fa, fb = rects_of_size(a.pages[front], *size), rects_of_size(b.pages[front], *size)
         assert [(r["x0"], r["top"]) for r in fa] == [(r["x0"], r["top"]) for r in fb]
-        ba, bb = rects_of_size(a.pages[9], *size), rects_of_size(b.pages[9], *size)
+        ba, bb = rects_of_size(a.pages[front + 1], *size), rects_of_size(b.pages[front + 1], *size)
+        assert len(ba) == len(bb) == 12
         for ra, rb in zip(ba, bb, strict=True):
-            assert mm(rb["x0"] - ra["x0"]) == pytest.approx(1.0, abs=0.01)
-            assert mm(rb["top"] - ra["top"]) == pytest.approx(-0.5, abs=0.01)
+            assert mm(rb["x0"] - ra["x0"]) == pytest.approx(page_shift[0], abs=0.01)
+            assert mm(rb["top"] - ra["top"]) == pytest.approx(page_shift[1], abs=0.01)
+
+
+def test_back_offset_is_bounded_by_the_printable_area(tmp_path):
+    from boardgen.errors import UsageError
+    from boardgen.kit import render_kit
+    from boardgen.kits.common import KitOptions
+
+    # The 4 x 3 block with bleed is 182 mm wide, the A4 window 194: 6 mm to spare on each side.
+    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(5.9, 0.0)), check=False)
+    with pytest.raises(UsageError, match="moves the card backs 0.1 mm off the printable area"):
+        render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(6.1, 0.0)),
+                   check=False)
 
 
 def test_fold_over_puts_backs_beside_fronts(kit_factory):
@@ -213,16 +246,19 @@ def test_fold_over_puts_backs_beside_fronts(kit_factory):
     size = (CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
     with open_plumber(pdf) as doc:
         card_pages = [p for p in doc.pages if (p.extract_text() or "").startswith("Treasure cards")]
-        # A4 content is 178 mm wide: each half (87 mm less half the 4 mm fold gap) holds one
-        # 50 mm column of cards with bleed, 3 rows high: 3 cards a sheet.
-        assert len(card_pages) == math.ceil(24 / 3)
+        # Inside the crop-mark ring A4 has 182 x 245 mm: each half (91 mm) holds one column of
+        # cards turned 90 degrees (67 mm + 2 x 3 mm bleed), 5 high (5 x 44 + 6 = 226 mm): 5 a
+        # sheet, against 3 upright (3 x 67 + 6 = 207; 4 would need 274).
+        assert len(card_pages) == math.ceil(24 / 5)
         page = card_pages[0]
-        rects = rects_of_size(page, *size)
-        assert len(rects) == 6
+        rects = rects_of_size(page, size[1], size[0])  # turned
+        assert len(rects) == 10
         xs = sorted({round(mm(r["x0"]), 1) for r in rects})
         assert len(xs) == 2  # a column of fronts, a column of backs
-        fold = (xs[0] + xs[-1] + size[0]) / 2
+        fold = (xs[0] + xs[-1] + size[1]) / 2
         assert fold == pytest.approx(PAPERS_MM["a4"][0] / 2, abs=0.2)
+        # The fronts' right bleed edge and the backs' left one meet on the fold line.
+        assert xs[0] + size[1] == pytest.approx(fold, abs=0.05)
 
 
 def test_letter_and_a3_board_sheet_counts(kit_factory):
@@ -250,4 +286,4 @@ def test_reprint_of_some_sheets_is_its_own_file(tmp_path):
 
 def test_cards_without_backs(kit_factory):
     pdf, _ = kit_factory(backs="none")
-    assert "backs" not in kinds(pdf) and kinds(pdf).count("cards") == 3
+    assert "backs" not in kinds(pdf) and kinds(pdf).count("cards") == 2

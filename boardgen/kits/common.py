@@ -13,14 +13,14 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from boardgen.data.loader import layouts_root
-from boardgen.data.strings import strings, word
+from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import DataError, Interrupted, OutputError, Problem, UsageError
-from boardgen.render.imposition import Rect, Tiling, frame_for, grid, paper, place_keys
+from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
 
@@ -431,7 +431,9 @@ def card_section(pdf: PdfKit, fronts: list[Form], back: Form, *, bleed: float, o
                     backs=options.backs, flip=options.flip, back_offset=options.back_offset)
 
 
-def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> None:
+def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> list[Rect]:
+    """The rules in columns, page after page; returns the free areas left on the last page
+    (below the end of the text, and any column the text did not reach) for pieces."""
     area = pdf.base_frame.content
     columns = 2 if area.w > 150 else 1
     remaining = pdf.flowables(blocks)
@@ -441,6 +443,15 @@ def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> Non
         if len(left) == len(remaining) and left[0] is remaining[0]:
             raise DataError([Problem("layouts/rules", "", "a rules paragraph is too long for one page")])
         remaining = left
+    column, used, col_w, gutter = pdf.flow_end
+    free = []
+    if column < columns:
+        x = area.x + column * (col_w + gutter)
+        free.append(Rect(x, area.y + used + 2.0, col_w, area.h - used - 2.0))
+        if column + 1 < columns:
+            x += col_w + gutter
+            free.append(Rect(x, area.y, area.right - x, area.h))
+    return free
 
 
 # Cover ---------------------------------------------------------------------------------------
@@ -470,10 +481,14 @@ def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
             pdf.text(name, cx, cy + 9, size=2.8, anchor="middle", width=width - 2.0)
 
 
+def _bullets(lines: list[str]) -> list[tuple[str, str]]:
+    return [("li", line.replace("&", "&amp;").replace("<", "&lt;")) for line in lines]
+
+
 def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
                 size: float = 3.2) -> float:
     """Short bullet lines from y down; returns the y below the last one."""
-    blocks = [("li", line.replace("&", "&amp;").replace("<", "&lt;")) for line in lines]
+    blocks = _bullets(lines)
     height = pdf.measure(blocks, width, size=size) + 2
     pdf.paragraphs(blocks, Rect(x, y, width, height), size=size)
     return y + height
@@ -485,8 +500,46 @@ def board_line(lang: str, tiling: Tiling) -> str:
                 w=tiling.board_w, h=tiling.board_h)
 
 
+def page_ranges(pages: list[int]) -> str:
+    """1-based page numbers as '1-8, 15'."""
+    out: list[str] = []
+    for n in sorted(pages):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = out[-1].split("-")[0] + f"-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling, *,
+               pieces_on_board: bool = False) -> list[str]:
+    """The cover's printing steps, from the options and the kinds of the pages that follow."""
+    lines = [word(lang, "print_scale")]
+    duplex = [i + 1 for i, kind in enumerate(kinds) if kind in ("cards", "card-backs")] \
+        if options.backs == "duplex" else []
+    if duplex:
+        single = [i + 1 for i in range(len(kinds)) if i + 1 not in duplex]
+        edge = word(lang, f"edge_{options.flip}")
+        if single:
+            lines.append(word(lang, "print_sides", single=page_ranges(single), double=page_ranges(duplex),
+                              edge=edge))
+        else:
+            lines.append(word(lang, "print_sides_only", double=page_ranges(duplex), edge=edge))
+        lines.append(word(lang, "print_duplex_test", pair=page_ranges(duplex[:2])))
+    else:
+        lines.append(word(lang, "print_single"))
+        if "cards" in kinds:
+            lines.append(word(lang, "print_fold" if options.backs == "fold" else "print_no_backs"))
+    lines.append(word(lang, "print_stock"))
+    lines.append(word(lang, "print_board_overlap" if tiling.style == "overlap" else "print_board_butt"))
+    if pieces_on_board:
+        lines.append(word(lang, "print_pieces_on_board"))
+    lines += [word(lang, "print_warning", text=text) for text in tiling.warnings]
+    return lines
+
+
 def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: str,
-               board: Form, tiling: Tiling, side: tuple[str, Form, float] | None = None,
+               board: Form, tiling: Tiling, options: KitOptions, side: tuple[str, Form, float] | None = None,
                side_lines: tuple[str, list[str]] | None = None) -> None:
     """Title, contents, print help, the check's verdict, the assembly map and one side panel:
     a picture (title, form, its size in mm) or a list of lines (title, lines)."""
@@ -500,7 +553,14 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
     y_left = bullet_list(pdf, contents, area.x, y + 2, half)
     pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
-    y_right = bullet_list(pdf, list(strings(lang)["print_help"]), area.x + half + 8, y + 2, half)
+    # The steps name page numbers not known yet: room is measured with the longest numbers a
+    # kit can have, and the text is drawn when the PDF is finished.
+    widest = ["cards", "card-backs"] * 2 + ["tiles"] * 90 + ["cards", "card-backs"] * 2
+    sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
+    help_x, help_y = area.x + half + 8, y + 2
+    y_right = help_y + pdf.measure(_bullets(sample), half, size=3.2) + 2
+    pdf.later("PrintHelp", lambda: bullet_list(
+        pdf, print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board), help_x, help_y, half))
     y = max(y_left, y_right) + 3
     pdf.text(word(lang, "playability_line", summary=summary or word(lang, "not_checked")), area.x, y,
              size=3.2, width=area.w)
@@ -519,27 +579,102 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
         bullet_list(pdf, lines, right, y + 3, half, size=2.8)
 
 
-def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, heading: str,
-                kind: str) -> None:
-    """Pieces with their own cut outlines, block after block down the page, new pages as needed.
-    Each block is (title, forms of one size, gap between them in mm)."""
-    area = pdf.base_frame.content  # not the board's (maybe turned) frame
-    y = None
-    for title, forms, gap in blocks:
-        remaining = list(forms)
-        while remaining:
-            label_room = 7.0
-            if y is None or area.bottom - y < forms[0].h + label_room:
-                pdf.new_page(heading, kind=kind)
-                y = area.y
-            room = Rect(area.x, y + label_room, area.w, area.bottom - y - label_room)
-            g = grid(room, forms[0].w, forms[0].h, gap=gap, count=len(remaining), top=True,
-                     what=title.lower())
-            pdf.text(title, area.x, y + 4.5, size=3.4, weight="bold")
-            placed = min(len(remaining), g.per_page)
-            for i in range(placed):
-                cell = g.cell(i)
-                pdf.place(remaining[i], cell.x, cell.y)
-            rows = -(-placed // g.cols)
-            y = g.origin[1] + rows * g.cell_h + (rows - 1) * gap + 6.0
-            remaining = remaining[placed:]
+@dataclass
+class Block:
+    """Pieces of one size: butted ones share cut lines (crop marks around the block), the others
+    have their own cut outlines and a gap between them. A `scalable` piece (a score pad) may be
+    shrunk to fit a page that is smaller than it."""
+
+    title: str
+    forms: list[Form]
+    gap: float = 2.0
+    butted: bool = False
+    scalable: bool = False
+    turnable: bool = False  # may lie turned 90 degrees where upright it does not fit
+
+
+class Packer:
+    """Pieces packed block after block into free areas: first the space under the board parts
+    of board sheets, then as many pages as the rest needs."""
+
+    TITLE = 6.0  # room for a block's title line
+    SPACING = 4.0  # between blocks
+
+    def __init__(self, pdf: PdfKit, blocks: list[Block]) -> None:
+        self.pdf = pdf
+        self.blocks = [replace(b, forms=list(b.forms)) for b in blocks if b.forms]
+        self.heading = ""
+
+    @property
+    def done(self) -> bool:
+        return all(not b.forms for b in self.blocks)
+
+    def fill(self, area: Rect, *, titles: bool = True) -> int:
+        """Place what fits in the area, from its top; returns how many pieces were placed."""
+        placed_total = 0
+        y = area.y
+        for block in self.blocks:
+            while block.forms:
+                placed, bottom = self._place(block, Rect(area.x, y, area.w, area.bottom - y), titles=titles)
+                if not placed:
+                    break
+                placed_total += placed
+                y = bottom + self.SPACING
+        return placed_total
+
+    def _place(self, block: Block, room: Rect, *, titles: bool) -> tuple[int, float]:
+        pdf = self.pdf
+        form = block.forms[0]
+        titled = titles and block.title != self.heading  # the page heading already says it
+        top = room.y + (self.TITLE if titled else 0.0) + (CROP_RING if block.butted else 0.0)
+        gap = 0.0 if block.butted else block.gap
+        best = (0, 0, 0, 0)
+        for turned in (False, True) if block.turnable else (False,):
+            w, h = (form.h, form.w) if turned else (form.w, form.h)
+            cols = int((room.w + gap + 1e-9) // (w + gap))
+            rows = int((room.bottom - top + gap + 1e-9) // (h + gap))
+            if min(cols * rows, len(block.forms)) > best[0]:
+                best = (min(cols * rows, len(block.forms)), cols, rows, 90 if turned else 0)
+        count, cols, rows, rotate = best
+        if count < 1:
+            return 0, room.y
+        w, h = (form.h, form.w) if rotate else (form.w, form.h)
+        cols = min(cols, count)
+        rows = -(-count // cols)
+        used_w = cols * w + (cols - 1) * gap
+        x0 = room.x + (room.w - used_w) / 2
+        if titled:
+            pdf.text(block.title, room.x, room.y + 4.5, size=3.4, weight="bold", width=room.w)
+        for i in range(count):
+            r, c = divmod(i, cols)
+            pdf.place(block.forms[i], x0 + c * (w + gap), top + r * (h + gap), rotate=rotate)
+        form = Form(form.name, w, h)
+        bottom = top + rows * h + (rows - 1) * gap
+        if block.butted:
+            # Marks extend every cut line outside the block (a partial last row's edges included).
+            xs = [x0 + k * form.w for k in range(cols + 1)]
+            ys = [top + k * form.h for k in range(rows + 1)]
+            pdf.crop_marks(xs, ys, Rect(x0, top, used_w, bottom - top))
+            bottom += CROP_RING
+        del block.forms[:count]
+        return count, bottom
+
+    def pages(self, *, kind: str) -> None:
+        """New pages until every piece is placed; a piece too big for an empty page is named."""
+        pdf = self.pdf
+        area = pdf.base_frame.content  # not the board's (maybe turned) frame
+        while not self.done:
+            first = next(b for b in self.blocks if b.forms)
+            pdf.new_page(first.title, kind=kind)
+            self.heading = first.title
+            if self.fill(area):
+                continue
+            form = first.forms[0]
+            if first.scalable:
+                scale = min(area.w / form.w, (area.h - self.TITLE) / form.h)
+                pdf.text(first.title, area.x, area.y + 4.5, size=3.4, weight="bold", width=area.w)
+                pdf.place(form, area.x + (area.w - form.w * scale) / 2, area.y + self.TITLE, scale=scale)
+                del first.forms[0]
+                continue
+            raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm {first.title.lower()} piece does not fit the "
+                             f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")

@@ -8,17 +8,18 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits import sliding
 from boardgen.kits.common import (
+    Block,
     KitOptions,
+    Packer,
     board_line,
     card_section,
     cover_page,
     impose,
     interpretation_blocks,
-    pack_pieces,
     rules_blocks,
     rules_pages,
 )
-from boardgen.kits.sliding import board_tiling, tile_and_pawn_sheets
+from boardgen.kits.sliding import board_tiling, piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
 from boardgen.render.pdf import PdfKit
@@ -85,23 +86,24 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
             word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
         ]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
-                   board=board, tiling=tiling, side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-        tile_and_pawn_sheets(pdf, layout, drawings)
+                   board=board, tiling=tiling, options=options,
+                   side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
         tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
         wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
-        pack_pieces(pdf, [(word(lang, "tokens"), tokens, 2.0), (word(lang, "wands"), wands, 2.0)],
-                    heading=word(lang, "tokens"), kind="tokens")
+        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
+        packer = Packer(pdf, piece_blocks(pdf, layout, drawings) + [
+            Block(word(lang, "tokens"), tokens), Block(word(lang, "wands"), wands, turnable=True),
+            Block(word(lang, "score_pad"), [pad], scalable=True)])
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
+        # The rules next: the room their last page leaves takes pieces too.
+        values = rule_values(layout, lang)
+        blocks = rules_blocks(layout.rules, lang, values) + interpretation_blocks("master", lang, values)
+        for free in rules_pages(pdf, blocks, word(lang, "rules")):
+            packer.fill(free)
+        packer.pages(kind="tiles")
         recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
         card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
-        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
-        pdf.new_page(word(lang, "score_pad"), kind="score-pad")
-        area = pdf.frame.content
-        pdf.place(pad, area.x + (area.w - pad.w) / 2, area.y + (area.h - pad.h) / 2)
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("master", lang, values),
-                    word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

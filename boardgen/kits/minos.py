@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
+    Block,
     KitOptions,
+    Packer,
     board_line,
     cover_page,
     impose,
     interpretation_blocks,
-    pack_pieces,
     rules_blocks,
     rules_pages,
 )
@@ -98,16 +99,19 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         ]
         legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-                   summary=summary, board=board, tiling=tiling,
+                   summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
         discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
         dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
-        pack_pieces(pdf, [(word(lang, "pieces"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
-                    heading=word(lang, "pieces"), kind="pieces")
+        packer = Packer(pdf, [Block(word(lang, "pieces"), discs, gap=3.0),
+                              Block(word(lang, "dice"), dice, gap=6.0, turnable=True)])
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
+        # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("minos", lang, values),
-                    word(lang, "rules"))
+        blocks = rules_blocks(layout.rules, lang, values) + interpretation_blocks("minos", lang, values)
+        for free in rules_pages(pdf, blocks, word(lang, "rules")):
+            packer.fill(free)
+        packer.pages(kind="pieces")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
+    Block,
     KitOptions,
+    Packer,
     board_line,
     card_section,
     cover_page,
@@ -17,7 +19,7 @@ from boardgen.kits.common import (
     rules_pages,
 )
 from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
-from boardgen.render.imposition import Rect, Tiling, grid, paper, tile_board
+from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
@@ -100,49 +102,33 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
 
     def pages(pdf: PdfKit, board) -> None:
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
-        cover(pdf, layout, tiling, board, setup_form, start, summary=summary)
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
-        tile_and_pawn_sheets(pdf, layout, drawings)
+        cover(pdf, layout, tiling, board, setup_form, start, summary=summary, options=options)
+        packer = Packer(pdf, piece_blocks(pdf, layout, drawings))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
+        # The rules next: the room their last page leaves takes pieces too.
+        values = rule_values(layout, lang)
+        for free in rules_pages(pdf, rules_blocks(layout.rules, lang, values)
+                                + interpretation_blocks("sliding", lang, values), word(lang, "rules")):
+            packer.fill(free)
+        packer.pages(kind="tiles")
         fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
         card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values) + interpretation_blocks("sliding", lang, values),
-                    word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
 
 
-def tile_and_pawn_sheets(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> None:
-    """Corridor tiles butted on a grid (shared cut lines), pawns packed after them."""
+def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> list[Block]:
+    """Corridor tiles butted on a grid (shared cut lines), then the pawns."""
     lang = pdf.lang
     tiles = [pdf.add_svg_form(f"Tile-{k}", v) for k, v in drawings.tiles.items()]
     pawns = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
-    area = pdf.base_frame.content  # not the board's (maybe turned) frame
-    remaining = tiles
-    while remaining:
-        pdf.new_page(word(lang, "tiles"), kind="tiles")
-        g, placed = pdf.butted_items(remaining, area)
-        remaining = remaining[placed:]
-    used_rows = -(-placed // g.cols)
-    used_bottom = g.origin[1] + used_rows * g.cell_h
-    spacing = 14.0
-    pawn_area = Rect(area.x, used_bottom + spacing, area.w, area.bottom - used_bottom - spacing)
-    pawn_w, pawn_h = pawns[0].w, pawns[0].h
-    if pawn_area.h < pawn_h:
-        pdf.new_page(word(lang, "pawns"), kind="pawns")
-        pawn_area = area
-    else:
-        pdf.text(word(lang, "pawns"), pawn_area.x, pawn_area.y - 6.5, size=3.4, weight="bold")
-    pg = grid(pawn_area, pawn_w, pawn_h, gap=6.0, count=len(pawns), what="pawn")
-    cells = [pg.cell(i) for i in range(len(pawns))]
-    for form, cell in zip(pawns, cells, strict=True):
-        pdf.place(form, cell.x, cell.y)
+    return [Block(word(lang, "tiles"), tiles, butted=True), Block(word(lang, "pawns"), pawns, gap=6.0, turnable=True)]
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form, start: Deal, *,
-          summary: str) -> None:
+          summary: str, options: KitOptions) -> None:
     lang = pdf.lang
     contents = [
         board_line(lang, tiling),
@@ -154,5 +140,5 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form,
         word(lang, "rules"),
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-               summary=summary, board=board, tiling=tiling,
+               summary=summary, board=board, tiling=tiling, options=options,
                side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))

@@ -240,7 +240,8 @@ def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style
             band_x = g if c < cols - 1 else 0.0
             band_y = g if r < rows - 1 else 0.0
             shown = Rect(trim.x, trim.y, trim.w + band_x, trim.h + band_y)
-            origin = (area.x + (area.w - shown.w) / 2 - shown.x, area.y + (area.h - shown.h) / 2 - shown.y)
+            # Top-left in the content area: the space left below or beside it takes pieces.
+            origin = (area.x - shown.x, area.y - shown.y)
             # Crosses only where a seam meets the board's outer edge: there they are on paper
             # that no seam cut removes, so they survive until the sheets are joined.
             crosses = []
@@ -385,13 +386,89 @@ def grid(area: Rect, cell_w: float, cell_h: float, *, gap: float = 0.0, count: i
     return Grid(cols, rows, cell_w, cell_h, gap, (area.x + (area.w - used_w) / 2, y))
 
 
+CROP_RING = 6.0  # crop marks: 1 mm from the trim, 5 mm long (pdf.MARK_GAP + pdf.MARK_LEN)
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    """Cards butted edge to edge (one cut serves two neighbours), bleed only around the block.
+
+    Cells are trim rectangles on the page; a turned grid holds the cards rotated 90 degrees.
+    With fold-over backs the fronts fill the left half and `fold_x` is the fold line."""
+
+    cols: int
+    rows: int
+    trim_w: float  # of a cell on the page (card height when turned)
+    trim_h: float
+    bleed: float
+    origin: tuple[float, float]  # top-left of the first trim cell
+    turned: bool
+    fold_x: float | None = None
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def cells(self, count: int) -> list[tuple[Rect, Rect]]:
+        """(trim, clip) of the first `count` cells; the clip adds the bleed on the sides with no
+        neighbouring card, so a card's bleed never covers the next card."""
+        n = min(count, self.per_page)
+        out = []
+        b = self.bleed
+        for i in range(n):
+            r, c = divmod(i, self.cols)
+            trim = Rect(self.origin[0] + c * self.trim_w, self.origin[1] + r * self.trim_h, self.trim_w, self.trim_h)
+            left = b if c == 0 else 0.0
+            top = b if r == 0 else 0.0
+            right = b if c == self.cols - 1 or i + 1 >= n else 0.0
+            bottom = b if i + self.cols >= n else 0.0
+            out.append((trim, Rect(trim.x - left, trim.y - top, trim.w + left + right, trim.h + top + bottom)))
+        return out
+
+    def block(self, count: int) -> Rect:
+        """The trimmed block of the first `count` cards (without the outer bleed)."""
+        cells = [trim for trim, _ in self.cells(count)]
+        x0, y0 = min(c.x for c in cells), min(c.y for c in cells)
+        return Rect(x0, y0, max(c.right for c in cells) - x0, max(c.bottom for c in cells) - y0)
+
+
+def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False) -> CardGrid:
+    """The most cards a page holds, upright or turned (upright on a tie), from the top of the
+    area inside the crop-mark ring. `card_w`/`card_h` are trim sizes."""
+    area = frame.marked.inset(CROP_RING)
+    best: tuple[int, CardGrid] | None = None
+    for turned in (False, True):
+        tw, th = (card_h, card_w) if turned else (card_w, card_h)
+        room_w = area.w / 2 if fold else area.w
+        cols = int((room_w - 2 * bleed + 1e-9) // tw)
+        rows = int((area.h - 2 * bleed + 1e-9) // th)
+        if cols < 1 or rows < 1:
+            continue
+        if fold:
+            fold_x = area.x + area.w / 2
+            x = fold_x - bleed - cols * tw
+        else:
+            fold_x = None
+            x = area.x + (area.w - cols * tw) / 2
+        candidate = CardGrid(cols, rows, tw, th, bleed, (x, area.y + bleed), turned, fold_x)
+        if best is None or candidate.per_page > best[0]:
+            best = (candidate.per_page, candidate)
+    if best is None:
+        raise UsageError(f"a {card_w:.1f} x {card_h:.1f} mm card (with {bleed:g} mm bleed) does not fit the "
+                         f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
+    return best[1]
+
+
 def back_rect(front: Rect, p: Paper, *, flip: str, offset: tuple[float, float] = (0.0, 0.0)) -> Rect:
-    """Where a front's back goes on the following page so the two meet after a duplex flip."""
+    """Where a front's back goes on the following page so the two meet after a duplex flip.
+
+    `offset` (x, y) in mm moves the backs as seen from the front, looking through the sheet:
+    +x to the right, +y down, whatever the flip edge."""
     dx, dy = offset
     if flip == "long":
-        return Rect(p.w - front.right + dx, front.y + dy, front.w, front.h)
+        return Rect(p.w - front.right - dx, front.y + dy, front.w, front.h)
     if flip == "short":
-        return Rect(front.x + dx, p.h - front.bottom + dy, front.w, front.h)
+        return Rect(front.x + dx, p.h - front.bottom - dy, front.w, front.h)
     raise UsageError(f"unknown flip {flip!r}; use long or short")
 
 

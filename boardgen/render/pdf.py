@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.graphics import renderPDF
@@ -23,15 +23,16 @@ from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.render import fonts
 from boardgen.render.imposition import (
+    CROP_RING,
     CROSS_SIZE,
-    Grid,
+    CardGrid,
     PageFrame,
     Piece,
     Rect,
     Tiling,
     back_rect,
+    card_grid,
     fold_rect,
-    grid,
     place_keys,
 )
 from boardgen.units import pt
@@ -78,6 +79,9 @@ class PdfKit:
         # still laid out, so page numbers and piece order are the kit's, then dropped.
         self.only = None if only is None else frozenset(only) | ({"card-backs"} if "cards" in only else set())
         self.kept = 0
+        self.deferred: list[tuple[str, PageFrame, Callable[[], None]]] = []
+        self.pieces_on_board = False  # some board sheets also carry pieces below the board
+        self.flow_end = (0, 0.0, 0.0, 0.0)  # last flow: column, mm used in it, column width, gutter
 
     # Coordinates and colours -----------------------------------------------------------------
 
@@ -122,6 +126,12 @@ class PdfKit:
         if rotate == 180:
             c.translate(self._x(x + w), self._y(y))
             c.rotate(180)
+        elif rotate == 90:  # the form's top to the page's left; it covers h x w from (x, y)
+            c.translate(self._x(x + h), self._y(y + w))
+            c.rotate(90)
+        elif rotate == 270:  # the form's top to the page's right
+            c.translate(self._x(x), self._y(y))
+            c.rotate(-90)
         else:
             c.translate(self._x(x), self._y(y + h))
         if scale != 1.0:
@@ -184,11 +194,23 @@ class PdfKit:
             # Dropped from a reprint: forget the page's drawing and start afresh, as showPage would.
             self.c._startPage()
             self.c._pageNumber -= 1
+    def later(self, name: str, draw: Callable[[], None]) -> None:
+        """Show on this page what `draw` paints once every page exists (a form referenced now,
+        filled in by finish): for text that needs the page numbers of what follows."""
+        self.c.doForm(name)
+        self.deferred.append((name, self.frame, draw))
 
     def finish(self) -> bytes:
         if self.page_open:
             self._close_page()
             self.page_open = False
+        current = self.frame
+        for name, frame, draw in self.deferred:
+            self.frame = frame
+            self.c.beginForm(name, lowerx=0, lowery=0, upperx=pt(frame.paper.w), uppery=pt(frame.paper.h))
+            draw()
+            self.c.endForm()
+        self.frame = current
         self.c.save()
         return self.buffer.getvalue()
 
@@ -340,12 +362,16 @@ class PdfKit:
                                 self._y(area.y) - used - h)
                 flow.pop(0)
             column, used = column + 1, 0.0
+        self.flow_end = (column, used / pt(1), (area.w - gutter * (columns - 1)) / columns, gutter)
         return flow
 
     # Composite pages -------------------------------------------------------------------
 
-    def board_sheets(self, board: Form, tiling: Tiling, *, heading: str) -> None:
-        """One page per piece of a tiled board, with its place label, marks and joints."""
+    def board_sheets(self, board: Form, tiling: Tiling, *, heading: str,
+                     fill: Callable[[Rect], int] | None = None) -> None:
+        """One page per piece of a tiled board, with its place label, marks and joints; `fill`
+        gets the free areas below and beside the board part and returns how many pieces it put
+        there."""
         total = tiling.rows * tiling.cols  # the whole board, even when reprinting a few sheets
         for piece in tiling.pieces:
             keys = place_keys(piece)
@@ -367,6 +393,14 @@ class PdfKit:
             for bx, by in piece.crosses:
                 self.cross(*piece.to_page(bx, by))
             self._neighbour_labels(piece, tiling, shown)
+            if fill is not None:
+                area = tiling.frame.content
+                clear = 8.0  # past the crop marks, the neighbour labels and the crosses
+                below = Rect(area.x, shown.bottom + clear, area.w, area.bottom - shown.bottom - clear)
+                beside = Rect(shown.right + clear, area.y, area.right - shown.right - clear, shown.bottom - area.y)
+                for free in (below, beside):
+                    if free.w > 0 and free.h > 0 and fill(free):
+                        self.pieces_on_board = True
 
     def place_name(self, keys: tuple[str, ...]) -> str:
         """'Up Left / Haut gauche' style names in the kit's language then the other one."""
@@ -423,67 +457,99 @@ class PdfKit:
                 self.text(label, shown.x + shown.w / 2, y, size=2.4, anchor="middle",
                           width=shown.w * 0.5, fill="muted")
 
-    def butted_items(self, forms: Sequence[Form], area: Rect, *, count: int | None = None) -> tuple[Grid, int]:
-        """Same-size items butted edge to edge: one cut serves two neighbours. Returns the grid used."""
-        g = grid(area, forms[0].w, forms[0].h, count=count if count is not None else len(forms), top=True,
-                 what="tile")
-        placed = min(len(forms), g.per_page)
-        for i in range(placed):
-            cell = g.cell(i)
-            self.place(forms[i], cell.x, cell.y)
-        used_rows = -(-placed // g.cols)
-        bounds = Rect(g.origin[0], g.origin[1], g.cols * g.cell_w, used_rows * g.cell_h)
-        xs = [g.origin[0] + k * g.cell_w for k in range(g.cols + 1)]
-        ys = [g.origin[1] + k * g.cell_h for k in range(used_rows + 1)]
-        self.crop_marks(xs, ys, bounds)
-        return g, placed
-
     def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, heading: str,
                     back_heading: str, backs: str, flip: str, back_offset: tuple[float, float]) -> None:
-        """Cards with bleed on a grid; backs as duplex pages, fold-over pairs, or none."""
+        """Cards butted on a grid (shared cut lines, bleed around the block), upright or turned,
+        whichever holds more; backs as duplex pages, fold-over halves, or none."""
         if backs not in ("duplex", "fold", "none"):
             raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
-        area = self.frame.content
+        if flip not in ("long", "short"):
+            raise UsageError(f"unknown flip {flip!r}; use long or short")
         card = fronts[0]
-        if backs == "fold":
-            fold_x = area.x + area.w / 2
-            gap = 4.0
-            half = Rect(area.x, area.y, fold_x - gap / 2 - area.x, area.h)
-            g = grid(half, card.w, card.h, what="card")
-        else:
-            g = grid(area, card.w, card.h, what="card")
+        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold")
+        rotate = 90 if g.turned else 0
         for start in range(0, len(fronts), g.per_page):
             chunk = fronts[start:start + g.per_page]
-            if backs == "duplex" and self.page_number % 2 == 1:
-                # Fronts must land on odd pages so their backs print on the reverse side.
-                self.new_page(word(self.lang, "blank"), kind="blank")
             self.new_page(heading, kind="cards")
-            cells = [g.cell(i) for i in range(len(chunk))]
-            for form, cell in zip(chunk, cells, strict=True):
-                self.place(form, cell.x, cell.y)
-            self._card_marks(cells, bleed)
+            cells = g.cells(len(chunk))
+            for form, (trim, clip) in zip(chunk, cells, strict=True):
+                self.place(form, trim.x - bleed, trim.y - bleed, clip=clip, rotate=rotate)
+            self._card_marks(g, len(chunk))
             if backs == "fold":
-                for cell in cells:
-                    mirrored = fold_rect(cell, fold_x)
-                    self.place(back, mirrored.x, mirrored.y)
-                self._card_marks([fold_rect(cell, fold_x) for cell in cells], bleed)
-                self.line(fold_x, area.y - 6, fold_x, area.bottom + 6, colour="cut",
-                          width=self.theme.strokes["cut_line"], dash=(3, 1.5))
-                self.text(word(self.lang, "fold"), fold_x + 1, area.y - 2.5, size=2.4, fill="muted")
+                assert g.fold_x is not None
+                for trim, clip in cells:
+                    mirrored = fold_rect(trim, g.fold_x)
+                    # Folding mirrors across a vertical line, like a long-edge flip.
+                    self.place(back, mirrored.x - bleed, mirrored.y - bleed, clip=fold_rect(clip, g.fold_x),
+                               rotate=-rotate % 360)
+                block = g.block(len(chunk))
+                top, bottom = block.y - bleed - CROP_RING, block.bottom + bleed + CROP_RING
+                self.line(g.fold_x, top, g.fold_x, bottom, colour="cut", width=self.theme.strokes["cut_line"],
+                          dash=(3, 1.5))
+                self.text(word(self.lang, "fold"), g.fold_x + 1, top + 2.5, size=2.4, fill="muted")
             elif backs == "duplex":
+                mark = self._duplex_test_mark(g, len(chunk), front=True)
                 self.new_page(back_heading, kind="card-backs")
-                back_cells = [back_rect(cell, self.frame.paper, flip=flip, offset=back_offset) for cell in cells]
-                for cell in back_cells:
-                    self.place(back, cell.x, cell.y, rotate=0)
-                self._card_marks(back_cells, bleed)
+                paper_ = self.frame.paper
+                back_cells = [(back_rect(trim, paper_, flip=flip, offset=back_offset),
+                               back_rect(clip, paper_, flip=flip, offset=back_offset)) for trim, clip in cells]
+                self._check_backs(back_cells, bleed, back_offset)
+                # The flip mirrors the sheet: across a vertical line (long edge) a card turned by
+                # a has its top where a back turned by -a has its own; across a horizontal line
+                # (short edge) by 180 - a: upright cards get upside-down backs.
+                turn = (180 - rotate if flip == "short" else -rotate) % 360
+                for trim, clip in back_cells:
+                    self.place(back, trim.x - bleed, trim.y - bleed, clip=clip, rotate=turn)
+                # No crop marks here: cards are cut from the front, on its marks.
+                if mark is not None:
+                    spot = back_rect(Rect(mark[0], mark[1], 0, 0), paper_, flip=flip, offset=back_offset)
+                    self._duplex_test_mark_back(spot.x, spot.y)
 
-    def _card_marks(self, cells: Sequence[Rect], bleed: float) -> None:
-        """Crop marks at every trim line, outside the block of cards."""
-        bounds = Rect(min(c.x for c in cells), min(c.y for c in cells),
-                      max(c.right for c in cells) - min(c.x for c in cells),
-                      max(c.bottom for c in cells) - min(c.y for c in cells))
-        xs = sorted({round(v, 4) for c in cells for v in (c.x + bleed, c.right - bleed)})
-        ys = sorted({round(v, 4) for c in cells for v in (c.y + bleed, c.bottom - bleed)})
+    def _check_backs(self, cells: Sequence[tuple[Rect, Rect]], bleed: float, offset: tuple[float, float]) -> None:
+        """--back-offset may only move the backs (with their bleed) within the printable area."""
+        room = self.frame.window
+        over = max(room.x - min(c.x for _, c in cells), room.y - min(c.y for _, c in cells),
+                   max(c.right for _, c in cells) - room.right, max(c.bottom for _, c in cells) - room.bottom)
+        if over > 1e-6:
+            raise UsageError(f"--back-offset {offset[0]:g},{offset[1]:g} moves the card backs {over:.1f} mm off the "
+                             "printable area; printers are rarely off by more than 2 mm: measure yours with the "
+                             "duplex test mark under the first card sheet")
+
+    def _duplex_test_mark(self, g: CardGrid, count: int, *, front: bool) -> tuple[float, float] | None:
+        """A 10 mm scale under the card block on the front page; its back page carries a cross at
+        the mirrored place. Held to the light, the cross shows the printer's misregistration."""
+        block = g.block(count)
+        area = self.frame.marked
+        cx, cy = area.x + 8.0, block.bottom + g.bleed + CROP_RING + 8.0
+        if cy + 6.0 > area.bottom:
+            return None
+        width = self.theme.strokes["crop_mark"]
+        self.line(cx - 5, cy, cx + 5, cy, colour="ink", width=width)
+        self.line(cx, cy - 5, cx, cy + 5, colour="ink", width=width)
+        for k in range(-5, 6):
+            tick = 1.4 if k % 5 == 0 else 0.7
+            self.line(cx + k, cy - tick, cx + k, cy, colour="ink", width=width / 2)
+            self.line(cx - tick, cy + k, cx, cy + k, colour="ink", width=width / 2)
+        self.text(word(self.lang, "duplex_test"), cx + 7.5, cy - 1.0, size=2.2, fill="muted",
+                  width=area.right - cx - 8.0)
+        self.text(word(self.lang, "duplex_test_how"), cx + 7.5, cy + 2.2, size=2.2, fill="muted",
+                  width=area.right - cx - 8.0)
+        return cx, cy
+
+    def _duplex_test_mark_back(self, x: float, y: float) -> None:
+        width = self.theme.strokes["crop_mark"]
+        self.line(x - 2, y, x + 2, y, colour="ink", width=width)
+        self.line(x, y - 2, x, y + 2, colour="ink", width=width)
+
+    def _card_marks(self, g: CardGrid, count: int, cells: Sequence[Rect] | None = None) -> None:
+        """Crop marks on every trim line, outside the block and its bleed."""
+        trims = list(cells) if cells is not None else [trim for trim, _ in g.cells(count)]
+        b = g.bleed
+        bounds = Rect(min(c.x for c in trims) - b, min(c.y for c in trims) - b,
+                      max(c.right for c in trims) - min(c.x for c in trims) + 2 * b,
+                      max(c.bottom for c in trims) - min(c.y for c in trims) + 2 * b)
+        xs = sorted({round(v, 4) for c in trims for v in (c.x, c.right)})
+        ys = sorted({round(v, 4) for c in trims for v in (c.y, c.bottom)})
         self.crop_marks(xs, ys, bounds)
 
 

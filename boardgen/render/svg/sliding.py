@@ -183,7 +183,9 @@ def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
         rings = d.g(id="back-pattern", fill="none", stroke=sheet.colour("card_back_pattern"),
                     stroke_width=sheet.stroke("card_pattern"))
         for k in range(1, 12):
-            inset = k * 3.2
+            # From the safe zone inwards: no line near the trim, where a cut a little off would
+            # leave a visible sliver of it (or cut it) on one side of the card.
+            inset = bleed + 3.0 + (k - 1) * 3.2
             if inset * 2 >= min(full_w, full_h):
                 break
             rings.add(d.rect((_r(inset), _r(inset)), (_r(full_w - 2 * inset), _r(full_h - 2 * inset)),
