@@ -197,10 +197,10 @@ def interruptible() -> Iterator[Callable[[], None]]:
 
 
 def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, paper_name: str,
-               backs: str, skip: tuple[str, ...] = ("board", "setup")) -> None:
+               backs: str, skip: tuple[str, ...] = ("board", "setup", "score-pad")) -> None:
     """Every piece drawn (each SVG's size in mm) fits the printable area: checked before the
     playability check, so a paper too small is known at once. Folded card backs need twice
-    the width."""
+    the width. (The score pad is not a true-size piece: the packer shrinks it to the page.)"""
     misfits: dict[str, str] = {}
     for name, svg in files.items():
         if name in skip:
