@@ -659,14 +659,15 @@ class Packer:
         del block.forms[:count]
         return count, bottom
 
-    def pages(self, *, kind: str) -> None:
-        """New pages until every piece is placed; a piece too big for an empty page is named."""
+    def pages(self, *, kind: str, heading: str | None = None) -> None:
+        """New pages until every piece is placed; a piece too big for an empty page is named.
+        Pages are headed `heading`, or else the title of the first block they hold."""
         pdf = self.pdf
         area = pdf.base_frame.content  # not the board's (maybe turned) frame
         while not self.done:
             first = next(b for b in self.blocks if b.forms)
-            pdf.new_page(first.title, kind=kind)
-            self.heading = first.title
+            self.heading = heading or first.title
+            pdf.new_page(self.heading, kind=kind)
             if self.fill(area):
                 continue
             form = first.forms[0]
@@ -678,3 +679,11 @@ class Packer:
                 continue
             raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm {first.title.lower()} piece does not fit the "
                              f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
+
+
+def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, heading: str, kind: str) -> None:
+    """Pieces with their own cut outlines on new pages, block after block: (title, forms of one
+    size, gap in mm). The Packer does it; kits that want the room under their board parts or
+    beside their rules use it directly."""
+    packer = Packer(pdf, [Block(title, forms, gap=gap) for title, forms, gap in blocks])
+    packer.pages(kind=kind, heading=heading)

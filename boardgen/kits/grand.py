@@ -110,7 +110,8 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         legend += [f"{s.name[lang]}{colon} {s.central[0]}–{s.central[1]}, "
                    f"{label(s.peripheral[0])}–{label(s.peripheral[1])}" for s in layout.sequences]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-                   summary=summary, board=board, tiling=tiling, side_lines=(word(lang, "special_fields"), legend))
+                   summary=summary, board=board, tiling=tiling, options=options,
+                   side_lines=(word(lang, "special_fields"), legend))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"))
         # Each card kind is printed `count` times.
         forms = {card.id: pdf.add_svg_form(f"Card-{card.id}", drawings.fronts[card.id]) for card in layout.deck}

@@ -88,7 +88,7 @@ def block_sheets(pdf: PdfKit, layout: WallsLayout, forms: list[Form], pawns: lis
     """The blocks at board scale, tallest first (fewer sheets of card; each carries its
     label), with the note on gluing them to card; the pawns below them if there is room."""
     lang = pdf.lang
-    area = pdf.frame.content
+    area = pdf.base_frame.content  # not the board's (maybe turned) frame
     note = [("li", word(lang, "walls_glue", pitch=f"{layout.pitch_mm:g}").replace("&", "&amp;").replace("<", "&lt;"))]
     room = pdf.measure(note, area.w, size=3.2) + 4
     inner = Rect(area.x, area.y + room, area.w, area.h - room)
@@ -132,7 +132,8 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
             word(lang, "rules"),
         ]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
-                   board=board, tiling=tiling, side=(word(lang, "walls_start"), start, layout.board_mm))
+                   board=board, tiling=tiling, options=options,
+                   side=(word(lang, "walls_start"), start, layout.board_mm))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"))
         blocks = [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"]) for b in layout.blocks]
         discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]

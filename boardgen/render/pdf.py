@@ -470,6 +470,10 @@ class PdfKit:
         rotate = 90 if g.turned else 0
         for start in range(0, len(fronts), g.per_page):
             chunk = fronts[start:start + g.per_page]
+            if backs == "duplex" and self.only is not None:
+                # A reprint is printed whole, double-sided: fronts go on odd pages (the blank is
+                # kept only where needed, see _keeps). A whole kit names its duplex pages instead.
+                self.new_page(word(self.lang, "blank"), kind="blank")
             self.new_page(heading, kind="cards")
             cells = g.cells(len(chunk))
             for form, (trim, clip) in zip(chunk, cells, strict=True):
