@@ -48,9 +48,11 @@ def test_page_sizes_and_order(kit_factory, paper):
     # high, the lower 169.08. Tiles start 8 + 6 mm below (labels, crosses, crop marks): on A4
     # (content to y = 268) 2 rows of 4 under the upper parts, 1 under the lower ones: 24 tiles;
     # on Letter (to y = 250.4) one row under each: 16. The rest shares a page with what the rules
-    # page leaves. Cards butt 4 x 3 (44 x 67 mm, bleed around the block: 182 x 207 mm) in the
-    # 182 x 245 mm inside the crop-mark ring on A4, 187.9 x 227.4 on Letter: 12 a page.
-    expected = ["cover"] + ["board"] * 4 + ["rules", "tiles"] + ["cards", "backs"] * 2
+    # page leaves (on Letter the pawns, 104 mm tall, need a page of their own after 18 tiles).
+    # Cards butt 4 x 3 (44 x 67 mm, bleed around the block: 182 x 207 mm) in the 182 x 245 mm
+    # inside the crop-mark ring on A4, 187.9 x 227.4 on Letter: 12 a page.
+    pieces = {"a4": ["tiles"], "letter": ["tiles", "pawns"]}[paper]
+    expected = ["cover"] + ["board"] * 4 + ["rules"] + pieces + ["cards", "backs"] * 2
     assert kinds(pdf) == expected
 
 
