@@ -17,7 +17,7 @@ from boardgen.kits.common import (
     rules_blocks,
     rules_pages,
 )
-from boardgen.model.walls import WallsLayout
+from boardgen.model.walls import WallsLayout, rule_values
 from boardgen.render.imposition import Rect, Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces
@@ -138,7 +138,7 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         blocks = [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"]) for b in layout.blocks]
         discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
         block_sheets(pdf, layout, blocks, discs)
-        rules_pages(pdf, rules_blocks(layout.rules, lang), word(lang, "rules"))
+        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang)), word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgen.data.loader import Document
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem
 from boardgen.model.game import GameInfo, game_fields
+from boardgen.model.sliding import spelt_out
 
 Cell = tuple[int, int]
 Shape = frozenset[Cell]
@@ -308,3 +310,27 @@ def placement_problems(layout: WallsLayout) -> list[str]:
         else:
             problems.append(f"block {block.id}: ids are a quadrant letter A-D and a number")
     return problems
+
+
+def rule_values(layout: WallsLayout, lang: str) -> dict[str, object]:
+    """What the printed rules take from the layout (``{name}`` in layouts/rules/walls.*.md):
+    counts (each also spelt out as ``<name>_word`` where `lang` has a word for it), the
+    colours in playing order, the two-player colours and their corners, the block labels
+    and the fewest pawn moves from a start to the centre that the check demands."""
+    corners = strings(lang)["walls_corners"]
+    colour = {c: word(lang, c).lower() for c in layout.colours}
+    limits = {**PLAYABILITY_DEFAULTS, **layout.playability}
+    values = spelt_out({
+        "size": layout.size, "blocks": len(layout.blocks), "per_quadrant": len(layout.blocks) // len(QUADRANTS),
+        "pawns": layout.pawns_per_player * len(layout.colours), "per": layout.pawns_per_player,
+        "to_win": layout.pawns_to_win, "centre": layout.centre_size, "corner": layout.corner_size,
+        "corner_squares": layout.corner_size ** 2, "min_start": limits["min_start_distance"],
+    }, lang)
+    two = [(colour[c], corners[layout.colours.index(c)]) for c in layout.two_players]
+    values.update({
+        "colours": ", ".join(colour[c] for c in layout.colours),
+        "first_colour": colour[layout.colours[0]], "first_corner": corners[0],
+        "two_a": two[0][0], "two_a_corner": two[0][1], "two_b": two[1][0], "two_b_corner": two[1][1],
+        "first_label": layout.blocks[0].id, "last_label": layout.blocks[-1].id,
+    })
+    return values

@@ -63,3 +63,22 @@ def test_simulate_refuses_three_players_without_a_traceback() -> None:
     assert result.exit_code == 2
     assert "walls is played by 2 or 4 players, not 3" in result.output
     assert "Traceback" not in result.output
+
+
+def test_printed_rules_follow_the_layout(tmp_path) -> None:
+    from boardgen.kits.common import rules_blocks
+    from boardgen.model.walls import rule_values
+
+    for lang in ("en", "fr"):
+        blocks = rules_blocks("walls", lang, rule_values(LAYOUT, lang))
+        assert blocks and not any("{" in text or "}" in text for _, text in blocks)
+    # Two players in the other pair of corners, two pawns to win: the sheet says so.
+    edited = tmp_path / "edited.toml"
+    edited.write_text('extends = "walls"\n[game]\nid = "walls-edited"\n'
+                      '[rules]\ntwo_players = ["yellow", "blue"]\npawns_to_win = 2\n', encoding="utf-8")
+    layout = build(load("game", str(edited)))
+    text = " ".join(t for _, t in rules_blocks("walls", "en", rule_values(layout, "en")))
+    assert "one plays yellow (top right), the other blue (bottom left)" in text
+    assert "bring two of their four pawns" in text
+    text = " ".join(t for _, t in rules_blocks("walls", "fr", rule_values(layout, "fr")))
+    assert "l’un joue jaune (en haut à droite), l’autre bleu (en bas à gauche)" in text
