@@ -429,3 +429,12 @@ def test_group_opacity_nested_svg_hidden_layer_and_current_colour():
     }
     for (x, y), colour in expected.items():
         assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
+
+
+def test_white_mask_and_group_clip_cut_where_a_browser_cuts():
+    image = rendered("mask-and-group-clip.svg")
+    s = SIZE / 100
+    expected = {(25, 25): (255, 255, 255), (75, 25): (255, 0, 0),  # the mask's rect is moved right
+                (25, 75): (0, 0, 255), (75, 75): (255, 255, 255)}  # the group is clipped to the left half
+    for (x, y), colour in expected.items():
+        assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
