@@ -438,3 +438,56 @@ def test_white_mask_and_group_clip_cut_where_a_browser_cuts():
                 (25, 75): (0, 0, 255), (75, 75): (255, 255, 255)}  # the group is clipped to the left half
     for (x, y), colour in expected.items():
         assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
+
+
+# Colour profiles ---------------------------------------------------------------------------
+
+def _icc_swapping_red_and_blue() -> bytes:
+    """A minimal ICC v2 RGB profile (matrix/TRC) whose red channel is sRGB's blue light and the
+    reverse: a picture carrying it must print red pixels blue, or its profile was ignored."""
+    import struct
+
+    def s15(v: float) -> bytes:
+        return struct.pack(">i", round(v * 65536))
+
+    def xyz(x: float, y: float, z: float) -> bytes:
+        return b"XYZ " + b"\0" * 4 + s15(x) + s15(y) + s15(z)
+
+    curve = b"curv" + b"\0" * 4 + struct.pack(">IH", 1, round(2.2 * 256)) + b"\0\0"
+    text = b"swapped\0"
+    desc = b"desc" + b"\0" * 4 + struct.pack(">I", len(text)) + text + struct.pack(">IIHB", 0, 0, 0, 0) + b"\0" * 67
+    desc += b"\0" * (-len(desc) % 4)
+    red, green, blue = (0.4361, 0.2225, 0.0139), (0.3851, 0.7169, 0.0971), (0.1431, 0.0606, 0.7141)  # sRGB, D50
+    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"rXYZ", xyz(*blue)), (b"gXYZ", xyz(*green)),
+            (b"bXYZ", xyz(*red)), (b"rTRC", curve), (b"gTRC", curve), (b"bTRC", curve),
+            (b"cprt", b"text" + b"\0" * 4 + b"none\0\0\0\0")]
+    offset = 128 + 4 + 12 * len(tags)
+    table = data = b""
+    for signature, body in tags:
+        table += signature + struct.pack(">II", offset + len(data), len(body))
+        data += body
+    header = (struct.pack(">I", offset + len(data)) + b"\0" * 4 + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
+              + b"\0" * 12 + b"acsp" + b"\0" * 24 + struct.pack(">I", 0) + s15(0.9642) + s15(1.0) + s15(0.8249)
+              + b"\0" * 48)
+    return header + struct.pack(">I", len(tags)) + table + data
+
+
+@pytest.mark.parametrize("kind", ["PNG", "JPEG"])
+def test_colour_profile_is_applied_and_alpha_kept(tmp_path, kind):
+    import base64
+
+    mode = "RGBA" if kind == "PNG" else "RGB"
+    image = Image.new(mode, (20, 20), (255, 0, 0, 255) if kind == "PNG" else (255, 0, 0))
+    if kind == "PNG":
+        for x in range(10):
+            image.putpixel((x, 0), (255, 0, 0, 0))  # a transparent row start
+    path = tmp_path / f"profiled.{kind.lower()}"
+    image.save(path, format=kind, icc_profile=_icc_swapping_red_and_blue(), **({"quality": 95} if kind == "JPEG"
+                                                                             else {}))
+    pic = art.load_picture(path, "book")
+    assert pic.raster_uri is not None
+    decoded = Image.open(io.BytesIO(base64.b64decode(pic.raster_uri.split(",", 1)[1])))
+    assert decoded.mode == mode
+    assert near(decoded.getpixel((10, 10))[:3], (0, 0, 255), 8)  # the profile's meaning of "red", in sRGB
+    if kind == "PNG":
+        assert decoded.getpixel((3, 0))[3] == 0 and decoded.getpixel((10, 10))[3] == 255
