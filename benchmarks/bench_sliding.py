@@ -17,9 +17,11 @@ import pstats
 import time
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.model.sliding import build, deal
-from boardgen.rules.playability import check_sliding, solve_pairs
+from boardgen.rules.playability import solve_pairs
 from boardgen.rules.players import GreedyPlayer, PlannerPlayer
+from boardgen.rules.report import check
 from boardgen.rules.simulate import SimulationStats, available_cpus, simulate
 from boardgen.rules.sliding import Board, SlidingGame
 from boardgen.rules.solver import solve_many
@@ -95,8 +97,8 @@ def main() -> None:
 
     games = layout.playability.get("games_per_player_count", 200)
     for workers in sorted({1, available_cpus()}):
-        seconds, report = best_of(args.repeat, lambda w=workers: check_sliding(
-            layout, args.seed, workers=w))
+        seconds, report = best_of(args.repeat, lambda w=workers: check(get_engine("sliding"), layout, args.seed,
+                                                                       workers=w))
         print(f"full validate (solver + {games} games x "
               f"{len(report.stats.get('self_play', {}))} player counts), {workers} "
               f"process(es): {seconds:.2f} s, playable={report.playable}")

@@ -13,10 +13,11 @@ import click
 
 from boardgen import __version__
 from boardgen import options as bounds
-from boardgen.data.loader import bundled_names, export_schema, layouts_root
+from boardgen.data.loader import bundled_names, export_schema
+from boardgen.data.paths import layouts_root
 from boardgen.data.strings import LANGUAGES
+from boardgen.engines import game_names
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
-from boardgen.games import game_names
 from boardgen.kits.common import KitOptions
 from boardgen.render.imposition import PAPERS
 
@@ -107,7 +108,7 @@ def cli() -> None:
 @cli.command("list")
 def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
 
     click.echo("Games:")
     for name in game_names():
@@ -195,14 +196,14 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not."""
-    from boardgen.checks import check_layout
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
+    from boardgen.rules.report import check
 
     engine, layout = load_game(game)
     seed = layout.default_seed if seed is None else seed
     bar, progress = _progress_bar(f"checking {layout.id}")
     try:
-        report = check_layout(engine, layout, seed, games=games, progress=progress)
+        report = check(engine, layout, seed, games=games, progress=progress)
     finally:
         if bar is not None:
             bar.render_finish()
@@ -219,14 +220,16 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
     """Self-play GAME with greedy players and print the statistics."""
-    from boardgen.checks import simulate as run
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
+    from boardgen.rules.report import simulate as run
 
     engine, layout = load_game(game)
     if not layout.players[0] <= players <= layout.players[1]:
         raise UsageError(f"{layout.id} is for {layout.players[0]}-{layout.players[1]} players, not {players}")
-    if games < 1:
-        raise UsageError("--games must be at least 1")
+    try:
+        engine.check_players(layout, players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     bar, progress = _progress_bar(f"playing {layout.id}")
     try:
         stats = run(engine, layout, games=games, players=players, seed=seed, progress=progress)
@@ -245,11 +248,11 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
     from boardgen.rules.playability import solve_pairs
 
     engine, layout = load_game(game)
-    if engine.name != "sliding":
+    if not engine.solves:
         raise UsageError(f"solve works on sliding-corridor games; {layout.id} is a {engine.name} game")
     if pairs < 1:
         raise UsageError("--pairs must be at least 1")

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from boardgen.checks import require_playable
 from boardgen.data.strings import strings
 from boardgen.data.theme import load_theme
+from boardgen.engines import load_game
 from boardgen.errors import UsageError
-from boardgen.games import load_game
 from boardgen.kits.common import (
     KIT_FOLDERS,
     KitOptions,
@@ -29,8 +28,20 @@ from boardgen.render import preview
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
 from boardgen.render.pdf import svg_page
+from boardgen.rules.report import Report, require_playable
+from boardgen.rules.report import check as check_layout
+
+if TYPE_CHECKING:
+    from boardgen.engine import Engine
 
 Progress = Callable[[int, int, str], None]
+
+
+def verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
+            progress: Progress | None = None) -> Report:
+    """The playability verdict on the layout and seed; UnplayableError unless it is
+    playable or `force`."""
+    return require_playable(check_layout(engine, layout, seed, progress=progress), force=force)
 
 
 def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
@@ -41,7 +52,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     strings(options.lang)
     engine, layout = load_game(game)
     theme = load_theme(options.theme)
-    kit = importlib.import_module(f"boardgen.kits.{engine.kit}")
+    kit = engine.kit()
     seed = layout.default_seed if options.seed is None else options.seed
     name = kit_id(game, layout.id)
     folder = out_root / name
@@ -59,7 +70,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     content = frame_for(sheet, options.margin).content
     pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
     with interruptible() as interrupted:
-        report = require_playable(engine, layout, seed, force=options.force, progress=progress) if check else None
+        report = verdict(engine, layout, seed, force=options.force, progress=progress) if check else None
         summary = report.summary_line(options.lang) if report else ""
         pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
         if options.board_sheets is not None or options.only is not None:

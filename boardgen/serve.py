@@ -249,16 +249,14 @@ def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
     """Draw the board and the first pieces of GAME's kit, reading every file afresh."""
 
     def draw() -> dict[str, str]:
-        import importlib
-
         from boardgen.data.strings import strings
         from boardgen.data.theme import load_theme
-        from boardgen.games import load_game
+        from boardgen.engines import load_game
 
         strings(lang)
         engine, layout = load_game(game)
         look = load_theme(theme)
-        kit = importlib.import_module(f"boardgen.kits.{engine.kit}")
+        kit = engine.kit()
         setup = kit.setup(layout, layout.default_seed if seed is None else seed)
         files: dict[str, str] = kit.draw(layout, look, setup, lang).files()
         return pick_pieces(files)

@@ -13,7 +13,7 @@ from boardgen.authoring import describe_key, descriptions
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root
 from boardgen.data.theme import load_theme
-from boardgen.games import load_game
+from boardgen.engines import load_game
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -13,8 +13,8 @@ import pytest
 
 from boardgen.data.loader import MAX_EXTENDS, MAX_FILE_BYTES, MAX_NESTING
 from boardgen.data.theme import load_theme
+from boardgen.engines import load_game
 from boardgen.errors import MESSAGE_CHARS, DataError, Problem
-from boardgen.games import load_game
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 

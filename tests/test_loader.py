@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from boardgen.cli import cli
 from boardgen.data.loader import bundled_names, load
 from boardgen.data.theme import load_theme
+from boardgen.engines import load_game
 from boardgen.errors import DataError, Problem
-from boardgen.games import load_game
 from boardgen.model import sliding
 from boardgen.render import art
 
@@ -55,7 +55,7 @@ def theme_file(folder: Path, *, art_lines: str = "", extends: str = "classic", i
 @pytest.fixture
 def no_playability_check(monkeypatch):
     """`boardgen render` runs the (slow) playability check first; not what these tests are about."""
-    monkeypatch.setattr("boardgen.kit.require_playable", lambda *args, **kwargs: None, raising=False)
+    monkeypatch.setattr("boardgen.kit.verdict", lambda *args, **kwargs: None)
 
 
 # The bundled data is clean ------------------------------------------------------------------

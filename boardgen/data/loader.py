@@ -11,13 +11,14 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 from referencing import Registry, Resource
 
+from boardgen.data.paths import layouts_root
+from boardgen.data.strings import LANGUAGES
 from boardgen.data.toml_lines import key_lines, line_of
 from boardgen.errors import MESSAGE_CHARS, DataError, Problem, UsageError, quote, shorten
 
@@ -59,11 +60,6 @@ def dotted(key: tuple[Any, ...]) -> str:
     for part in key:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
-
-
-def layouts_root() -> Path:
-    """The folder holding the bundled layouts (works installed or from a checkout)."""
-    return Path(str(resources.files("boardgen.layouts")))
 
 
 def bundled_names(kind: str) -> list[str]:
@@ -242,8 +238,6 @@ def _data_paths(kind: str, data: dict[str, Any], folder: Path) -> list[tuple[tup
             if isinstance(value, str) and value.lower().endswith(FONT_FILE_SUFFIXES):
                 found.append((("fonts", name), value, [folder / value]))
         return found
-    from boardgen.data.strings import LANGUAGES  # strings reads its files through this module
-
     rules = _table(data, "game").get("rules")
     if isinstance(rules, str):
         found.append((("game", "rules"), rules, [root / "rules" / f"{rules}.{lang}.md" for lang in LANGUAGES]))

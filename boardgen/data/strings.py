@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 
-from boardgen.data.loader import layouts_root
+from boardgen.data.paths import layouts_root
 from boardgen.errors import UsageError
 
 LANGUAGES = ("en", "fr")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import importlib
 import os
 import re
 import shutil
@@ -393,19 +392,8 @@ def interpretation_blocks(engine: str, lang: str,
                           values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
     """The engine's reading of every unclear rule, printed so people play what was checked:
     the heading, then the bullets of layouts/rules/<engine>.interpretations.<lang>.md with
-    their placeholders filled from `values` like `rules_blocks`.
-
-    An engine that still keeps its readings in Python (``INTERPRETATIONS``, English/French
-    pairs) is printed from there until its text moves into the data files.
-    """
-    heading = [("h", word(lang, "interpretations"))]
-    relative = f"rules/{engine}.interpretations.{lang}.md"
-    if (layouts_root() / relative).is_file():
-        return heading + read_blocks(relative, values)
-    module = importlib.import_module(f"boardgen.rules.{engine}")
-    index = 0 if lang == "en" else 1
-    escape = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-    return heading + [("li", pair[index].translate(escape)) for pair in module.INTERPRETATIONS]
+    their placeholders filled from `values` like `rules_blocks`."""
+    return [("h", word(lang, "interpretations"))] + read_blocks(f"rules/{engine}.interpretations.{lang}.md", values)
 
 
 def impose(layout, theme: Theme, options: KitOptions, drawings, tiling: Tiling, *, subject: str,

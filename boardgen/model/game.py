@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardgen.data.loader import Document
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
 
 
 @dataclass(frozen=True)

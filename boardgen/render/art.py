@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from boardgen.data.colours import ColourError, parse_colour
-from boardgen.data.loader import layouts_root
+from boardgen.data.paths import layouts_root
 from boardgen.data.theme import Theme
 from boardgen.errors import BoardgenError, DataError, Problem
 

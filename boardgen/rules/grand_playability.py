@@ -1,6 +1,6 @@
 """Playability of a Grand Labyrinthe layout: the route graph, then self-play with four policies.
 
-`check_grand(layout, seed)` checks the track (`model.grand.static_problems`), then plays,
+The Grand engine (`boardgen.engines.grand`) checks the track (`model.grand.static_problems`), then plays,
 for every player count, games with every seat choosing routes the same way ("greedy":
 the way with the fewest expected turns left; "central"; "peripheral") and "mixed" games
 where seats alternate central and peripheral (the seat order turning from game to game).
@@ -14,13 +14,12 @@ Every game has its own seed derived from `seed`, so the figures are reproducible
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from boardgen.model.grand import GrandLayout, label, static_problems
+from boardgen.model.grand import GrandLayout, label
 from boardgen.rules.grand import CHOOSERS, ROUTES, GameResult, play_game, rules_for
-from boardgen.rules.playability import Check, Report, self_play_check, thresholds
+from boardgen.rules.report import Check, Extra, self_play_check, thresholds
 from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, game_seeds
 
 Progress = Callable[[int, int, str], None]
@@ -124,30 +123,21 @@ def policy_table(layout: GrandLayout, runs: Mapping[tuple[int, str], list[GameRe
     return rows
 
 
-def check_grand(layout: GrandLayout, seed: int, *, games: int | None = None,
-                progress: Progress | None = None) -> Report:
-    """Decide whether the layout plays well with dice from `seed`, and say why."""
-    started = time.perf_counter()
-    limits = thresholds(layout, defaults=DEFAULTS, games_per_player_count=games)  # type: ignore[arg-type]
-    problems = static_problems(layout)
-    checks = [Check("track", not problems,
-                    f"{len(layout.central)} central and {len(layout.peripheral)} peripheral fields, "
-                    f"{len(layout.cards)} cards" if not problems else f"{len(problems)} problem(s)", problems)]
-    stats: dict[str, Any] = {"thresholds": dict(limits)}
-    if not problems:
-        cap = limits["turn_cap"]
-        counts = list(range(layout.players[0], layout.players[1] + 1))
-        runs = run(layout, seed, limits["games_per_player_count"], cap, counts, progress=progress)
-        sims = {seats: stats_of(runs[(seats, "greedy")], seats, "greedy", cap, seed) for seats in counts}
-        stats["self_play"] = {str(seats): sim.to_dict() for seats, sim in sims.items()}
-        checks += [self_play_check(sim, limits, unit="rounds") for sim in sims.values()]
-        stats["policies"] = policy_table(layout, runs, cap)
-        checks += [policies_check(stats["policies"], limits), routes_check(runs, counts, limits)]
-        visits, visit_check = visits_check(layout, runs, limits)
-        stats["visits"] = visits
-        checks.append(visit_check)
-    reasons = [problem for check in checks for problem in check.problems]
-    return Report(layout.id, seed, not reasons, reasons, checks, stats, time.perf_counter() - started)
+def play_checks(layout: GrandLayout, seed: int, limits: Mapping[str, Any], *,
+                progress: Progress | None = None) -> Extra:
+    """Self-play of every player count and policy, and its checks (after the track's)."""
+    cap = limits["turn_cap"]
+    counts = list(range(layout.players[0], layout.players[1] + 1))
+    runs = run(layout, seed, limits["games_per_player_count"], cap, counts, progress=progress)
+    sims = {seats: stats_of(runs[(seats, "greedy")], seats, "greedy", cap, seed) for seats in counts}
+    stats: dict[str, Any] = {"self_play": {str(seats): sim.to_dict() for seats, sim in sims.items()}}
+    checks = [self_play_check(sim, limits, unit="rounds") for sim in sims.values()]
+    stats["policies"] = policy_table(layout, runs, cap)
+    checks += [policies_check(stats["policies"], limits), routes_check(runs, counts, limits)]
+    visits, visit_check = visits_check(layout, runs, limits)
+    stats["visits"] = visits
+    checks.append(visit_check)
+    return Extra(checks, stats)
 
 
 def policies_check(rows: Sequence[Mapping[str, Any]], limits: Mapping[str, Any]) -> Check:
@@ -231,7 +221,7 @@ def simulate_grand(layout: GrandLayout, *, games: int, players: int, seed: int,
                          f"not {players!r}")
     if player not in POLICIES:
         raise ValueError(f"unknown player {player!r}; use {', '.join(POLICIES)}")
-    cap = thresholds(layout, defaults=DEFAULTS)["turn_cap"]  # type: ignore[arg-type]
+    cap = thresholds(layout, defaults=DEFAULTS)["turn_cap"]
     seeds = game_seeds(seed, games)
     results = play_policy(layout, players, player, seeds, cap)
     return stats_of(results, players, player, cap, seed)

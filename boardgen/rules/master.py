@@ -62,7 +62,6 @@ points.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -70,25 +69,10 @@ from typing import Any
 
 from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
 from boardgen.model.sliding import InsertionPoint
-from boardgen.rules.playability import (
-    Check,
-    Report,
-    check_fixed,
-    check_insertion_points,
-    check_inventory,
-    solve_and_play,
-    thresholds,
-)
-from boardgen.rules.players import find_player
+from boardgen.rules.playability import check_fixed, check_insertion_points, check_inventory
 from boardgen.rules.protocol import Outcome
-from boardgen.rules.simulate import (
-    GameRecord,
-    SimulationStats,
-    aggregate,
-    available_cpus,
-    game_seeds,
-    play_many,
-)
+from boardgen.rules.report import Check, Progress
+from boardgen.rules.simulate import GameRecord, SimulationStats
 from boardgen.rules.sliding import (
     SHIFT,
     WALK,
@@ -100,8 +84,6 @@ from boardgen.rules.sliding import (
     opens_onto_board,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
-
-Progress = Callable[[int, int, str], None]
 
 WAND = "wand"
 TAKEN = -1  # the square of a token that has been taken
@@ -530,12 +512,7 @@ STATIC_CHECKS: tuple[tuple[str, Callable[[MasterLayout, Setup], list[str]]], ...
 
 def static_checks(layout: MasterLayout, start: Setup) -> list[Check]:
     """Every static check on the set-up; each lists all of its problems."""
-    checks = []
-    for name, run in STATIC_CHECKS:
-        problems = run(layout, start)
-        checks.append(Check(name, not problems, "ok" if not problems
-                            else f"{len(problems)} problem(s)", problems))
-    return checks
+    return [Check.of(name, run(layout, start)) for name, run in STATIC_CHECKS]
 
 
 def solve_tokens(layout: MasterLayout, start: Setup, *, max_turns: int,
@@ -573,59 +550,7 @@ def score_figures(records: Sequence[GameRecord]) -> dict[str, float]:
             "score_max": float(max(every)), "winner_margin": sum(margins) / len(margins)}
 
 
-def simulate_master(layout: MasterLayout, *, games: int, players: int, seed: int,
-                    progress: Progress | None = None, turn_cap: int | None = None,
-                    player: str = "greedy", workers: int | None = None) -> SimulationStats:
-    """Self-play `games` games with `players` seats of one kind of player.
-
-    ``extra`` holds the score spread (`score_figures`) and the wands played per game;
-    `workers` defaults to the CPUs available and does not change the figures.
-    """
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games!r}")
-    if player not in PLAYERS:
-        raise ValueError(f"player {player!r} cannot play {layout.id!r}; use one of "
-                         f"{', '.join(PLAYERS)}")
-    game = MasterGame(layout)
-    game.check_players(players)
-    cap = thresholds(layout, turn_cap=turn_cap)["turn_cap"]
-    seats = [find_player(player) for _ in range(players)]
-    started = time.perf_counter()
-    records = play_many(game, seats, game_seeds(seed, games), turn_cap=cap, hook=count_wands,
-                        workers=available_cpus() if workers is None else workers,
-                        progress=progress, label=f"self-play, {players} players")
-    stats = aggregate(game.id, tuple(p.name for p in seats), records, cap)
-    extra = score_figures(records)
-    extra["wands_used"] = stats.extra_totals.get("wands_used", 0.0) / len(records)
-    return replace(stats, extra=extra, elapsed_s=time.perf_counter() - started)
-
-
-def check_master(layout: MasterLayout, seed: int, *, games: int | None = None,
-                 progress: Progress | None = None, workers: int | None = None) -> Report:
-    """Decide whether the set-up of `seed` is playable, and say why.
-
-    Static checks of the set-up (tiles, starts, tokens, recipe cards), then the solver from
-    every start to every token, then ``games_per_player_count`` greedy self-play games for
-    each player count. `games` overrides the layout's number; `workers` (default: the CPUs
-    available) does not change the figures.
-    """
-    started = time.perf_counter()
-    limits = thresholds(layout, games_per_player_count=games)
-    start = setup(layout, seed)
-    counts = list(range(layout.players[0], layout.players[1] + 1))
-    starts = layout.starts[:max(counts)]
-
-    def solve(progress: Progress | None) -> list[PairResult]:
-        return solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
-                            budget=limits["solver_budget"], starts=starts, progress=progress)
-
-    return solve_and_play(layout, seed, limits, static_checks(layout, start), started=started,
-                          pairs=len(starts) * len(layout.objects), solve=solve, counts=counts,
-                          simulate=simulate_master, summary=_self_play_extra, noun="object",
-                          progress=progress, workers=workers)
-
-
-def _self_play_extra(sim: SimulationStats) -> str:
+def self_play_extra(sim: SimulationStats) -> str:
     """The end of a self-play summary: shared wins, the score spread, wands played."""
     text = f", {sim.draws} shared wins"
     extra = sim.extra

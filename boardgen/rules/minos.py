@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from boardgen.model.race import OUTSIDE
@@ -74,8 +74,6 @@ from boardgen.rules.simulate import GameRecord, Hook
 
 if TYPE_CHECKING:
     from boardgen.model.minos import MinosLayout
-    from boardgen.rules.playability import Report
-    from boardgen.rules.simulate import SimulationStats
 
 RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
@@ -454,26 +452,6 @@ class MinosGame(RaceGame):
         if winner < 0:
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
-
-
-def check_minos(layout: MinosLayout, seed: int, *, games: int | None = None,
-                progress: Callable[[int, int, str], None] | None = None,
-                workers: int | None = None) -> Report:
-    """The playability report (see `boardgen.rules.minos_playability.check_minos`)."""
-    from boardgen.rules.minos_playability import check_minos as check
-
-    return check(layout, seed, games=games, progress=progress, workers=workers)
-
-
-def simulate_minos(layout: MinosLayout, *, games: int, players: int, seed: int,
-                   progress: Callable[[int, int, str], None] | None = None,
-                   turn_cap: int | None = None, player: str = "greedy",
-                   workers: int | None = None) -> SimulationStats:
-    """Self-play statistics (see `boardgen.rules.minos_playability.simulate_minos`)."""
-    from boardgen.rules.minos_playability import simulate_minos as run
-
-    return run(layout, games=games, players=players, seed=seed, progress=progress,
-               turn_cap=turn_cap, player=player, workers=workers)
 
 
 _LANDED = [f"landed:{field}" for field in range(256)]

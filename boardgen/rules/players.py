@@ -9,10 +9,10 @@ the sliding game's stronger player (it wins about 7 games in 10 against greedy).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from boardgen.rules.protocol import Game
+from boardgen.rules.protocol import Game, Player
 from boardgen.rules.sliding import SHIFT
 from boardgen.rules.solver import next_turn_hits
 
@@ -128,8 +128,10 @@ def score(game: Game, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
     return [game.heuristic(game.apply(state, m), seat) for m in moves]
 
 
-PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer,
-           "planner": PlannerPlayer}
+# The players that can play any game that has a heuristic.
+GENERIC_PLAYERS: dict[str, Callable[[], Player]] = {
+    "random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer}
+PLAYERS: dict[str, Callable[[], Player]] = {**GENERIC_PLAYERS, "planner": PlannerPlayer}
 
 
 def find_player(name: str) -> Any:

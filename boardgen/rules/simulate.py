@@ -14,7 +14,11 @@ Stable API (other games' checks build on it):
   label="") -> list[GameRecord]`` plays one game per seed, in seed order, sharing them
   among forked processes like `simulate`; for callers that need the records themselves
   (final scores, say) and aggregate them with ``aggregate``.
-- ``available_cpus()`` how many processes are worth starting.
+- ``play_batches(game, batches, *, turn_cap, hook=None, workers=1, progress=None)`` plays
+  several batches (one per player count, say) through one process pool: the one pool every
+  self-play in boardgen goes through (`play_many` and `simulate` use it too).
+- ``available_cpus()`` how many processes are worth starting (the default number of
+  workers everywhere).
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
 Turns. A turn may span several decisions (shift then walk; one die then the other). A game
@@ -95,10 +99,6 @@ class SimulationStats:
     extra: dict[str, float]
     extra_totals: dict[str, float]
     elapsed_s: float = field(default=0.0, compare=False)
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.elapsed_s if self.elapsed_s > 0 else math.inf
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON; timing is left out so equal runs give equal output."""
@@ -184,7 +184,7 @@ def chi_square_sf(x: float, df: int) -> float:
     return min(1.0, total)
 
 
-def play(game: Game, players: Sequence[Player], seed: int, *, turn_cap: int,
+def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int,
          hook: Hook | None = None) -> GameRecord:
     """Play one game to its end or to the turn cap. A game may play it faster itself, with
     the same record: ``game.playout(players, seed, turn_cap=..., hook=...)``, when it
@@ -224,7 +224,7 @@ def play(game: Game, players: Sequence[Player], seed: int, *, turn_cap: int,
                       offered, widest, counters, outcome.scores)
 
 
-def simulate(game: Game, players: Sequence[Player], *, games: int, seed: int, turn_cap: int,
+def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, seed: int, turn_cap: int,
              progress: Progress | None = None, label: str = "",
              hook: Hook | None = None, workers: int = 1) -> SimulationStats:
     """Play `games` games and aggregate completion, length, seat balance and branching.
@@ -241,24 +241,54 @@ def simulate(game: Game, players: Sequence[Player], *, games: int, seed: int, tu
     return replace(stats, elapsed_s=time.perf_counter() - started)
 
 
-def play_many(game: Game, players: Sequence[Player], seeds: Sequence[int], *, turn_cap: int,
-              hook: Hook | None = None, workers: int = 1, progress: Progress | None = None,
-              label: str = "") -> list[GameRecord]:
+def play_many(game: Game[Any, Any], players: Sequence[Player], seeds: Sequence[int], *,
+              turn_cap: int, hook: Hook | None = None, workers: int = 1,
+              progress: Progress | None = None, label: str = "") -> list[GameRecord]:
     """One game per seed, records in seed order, whatever the number of workers."""
-    seeds = list(seeds)
-    if workers > 1 and len(seeds) >= 2 * CHUNK and can_fork():
-        return _play_in_processes(game, players, seeds, turn_cap, hook, workers, progress,
-                                  label)
-    records = []
-    for done, game_seed in enumerate(seeds, start=1):
-        records.append(play(game, players, game_seed, turn_cap=turn_cap, hook=hook))
-        if progress is not None:
-            progress(done, len(seeds), label)
-    return records
+    return play_batches(game, [Batch(tuple(players), tuple(seeds), label)], turn_cap=turn_cap,
+                        hook=hook, workers=workers, progress=progress)[0]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Games to play with the same seats: one game per seed; `label` names it in progress."""
+
+    players: tuple[Player, ...]
+    seeds: tuple[int, ...]
+    label: str = ""
+
+
+def play_batches(game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
+                 hook: Hook | None = None, workers: int = 1,
+                 progress: Progress | None = None) -> list[list[GameRecord]]:
+    """Every batch's records in seed order. This is the one process pool of boardgen: the
+    games of all batches are cut into chunks of `CHUNK` and shared among `workers` forked
+    processes (where the platform can fork and it is worth it), otherwise played here. Each
+    game depends only on its seed, so the records do not depend on `workers`.
+    ``progress(done, total, label)`` counts games over all batches."""
+    tasks = [(b, i, batch.seeds[i:i + CHUNK]) for b, batch in enumerate(batches)
+             for i in range(0, len(batch.seeds), CHUNK)]
+    total = sum(len(batch.seeds) for batch in batches)
+    results: dict[tuple[int, int], list[GameRecord]] | None = None
+    if workers > 1 and total >= 2 * CHUNK and can_fork():
+        results = _play_in_processes(game, batches, tasks, turn_cap, hook, workers, total,
+                                     progress)
+    if results is None:
+        results = {}
+        done = 0
+        for b, i, seeds in tasks:
+            chunk = results[b, i] = []
+            for game_seed in seeds:
+                chunk.append(play(game, batches[b].players, game_seed, turn_cap=turn_cap, hook=hook))
+                done += 1
+                if progress is not None:
+                    progress(done, total, batches[b].label)
+    return [[record for b2, i, _ in tasks if b2 == b for record in results[b2, i]]
+            for b in range(len(batches))]
 
 
 def available_cpus() -> int:
-    """CPUs this process may run on."""
+    """CPUs this process may run on: the number of workers self-play uses by default."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on every platform
@@ -269,40 +299,48 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-# Games per task handed to a worker process: small enough for a smooth progress bar.
+# Games per task handed to a worker process: small enough for a smooth progress bar and an
+# even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
 # What the worker processes play. Forked children inherit it, so games, players and hooks
 # (often closures) never need to be pickled; only seeds go out and records come back.
-_job: tuple[Game, Sequence[Player], int, Hook | None] | None = None
+_job: tuple[Game[Any, Any], Sequence[Batch], int, Hook | None] | None = None
 
 
-def _play_chunk(task: tuple[int, list[int]]) -> tuple[int, list[GameRecord]]:
-    index, seeds = task
+def _play_chunk(task: tuple[int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+    batch, index, seeds = task
     if _job is None:
         raise RuntimeError("a self-play worker started without a job")
-    game, players, turn_cap, hook = _job
-    return index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
+    game, batches, turn_cap, hook = _job
+    players = batches[batch].players
+    return batch, index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
 
 
-def _play_in_processes(game: Game, players: Sequence[Player], seeds: list[int], turn_cap: int,
-                       hook: Hook | None, workers: int, progress: Progress | None,
-                       label: str) -> list[GameRecord]:
+def _play_in_processes(game: Game[Any, Any], batches: Sequence[Batch],
+                       tasks: list[tuple[int, int, tuple[int, ...]]], turn_cap: int,
+                       hook: Hook | None, workers: int, total: int,
+                       progress: Progress | None) -> dict[tuple[int, int], list[GameRecord]] | None:
+    """The tasks played in forked worker processes; None where processes cannot be had
+    (some sandboxes forbid them), so the caller plays them itself."""
     global _job
-    chunks = [seeds[i:i + CHUNK] for i in range(0, len(seeds), CHUNK)]
-    results: list[list[GameRecord]] = [[] for _ in chunks]
-    _job = (game, players, turn_cap, hook)
+    results: dict[tuple[int, int], list[GameRecord]] = {}
+    _job = (game, batches, turn_cap, hook)
     try:
         # A Pool forks all its workers before starting its own threads.
-        with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
+        try:
+            pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)))
+        except OSError:
+            return None
+        with pool:
             done = 0
-            for index, records in pool.imap_unordered(_play_chunk, enumerate(chunks)):
-                results[index] = records
+            for batch, index, records in pool.imap_unordered(_play_chunk, tasks):
+                results[batch, index] = records
                 done += len(records)
                 if progress is not None:
-                    progress(done, len(seeds), label)
+                    progress(done, total, batches[batch].label)
     finally:
         _job = None
-    return [record for chunk in results for record in chunk]
+    return results
 
 
 def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord],

@@ -14,25 +14,15 @@ block is moved at least ``min_block_moves`` times over all games.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from boardgen.errors import UsageError
-from boardgen.model.walls import PLAYABILITY_DEFAULTS, QUADRANTS, WallsLayout, placement_problems
-from boardgen.rules.playability import Check, Report, self_play_check
-from boardgen.rules.simulate import GameRecord, SimulationStats, aggregate, available_cpus, game_seeds, play_many
-from boardgen.rules.walls import BLOCK, Move, WallsGame, WallsState, distances, find_player
+from boardgen.model.walls import QUADRANTS, WallsLayout, placement_problems
+from boardgen.rules.report import Check, self_play_check
+from boardgen.rules.simulate import GameRecord, SimulationStats
+from boardgen.rules.walls import BLOCK, Move, WallsGame, WallsState, distances
 
 Progress = Callable[[int, int, str], None]
-
-
-def thresholds(layout: WallsLayout, **overrides: Any) -> dict[str, Any]:
-    """The layout's [playability] table over the defaults, then non-None overrides."""
-    values = {**PLAYABILITY_DEFAULTS, **layout.playability}
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return values
 
 
 def start_distances(layout: WallsLayout) -> dict[str, list[int]]:
@@ -97,28 +87,9 @@ def counters(stall_turns: Mapping[int, int]) -> Callable[[WallsState, Move, Wall
     return hook
 
 
-def self_play(layout: WallsLayout, *, games: int, seed: int, turn_cap: int, stall_rounds: int,
-              counts: tuple[int, ...] | None = None, player: str = "heuristic",
-              progress: Progress | None = None, workers: int | None = None) -> dict[int, SimulationStats]:
-    """Self-play for each player count, every seat with the same kind of player. ``extra``
-    has block slides and stalls per game and the share of games that stalled;
-    ``extra_totals`` counts the slides of every block (``moved:<index>``)."""
-    find_player(player)
-    counts = counts or layout.player_counts
-    game = WallsGame(layout)
-    hook = counters({seats: stall_rounds * seats for seats in counts})
-    out = {}
-    for seats in counts:
-        started = time.perf_counter()
-        records = play_many(game, [find_player(player) for _ in range(seats)], game_seeds(seed + seats, games),
-                            turn_cap=turn_cap, hook=hook, workers=workers or min(2, available_cpus()),
-                            progress=progress, label=f"self-play, {seats} players")
-        stats = aggregate(game.id, tuple(player for _ in range(seats)), records, turn_cap)
-        out[seats] = replace(stats, extra=_extra(records), elapsed_s=time.perf_counter() - started)
-    return out
-
-
-def _extra(records: list[GameRecord]) -> dict[str, float]:
+def figures(records: Sequence[GameRecord]) -> dict[str, float]:
+    """One player count's ``extra`` figures: block slides and stalls per game and the share
+    of games that stalled."""
     games = len(records)
     slides = sum(v for r in records for k, v in r.counters.items() if k.startswith("moved:"))
     return {"block_slides": slides / games,
@@ -126,48 +97,22 @@ def _extra(records: list[GameRecord]) -> dict[str, float]:
             "stalled_games": sum(1 for r in records if r.counters.get("stalls", 0.0) or not r.finished) / games}
 
 
-def simulate_walls(layout: WallsLayout, *, games: int, players: int, seed: int, progress: Progress | None = None,
-                   turn_cap: int | None = None, player: str = "heuristic",
-                   workers: int | None = None) -> SimulationStats:
-    """Self-play `games` games with `players` seats of one kind of player."""
-    if players not in layout.player_counts:
-        counts = " or ".join(map(str, layout.player_counts))
-        raise UsageError(f"{layout.id} is played by {counts} players, not {players}")
-    limits = thresholds(layout, turn_cap=turn_cap)
-    return self_play(layout, games=games, seed=seed, turn_cap=limits["turn_cap"],
-                     stall_rounds=limits["stall_rounds"], counts=(players,), player=player, progress=progress,
-                     workers=workers)[players]
+def self_play_judged(sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+    """One player count's self-play as a check: the shared criteria, then stalls and
+    branching."""
+    check = self_play_check(sim, limits, unit="rounds",
+                            extra=f", stalled {sim.extra['stalled_games']:.0%}, branching {sim.branching_mean:.0f}")
+    if sim.extra["stalled_games"] > limits["max_stall_rate"]:
+        check.problems.append(f"{check.name}: {sim.extra['stalled_games']:.0%} of games stalled for "
+                              f"{limits['stall_rounds']} rounds (maximum {limits['max_stall_rate']:.0%})")
+    if sim.branching_mean < limits.get("min_branching", 0):
+        check.problems.append(f"{check.name}: {sim.branching_mean:.1f} moves per decision on average "
+                              f"(minimum {limits['min_branching']})")
+    check.ok = not check.problems
+    return check
 
 
-def check_walls(layout: WallsLayout, seed: int, *, games: int | None = None, progress: Progress | None = None,
-                workers: int | None = None) -> Report:
-    """Decide whether the layout plays well, and say why."""
-    started = time.perf_counter()
-    limits = thresholds(layout, games_per_player_count=games)
-    checks = static_checks(layout, limits)
-    stats: dict[str, Any] = {"thresholds": dict(limits), "start_distances": start_distances(layout)}
-    if all(check.ok for check in checks):
-        sims = self_play(layout, games=limits["games_per_player_count"], seed=seed, turn_cap=limits["turn_cap"],
-                         stall_rounds=limits["stall_rounds"], progress=progress, workers=workers)
-        stats["self_play"] = {str(seats): sim.to_dict() for seats, sim in sims.items()}
-        for sim in sims.values():
-            check = self_play_check(sim, limits, unit="rounds",
-                                    extra=f", stalled {sim.extra['stalled_games']:.0%}, "
-                                          f"branching {sim.branching_mean:.0f}")
-            if sim.extra["stalled_games"] > limits["max_stall_rate"]:
-                check.problems.append(f"{check.name}: {sim.extra['stalled_games']:.0%} of games stalled for "
-                                      f"{limits['stall_rounds']} rounds (maximum {limits['max_stall_rate']:.0%})")
-            if sim.branching_mean < limits.get("min_branching", 0):
-                check.problems.append(f"{check.name}: {sim.branching_mean:.1f} moves per decision on average "
-                                      f"(minimum {limits['min_branching']})")
-            check.ok = not check.problems
-            checks.append(check)
-        checks.append(_blocks_moved(layout, list(sims.values()), limits["min_block_moves"]))
-    reasons = [problem for check in checks for problem in check.problems]
-    return Report(layout.id, seed, not reasons, reasons, checks, stats, time.perf_counter() - started)
-
-
-def _blocks_moved(layout: WallsLayout, sims: list[SimulationStats], least: int) -> Check:
+def blocks_moved(layout: WallsLayout, sims: list[SimulationStats], least: int) -> Check:
     games = sum(sim.games for sim in sims)
     moved = {block.id: int(sum(sim.extra_totals.get(f"moved:{k}", 0.0) for sim in sims))
              for k, block in enumerate(layout.blocks)}

@@ -10,13 +10,19 @@ from pathlib import Path
 import pytest
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.errors import DataError
 from boardgen.model.grand import PERIPHERAL, START, GrandLayout, build, parse_label, static_problems
 from boardgen.rules import grand as rules
 from boardgen.rules.grand import DROWNING, FREE, PRISON, GrandGame, Rules, Table, new_table, play_turn
-from boardgen.rules.grand_playability import check_grand, route_figures, run
+from boardgen.rules.grand_playability import route_figures, run
+from boardgen.rules.report import Report, check
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
+
+
+def check_grand(layout, seed: int, **options) -> Report:
+    return check(get_engine("grand"), layout, seed, **options)
 
 
 def f(name: str) -> int:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.errors import DataError
 from boardgen.kits.common import interpretation_blocks
 from boardgen.model.master import build, rule_values, setup
@@ -23,14 +24,13 @@ from boardgen.rules.master import (
     USE,
     WAND,
     MasterGame,
-    check_master,
     check_recipes,
     deal_recipes,
-    simulate_master,
     turns_to_token,
 )
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
 from boardgen.rules.protocol import Outcome
+from boardgen.rules.report import Report, check, simulate
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import SHIFT, Board, IllegalMoveError, Shift, Walk
 
@@ -38,6 +38,15 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 LAYOUT = build(load("game", "master"))
 GAME = MasterGame(LAYOUT)
 IDS = [o.id for o in LAYOUT.by_value]
+ENGINE = get_engine("master")
+
+
+def check_master(layout, seed: int, **options) -> Report:
+    return check(ENGINE, layout, seed, **options)
+
+
+def simulate_master(layout, **options):
+    return simulate(ENGINE, layout, **options)
 
 N1, N5, W1 = (InsertionPoint(side, i) for side, i in (("N", 1), ("N", 5), ("W", 1)))
 CROSSES = "\n".join(["┼" * 7] * 7)  # every square open every way: all squares in reach

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardgen.data.loader import Document, load
+from boardgen.engines import get_engine
 from boardgen.model.minos import build
 from boardgen.model.minos_generate import generate
 from boardgen.rules.minos import (
@@ -28,11 +29,16 @@ from boardgen.rules.minos import (
     count_events,
     roll,
 )
-from boardgen.rules.minos_playability import check_minos
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
+from boardgen.rules.report import Report, check, simulate
 from boardgen.rules.simulate import play
 
 OFF = 61
+ENGINE = get_engine("minos")
+
+
+def check_minos(layout, seed: int, **options) -> Report:
+    return check(ENGINE, layout, seed, **options)
 
 
 @pytest.fixture(scope="module")
@@ -477,17 +483,14 @@ def test_check_stops_at_broken_geometry(game):
     assert "self_play" not in report.stats
 
 
-def test_simulate_through_the_engine_module(game):
-    from boardgen.rules import minos
-
-    stats = minos.simulate_minos(game.layout, games=6, players=2, seed=2, player="random",
-                                 workers=1)
+def test_simulate_through_the_engine(game):
+    stats = simulate(ENGINE, game.layout, games=6, players=2, seed=2, player="random", workers=1)
     assert stats.games == 6 and stats.player_names == ("random", "random")
     assert set(stats.extra) == {"rides", "crossings", "swaps", "traps"}
     assert stats.extra_totals.get("landed:61", 0) >= 4  # the winner bore off four pieces
     with pytest.raises(ValueError, match="for 2 to 4 players, not 5"):
-        minos.simulate_minos(game.layout, games=1, players=5, seed=1)
-    report = minos.check_minos(game.layout, 2, games=3, workers=1)
+        simulate(ENGINE, game.layout, games=1, players=5, seed=1)
+    report = check(ENGINE, game.layout, 2, games=3, workers=1)
     assert report.stats["self_play"]["2"]["games"] == 3
 
 

@@ -9,19 +9,23 @@ from pathlib import Path
 import pytest
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.errors import DataError
 from boardgen.model.sliding import Deal, build, deal
 from boardgen.model.tiles import Tile, mask_of
-from boardgen.rules.playability import (
-    DEFAULTS,
-    check_sliding,
-    simulate_sliding,
-    solve_pairs,
-    static_checks,
-    thresholds,
-)
+from boardgen.rules.playability import DEFAULTS, solve_pairs, static_checks
+from boardgen.rules.report import Report, check, simulate
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
+ENGINE = get_engine("sliding")
+
+
+def check_sliding(layout, seed: int, **options) -> Report:
+    return check(ENGINE, layout, seed, **options)
+
+
+def simulate_sliding(layout, **options):
+    return simulate(ENGINE, layout, **options)
 
 
 def fixture(name: str):
@@ -194,7 +198,7 @@ def test_the_classic_report_in_every_format(classic):
 
 
 def test_thresholds_come_from_the_layout_then_the_caller(classic):
-    limits = thresholds(classic, games_per_player_count=7, turn_cap=None)
+    limits = ENGINE.thresholds(classic, games_per_player_count=7, turn_cap=None)
     assert limits["games_per_player_count"] == 7
     assert limits["turn_cap"] == classic.playability["turn_cap"]
     assert set(DEFAULTS) <= set(limits)

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
+from boardgen.rules.report import Report, check
 from boardgen.rules.walls import BLOCK, Move, WallsGame
-from boardgen.rules.walls_playability import check_walls, counters, start_distances, static_checks, thresholds
+from boardgen.rules.walls_playability import counters, start_distances, static_checks
 
 LAYOUT = build(load("game", "walls"))
+ENGINE = get_engine("walls")
+
+
+def thresholds(layout, **overrides) -> dict:
+    return ENGINE.thresholds(layout, **overrides)
+
+
+def check_walls(layout, seed: int, **options) -> Report:
+    return check(ENGINE, layout, seed, **options)
 
 
 def test_bundled_start_is_a_labyrinth_but_not_sealed() -> None:

@@ -1,0 +1,199 @@
+"""The one slot every game fills: how to add a game to boardgen.
+
+A game is an *engine* (the layout file's ``[game] engine = "..."`` names it) plus layouts
+of it (``layouts/games/*.toml``). To add one:
+
+1. **Data.** A JSON Schema ``layouts/schema/<schema>.schema.json`` for its layout files
+   (reuse ``common.schema.json``), at least one layout in ``layouts/games/``, its rules
+   text ``layouts/rules/<rules>.<lang>.md`` in every language, and any printed words in
+   ``layouts/strings/<lang>.toml``.
+2. **Model.** A frozen dataclass extending `boardgen.model.game.GameInfo` built from the
+   validated layout `Document` (every data problem raised as one `DataError` naming file,
+   key and line), and the seeded start of a game (the deal, the shuffled cards; the layout
+   itself when the seed changes nothing on the table).
+3. **Rules.** A `boardgen.rules.protocol.Game`: immutable states, `legal_moves`, `apply`,
+   `outcome`, chance drawn from the state's seed; ``heuristic(state, seat)`` (lower is
+   better) so the greedy player can play it; ``turns_played`` when a turn is several
+   decisions.
+4. **Kit.** A module of `boardgen.kits` that satisfies `Kit`: ``setup``, ``draw`` (every SVG,
+   a `Drawings`) and ``build_pdf`` (the imposed PDF and the kind of each page).
+5. **Engine.** A subclass of `Engine` below, filling every abstract member and overriding
+   the defaults it needs, then one entry in the registry, `boardgen.engines.ENGINES`.
+
+Nothing else names games: the command line, the check harness (`boardgen.rules.report`),
+the verdict cache and the kit writer ask the engine. `tests/test_engines.py` runs every
+registered engine through the same tests.
+
+The check every render runs (`boardgen.rules.report.check`) goes: `Engine.static_checks` on
+the seeded start; if they pass, `Engine.extra_checks` (a solver, a geometry check); then,
+unless those said stop, self-play of ``games_per_player_count`` games for each of
+`Engine.player_counts` with `Engine.self_play_player`, in one process pool, judged by
+`Engine.self_play_check` per player count and `Engine.self_play_checks` over them all.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from boardgen.model.game import GameInfo
+from boardgen.rules.players import GENERIC_PLAYERS
+from boardgen.rules.protocol import Game, Player
+from boardgen.rules.report import Check, Extra, Progress, play_checks, self_play_check, thresholds
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
+    from boardgen.data.theme import Theme
+    from boardgen.kits.common import KitOptions
+
+LayoutT = TypeVar("LayoutT", bound=GameInfo)
+SetupT = TypeVar("SetupT")
+GameT = TypeVar("GameT", bound=Game[Any, Any])
+LayoutC = TypeVar("LayoutC", contravariant=True)
+SetupC = TypeVar("SetupC", contravariant=True)
+DrawingsT = TypeVar("DrawingsT", bound="Drawings")
+
+
+class Drawings(Protocol):
+    """Every SVG of a kit, as text: the bare board, the board as set up for the first game
+    (previews show it; the bare board where nothing is dealt), and all of them by file name
+    without ``.svg`` for the kit's ``svg/`` folder."""
+
+    @property
+    def board(self) -> str: ...
+
+    @property
+    def setup(self) -> str: ...
+
+    def files(self) -> dict[str, str]: ...
+
+
+class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
+    """What a kit module (``boardgen/kits/<game>.py``) provides, as module functions.
+
+    - ``setup(layout, seed)``: the seeded start the cover shows (the same as
+      `Engine.setup`, which the check plays);
+    - ``draw(layout, theme, start, lang)``: every drawing, in memory;
+    - ``build_pdf(layout, theme, start, drawings, options, *, summary)``: the whole PDF and
+      the kind of each page ("cover", "board", "tiles", "cards", ...); `summary` is the
+      check's one-line verdict for the cover.
+
+    Nothing is written to disk here; `boardgen.kit.render_kit` writes the files.
+    """
+
+    def setup(self, layout: LayoutC, seed: int, /) -> Any: ...
+
+    def draw(self, layout: LayoutC, theme: Theme, start: SetupC, lang: str, /) -> DrawingsT: ...
+
+    def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT,
+                  options: KitOptions, /, *, summary: str) -> tuple[bytes, list[str]]: ...
+
+
+class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
+    """A game: its layout model, rules, checks, players and kit. One instance per engine,
+    from `boardgen.engines.get_engine`; it holds no state.
+
+    Class attributes every engine sets:
+
+    - `name`: the layout's ``[game] engine`` value;
+    - `version`: bump it whenever a change could change a verdict (rules, checks, players,
+      self-play counters): it is part of the verdict cache's key;
+    - `schema`: the name of its layout schema, ``layouts/schema/<schema>.schema.json``;
+    - `defaults`: the ``[playability]`` thresholds a layout may override.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    schema: ClassVar[str]
+    defaults: ClassVar[Mapping[str, Any]]
+    target_noun: ClassVar[str] = "treasure"  # what `extra_checks` solves for, in reports
+    self_play_player: ClassVar[str] = "greedy"  # the kind of player the check seats
+    solves: ClassVar[bool] = False  # `boardgen solve` works on its layouts
+    generates: ClassVar[bool] = False  # `boardgen generate` makes new layouts of it
+
+    # -- model ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def build(self, doc: Document) -> LayoutT:
+        """The layout model from a schema-valid document; DataError on bad data."""
+
+    @abstractmethod
+    def setup(self, layout: LayoutT, seed: int) -> SetupT:
+        """The seeded start of a game: what the cover shows and the static checks look at."""
+
+    @abstractmethod
+    def game(self, layout: LayoutT) -> GameT:
+        """The rules, for self-play."""
+
+    @abstractmethod
+    def kit(self) -> Kit[LayoutT, SetupT, Any]:
+        """The kit module (imported here, lazily: it pulls in the PDF libraries)."""
+
+    # -- checks -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def static_checks(self, layout: LayoutT, start: SetupT, limits: Mapping[str, Any]) -> list[Check]:
+        """Checks of the seeded start that need no play; each lists all of its problems."""
+
+    def static_figures(self, layout: LayoutT, start: SetupT) -> dict[str, Any]:
+        """Figures of the start for the report's ``stats``, given whatever the checks say
+        (none by default)."""
+        return {}
+
+    def extra_checks(self, layout: LayoutT, start: SetupT, limits: Mapping[str, Any], *,
+                     progress: Progress | None = None) -> Extra:
+        """Checks after the static ones pass, before self-play (none by default)."""
+        return Extra()
+
+    def thresholds(self, layout: LayoutT, **overrides: Any) -> dict[str, Any]:
+        """`defaults`, then the layout's ``[playability]`` table, then non-None overrides."""
+        return thresholds(layout, self.defaults, **overrides)
+
+    # -- self-play --------------------------------------------------------------------------
+
+    def players(self) -> Mapping[str, Callable[[], Player]]:
+        """The players that can play it, by name (for `boardgen simulate --player`)."""
+        return GENERIC_PLAYERS
+
+    def player_counts(self, layout: LayoutT) -> list[int]:
+        """The player counts the check plays."""
+        low, high = layout.players
+        return list(range(low, high + 1))
+
+    def check_players(self, layout: LayoutT, players: int) -> None:
+        """ValueError if the layout cannot be played by `players` players."""
+        low, high = layout.players
+        if not low <= players <= high:
+            raise ValueError(f"{layout.id!r} is for {low} to {high} players, not {players!r}")
+
+    def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
+        """The seed of each self-play game for a player count, derived from the check's."""
+        return game_seeds(seed, games)
+
+    def self_play_hook(self, game: GameT, limits: Mapping[str, Any]) -> Hook | None:
+        """Counters summed over every decision of a game (see `boardgen.rules.simulate`)."""
+        return None
+
+    def self_play_figures(self, layout: LayoutT, stats: SimulationStats,
+                          records: Sequence[GameRecord]) -> dict[str, float]:
+        """The ``extra`` figures of one player count's statistics (default: the hook's
+        counters, as a mean per game)."""
+        return stats.extra
+
+    def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+        """One player count's statistics as a check."""
+        return self_play_check(sim, limits)
+
+    def self_play_checks(self, layout: LayoutT, sims: Sequence[SimulationStats],
+                         limits: Mapping[str, Any]) -> Extra:
+        """Checks over the self-play of every player count (none by default)."""
+        return Extra()
+
+    def play_checks(self, layout: LayoutT, seed: int, limits: Mapping[str, Any], *,
+                    workers: int | None = None, progress: Progress | None = None) -> Extra:
+        """The whole self-play phase: by default `boardgen.rules.report.play_checks` (every
+        player count through the one pool, then the checks above). Override it only for a
+        game whose self-play does not fit that mould yet, and say why."""
+        return play_checks(self, layout, seed, limits, workers=workers, progress=progress)

@@ -1,0 +1,66 @@
+"""The Labyrinthe Master engine: the sliding board with object tokens, recipes and wands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardgen.engine import Engine, Kit
+from boardgen.model.master import MasterLayout, Setup, build, setup
+from boardgen.rules import master, playability
+from boardgen.rules.report import Check, Extra, Progress, self_play_check
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
+
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
+
+
+class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
+    name = "master"
+    version = "1"
+    schema = "master"
+    defaults = playability.DEFAULTS
+    target_noun = "object"
+
+    def build(self, doc: Document) -> MasterLayout:
+        return build(doc)
+
+    def setup(self, layout: MasterLayout, seed: int) -> Setup:
+        return setup(layout, seed)
+
+    def game(self, layout: MasterLayout) -> master.MasterGame:
+        return master.MasterGame(layout)
+
+    def kit(self) -> Kit[MasterLayout, Setup, Any]:
+        from boardgen.kits import master as kit
+
+        return kit
+
+    def static_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any]) -> list[Check]:
+        return master.static_checks(layout, start)
+
+    def extra_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any], *,
+                     progress: Progress | None = None) -> Extra:
+        """The solver: every object from every start used, within the turn limit."""
+        starts = layout.starts[:max(self.player_counts(layout))]
+        results = master.solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
+                                      budget=limits["solver_budget"], starts=starts,
+                                      progress=progress)
+        return Extra([playability.reach_check(layout, results, limits, "object")],
+                     {"turns_to_target": playability.distribution(results)})
+
+    def check_players(self, layout: MasterLayout, players: int) -> None:
+        master.MasterGame(layout).check_players(players)
+
+    def self_play_hook(self, game: master.MasterGame, limits: Mapping[str, Any]) -> Hook:
+        return master.count_wands
+
+    def self_play_figures(self, layout: MasterLayout, stats: SimulationStats,
+                          records: Sequence[GameRecord]) -> dict[str, float]:
+        """The score spread and the wands played per game."""
+        extra = master.score_figures(records)
+        extra["wands_used"] = stats.extra_totals.get("wands_used", 0.0) / len(records)
+        return extra
+
+    def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+        return self_play_check(sim, limits, extra=master.self_play_extra(sim))

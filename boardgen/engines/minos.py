@@ -1,0 +1,69 @@
+"""The King Minos race engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardgen.engine import Engine, Kit
+from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, build, geometry_problems
+from boardgen.rules import minos_playability
+from boardgen.rules.minos import MinosGame, count_events
+from boardgen.rules.report import Check, Extra, Progress, self_play_check
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
+
+
+class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
+    name = "minos"
+    version = "1"
+    schema = "minos"
+    defaults = PLAYABILITY_DEFAULTS
+    generates = True
+
+    def build(self, doc: Document) -> MinosLayout:
+        return build(doc)
+
+    def setup(self, layout: MinosLayout, seed: int) -> MinosLayout:
+        """A race board has no seeded set-up: the seed only drives the dice of self-play."""
+        return layout
+
+    def game(self, layout: MinosLayout) -> MinosGame:
+        return MinosGame(layout)
+
+    def kit(self) -> Kit[MinosLayout, MinosLayout, Any]:
+        from boardgen.kits import minos
+
+        return minos
+
+    def static_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any]) -> list[Check]:
+        return []
+
+    def extra_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any], *,
+                     progress: Progress | None = None) -> Extra:
+        """The board's geometry; self-play only on a sound board."""
+        problems = geometry_problems(layout)
+        summary = f"{layout.goal} fields on a {layout.size}x{layout.size} grid, {len(layout.links)} links"
+        return Extra([Check.of("geometry", problems, summary)], play=not problems)
+
+    def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
+        return game_seeds(seed + players, games)
+
+    def self_play_hook(self, game: MinosGame, limits: Mapping[str, Any]) -> Hook:
+        return count_events
+
+    def self_play_figures(self, layout: MinosLayout, stats: SimulationStats,
+                          records: Sequence[GameRecord]) -> dict[str, float]:
+        """Rides, crossings, swaps and lost-turn traps per game."""
+        return minos_playability.figures(layout, stats)
+
+    def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+        return self_play_check(sim, limits, unit="rounds")
+
+    def self_play_checks(self, layout: MinosLayout, sims: Sequence[SimulationStats],
+                         limits: Mapping[str, Any]) -> Extra:
+        """How often each special field is reached over all of self-play."""
+        visits, check = minos_playability.visits_check(layout, list(sims), limits)
+        return Extra([check], {"visits": visits})

@@ -1,0 +1,86 @@
+"""The sliding-corridor engine (the classic game and any board of that family)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardgen.engine import Engine, Kit
+from boardgen.model.sliding import Deal, SlidingLayout, build, deal
+from boardgen.rules import playability
+from boardgen.rules.players import PLAYERS
+from boardgen.rules.protocol import Player
+from boardgen.rules.report import Check, Extra, Progress, self_play_check
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
+from boardgen.rules.sliding import SHIFT, SlidingGame, SlidingState
+
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
+
+# One in this many turns of self-play also counts every complete turn (shift x walk).
+BRANCHING_SAMPLE = 8
+
+
+class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
+    name = "sliding"
+    version = "1"
+    schema = "sliding"
+    defaults = playability.DEFAULTS
+    target_noun = "treasure"
+    solves = True
+
+    def build(self, doc: Document) -> SlidingLayout:
+        return build(doc)
+
+    def setup(self, layout: SlidingLayout, seed: int) -> Deal:
+        return deal(layout, seed)
+
+    def game(self, layout: SlidingLayout) -> SlidingGame:
+        return SlidingGame(layout)
+
+    def kit(self) -> Kit[SlidingLayout, Deal, Any]:
+        from boardgen.kits import sliding
+
+        return sliding
+
+    def static_checks(self, layout: SlidingLayout, start: Deal, limits: Mapping[str, Any]) -> list[Check]:
+        return playability.static_checks(start)
+
+    def extra_checks(self, layout: SlidingLayout, start: Deal, limits: Mapping[str, Any], *,
+                     progress: Progress | None = None) -> Extra:
+        """The solver: every treasure from every start used, within the turn limit."""
+        results = playability.solve_starts(layout, start, self.player_counts(layout), limits,
+                                           progress=progress)
+        return Extra([playability.reach_check(layout, results, limits)],
+                     {"turns_to_target": playability.distribution(results)})
+
+    def players(self) -> Mapping[str, Callable[[], Player]]:
+        return PLAYERS
+
+    def player_counts(self, layout: SlidingLayout) -> list[int]:
+        return [k for k in sorted(layout.deal) if layout.players[0] <= k <= layout.players[1]]
+
+    def check_players(self, layout: SlidingLayout, players: int) -> None:
+        if players not in layout.deal:
+            raise ValueError(f"{layout.id!r} has no deal for {players!r} players; "
+                             f"it deals for {', '.join(map(str, sorted(layout.deal)))}")
+
+    def self_play_hook(self, game: SlidingGame, limits: Mapping[str, Any]) -> Hook:
+        def sample(before: SlidingState, move: object, after: object) -> dict[str, float]:
+            if before.phase != SHIFT or before.turn % BRANCHING_SAMPLE:
+                return {}
+            return {"turn_branching": game.count_turns(before), "branching_samples": 1}
+
+        return sample
+
+    def self_play_figures(self, layout: SlidingLayout, stats: SimulationStats,
+                          records: Sequence[GameRecord]) -> dict[str, float]:
+        """The mean number of complete turns on offer, sampled every `BRANCHING_SAMPLE`
+        turns."""
+        totals = stats.extra_totals
+        if not totals.get("branching_samples"):
+            return {}
+        return {"turn_branching": totals["turn_branching"] / totals["branching_samples"]}
+
+    def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+        return self_play_check(sim, limits, extra=f", branching {sim.branching_mean:.1f}")

@@ -1,0 +1,72 @@
+"""The moving-walls engine (Le Jeu du Labyrinthe)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardgen.engine import Engine, Kit
+from boardgen.model.walls import PLAYABILITY_DEFAULTS, WallsLayout, build
+from boardgen.rules import walls_playability as checks
+from boardgen.rules.protocol import Player
+from boardgen.rules.report import Check, Extra
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+from boardgen.rules.walls import PLAYERS, WallsGame
+
+if TYPE_CHECKING:
+    from boardgen.data.loader import Document
+
+
+class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
+    name = "walls"
+    version = "1"
+    schema = "walls"
+    defaults = PLAYABILITY_DEFAULTS
+    self_play_player = "heuristic"
+
+    def build(self, doc: Document) -> WallsLayout:
+        return build(doc)
+
+    def setup(self, layout: WallsLayout, seed: int) -> WallsLayout:
+        """The blocks start as printed: the seed only drives self-play."""
+        return layout
+
+    def game(self, layout: WallsLayout) -> WallsGame:
+        return WallsGame(layout)
+
+    def kit(self) -> Kit[WallsLayout, WallsLayout, Any]:
+        from boardgen.kits import walls
+
+        return walls
+
+    def static_checks(self, layout: WallsLayout, start: WallsLayout, limits: Mapping[str, Any]) -> list[Check]:
+        return checks.static_checks(layout, limits)
+
+    def static_figures(self, layout: WallsLayout, start: WallsLayout) -> dict[str, Any]:
+        return {"start_distances": checks.start_distances(layout)}
+
+    def players(self) -> Mapping[str, Callable[[], Player]]:
+        return {**PLAYERS, "greedy": PLAYERS["heuristic"]}
+
+    def player_counts(self, layout: WallsLayout) -> list[int]:
+        return list(layout.player_counts)
+
+    def check_players(self, layout: WallsLayout, players: int) -> None:
+        layout.seat_colours(players)
+
+    def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
+        return game_seeds(seed + players, games)
+
+    def self_play_hook(self, game: WallsGame, limits: Mapping[str, Any]) -> Hook:
+        return checks.counters({seats: limits["stall_rounds"] * seats for seats in game.layout.player_counts})
+
+    def self_play_figures(self, layout: WallsLayout, stats: SimulationStats,
+                          records: Sequence[GameRecord]) -> dict[str, float]:
+        return checks.figures(records)
+
+    def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
+        return checks.self_play_judged(sim, limits)
+
+    def self_play_checks(self, layout: WallsLayout, sims: Sequence[SimulationStats],
+                         limits: Mapping[str, Any]) -> Extra:
+        return Extra([checks.blocks_moved(layout, list(sims), limits["min_block_moves"])])
