@@ -157,7 +157,7 @@ DRIVER = textwrap.dedent("""
     import boardgen.kit as kit
     import boardgen.render.preview as preview
 
-    kit.require_playable = lambda *args, **kwargs: None  # the check has its own tests
+    kit.verdict = lambda *args, **kwargs: None  # the check has its own tests
     real = preview._render
 
     def announced(*args, **kwargs):

@@ -47,6 +47,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -307,6 +308,13 @@ CHUNK = 10
 _job: tuple[Game[Any, Any], Sequence[Batch], int, Hook | None] | None = None
 
 
+def _quiet_worker() -> None:
+    """A worker leaves interrupts to its parent and ends silently when the pool ends it: it
+    must not inherit a handler the parent set (the kit's, which raises)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _play_chunk(task: tuple[int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
     batch, index, seeds = task
     if _job is None:
@@ -328,7 +336,7 @@ def _play_in_processes(game: Game[Any, Any], batches: Sequence[Batch],
     try:
         # A Pool forks all its workers before starting its own threads.
         try:
-            pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)))
+            pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), _quiet_worker)
         except OSError:
             return None
         with pool:
