@@ -299,7 +299,7 @@ def test_an_art_key_no_game_uses_is_an_error_before_the_check(tmp_path):
     shutil.copy(PICTURES / "icon-site-heart.svg", tmp_path / "heart.svg")
     path = write_theme(tmp_path, '[art]\nunicorn = "heart.svg"\n')
     theme = load_theme(str(path))  # a layout of the user's might use it...
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
 
     _, layout = load_game("classic")
     with pytest.raises(DataError) as caught:
