@@ -27,12 +27,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardgen.data.colours import ColourError, parse_colour
 from boardgen.data.paths import layouts_root
-from boardgen.data.theme import Theme
 from boardgen.errors import BoardgenError, DataError, Problem
+
+if TYPE_CHECKING:
+    from boardgen.data.theme import Theme  # theme.py reads pictures through this module
 
 logger = logging.getLogger("boardgen.pictures")
 

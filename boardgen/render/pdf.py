@@ -7,6 +7,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
@@ -19,7 +20,6 @@ from reportlab.platypus import Paragraph
 from svglib.svglib import SvgRenderer, load_svg_file
 
 from boardgen.data.strings import word
-from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.render import fonts
 from boardgen.render.imposition import (
@@ -36,6 +36,9 @@ from boardgen.render.imposition import (
     place_keys,
 )
 from boardgen.units import pt
+
+if TYPE_CHECKING:
+    from boardgen.data.theme import Theme  # the theme checks its pictures through the PDF renderer
 
 # svglib's notes on pictures are collected once per picture (trial_render) and shown by art.py;
 # repeating them raw during the kit's render would only add noise.
