@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from boardgen.data.loader import bundled_names
 from boardgen.data.theme import load_theme
-from boardgen.games import load_game
+from boardgen.engines import load_game
 from boardgen.kits import sliding
 from boardgen.render.fonts import face
 from boardgen.render.pdf import svg_page

@@ -8,9 +8,12 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root, load
+from boardgen.engines import get_engine
 from boardgen.model.walls import build, placement_problems
 from boardgen.model.walls_generate import generate, to_toml
-from boardgen.rules.walls_playability import static_checks, thresholds
+from boardgen.rules.walls_playability import static_checks
+
+thresholds = get_engine("walls").thresholds
 
 
 def test_the_bundled_layout_is_what_its_generator_seed_gives() -> None:
