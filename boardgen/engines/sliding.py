@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from boardgen.engine import Engine, Kit
 from boardgen.model.sliding import Deal, SlidingLayout, build, deal
 from boardgen.rules import playability
-from boardgen.rules.players import PLAYERS
+from boardgen.rules.planner import PlannerPlayer
+from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
 from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
@@ -55,7 +56,7 @@ class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
                      {"turns_to_target": playability.distribution(results)})
 
     def players(self) -> Mapping[str, Callable[[], Player]]:
-        return PLAYERS
+        return {**GENERIC_PLAYERS, "planner": PlannerPlayer}
 
     def player_counts(self, layout: SlidingLayout) -> list[int]:
         return [k for k in sorted(layout.deal) if layout.players[0] <= k <= layout.players[1]]

@@ -1,9 +1,9 @@
-"""Players for self-play: random, greedy and lookahead for any game, a planner for sliding.
+"""Players for self-play: random, greedy and lookahead, for any game of the rules protocol.
 
 The greedy and search players need the game to define ``heuristic(state, seat)`` (lower is
 better, any comparable value); a game may also define ``score_moves(state, moves, seat)``
-to score all its moves at once faster than ``apply`` + ``heuristic``. `PlannerPlayer` is
-the sliding game's stronger player (it wins about 7 games in 10 against greedy).
+to score all its moves at once faster than ``apply`` + ``heuristic``. Players of one game
+only live with that game (the sliding game's planner: `boardgen.rules.planner`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from boardgen.rules.protocol import Game, Player
-from boardgen.rules.sliding import SHIFT
-from boardgen.rules.solver import next_turn_hits
 
 
 class RandomPlayer:
@@ -52,7 +50,7 @@ class SearchPlayer:
     Where a turn is several decisions, depth 2 evaluates every complete turn. Only the
     `width` best first decisions by heuristic are searched deeper, which keeps it
     affordable; ties are broken at random. (In the sliding game the heuristic of a shift
-    already looks at the walk, so this plays like greedy there; see `PlannerPlayer`.)
+    already looks at the walk, so this plays like greedy there; see `boardgen.rules.planner.PlannerPlayer`.)
     """
 
     def __init__(self, depth: int = 2, width: int = 12):
@@ -79,34 +77,6 @@ class SearchPlayer:
             self._value(game, game.apply(state, m), seat, depth - 1) for m in moves)
 
 
-class PlannerPlayer:
-    """For the sliding game: greedy when the target is in reach this turn; otherwise it
-    plans one turn further, shifting and walking to where the most next-turn shifts would
-    reach the target (other players push in between, so many options beat one)."""
-
-    name = "planner"
-
-    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
-        moves, seat, scores = scored(game, state)
-        if min(scores)[0] < game.steps_left(state, seat):
-            return pick_best(moves, scores, rng)
-        tiles, squares = game.heading(state, seat)
-        values = []
-        if state.phase == SHIFT:
-            for move in moves:
-                board = state.board.pushed(move.point, move.rotation)
-                pawn = game.geometry.pushes[move.point].carry(state.pawns[seat])
-                reach = board.reach(1 << pawn)
-                values.append(next_turn_hits(board, reach, tiles, squares,
-                                             forbidden=move.point.opposite))
-        else:
-            bit = game.geometry.bit
-            for move in moves:
-                values.append(next_turn_hits(state.board, 1 << bit(*move.to), tiles, squares,
-                                             forbidden=state.forbidden))
-        return pick_best(moves, [(-v, s) for v, s in zip(values, scores, strict=True)], rng)
-
-
 def scored(game: Game, state: Any) -> tuple[list[Any], int, list[Any]]:
     """The legal moves, the seat to move, and the heuristic value of each move for it."""
     moves = list(game.legal_moves(state))
@@ -128,15 +98,7 @@ def score(game: Game, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
     return [game.heuristic(game.apply(state, m), seat) for m in moves]
 
 
-# The players that can play any game that has a heuristic.
+# The players that can play any game that has a heuristic, by name. An engine names the
+# players of its game (`boardgen.engine.Engine.players`): these, and any of its own.
 GENERIC_PLAYERS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer}
-PLAYERS: dict[str, Callable[[], Player]] = {**GENERIC_PLAYERS, "planner": PlannerPlayer}
-
-
-def find_player(name: str) -> Any:
-    """A new player from its name: 'random', 'greedy', 'search' or 'planner'."""
-    try:
-        return PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"unknown player {name!r}; known: {', '.join(PLAYERS)}") from None

@@ -7,15 +7,11 @@ import random
 import pytest
 
 from boardgen.data.loader import load
+from boardgen.engines import get_engine
 from boardgen.model.sliding import build
-from boardgen.rules.players import (
-    GreedyPlayer,
-    PlannerPlayer,
-    RandomPlayer,
-    SearchPlayer,
-    find_player,
-    score,
-)
+from boardgen.rules.planner import PlannerPlayer
+from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, score
+from boardgen.rules.report import simulate
 from boardgen.rules.sliding import WALK, SlidingGame, Walk
 
 
@@ -79,9 +75,11 @@ def test_greedy_otherwise_gets_as_close_as_it_can(game):
 
 
 def test_players_are_found_by_name():
-    assert find_player("greedy").name == "greedy"
-    assert find_player("planner").name == "planner"
-    with pytest.raises(ValueError, match="unknown player 'smart'"):
-        find_player("smart")
+    engine = get_engine("sliding")
+    assert {name: make().name for name, make in engine.players().items()} == {
+        "random": "random", "greedy": "greedy", "search": "search2", "planner": "planner"}
+    assert "planner" not in get_engine("master").players()  # the planner knows only the sliding game
+    with pytest.raises(ValueError, match="player 'smart' cannot play 'classic'"):
+        simulate(engine, build(load("game", "classic")), games=1, players=2, seed=1, player="smart")
     with pytest.raises(ValueError):
         SearchPlayer(depth=0)
