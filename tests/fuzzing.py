@@ -148,8 +148,9 @@ def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bo
     """Load, build, set up and draw a kit: everything `boardgen render` does with the data
     before the playability check and the PDF. deep: then the PDF and two self-played games."""
     from boardgen.checks import simulate
+
     from boardgen.data.theme import load_theme
-    from boardgen.games import load_game
+    from boardgen.engines import load_game
     from boardgen.kits.common import KitOptions
 
     engine, layout = load_game(game)
