@@ -52,7 +52,9 @@ class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
         return list(layout.player_counts)
 
     def check_players(self, layout: WallsLayout, players: int) -> None:
-        layout.seat_colours(players)
+        if players not in layout.player_counts:
+            counts = " or ".join(map(str, layout.player_counts))
+            raise ValueError(f"{layout.id} is played by {counts} players, not {players}")
 
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
