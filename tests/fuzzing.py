@@ -7,7 +7,6 @@ hang (over the time limit).
 
 from __future__ import annotations
 
-import importlib
 import random
 import signal
 import traceback
@@ -147,15 +146,14 @@ def _mutate_once(text: str, rng: random.Random) -> str:
 def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bool = False) -> None:
     """Load, build, set up and draw a kit: everything `boardgen render` does with the data
     before the playability check and the PDF. deep: then the PDF and two self-played games."""
-    from boardgen.checks import simulate
-
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
     from boardgen.kits.common import KitOptions
+    from boardgen.rules.report import simulate
 
     engine, layout = load_game(game)
     loaded = load_theme(theme)
-    kit = importlib.import_module(f"boardgen.kits.{engine.kit}")
+    kit = engine.kit()
     setup = kit.setup(layout, layout.default_seed)
     drawings = kit.draw(layout, loaded, setup, lang)
     if deep:
