@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from boardgen.engine import Engine, Kit
 from boardgen.model.grand import GrandLayout, build, static_problems
 from boardgen.rules import grand_playability as checks
-from boardgen.rules.grand import GrandGame
+from boardgen.rules.grand import PLAYERS, GrandGame
+from boardgen.rules.players import GENERIC_PLAYERS
+from boardgen.rules.protocol import Player
 from boardgen.rules.report import Check, Extra, Progress
 
 if TYPE_CHECKING:
@@ -35,6 +37,10 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         from boardgen.kits import grand
 
         return grand
+
+    def players(self) -> Mapping[str, Callable[[], Player]]:
+        """The generic players, and the route policies (greedy: the shorter expected route)."""
+        return {**GENERIC_PLAYERS, **PLAYERS}
 
     def static_checks(self, layout: GrandLayout, start: GrandLayout, limits: Mapping[str, Any]) -> list[Check]:
         problems = static_problems(layout)

@@ -44,9 +44,10 @@ worded for players, are printed on the rules sheet from `layouts/rules/grand.*.m
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 from boardgen.model.grand import PERIPHERAL, START, GrandLayout
 from boardgen.rules.protocol import Outcome
@@ -496,7 +497,8 @@ class GrandGame:
         return state.turn % len(state.pos)
 
     def turns_played(self, state: GrandState) -> int:
-        return state.turn // len(state.pos)
+        """Turns played so far, every seat's counted (one decision per turn)."""
+        return state.turn
 
     def ways(self, state: GrandState) -> list[Way]:
         """The ways the coming roll can go (peeked from the state's random state)."""
@@ -520,7 +522,7 @@ class GrandGame:
     def outcome(self, state: GrandState) -> Outcome | None:
         if state.winner < 0:
             return None
-        return Outcome(state.winner, state.turn // len(state.pos) + 1)
+        return Outcome(state.winner, state.turn + 1)
 
     def heuristic(self, state: GrandState, seat: int) -> float:
         """Lower is better: the expected turns left for `seat`'s pawn."""
@@ -549,7 +551,8 @@ class RoutePlayer:
         self.name = policy
         self.chooser = CHOOSERS[policy]()
 
-    def choose(self, game: GrandGame, state: GrandState, rng: random.Random) -> int:
+    def choose(self, game: Any, state: Any, rng: random.Random) -> int:
+        """The index of the way to take (a move of `GrandGame`)."""
         ways = game.ways(state)
         if len(ways) <= 1:
             return 0
@@ -557,4 +560,4 @@ class RoutePlayer:
         return self.chooser.pick(game.rules, table, table.seat, ways)
 
 
-PLAYERS = {name: (lambda policy=name: RoutePlayer(policy)) for name in CHOOSERS}
+PLAYERS: dict[str, Callable[[], RoutePlayer]] = {name: partial(RoutePlayer, name) for name in CHOOSERS}
