@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from boardgen.data.loader import layouts_root
+from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import DataError, Interrupted, OutputError, Problem, UsageError
@@ -63,7 +63,7 @@ def kit_id(game: str, layout_id: str) -> str:
     """The name of a kit's folder and files: the layout's id, except for a layout of the user's
     that keeps a bundled game's id (a copy, a generated board): it is named after its file, so
     it never writes over the bundled game's kit."""
-    from boardgen.data.loader import bundled_names, layouts_root, resolve
+    from boardgen.data.loader import bundled_names, resolve
 
     path = resolve("game", game).resolve()
     if path.is_relative_to(layouts_root().resolve()) or layout_id not in bundled_names("game"):
