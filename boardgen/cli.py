@@ -160,8 +160,10 @@ def list_command() -> None:
               help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).")
 @click.option("--no-svg", is_flag=True, help="Skip writing the SVG files.")
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
+@click.option("--recheck", is_flag=True,
+              help="Run the playability check again even if this layout and seed were checked before.")
 def render(game, all_games, output, paper, theme, seed, lang, margin, joint, overlap, orientation,
-           backs, flip, back_offset, sheets, only, no_preview, preview_dpi, no_svg, force) -> None:
+           backs, flip, back_offset, sheets, only, no_preview, preview_dpi, no_svg, force, recheck) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.kit import render_kit
 
@@ -171,7 +173,8 @@ def render(game, all_games, output, paper, theme, seed, lang, margin, joint, ove
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
-                         previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force)
+                         previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
+                         recheck=recheck)
     for name in names:
         started = time.perf_counter()
         bar, progress = _progress_bar(f"checking {name}")
@@ -204,6 +207,10 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
     bar, progress = _progress_bar(f"checking {layout.id}")
     try:
         report = check(engine, layout, seed, games=games, progress=progress)
+        if games is None:  # the verdict a render would reach: keep it for the next render
+            from boardgen import verdicts
+
+            verdicts.store(verdicts.verdict_key(engine.name, engine.version, layout.doc.data, seed), report.to_dict())
     finally:
         if bar is not None:
             bar.render_finish()

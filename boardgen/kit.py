@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardgen import verdicts
 from boardgen.data.strings import strings
 from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
@@ -37,11 +38,23 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], None]
 
 
-def verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
+def verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False,
             progress: Progress | None = None) -> Report:
     """The playability verdict on the layout and seed; UnplayableError unless it is
-    playable or `force`."""
-    return require_playable(check_layout(engine, layout, seed, progress=progress), force=force)
+    playable or `force`. A verdict kept from an earlier check of the same layout, seed and
+    rules is used again (see boardgen.verdicts) unless `recheck`."""
+    key = verdicts.verdict_key(engine.name, engine.version, layout.doc.data, seed)
+    kept = None if recheck else verdicts.load(key)
+    report = None
+    if kept is not None:
+        try:
+            report = Report.from_dict(kept, target_noun=engine.target_noun)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            report = None  # an entry of another shape: check again
+    if report is None:
+        report = check_layout(engine, layout, seed, progress=progress)
+        verdicts.store(key, report.to_dict())
+    return require_playable(report, force=force)
 
 
 def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
@@ -70,7 +83,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     content = frame_for(sheet, options.margin).content
     pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
     with interruptible() as interrupted:
-        report = verdict(engine, layout, seed, force=options.force, progress=progress) if check else None
+        report = (verdict(engine, layout, seed, force=options.force, recheck=options.recheck, progress=progress)
+                  if check else None)
         summary = report.summary_line(options.lang) if report else ""
         pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
         if options.board_sheets is not None or options.only is not None:

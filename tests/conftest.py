@@ -15,6 +15,12 @@ def pytest_addoption(parser):
                      help="rewrite the golden files from the current output instead of comparing")
 
 
+@pytest.fixture(autouse=True)
+def own_verdict_cache(tmp_path_factory, monkeypatch):
+    """Every test starts with an empty verdict cache of its own (never the user's)."""
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
+
+
 @pytest.fixture
 def update_golden(request) -> bool:
     return request.config.getoption("--update-golden")

@@ -42,6 +42,7 @@ class KitOptions:
     preview_dpi: int | None = None  # None: board.png at 150 dpi, pages at 60 (render.preview)
     svg: bool = True
     force: bool = False
+    recheck: bool = False  # check the layout again even if its verdict is kept
 
 
 @dataclass

@@ -1,0 +1,130 @@
+"""The verdict cache: a layout and seed checked once are not checked again, and a damaged or
+stale entry is never trusted."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import boardgen.kit
+from boardgen import verdicts
+from boardgen.cli import cli
+from boardgen.rules.report import check as real_check
+
+
+@pytest.fixture(scope="module")
+def five(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A small generated layout (5 x 5, 20 games per player count) whose check is quick."""
+    path = tmp_path_factory.mktemp("layout") / "five.toml"
+    result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    assert "games_per_player_count = 200" in text
+    path.write_text(text.replace("games_per_player_count = 200", "games_per_player_count = 20"), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the playability checks that really run."""
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real_check(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(boardgen.kit, "check_layout", counted)
+    return calls
+
+
+def render(layout: str, out: Path, *extra: str) -> str:
+    result = CliRunner().invoke(cli, ["render", layout, "-o", str(out), "--no-preview", "--no-svg", *extra])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def entries() -> list[Path]:
+    return sorted((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "verdicts").glob("*.json"))
+
+
+def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path: Path, checks: list[int],
+                                                                      five: str) -> None:
+    first = render(five, tmp_path / "a")
+    assert len(checks) == 1 and len(entries()) == 1
+    second = render(five, tmp_path / "b", "--theme", "ink-saver", "--paper", "letter", "--lang", "fr")
+    assert len(checks) == 1
+    assert "playability" in first and "playability" in second
+    report_a = (tmp_path / "a" / "five" / "five-playability.json").read_bytes()
+    report_b = (tmp_path / "b" / "five" / "five-playability.json").read_bytes()
+    assert report_a == report_b and json.loads(report_a)["playable"] is True
+
+
+def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: list[int], five: str) -> None:
+    render(five, tmp_path / "a")
+    render(five, tmp_path / "a", "--recheck")
+    assert len(checks) == 2
+    render(five, tmp_path / "a", "--seed", "3")
+    assert len(checks) == 3 and len(entries()) == 2
+    edited = tmp_path / "five-edited.toml"
+    edited.write_text(Path(five).read_text(encoding="utf-8").replace("games_per_player_count = 20",
+                                                                      "games_per_player_count = 21"),
+                      encoding="utf-8")
+    result = CliRunner().invoke(cli, ["render", str(edited), "-o", str(tmp_path / "b"), "--no-preview", "--no-svg"])
+    assert result.exit_code == 0, result.output
+    assert len(checks) == 4
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "other-key", "garbage", "huge"])
+def test_a_damaged_entry_is_never_trusted(tmp_path: Path, checks: list[int], damage: str, five: str) -> None:
+    render(five, tmp_path / "a")
+    (entry,) = entries()
+    text = entry.read_text(encoding="utf-8")
+    data = json.loads(text)
+    if damage == "truncate":
+        entry.write_text(text[: len(text) // 2], encoding="utf-8")
+    elif damage == "flip":  # an edited verdict: its digest no longer matches
+        data["report"]["playable"] = not data["report"]["playable"]
+        entry.write_text(json.dumps(data), encoding="utf-8")
+    elif damage == "other-key":
+        data["key"] = "0" * 64
+        entry.write_text(json.dumps(data), encoding="utf-8")
+    elif damage == "garbage":
+        entry.write_bytes(b"\xff\xfe not json")
+    else:
+        entry.write_bytes(b" " * (verdicts.MAX_ENTRY_BYTES + 1))
+    render(five, tmp_path / "b")
+    assert len(checks) == 2
+    assert verdicts.load(entry.stem) is not None  # the fresh verdict replaced it
+
+
+def test_another_engine_version_or_code_is_another_key() -> None:
+    data = {"game": {"id": "x"}}
+    key = verdicts.verdict_key("sliding", "1", data, 1)
+    assert key == verdicts.verdict_key("sliding", "1", {"game": {"id": "x"}}, 1)
+    assert len({key, verdicts.verdict_key("sliding", "2", data, 1), verdicts.verdict_key("master", "1", data, 1),
+                verdicts.verdict_key("sliding", "1", data, 2),
+                verdicts.verdict_key("sliding", "1", {"game": {"id": "y"}}, 1)}) == 5
+
+
+def test_an_unwritable_cache_only_means_checking_again(tmp_path: Path, checks: list[int], five: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "cache-is-a-file"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(blocked))
+    render(five, tmp_path / "a")
+    render(five, tmp_path / "b")
+    assert len(checks) == 2
+
+
+def test_validate_keeps_the_verdict_for_the_next_render(tmp_path: Path, checks: list[int], five: str) -> None:
+    result = CliRunner().invoke(cli, ["validate", five])
+    assert result.exit_code == 0, result.output
+    assert len(entries()) == 1
+    render(five, tmp_path / "a")
+    assert not checks  # the render reused what validate found
+    CliRunner().invoke(cli, ["validate", five, "--games", "3"])
+    assert len(entries()) == 1  # a shortened check is not the render's verdict
