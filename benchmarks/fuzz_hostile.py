@@ -68,7 +68,7 @@ def interrupt_case(rng: random.Random, work: Path, old_kit: Path) -> Outcome:
     signum = rng.choice([signal.SIGINT, signal.SIGTERM])
     delay = rng.uniform(0.2, 12.0)
     process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "-o", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=work)
     try:
         process.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -116,7 +116,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
     old_kit = work / "old"
     subprocess.run([sys.executable, "-c", DRIVER, "render", "classic", "-o", str(old_kit)], check=True,
-                   cwd=ROOT, stdout=subprocess.DEVNULL)
+                   cwd=work, stdout=subprocess.DEVNULL)
     plan = []
     for category, share in SHARES.items():
         plan += [category] * max(1, round(args.cases * share))
