@@ -130,6 +130,11 @@ def check_kit_options(options: KitOptions) -> Paper:
     overlap(options.overlap)
     for value in options.back_offset:
         bounded(value, -BACK_OFFSET_MM, BACK_OFFSET_MM, "the back offset")
+    shift = max(abs(value) for value in options.back_offset)
+    if options.backs == "duplex" and shift > options.margin:
+        # Everything printed stays inside the margins; a larger shift pushes the backs off the paper.
+        raise UsageError(f"a back offset of {shift:g} mm moves the card backs past the {options.margin:g} mm margin "
+                         "and off the paper: use a smaller offset or a larger --margin")
     if options.seed is not None:
         seed(options.seed)
     if options.preview_dpi is not None:

@@ -222,6 +222,8 @@ def test_missing_picture_found_before_the_check(tmp_path, monkeypatch):
     (KitOptions(margin=-1), "between 0 and 30"),
     (KitOptions(overlap=float("-inf")), "finite"),
     (KitOptions(back_offset=(500.0, 0.0)), "between -10 and 10"),
+    (KitOptions(back_offset=(0.0, -9.0)), "past the 8 mm margin"),
+    (KitOptions(back_offset=(3.0, 0.0), margin=2), "past the 2 mm margin"),
     (KitOptions(seed=2**64), "seed"),
 ])
 def test_options_refused_before_the_check(tmp_path, monkeypatch, options, message):
