@@ -111,6 +111,9 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     import boardgen.kit
+    from boardgen.data.loader import bundled_names
+
+    games = bundled_names("game")
 
     boardgen.kit.require_playable = lambda *a, **k: None  # type: ignore[assignment]
     work = Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
@@ -129,13 +132,13 @@ def main() -> int:
             continue
         rng = random.Random(args.seed * 1_000_003 + number)
         if category == "layouts":
-            base = rng.choice(["classic", "master", "minos"])
+            base = rng.choice(games)
             raw = mutate(bundled_text("games", base), rng, rng.choice([1, 1, 2, 3]))
             outcome = classify(layout_case(work, base, raw, deep=rng.random() < 0.25), seconds=60)
         elif category == "themes":
-            base = rng.choice(["classic", "ink-saver", "minoan"])
+            base = rng.choice(bundled_names("theme"))
             raw = mutate(bundled_text("themes", base), rng, rng.choice([1, 1, 2, 3]))
-            outcome = classify(theme_case(work, raw, rng.choice(["classic", "master", "minos"])), seconds=60)
+            outcome = classify(theme_case(work, raw, rng.choice(games)), seconds=60)
         elif category == "options":
             cli_args = render_args(rng) + ["--no-preview"] if rng.random() < 0.7 else command_args(rng)
             outcome = classify(cli_case(cli_args, work / "options-out"), seconds=120)

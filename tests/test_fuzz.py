@@ -21,6 +21,8 @@ from fuzzing import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardgen.data.loader import bundled_names
+
 FAST = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
@@ -30,14 +32,14 @@ def assert_handled(outcome) -> None:
 
 
 @FAST
-@given(base=st.sampled_from(["classic", "master", "minos"]), seed=st.integers(0, 2**32), rounds=st.integers(1, 3))
+@given(base=st.sampled_from(bundled_names("game")), seed=st.integers(0, 2**32), rounds=st.integers(1, 3))
 def test_mutated_layouts(tmp_path, base, seed, rounds):
     raw = mutate(bundled_text("games", base), random.Random(seed), rounds)
     assert_handled(classify(layout_case(tmp_path, base, raw), seconds=60))
 
 
 @FAST
-@given(base=st.sampled_from(["classic", "ink-saver", "minoan"]), game=st.sampled_from(["classic", "master", "minos"]),
+@given(base=st.sampled_from(bundled_names("theme")), game=st.sampled_from(bundled_names("game")),
        seed=st.integers(0, 2**32), rounds=st.integers(1, 3))
 def test_mutated_themes(tmp_path, base, game, seed, rounds):
     raw = mutate(bundled_text("themes", base), random.Random(seed), rounds)
