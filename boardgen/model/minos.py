@@ -77,8 +77,6 @@ class MinosLayout(GameInfo):
     orbit: tuple[int, ...]
     millstone: tuple[tuple[int, int], ...]
     names: dict[int, dict[str, str]]
-    orbit_name: dict[str, str]
-    millstone_name: dict[str, str]
     pawn_size_mm: tuple[float, float]
     playability: dict[str, Any]
 
@@ -278,8 +276,6 @@ def build(doc: Document) -> MinosLayout:
         entry_face=race.get("entry_face", 1), cells=cells, sanctuaries=sanctuaries,
         exact=exact, jumps=jumps, tunnels=tunnels, lose_turns=lose_turns, orbit=orbit,
         millstone=tuple(millstone), names=names,
-        orbit_name=orbit_data.get("name", {"en": "Knight’s Orbit", "fr": "Cercle du cavalier"}),
-        millstone_name=data.get("millstone", {}).get("name", {"en": "Millstone", "fr": "Meule"}),
         pawn_size_mm=(float(pieces.get("pawn_width_mm", 16)),
                       float(pieces.get("pawn_height_mm", 24))),
         playability=dict(data.get("playability", {})),
