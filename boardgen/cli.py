@@ -150,7 +150,9 @@ def list_command() -> None:
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Duplex flip edge of your printer.")
 @click.option("--back-offset", default=None, metavar="X,Y", callback=_checked(bounds.back_offset),
-              help="Shift backs only, in mm (each at most 10), to fix a printer's misregistration.")
+              help="Move the card backs by X,Y mm as seen from the front (+X right, +Y down; each at most 10 "
+                   "and within the printable area) to fix a printer's misregistration, measured with the "
+                   "duplex test mark under the first card sheet.")
 @click.option("--sheets", default=None, metavar="N,N-M", callback=_checked(bounds.sheets),
               help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.")
 @click.option("--only", default=None, metavar="PART,PART", callback=_checked(bounds.parts),

@@ -66,3 +66,28 @@ def forms_drawn(path) -> list[list[str]]:
         data = page.get_contents().get_data().decode("latin-1")
         out.append([name.removeprefix("FormXob.") for name in re.findall(r"/(\S+) Do", data)])
     return out
+
+
+def form_matrices(path, index: int, name: str) -> list[tuple[float, ...]]:
+    """The transformation matrix (a, b, c, d, e, f) in force at each drawing of a named form on
+    a page, read from its content stream (q/Q/cm tracked)."""
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(str(path))
+    page = reader.pages[index]
+    ops = ContentStream(page.get_contents(), reader).operations
+    stack: list[tuple[float, ...]] = []
+    ctm: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    out = []
+    for operands, op in ops:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+        elif op == b"Do" and str(operands[0]).removeprefix("/FormXob.") == name:
+            out.append(ctm)
+    return out

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 # repeating them raw during the kit's render would only add noise.
 logging.getLogger("svglib").addHandler(logging.NullHandler())
 
+_FRENCH_BEFORE = re.compile(r"(?<=\S) ([:;!?%»])")
+_FRENCH_AFTER = re.compile(r"« ")
+GLYPH_SLACK = 0.5  # mm kept between the window's edge and a line of text starting or ending on it
 MARK_GAP = 1.0  # crop marks start this far from the trim line
 MARK_LEN = 5.0
 
@@ -85,6 +88,13 @@ class PdfKit:
         self.deferred: list[tuple[str, PageFrame, Callable[[], None]]] = []
         self.pieces_on_board = False  # some board sheets also carry pieces below the board
         self.flow_end = (0, 0.0, 0.0, 0.0)  # last flow: column, mm used in it, column width, gutter
+
+    def typeset(self, text: str) -> str:
+        """French puts a no-break space before : ; ! ? % » and after «, so a line never starts
+        with the mark (whatever spaces the strings or data files used)."""
+        if self.lang != "fr":
+            return text
+        return _FRENCH_AFTER.sub("\u00ab\u00a0", _FRENCH_BEFORE.sub("\u00a0\\1", text))
 
     # Coordinates and colours -----------------------------------------------------------------
 
@@ -158,16 +168,19 @@ class PdfKit:
     def _furniture(self, heading: str) -> None:
         """Header line and calibration bar, on every page, inside the printable window."""
         head = self.frame.header_rect
-        self.text(heading, head.x, head.y + 5.5, size=3.6, weight="bold", width=head.w * 0.72)
-        self.text(self.title, head.right, head.y + 5.5, size=3.0, anchor="end", fill="muted",
-                  width=head.w * 0.26)
+        # Some glyphs (a bold "J") reach left of their origin: half a millimetre keeps them in.
+        self.text(heading, head.x + GLYPH_SLACK, head.y + 5.5, size=3.6, weight="bold",
+                  width=head.w * 0.72 - GLYPH_SLACK)
+        self.text(self.title, head.right - GLYPH_SLACK, head.y + 5.5, size=3.0, anchor="end", fill="muted",
+                  width=head.w * 0.26 - GLYPH_SLACK)
         self.line(head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted",
                   width=self.theme.strokes["rule"])
         self.calibration_bar()
 
     def calibration_bar(self) -> None:
         foot = self.frame.footer_rect
-        x0, y0 = foot.x, foot.y + 4.5
+        # The bar's outline is stroked on its edge: half the stroke would fall in the margin.
+        x0, y0 = foot.x + self.theme.strokes["calibration"] / 2, foot.y + 4.5
         c = self.c
         c.setStrokeColor(self._colour("ink"))
         c.setFillColor(self._colour("ink"))
@@ -224,6 +237,7 @@ class PdfKit:
              width: float | None = None, angle: float = 0) -> None:
         """A single line of text with its baseline at y; shrunk to fit width if given."""
         family = self.theme.fonts[role]
+        content = self.typeset(content)
         fonts.check_glyphs(content, family, weight, where="page text")
         if width is not None:
             size = fonts.fit_size(content, family, weight, width=width, size=size, smallest=size * 0.55)
@@ -305,6 +319,7 @@ class PdfKit:
         }
         flow = []
         for kind, text in blocks:
+            text = self.typeset(text)
             family = self.theme.fonts["title" if kind == "h" else "body"]
             fonts.check_glyphs(re.sub(r"<[^>]+>", "", text), family, "bold" if kind == "h" else "normal",
                                where="page text")

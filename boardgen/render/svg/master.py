@@ -28,7 +28,9 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
     # The name sits low on the disc, where the circle narrows: two lines when it is long.
     size = diameter * 0.095
     lines = sheet.lines(obj.name[lang], size=size, width=diameter * 0.6)
-    rows = [(0.3, 0.6)] if len(lines) == 1 else [(0.25, 0.72), (0.345, 0.55)]
+    # Two lines: the lower one is kept narrower and a little higher, clear of the ring where
+    # the disc narrows (a descender at 0.345 and 55 % wide touched it).
+    rows = [(0.3, 0.6)] if len(lines) == 1 else [(0.25, 0.72), (0.34, 0.5)]
     for k, (line, (dy, width)) in enumerate(zip(lines, rows, strict=True)):
         sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=diameter * width,
                    id=f"token-{obj.id}-name-{k}")
@@ -54,10 +56,15 @@ def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: T
         art = min(row_h - 4.0, 13.0)
         draw_picture(sheet, d, obj.art, cx=bleed + 4.0 + art / 2, cy=top + row_h / 2, size=art, fill="art",
                      id=f"{ident}-art-{k}")
-        sheet.text(d, obj.name[lang], x=bleed + 6.0 + art, y=top + row_h / 2 - 0.6, size=2.7, anchor="start",
-                   width=w - art - 10.0, id=f"{ident}-name-{k}")
-        sheet.text(d, f"{obj.value} + {layout.recipe_bonus}", x=bleed + 6.0 + art, y=top + row_h / 2 + 3.6,
-                   size=2.6, anchor="start", weight="bold", fill="muted", id=f"{ident}-value-{k}")
+        # A long name goes on two lines rather than shrinking out of reading size.
+        lines = sheet.lines(obj.name[lang], size=2.7, width=w - art - 10.0)
+        y0 = top + row_h / 2 - (0.6 if len(lines) == 1 else 2.0)
+        for j, line in enumerate(lines):
+            sheet.text(d, line, x=bleed + 6.0 + art, y=y0 + j * 3.0, size=2.7, anchor="start",
+                       width=w - art - 10.0, id=f"{ident}-name-{k}" + (f"-{j}" if j else ""))
+        sheet.text(d, f"{obj.value} + {layout.recipe_bonus}", x=bleed + 6.0 + art,
+                   y=y0 + (len(lines) - 1) * 3.0 + 4.2, size=2.6, anchor="start", weight="bold", fill="muted",
+                   id=f"{ident}-value-{k}")
     return d.tostring()
 
 
