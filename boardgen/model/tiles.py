@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 N, E, S, W = 1, 2, 4, 8
 SIDES = {"N": N, "E": E, "S": S, "W": W}
-OPPOSITE = {N: S, S: N, E: W, W: E}
 # (row, col) step when leaving a square through a side.
 STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
 
