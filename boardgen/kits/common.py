@@ -661,9 +661,12 @@ class Packer:
                 continue
             form = first.forms[0]
             if first.scalable:
-                scale = min(area.w / form.w, (area.h - self.TITLE) / form.h)
-                pdf.text(first.title, area.x, area.y + 4.5, size=3.4, weight="bold", width=area.w)
-                pdf.place(form, area.x + (area.w - form.w * scale) / 2, area.y + self.TITLE, scale=scale)
+                titled = first.title != self.heading  # the page heading already says it
+                top = area.y + (self.TITLE if titled else 0.0)
+                scale = min(area.w / form.w, (area.bottom - top) / form.h)
+                if titled:
+                    pdf.text(first.title, area.x, area.y + 4.5, size=3.4, weight="bold", width=area.w)
+                pdf.place(form, area.x + (area.w - form.w * scale) / 2, top, scale=scale)
                 del first.forms[0]
                 continue
             raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm {first.title.lower()} piece does not fit the "
