@@ -24,8 +24,6 @@ from boardgen.errors import Interrupted, OutputError, UsageError
 from boardgen.kit import render_kit
 from boardgen.kits.common import KitOptions, write_kit
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     out = {}
@@ -176,7 +174,7 @@ def test_signal_during_the_previews_of_a_real_process(old_kit, signum):
     kit = old_kit / "classic"
     before = snapshot(kit)
     process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "-o", str(old_kit)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=old_kit)
     assert process.stdout is not None
     line = process.stdout.readline()
     assert line == "PREVIEW\n", line + process.communicate()[1]

@@ -133,8 +133,9 @@ def test_many_tabs_and_rapid_edits(served: tuple[int, Path]) -> None:
 
 
 def test_ctrl_c_stops_it_cleanly(tmp_path: Path) -> None:
+    # Run from elsewhere than the repository, so the installed boardgen is the one started.
     proc = subprocess.Popen([sys.executable, "-m", "boardgen", "serve", "classic", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
