@@ -451,11 +451,11 @@ def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
     w, h = tiling.board_w * scale, tiling.board_h * scale
     x0, y0 = box.x + (box.w - w) / 2, box.y + (box.h - h) / 2
     pdf.place(board, x0, y0, scale=scale)
-    seam = {"colour": "ink", "width": pdf.theme.strokes["map_seam"], "dash": (2, 1)}
+    width = pdf.theme.strokes["map_seam"]
     for sx in tiling.seams_x:
-        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, **seam)
+        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, colour="ink", width=width, dash=(2, 1))
     for sy in tiling.seams_y:
-        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, **seam)
+        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, colour="ink", width=width, dash=(2, 1))
     for piece in tiling.pieces:
         cx = x0 + (piece.trim.x + piece.trim.w / 2) * scale
         cy = y0 + (piece.trim.y + piece.trim.h / 2) * scale
@@ -548,8 +548,12 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
     help_x, help_y = area.x + half + 8, y + 2
     y_right = help_y + pdf.measure(_bullets(sample), half, size=3.2) + 2
-    pdf.later("PrintHelp", lambda: bullet_list(
-        pdf, print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board), help_x, help_y, half))
+
+    def steps() -> None:
+        lines = print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board)
+        bullet_list(pdf, lines, help_x, help_y, half)
+
+    pdf.later("PrintHelp", steps)
     y = max(y_left, y_right) + 3
     pdf.text(word(lang, "playability_line", summary=summary or word(lang, "not_checked")), area.x, y,
              size=3.2, width=area.w)

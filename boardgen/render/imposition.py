@@ -210,7 +210,7 @@ def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style
         raise UsageError("the board cannot be tiled with these margins and overlap")
     candidates.sort(key=lambda item: item[0])
     fewest = [c for c in candidates if c[0][0] == candidates[0][0][0]]
-    chosen = None
+    chosen: tuple[PageFrame, int, int, tuple[float, ...], tuple[float, ...], tuple[str, ...]] | None = None
     for _, frame, cols, rows in fewest:
         sx = _seams(board_w, cols, frame.content.w, g, zones_x)
         sy = _seams(board_h, rows, frame.content.h, g, zones_y)
@@ -244,21 +244,21 @@ def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style
             origin = (area.x - shown.x, area.y - shown.y)
             # Crosses only where a seam meets the board's outer edge: there they are on paper
             # that no seam cut removes, so they survive until the sheets are joined.
-            crosses = []
+            crosses: list[tuple[float, float]] = []
             for seam_index in (c - 1, c):
                 if 0 <= seam_index < cols - 1:
-                    sx = seams_x[seam_index]
+                    at_x = seams_x[seam_index]
                     if r == 0:
-                        crosses.append((sx, -CROSS_OFFSET))
+                        crosses.append((at_x, -CROSS_OFFSET))
                     if r == rows - 1:
-                        crosses.append((sx, board_h + CROSS_OFFSET))
+                        crosses.append((at_x, board_h + CROSS_OFFSET))
             for seam_index in (r - 1, r):
                 if 0 <= seam_index < rows - 1:
-                    sy = seams_y[seam_index]
+                    at_y = seams_y[seam_index]
                     if c == 0:
-                        crosses.append((-CROSS_OFFSET, sy))
+                        crosses.append((-CROSS_OFFSET, at_y))
                     if c == cols - 1:
-                        crosses.append((board_w + CROSS_OFFSET, sy))
+                        crosses.append((board_w + CROSS_OFFSET, at_y))
             pieces.append(Piece(r, c, rows, cols, trim, shown, origin, tuple(crosses)))
     return Tiling(frame, board_w, board_h, g, style, seams_x, seams_y, tuple(pieces), tuple(pieces), notes)
 
