@@ -27,7 +27,7 @@ DEFAULT_GAME = "classic"
 class BoardgenGroup(click.Group):
     """Turns every BoardgenError into one clear line and its exit code: no traceback."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BoardgenError as exc:
@@ -37,11 +37,12 @@ class BoardgenGroup(click.Group):
             click.echo("boardgen: interrupted", err=True)
             ctx.exit(exc.exit_code)
         except click.ClickException as exc:
-            exc.message = shorten(exc.message, 300)  # click quotes a bad value whole, megabytes or not
+            # click quotes a bad value whole, megabytes or not (its stub marks message Final)
+            exc.message = shorten(exc.message, 300)  # type: ignore[misc]
             raise
 
 
-def _progress_bar(label: str):
+def _progress_bar(label: str) -> tuple[Any, Callable[[int, int, str], None] | None]:
     """A progress callback: a bar on a terminal, silence otherwise."""
     if not sys.stderr.isatty():
         return None, None
@@ -164,8 +165,10 @@ def list_command() -> None:
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
 @click.option("--recheck", is_flag=True,
               help="Run the playability check again even if this layout and seed were checked before.")
-def render(game, all_games, output, paper, theme, seed, lang, margin, joint, overlap, orientation,
-           backs, flip, back_offset, sheets, only, no_preview, preview_dpi, no_svg, force, recheck) -> None:
+def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
+           margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
+           back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
+           no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.kit import render_kit
 

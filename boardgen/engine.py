@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from boardgen.data.loader import Document
     from boardgen.data.theme import Theme
     from boardgen.kits.common import KitOptions
+    from boardgen.render.imposition import Tiling
 
 LayoutT = TypeVar("LayoutT", bound=GameInfo)
 SetupT = TypeVar("SetupT")
@@ -78,7 +79,9 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     - ``draw(layout, theme, start, lang)``: every drawing, in memory;
     - ``build_pdf(layout, theme, start, drawings, options, *, summary)``: the whole PDF and
       the kind of each page ("cover", "board", "tiles", "cards", ...); `summary` is the
-      check's one-line verdict for the cover.
+      check's one-line verdict for the cover;
+    - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
+      reach the command line).
 
     Nothing is written to disk here; `boardgen.kit.render_kit` writes the files.
     """
@@ -89,6 +92,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT,
                   options: KitOptions, /, *, summary: str) -> tuple[bytes, list[str]]: ...
+
+    def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
 
 
 class Engine(ABC, Generic[LayoutT, SetupT, GameT]):

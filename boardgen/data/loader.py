@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from boardgen.data.paths import layouts_root
+from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
 from boardgen.data.toml_lines import key_lines, line_of
 from boardgen.errors import MESSAGE_CHARS, DataError, Problem, UsageError, quote, shorten

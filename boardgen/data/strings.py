@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from functools import cache
+from typing import Any
 
 from boardgen.data.paths import layouts_root
 from boardgen.errors import UsageError
@@ -12,7 +13,7 @@ LANGUAGES = ("en", "fr")
 
 
 @cache
-def strings(lang: str) -> dict:
+def strings(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
         raise UsageError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
     path = layouts_root() / "strings" / f"{lang}.toml"
@@ -20,4 +21,5 @@ def strings(lang: str) -> dict:
 
 
 def word(lang: str, key: str, **values: object) -> str:
-    return strings(lang)[key].format(**values)
+    text: str = strings(lang)[key]
+    return text.format(**values)

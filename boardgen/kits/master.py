@@ -19,7 +19,8 @@ from boardgen.kits.common import (
     rules_blocks,
     rules_pages,
 )
-from boardgen.kits.sliding import board_tiling, piece_blocks
+from boardgen.kits.sliding import board_tiling as board_tiling  # cut like the sliding board
+from boardgen.kits.sliding import piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
 from boardgen.render.pdf import PdfKit

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from boardgen.rules.protocol import Game, Player
+from boardgen.rules.protocol import Game, HeuristicGame, Player
 
 
 class RandomPlayer:
@@ -20,7 +20,7 @@ class RandomPlayer:
 
     name = "random"
 
-    def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
         return rng.choice(list(game.legal_moves(state)))
 
 
@@ -34,7 +34,7 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: random.Random) -> Any:
         # A game may list its best moves without scoring them all (``best_moves(state)``:
         # the legal moves of the lowest `score`, in legal order); the draw is the same.
         best = getattr(game, "best_moves", None)
@@ -60,7 +60,7 @@ class SearchPlayer:
         self.width = width
         self.name = f"search{depth}"
 
-    def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: random.Random) -> Any:
         moves, seat, scores = scored(game, state)
         if self.depth > 1:
             ranked = sorted(range(len(moves)), key=scores.__getitem__)[:self.width]
@@ -69,7 +69,7 @@ class SearchPlayer:
                       for m in moves]
         return pick_best(moves, scores, rng)
 
-    def _value(self, game: Game, state: Any, seat: int, depth: int) -> Any:
+    def _value(self, game: HeuristicGame[Any, Any], state: Any, seat: int, depth: int) -> Any:
         if depth == 0 or game.outcome(state) is not None or game.to_move(state) != seat:
             return game.heuristic(state, seat)
         moves = list(game.legal_moves(state))
@@ -77,7 +77,7 @@ class SearchPlayer:
             self._value(game, game.apply(state, m), seat, depth - 1) for m in moves)
 
 
-def scored(game: Game, state: Any) -> tuple[list[Any], int, list[Any]]:
+def scored(game: HeuristicGame[Any, Any], state: Any) -> tuple[list[Any], int, list[Any]]:
     """The legal moves, the seat to move, and the heuristic value of each move for it."""
     moves = list(game.legal_moves(state))
     seat = game.to_move(state)
@@ -90,11 +90,11 @@ def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: random.Random) -
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
 
 
-def score(game: Game, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
+def score(game: HeuristicGame[Any, Any], state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
     """The heuristic value for `seat` of each move's result."""
     fast = getattr(game, "score_moves", None)
     if fast is not None:
-        return fast(state, moves, seat)
+        return list(fast(state, moves, seat))
     return [game.heuristic(game.apply(state, m), seat) for m in moves]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 State = TypeVar("State")
 Move = TypeVar("Move", bound=Hashable)
@@ -57,9 +57,22 @@ class Game(Protocol[State, Move]):
         ...
 
 
+class HeuristicGame(Game[State, Move], Protocol[State, Move]):
+    """A game the generic players (`boardgen.rules.players`: greedy, search) can play: it
+    says how far a seat is from winning. ``score_moves(state, moves, seat)``, when the game
+    has it, scores every move at once (see `Game`)."""
+
+    def heuristic(self, state: State, seat: int) -> Any:
+        """How far `seat` is from winning in `state`: lower is better, any comparable value."""
+        ...
+
+
 class Player(Protocol):
-    """Chooses a move; `rng` is the only source of randomness it may use."""
+    """Chooses a move; `rng` is the only source of randomness it may use. A player may need
+    more of the game than `Game` (the generic greedy and search players need a
+    `HeuristicGame`; a game's own players may need that game), hence the loose type of
+    `game`: each engine lists the players that can play its game (`Engine.players`)."""
 
     name: str
 
-    def choose(self, game: Game, state: object, rng: random.Random) -> object: ...
+    def choose(self, game: Any, state: Any, rng: random.Random) -> Any: ...
