@@ -13,13 +13,13 @@ import click
 
 from boardgen import __version__
 from boardgen import options as bounds
-from boardgen.data.loader import bundled_names, export_schema
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import LANGUAGES
-from boardgen.engines import game_names
+from boardgen.engines import engine_names, game_names
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
-from boardgen.kits.common import KitOptions
-from boardgen.render.imposition import PAPERS
+
+# Only what every command needs is imported here: `boardgen --help` stays fast, and each
+# command imports the rest (the loader and its schema validator, the PDF libraries) itself.
 
 DEFAULT_GAME = "classic"
 
@@ -77,6 +77,8 @@ def _complete(kind: str, incomplete: str) -> list[click.shell_completion.Complet
     """Bundled names of `kind` plus the .toml files of the current folder, for shell completion."""
     from click.shell_completion import CompletionItem
 
+    from boardgen.data.loader import bundled_names
+
     found = [CompletionItem(n) for n in bundled_names(kind) if n.startswith(incomplete)]
     found += [CompletionItem(str(p), type="file") for p in sorted(Path(".").glob(incomplete + "*.toml"))]
     return found
@@ -96,6 +98,8 @@ def _complete_paper(ctx: click.Context, param: click.Parameter, incomplete: str)
         click.shell_completion.CompletionItem]:
     from click.shell_completion import CompletionItem
 
+    from boardgen.render.imposition import PAPERS
+
     return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete.lower())]
 
 
@@ -109,7 +113,9 @@ def cli() -> None:
 @cli.command("list")
 def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
+    from boardgen.data.loader import bundled_names
     from boardgen.engines import load_game
+    from boardgen.render.imposition import PAPERS
 
     click.echo("Games:")
     for name in game_names():
@@ -171,6 +177,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
            no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.kit import render_kit
+    from boardgen.kits.common import KitOptions
 
     if all_games and game:
         raise UsageError("give a game or --all, not both")
@@ -329,14 +336,17 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
 
 @cli.command()
-@click.argument("kind", default="game",
-                type=click.Choice(["game", "theme", "sliding", "minos", "master", "walls"]))
+@click.argument("kind", default="game", type=click.Choice(["game", "theme", *engine_names()]))
 def schema(kind: str) -> None:
-    """Print the JSON Schema of layout files (by engine) or theme files, for editors."""
-    engine = "sliding" if kind in ("game", "theme") else kind
+    """Print the JSON Schema of layout files (by engine; game: the sliding game's) or theme
+    files, for editors."""
+    from boardgen.authoring import with_descriptions
+    from boardgen.data.loader import export_schema
+    from boardgen.engines import get_engine
+
+    engine = get_engine("sliding" if kind in ("game", "theme") else kind).schema
     if not (layouts_root() / "schema" / f"{engine}.schema.json").exists():
         raise UsageError(f"no schema for {kind!r} yet")
-    from boardgen.authoring import with_descriptions
 
     which = "theme" if kind == "theme" else "game"
     click.echo(json.dumps(with_descriptions(which, export_schema(which, engine)), indent=2))
@@ -360,7 +370,7 @@ def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: s
 
     from boardgen.data.strings import strings
     from boardgen.data.theme import load_theme
-    from boardgen.kits.common import kit_file_name, write_atomic
+    from boardgen.kits.common import KitOptions, kit_file_name, write_atomic
     from boardgen.kits.dice import dice_sheet
 
     if not math.isfinite(face):
