@@ -33,7 +33,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", default=["classic"])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--no-check", action="store_true", help="pass --force (check still runs)")
     args = parser.parse_args()
     from pypdf import PdfReader
 

@@ -11,6 +11,7 @@ from pdfcheck import crosses, ink_bounds, mm, open_plumber, page_texts, rects_of
 from pypdf import PdfReader
 
 from boardgen.data.loader import bundled_names, load
+from boardgen.data.paths import layouts_root
 from boardgen.model.walls import build
 from boardgen.render.imposition import CROSS_SIZE
 
@@ -89,7 +90,7 @@ def test_rules_sheet_in_french_says_every_decision(kit_factory):
     for words in ("2 joueurs", "rouge (en haut à gauche)", "vert (en bas à droite)", "par un côté ou par un coin",
                   "vient de déplacer", "aucune case libre", "jouez seulement un bloc", "quart de tour"):
         assert words in " ".join(text.split()), words
-    source = (load("game", "walls").base_dir.parent / "rules" / "walls.fr.md").read_text(encoding="utf-8")
+    source = (layouts_root() / "rules" / "walls.fr.md").read_text(encoding="utf-8")
     for mark in ":;!?":
         assert f" {mark}" not in source  # French typography: a no-break space before these
     assert "«\u00a0" in source and "\u00a0»" in source

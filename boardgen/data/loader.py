@@ -43,7 +43,6 @@ class Document:
     name: str
     path: str
     data: dict[str, Any]
-    base_dir: Path
     lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
     def where(self, *key: Any) -> tuple[str, str, int | None]:
@@ -311,7 +310,7 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
             raise DataError([Problem(shown, dotted(extends_key), f"circular extends: {shorten(loop, 300)}", here)])
         parent = _load(kind, parent_path, seen)
         data = merge(parent.data, data)
-    doc = Document(path.stem, shown, data, path.parent, lines)
+    doc = Document(path.stem, shown, data, lines)
     validate(kind, doc, check)
     return doc
 

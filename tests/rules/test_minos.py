@@ -6,7 +6,6 @@ import copy
 import json
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -138,7 +137,7 @@ def test_both_dice_must_be_used_when_possible(game):
 def test_only_one_die_usable_means_the_higher_one():
     data = copy.deepcopy(generate(0))
     data["lose_turns"].append({"field": 14, "turns": 2})
-    game = MinosGame(build(Document("t", "t.toml", data, Path("."))))
+    game = MinosGame(build(Document("t", "t.toml", data)))
     # From 12 the 1 traps on 13, the 2 traps on 14: either way the other die is lost.
     s = state(at={0: 12, 1: OFF, 2: OFF, 3: OFF}, dice=(1, 2))
     assert game.legal_moves(s) == (die(2, 0),)
@@ -379,7 +378,7 @@ def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
     data = generate(0)
     data["lose_turns"][0] = {"field": 14, "turns": 3}
     data["race"]["pieces_per_player"] = 3
-    other = build(Document("t", "t.toml", data, Path(".")))
+    other = build(Document("t", "t.toml", data))
     en = [text for kind, text in interpretation_blocks("minos", "en", rule_values(other, "en")) if kind == "li"]
     assert "while a piece waits on 14 or 52," in en[0] and "all three pieces" in en[-1]
 

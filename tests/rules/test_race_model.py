@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -77,7 +76,7 @@ next = ["6"]
 
 def read(text: str) -> tuple[Document, TrackGraph | None, list[Problem]]:
     data = tomllib.loads(text)
-    doc = Document("tiny", "tiny.toml", data, Path("."), key_lines(text))
+    doc = Document("tiny", "tiny.toml", data, key_lines(text))
     problems: list[Problem] = []
     return doc, build_track(doc, problems), problems
 
