@@ -30,7 +30,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 
 
 def from_data(data: dict) -> MinosLayout:
-    return build(Document("test", "test.toml", data, Path(".")))
+    return build(Document("test", "test.toml", data))
 
 
 def knight(a, b) -> bool:
@@ -174,7 +174,7 @@ def test_unknown_key_is_a_schema_error():
     data = copy.deepcopy(generate(0))
     data["orbit"]["feilds"] = data["orbit"].pop("fields")
     with pytest.raises(DataError) as info:
-        validate("game", Document("t", "t.toml", data, Path(".")))
+        validate("game", Document("t", "t.toml", data))
     assert "unknown key 'feilds' (did you mean 'fields'?)" in info.value.format()
 
 
