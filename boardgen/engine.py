@@ -116,7 +116,6 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
     target_noun: ClassVar[str] = "treasure"  # what `extra_checks` solves for, in reports
     self_play_player: ClassVar[str] = "greedy"  # the kind of player the check seats
     solves: ClassVar[bool] = False  # `boardgen solve` works on its layouts
-    generates: ClassVar[bool] = False  # `boardgen generate` makes new layouts of it
 
     # -- model ------------------------------------------------------------------------------
 

@@ -21,7 +21,6 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     version = "1"
     schema = "minos"
     defaults = PLAYABILITY_DEFAULTS
-    generates = True
 
     def build(self, doc: Document) -> MinosLayout:
         return build(doc)
