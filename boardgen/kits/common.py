@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
@@ -397,7 +398,7 @@ def interpretation_blocks(engine: str, lang: str,
     return [("h", word(lang, "interpretations"))] + read_blocks(f"rules/{engine}.interpretations.{lang}.md", values)
 
 
-def impose(layout, theme: Theme, options: KitOptions, drawings, tiling: Tiling, *, subject: str,
+def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling: Tiling, *, subject: str,
            pages: Callable[[PdfKit, Form], None]) -> tuple[bytes, list[str]]:
     """Open the kit's PDF and make the board a form once; then either reprint only the board
     sheets asked for, or lay out the whole kit with `pages(pdf, board)`. Returns the PDF and

@@ -23,7 +23,7 @@ from boardgen.kits.sliding import board_tiling as board_tiling  # cut like the s
 from boardgen.kits.sliding import piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
-from boardgen.render.pdf import PdfKit
+from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
@@ -74,7 +74,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
     lang = options.lang
     tiling = board_tiling(layout, options)
 
-    def pages(pdf: PdfKit, board) -> None:
+    def pages(pdf: PdfKit, board: Form) -> None:
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
         contents = [
             board_line(lang, tiling),

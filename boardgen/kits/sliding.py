@@ -20,7 +20,7 @@ from boardgen.kits.common import (
 )
 from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
 from boardgen.render.imposition import Tiling, paper, tile_board
-from boardgen.render.pdf import PdfKit
+from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
 
@@ -100,7 +100,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
     lang = options.lang
     tiling = board_tiling(layout, options)
 
-    def pages(pdf: PdfKit, board) -> None:
+    def pages(pdf: PdfKit, board: Form) -> None:
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
         cover(pdf, layout, tiling, board, setup_form, start, summary=summary, options=options)
         packer = Packer(pdf, piece_blocks(pdf, layout, drawings))
@@ -127,7 +127,7 @@ def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> list
     return [Block(word(lang, "tiles"), tiles, butted=True), Block(word(lang, "pawns"), pawns, gap=6.0, turnable=True)]
 
 
-def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board, setup_form, start: Deal, *,
+def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,
           summary: str, options: KitOptions) -> None:
     lang = pdf.lang
     contents = [

@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
@@ -104,7 +104,7 @@ class PdfKit:
     def _y(self, y: float) -> float:
         return pt(self.frame.paper.h - y)
 
-    def _colour(self, key: str):
+    def _colour(self, key: str) -> Any:
         return HexColor(key if key.startswith("#") else self.theme.colour(key))
 
     def _font(self, role: str, weight: str) -> str:
@@ -338,15 +338,15 @@ class PdfKit:
         return total / pt(1)
 
     def paragraphs(self, blocks: Sequence[tuple[str, str]], area: Rect, *, size: float = 3.4,
-                   columns: int = 1) -> list:
+                   columns: int = 1) -> list[Any]:
         """Flow (kind, text) blocks into the area; returns what did not fit (see flow)."""
         return self.flow(self._flowables(blocks, size), area, size=size, columns=columns)
 
-    def flowables(self, blocks: Sequence[tuple[str, str]], *, size: float = 3.4) -> list:
+    def flowables(self, blocks: Sequence[tuple[str, str]], *, size: float = 3.4) -> list[Any]:
         return self._flowables(blocks, size)
 
-    def flow(self, flow: list, area: Rect, *, size: float = 3.4, columns: int = 1,
-             gutter: float = 6.0) -> list:
+    def flow(self, flow: list[Any], area: Rect, *, size: float = 3.4, columns: int = 1,
+             gutter: float = 6.0) -> list[Any]:
         """Flow paragraphs into columns; returns the ones (or the part of one) that did not fit.
 
         A paragraph may continue in the next column; a heading never ends a column.
@@ -588,12 +588,12 @@ def svg_page(svg: str, theme: Theme) -> bytes:
     return buffer.getvalue()
 
 
-def _drawing(svg: str):
+def _drawing(svg: str) -> Any:
     root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
     return SvgRenderer("", font_map=fonts.font_map()).render(root)
 
 
-def _draw(drawing, c, default_font: str) -> None:
+def _draw(drawing: Any, c: Any, default_font: str) -> None:
     """Render a drawing; reportlab's graphics state starts with Helvetica, a base-14 font
     that is never embedded, so the starting font is a bundled one for the duration."""
     saved = STATE_DEFAULTS["fontName"]
@@ -604,7 +604,7 @@ def _draw(drawing, c, default_font: str) -> None:
         STATE_DEFAULTS["fontName"] = saved
 
 
-def _complete_form_resources(c, name: str, shading: dict) -> None:
+def _complete_form_resources(c: Any, name: str, shading: dict[str, Any]) -> None:
     """reportlab gives a form only fonts and XObjects as resources: a gradient (shading) or a
     see-through fill (ExtGState) in a picture would print black or opaque. Add them."""
     form = c._doc.idToObject[pdfdoc.xObjectName(name)]
@@ -620,11 +620,11 @@ def _complete_form_resources(c, name: str, shading: dict) -> None:
     form.Resources = resources
 
 
-class _AlphaRenderer(renderPDF._PDFRenderer):
+class _AlphaRenderer(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
     """reportlab draws pictures as inline images, which drop the alpha channel (a transparent
     PNG would print on black); an image XObject with its alpha as a soft mask keeps it."""
 
-    def drawImage(self, image) -> None:  # noqa: N802 (reportlab's name)
+    def drawImage(self, image: Any) -> None:  # noqa: N802 (reportlab's name)
         if hasattr(image.path, "mode"):
             self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
                                    mask="auto")

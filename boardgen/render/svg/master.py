@@ -34,7 +34,7 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
     for k, (line, (dy, width)) in enumerate(zip(lines, rows, strict=True)):
         sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=diameter * width,
                    id=f"token-{obj.id}-name-{k}")
-    return d.tostring()
+    return str(d.tostring())
 
 
 def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: Theme, *, lang: str) -> str:
@@ -65,7 +65,7 @@ def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: T
         sheet.text(d, f"{obj.value} + {layout.recipe_bonus}", x=bleed + 6.0 + art,
                    y=y0 + (len(lines) - 1) * 3.0 + 4.2, size=2.6, anchor="start", weight="bold", fill="muted",
                    id=f"{ident}-value-{k}")
-    return d.tostring()
+    return str(d.tostring())
 
 
 def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
@@ -80,7 +80,7 @@ def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
     draw_picture(sheet, d, "magic-wand", cx=w / 2, cy=w / 2 + 1, size=w * 0.62, fill="art", id=f"{ident}-art")
     sheet.text(d, word(lang, "wand"), x=w / 2, y=h - 5.0, size=2.8, weight="bold", fill="paper", width=w - 2,
                id=f"{ident}-label")
-    return d.tostring()
+    return str(d.tostring())
 
 
 def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float, height: float) -> str:
@@ -115,4 +115,4 @@ def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float
             d.add(d.line((0, _r(y)), (_r(width), _r(y)), id=f"{ident}-row-{r}", **line))
             sheet.text(d, label, x=2.0, y=y + row_h * 0.66, size=min(3.0, row_h * 0.42), anchor="start",
                        weight="bold" if r == len(rows) else "normal", width=label_w - 3, id=f"{ident}-label-{r}")
-    return d.tostring()
+    return str(d.tostring())

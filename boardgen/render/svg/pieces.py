@@ -58,7 +58,7 @@ def pawn_svg(colour: str, face: tuple[float, float], theme: Theme, *, lang: str,
     d.add(folds)
     d.add(d.rect((0, 0), (_r(total_w), _r(total_h)), id=f"{ident}-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
-    return d.tostring()
+    return str(d.tostring())
 
 
 
@@ -75,7 +75,7 @@ def disc_svg(colour: str, label: str, diameter: float, theme: Theme, *, lang: st
                    stroke=sheet.colour("paper"), stroke_width=sheet.stroke("card_border")))
     sheet.text(d, label, x=c, y=c + diameter * 0.14, size=diameter * 0.4, weight="bold", fill="paper",
                width=diameter * 0.6, id=f"{id}-label")
-    return d.tostring()
+    return str(d.tostring())
 
 
 # Which face sits where on the cross-shaped net (row, col); opposite faces add up to 7.
@@ -139,4 +139,4 @@ def die_net_svg(face: float, theme: Theme, *, lang: str, id: str) -> str:
     d.add(d.path(" ".join(folds), id=f"{id}-folds", fill="none", stroke=sheet.colour("cut"), stroke_width=width,
                  stroke_dasharray="1.5 1"))
     d.add(d.path(" ".join(cuts), id=f"{id}-cuts", fill="none", stroke=sheet.colour("ink"), stroke_width=width))
-    return d.tostring()
+    return str(d.tostring())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from boardgen.data.theme import Theme
 from boardgen.model.sliding import Deal, SlidingLayout, Treasure
 from boardgen.model.tiles import E, N, S, Tile, W
@@ -21,7 +23,7 @@ def corridor_outline(mask: int, size: float, width: float) -> list[tuple[float, 
     return points
 
 
-def draw_tile(sheet: Sheet, parent, tile: Tile, layout: SlidingLayout, *, x: float, y: float,
+def draw_tile(sheet: Sheet, parent: Any, tile: Tile, layout: SlidingLayout, *, x: float, y: float,
               id: str) -> None:
     """One corridor tile with its top-left corner at (x, y)."""
     size = layout.pitch_mm
@@ -63,7 +65,7 @@ def draw_tile(sheet: Sheet, parent, tile: Tile, layout: SlidingLayout, *, x: flo
 def tile_svg(tile: Tile, layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
     sheet = new_sheet(layout.pitch_mm, layout.pitch_mm, theme, lang, id=f"svg-{tile.id}")
     draw_tile(sheet, sheet.drawing, tile, layout, x=0, y=0, id=tile.id)
-    return sheet.drawing.tostring()
+    return str(sheet.drawing.tostring())
 
 
 # Board ---------------------------------------------------------------------------------------
@@ -107,10 +109,10 @@ def board_svg(layout: SlidingLayout, theme: Theme, *, lang: str, deal: Deal | No
                  stroke_width=sheet.stroke("frame_edge")))
     d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
-    return d.tostring()
+    return str(d.tostring())
 
 
-def _tokens(sheet: Sheet, layout: SlidingLayout, tokens: dict[tuple[int, int], tuple[str, str]]):
+def _tokens(sheet: Sheet, layout: SlidingLayout, tokens: dict[tuple[int, int], tuple[str, str]]) -> Any:
     group = sheet.drawing.g(id="board-tokens")
     pitch = layout.pitch_mm
     for (row, col), (art, label) in sorted(tokens.items()):
@@ -130,7 +132,7 @@ def arrow_half_width(layout: SlidingLayout) -> float:
     return min(layout.pitch_mm, layout.frame_mm * 2) * 0.28
 
 
-def _draw_arrow(sheet: Sheet, parent, layout: SlidingLayout, side: str, index: int) -> None:
+def _draw_arrow(sheet: Sheet, parent: Any, layout: SlidingLayout, side: str, index: int) -> None:
     """A triangle in the frame pointing into the board where the spare tile is pushed in."""
     frame, pitch, size = layout.frame_mm, layout.pitch_mm, layout.board_mm
     along = frame + (index + 0.5) * pitch
@@ -170,7 +172,7 @@ def card_face_svg(treasure: Treasure, layout: SlidingLayout, theme: Theme, *, la
                  id=f"card-{treasure.id}-art")
     sheet.text(d, treasure.name[lang], x=cx, y=bleed + h - safe - 4.0, size=4.2, weight="bold",
                width=w - 2 * safe - 2, id=f"card-{treasure.id}-name")
-    return d.tostring()
+    return str(d.tostring())
 
 
 def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
@@ -201,6 +203,6 @@ def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
                    stroke_width=sheet.stroke("card_border")))
     draw_picture(sheet, d, "labyrinth", cx=full_w / 2, cy=full_h / 2, size=emblem * 0.85,
                  fill="card_back_art", id="back-emblem")
-    return d.tostring()
+    return str(d.tostring())
 
 
