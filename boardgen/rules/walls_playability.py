@@ -29,7 +29,7 @@ def start_distances(layout: WallsLayout) -> dict[str, list[int]]:
     """Pawn moves from each starting square to the centre, blocks as printed, per colour."""
     game = WallsGame(layout)
     g = game.geometry
-    levels = g.levels(game.initial_state(4).walls)
+    levels = g.levels(game.initial_state(max(layout.player_counts)).walls)
     return {colour: distances(levels, [g.bit(cell) for cell in layout.starts(colour)]) for colour in layout.colours}
 
 

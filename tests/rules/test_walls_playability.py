@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
@@ -93,3 +97,18 @@ def test_printed_rules_follow_the_layout(tmp_path) -> None:
     assert "bring two of their four pawns" in text
     text = " ".join(t for _, t in rules_blocks("walls", "fr", rule_values(layout, "fr")))
     assert "l’un joue jaune (en haut à droite), l’autre bleu (en bas à gauche)" in text
+
+
+@pytest.mark.parametrize("name", ["walls_small", "walls_crowd"])
+def test_two_player_layouts_are_judged_not_crashed(name: str) -> None:
+    """A layout for two players only (player_counts = [2]) is checked like any other: a verdict
+    with reasons, never the four-player set-up's ValueError."""
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "layouts" / f"{name}.toml"
+    result = CliRunner().invoke(cli, ["validate", str(path), "--games", "2"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 4), result.output
+    assert "PLAYABLE" in result.output
