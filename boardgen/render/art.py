@@ -172,7 +172,7 @@ def picture_families(theme_families: Iterable[str]) -> tuple[str, ...]:
 
 @cache
 def _bundled(path: str, key: str) -> Picture:
-    pic = _load_svg(Path(path).read_bytes(), key, Path(path).name, ())
+    pic = _load_svg(Path(path).read_bytes(), key, Path(path).name, (), trial=False)
     return Picture(pic.key, pic.viewbox, pic.nodes, keeps_colours=False, root_attrs=pic.root_attrs,
                    source=pic.source)
 
@@ -424,7 +424,9 @@ class _Context:
         return PictureError(f"picture {self.name}: {_describe(element)} {message}")
 
 
-def _load_svg(data: bytes, key: str, name: str, families: tuple[str, ...]) -> Picture:
+def _load_svg(data: bytes, key: str, name: str, families: tuple[str, ...], *, trial: bool = True) -> Picture:
+    """Parse, check and clean a picture; `trial` also draws it once with svglib to catch what
+    the checks cannot foresee (the bundled icons skip it: they ship drawn and tested)."""
     root = _parse(data, name)
     ctx = _Context(name, families)
     ctx.props = _cascade(root, name, ctx.warn)
@@ -448,6 +450,8 @@ def _load_svg(data: bytes, key: str, name: str, families: tuple[str, ...]) -> Pi
     extra = tuple(_mask_clip_node(ctx.by_id[ident], ident, ctx) for ident in sorted(ctx.masks_as_clips))
     pic = Picture(key, ctx.viewbox, extra + nodes, keeps_colours=True, root_attrs=root_attrs,
                   warnings=tuple(ctx.warnings), source=name)
+    if not trial:
+        return pic
     from boardgen.render.pdf import trial_render
 
     try:
