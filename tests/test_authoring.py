@@ -14,6 +14,7 @@ from boardgen.cli import cli
 from boardgen.data.loader import layouts_root
 from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
+from boardgen.errors import BoardgenError
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -198,3 +199,49 @@ def test_contact_sheet_shows_every_picture(tmp_path: Path) -> None:
             x, y = (len(names) % 6) * 32 * px, (rows - 1) * 32 * px
             box = grey.crop((int(x + 8 * px), int(y + 4 * px), int(x + 24 * px), int(y + 22 * px)))
             assert box.getextrema()[0] > 200
+
+
+def test_a_layout_brings_its_own_rules_text_and_never_from_outside(tmp_path: Path) -> None:
+    import pypdf
+
+    from boardgen.kit import render_kit
+    from boardgen.kits.common import KitOptions
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "x.toml").write_text('extends = "classic"\n\n[game]\nid = "mine"\nrules = "house"\n', encoding="utf-8")
+    (folder / "house.en.md").write_text("# House rules\n\n- Deal {deal_2} cards each to two players.\n",
+                                        encoding="utf-8")
+    result = render_kit(str(folder / "x.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False,
+                                                                              svg=False), check=False)
+    text = "".join(page.extract_text() or "" for page in pypdf.PdfReader(result.pdf).pages)
+    assert "House rules" in text and "Deal 12 cards each to two players." in text
+    # A name that climbs out of the folder is not looked for beside the layout.
+    (tmp_path / "outside.en.md").write_text("# Stolen\n", encoding="utf-8")
+    (folder / "y.toml").write_text('extends = "classic"\n\n[game]\nid = "mine2"\nrules = "../outside"\n',
+                                   encoding="utf-8")
+    with pytest.raises(Exception) as caught:
+        render_kit(str(folder / "y.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False, svg=False),
+                   check=False)
+    assert "Stolen" not in str(caught.value)
+    assert isinstance(caught.value, BoardgenError)
+
+
+def test_a_theme_font_for_labels_is_used_on_the_pieces(tmp_path: Path) -> None:
+    import shutil
+
+    from boardgen.data.theme import load_theme
+    from boardgen.engines import load_game
+
+    fonts = Path(__file__).parent / "fixtures" / "fonts"
+    font = next(fonts.glob("*.ttf"))
+    shutil.copy(font, tmp_path / font.name)
+    (tmp_path / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n\n'
+                                     f'[fonts]\nlabels = "{font.name}"\n', encoding="utf-8")
+    theme = load_theme(str(tmp_path / "t.toml"))
+    engine, layout = load_game("classic")
+    kit = engine.kit()
+    drawings = kit.draw(layout, theme, kit.setup(layout, 1), "en")
+    card = next(svg for name, svg in drawings.files().items() if name.startswith("card-") and name != "card-back")
+    assert f'font-family="{theme.fonts["labels"]}"' in card
+    assert theme.fonts["labels"] != theme.fonts["body"]

@@ -355,18 +355,19 @@ def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
     return PLACEHOLDER.sub(one, text), problems
 
 
-def read_blocks(relative: str, values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
-    """Read layouts/<relative>, a small Markdown text: '# ' headings, '- ' bullets, other
-    lines paragraphs, ``**bold**``; ``{name}`` placeholders are filled from `values`
-    (every unknown one is reported, with its line, as a `DataError`)."""
-    path = layouts_root() / relative
+def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
+                path: Path | None = None) -> list[tuple[str, str]]:
+    """Read layouts/<relative> (or `path`, a file of the user's), a small Markdown text: '# '
+    headings, '- ' bullets, other lines paragraphs, ``**bold**``; ``{name}`` placeholders
+    are filled from `values` (every unknown one is reported, with its line, as a `DataError`)."""
+    shown = f"layouts/{relative}" if path is None else str(path)
+    path = layouts_root() / relative if path is None else path
     if not path.is_file():
-        raise DataError([Problem(f"layouts/{relative}", "", "rules text not found")])
+        raise DataError([Problem(shown, "", "rules text not found")])
     blocks: list[tuple[str, str]] = []
     problems: list[Problem] = []
     for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        line, found = fill_placeholders(raw.strip(), values or {}, file=f"layouts/{relative}",
-                                        line=number)
+        line, found = fill_placeholders(raw.strip(), values or {}, file=shown, line=number)
         problems += found
         if not line:
             continue
@@ -383,11 +384,32 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None) -> li
     return blocks
 
 
-def rules_blocks(name: str, lang: str,
-                 values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
-    """The rules text layouts/rules/<name>.<lang>.md as blocks (see `read_blocks`), its
-    ``{name}`` placeholders filled from `values` (a game model's ``rule_values``)."""
+RULES_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def rules_blocks(name: str, lang: str, values: Mapping[str, object] | None = None, *,
+                 beside: str | None = None) -> list[tuple[str, str]]:
+    """The rules text <name>.<lang>.md as blocks (see `read_blocks`), its ``{name}``
+    placeholders filled from `values` (a game model's ``rule_values``). A layout of the
+    user's (`beside`: its file) may bring its own text in its folder; otherwise, and for the
+    bundled layouts, it is layouts/rules/<name>.<lang>.md. A plain name only: the text never
+    comes from outside the layout's folder."""
+    own = _own_rules(name, lang, beside)
+    if own is not None:
+        return read_blocks("", values, path=own)
     return read_blocks(f"rules/{name}.{lang}.md", values)
+
+
+def _own_rules(name: str, lang: str, beside: str | None) -> Path | None:
+    if beside is None or not RULES_NAME.match(name):
+        return None
+    layout = Path(beside)
+    if not layout.is_file() or layout.resolve().is_relative_to(layouts_root().resolve()):
+        return None
+    candidate = layout.parent / f"{name}.{lang}.md"
+    if candidate.is_file() and candidate.resolve().parent == layout.resolve().parent:
+        return candidate
+    return None
 
 
 def interpretation_blocks(engine: str, lang: str,

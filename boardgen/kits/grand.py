@@ -122,7 +122,8 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
         pack_pieces(pdf, [(word(lang, "pawns"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
                     heading=word(lang, "pieces"), kind="pieces")
-        rules_pages(pdf, rules_blocks(layout.rules, lang) + deck_blocks(layout, lang), word(lang, "rules"))
+        blocks = rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang)
+        rules_pages(pdf, blocks, word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -98,7 +98,8 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
-        blocks = rules_blocks(layout.rules, lang, values) + interpretation_blocks("master", lang, values)
+        blocks = (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+                  + interpretation_blocks("master", lang, values))
         for free in rules_pages(pdf, blocks, word(lang, "rules")):
             packer.fill(free)
         packer.pages(kind="tiles")

@@ -107,7 +107,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
-        for free in rules_pages(pdf, rules_blocks(layout.rules, lang, values)
+        for free in rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
                                 + interpretation_blocks("sliding", lang, values), word(lang, "rules")):
             packer.fill(free)
         packer.pages(kind="tiles")

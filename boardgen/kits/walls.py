@@ -138,7 +138,8 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         blocks = [pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"]) for b in layout.blocks]
         discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
         block_sheets(pdf, layout, blocks, discs)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang)), word(lang, "rules"))
+        text = rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
+        rules_pages(pdf, text, word(lang, "rules"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -24,11 +24,11 @@ class Sheet:
     theme: Theme
     lang: str
 
-    def text(self, parent: Any, content: str, *, x: float, y: float, size: float, role: str = "body",
+    def text(self, parent: Any, content: str, *, x: float, y: float, size: float, role: str = "labels",
              weight: str = "normal", fill: str = "ink", anchor: str = "middle", width: float | None = None,
              id: str, smallest: float | None = None) -> None:
         """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
-        family = self.theme.fonts[role]
+        family = self.font(role)
         fonts.check_glyphs(content, family, weight, where=f"SVG element {id!r}")
         if width is not None:
             size = fonts.fit_size(content, family, weight, width=width, size=size,
@@ -37,10 +37,10 @@ class Sheet:
             content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
             font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
 
-    def lines(self, content: str, *, size: float, width: float, role: str = "body",
+    def lines(self, content: str, *, size: float, width: float, role: str = "labels",
               weight: str = "normal") -> list[str]:
         """One line if it fits at 80 % of size, else two lines split at the middlemost space."""
-        family = self.theme.fonts[role]
+        family = self.font(role)
         if fonts.fit_size(content, family, weight, width=width, size=size, smallest=0) >= size * 0.8:
             return [content]
         spaces = [i for i, ch in enumerate(content) if ch == " "]
@@ -48,6 +48,11 @@ class Sheet:
             return [content]
         cut = min(spaces, key=lambda i: abs(i - len(content) / 2))
         return [content[:cut], content[cut + 1:]]
+
+    def font(self, role: str) -> str:
+        """The theme's family for a role; labels fall back to the body font in a theme
+        that names none."""
+        return self.theme.fonts.get(role) or self.theme.fonts["body"]
 
     def colour(self, key: str) -> str:
         return key if key.startswith("#") else self.theme.colour(key)

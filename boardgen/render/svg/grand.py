@@ -335,9 +335,9 @@ def effect_badge(card: Card) -> str:
             "free_all": "✂", "swap_leader": "⇄"}[e.kind]
 
 
-def wrap(sheet: Sheet, text: str, *, size: float, width: float, role: str = "body") -> list[str]:
+def wrap(sheet: Sheet, text: str, *, size: float, width: float, role: str = "labels") -> list[str]:
     """Greedy line breaking at spaces (no-break spaces hold words together)."""
-    family = sheet.theme.fonts[role]
+    family = sheet.font(role)
     lines: list[str] = []
     current = ""
     for word in text.split(" "):

@@ -284,7 +284,7 @@ def _plate(sheet: Sheet, parent: Any, text: str, *, x: float, baseline: float, s
            width: float | None = None, weight: str = "normal", anchor: str = "middle") -> None:
     """A small plate in the field's colour behind a label (placed and fitted as `Sheet.text`
     places it), so that a link line passing under the label never runs through its letters."""
-    family = sheet.theme.fonts["body"]
+    family = sheet.font("labels")
     if width is not None:
         size = fonts.fit_size(text, family, weight, width=width, size=size, smallest=size * 0.5)
     pad = size * 0.25
