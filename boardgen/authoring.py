@@ -7,13 +7,13 @@ into the current folder, never into the installed package); `describe_game` and
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
+from boardgen.data import toml_write
 from boardgen.data.loader import Document, layouts_root, load, resolve
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
@@ -41,21 +41,6 @@ def check_name(name: str) -> str:
     return name
 
 
-def toml_value(value: Any) -> str:
-    """A TOML literal for the plain values themes hold (strings, numbers, booleans, tables)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Mapping):
-        return "{ " + ", ".join(f"{key} = {toml_value(v)}" for key, v in value.items()) + " }"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {value!r}")
-
-
 def _comment(text: str) -> str:
     return f"  # {text}" if text else ""
 
@@ -75,7 +60,7 @@ def new_theme(name: str, base: str) -> str:
         "[theme]",
         f'id = "{name}"',
         f'name = {{ en = "{name}", fr = "{name}" }}',
-        f"extends = {toml_value(data['theme']['id'] if _is_bundled('theme', base) else base)}",
+        f"extends = {toml_write.value(data['theme']['id'] if _is_bundled('theme', base) else base)}",
     ]
     for table in ("palette", "fonts", "strokes", "style"):
         values = data.get(table, {})
@@ -85,10 +70,10 @@ def new_theme(name: str, base: str) -> str:
         nested = {k: v for k, v in values.items() if isinstance(v, Mapping)}
         for key, value in values.items():
             if key not in nested:
-                lines.append(f"{key} = {toml_value(value)}{_comment(describe_key('theme', f'{table}.{key}'))}")
+                lines.append(f"{key} = {toml_write.value(value)}{_comment(describe_key('theme', f'{table}.{key}'))}")
         for key, value in nested.items():
             lines += ["", f"# {describe_key('theme', f'{table}.{key}')}", f"[{table}.{key}]"]
-            lines += [f"{k} = {toml_value(v)}" for k, v in value.items()]
+            lines += [f"{k} = {toml_write.value(v)}" for k, v in value.items()]
     lines += ["", f"# {describe_key('theme', 'art')}", "# `boardgen show pictures` lists the picture "
               "names; for example:", "[art]", '# book = "pictures/my-book.svg"', ""]
     return "\n".join(lines)

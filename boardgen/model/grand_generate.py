@@ -22,7 +22,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from boardgen.model.minos_generate import GenerationError, _key, _value
+from boardgen.data import toml_write
+from boardgen.model.minos_generate import GenerationError
 
 Cell = tuple[int, int]
 
@@ -389,25 +390,11 @@ def generate(seed: int) -> dict[str, Any]:
 
 def to_toml(data: dict[str, Any]) -> str:
     """Layout data as a commented layout file: one field or card per line or table."""
-    out = [
-        "# Le Grand Labyrinthe (game B in shared/GAMES.md): the race from night to light.",
-        "# Written by boardgen.model.grand_generate; topology and contents only, looks are themes.",
-        "# Cells are [row, col], 0-based, row 0 at the top. Fields are named \"1\"..\"83\" and \"I\"..\"XXXVI\".",
-        "",
-    ]
-    for key, value in data.items():
-        if key in COMMENTS:
-            out.append(f"# {COMMENTS[key]}")
-        if isinstance(value, list):
-            for item in value:
-                out.append(f"[[{key}]]")
-                out.extend(f"{_key(k)} = {_value(v)}" for k, v in item.items())
-                out.append("")
-            continue
-        out.append(f"[{key}]")
-        out.extend(f"{_key(k)} = {_value(v)}" for k, v in value.items())
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+    return toml_write.document(data, comments=COMMENTS, header=(
+        "Le Grand Labyrinthe (game B in shared/GAMES.md): the race from night to light.",
+        "Written by boardgen.model.grand_generate; topology and contents only, looks are themes.",
+        'Cells are [row, col], 0-based, row 0 at the top. Fields are named "1".."83" and "I".."XXXVI".',
+    ))
 
 
 def main(seed: int = 2) -> None:  # pragma: no cover - writes the bundled file

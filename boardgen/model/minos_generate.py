@@ -15,6 +15,7 @@ import random
 from itertools import pairwise
 from typing import Any
 
+from boardgen.data import toml_write
 from boardgen.model.minos import PLAYABILITY_DEFAULTS
 
 FIELDS = 61
@@ -233,42 +234,8 @@ COMMENTS = {
 
 def to_toml(data: dict[str, Any]) -> str:
     """Write layout data as a commented layout file (field cells one per line)."""
-    out = [
-        "# The Labyrinth of King Minos (game A in shared/GAMES.md): a race to Elysium.",
-        "# Written by boardgen.model.minos_generate; topology and contents only, looks are themes.",
-        "# Cells are [row, col], 0-based, row 0 at the top.",
-        "",
-    ]
-    for key, value in data.items():
-        if key in COMMENTS:
-            out.append(f"# {COMMENTS[key]}")
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            for item in value:
-                out.append(f"[[{key}]]")
-                out.extend(f"{_key(k)} = {_value(v)}" for k, v in item.items())
-                out.append("")
-            continue
-        out.append(f"[{key}]")
-        out.extend(f"{_key(k)} = {_value(v)}" for k, v in value.items())
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _key(key: str) -> str:
-    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
-    return key if bare else _value(key)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {value!r} as TOML")
+    return toml_write.document(data, comments=COMMENTS, header=(
+        "The Labyrinth of King Minos (game A in shared/GAMES.md): a race to Elysium.",
+        "Written by boardgen.model.minos_generate; topology and contents only, looks are themes.",
+        "Cells are [row, col], 0-based, row 0 at the top.",
+    ))

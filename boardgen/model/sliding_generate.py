@@ -33,6 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardgen.data import toml_write
 from boardgen.data.loader import Document, layouts_root, load
 from boardgen.errors import UsageError
 
@@ -196,45 +197,5 @@ def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
 
 
 def to_toml(data: Mapping[str, Any], header: str = "") -> str:
-    """TOML text for layout data: plain tables, arrays of tables, inline tables for small maps."""
-    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
-    _table(lines, (), data)
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _is_table_array(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
-
-
-def _inline(value: Any) -> str:
-    from boardgen.authoring import toml_value
-
-    return toml_value(value)
-
-
-def _key(part: str) -> str:
-    return part if part.replace("-", "").replace("_", "").isalnum() and part.isascii() else f'"{part}"'
-
-
-def _table(lines: list[str], path: tuple[str, ...], table: Mapping[str, Any]) -> None:
-    simple = {k: v for k, v in table.items()
-              if not (isinstance(v, Mapping) and (_nested(v) or not path)) and not _is_table_array(v)}
-    for key, value in simple.items():
-        lines.append(f"{_key(key)} = {_inline(value)}")
-    for key, value in table.items():
-        if key in simple:
-            continue
-        child = path + (key,)
-        name = ".".join(_key(p) for p in child)
-        if _is_table_array(value):
-            for entry in value:
-                lines += ["", f"[[{name}]]"]
-                _table(lines, child, entry)
-        else:
-            lines += ["", f"[{name}]"]
-            _table(lines, child, value)
-
-
-def _nested(value: Mapping[str, Any]) -> bool:
-    """Tables written as sections rather than inline: those with many keys or sub-tables."""
-    return len(value) > 3 or any(isinstance(v, Mapping | list) for v in value.values())
+    """TOML text for layout data: sections, arrays of tables, inline tables for small maps."""
+    return toml_write.document(data, header=header.splitlines(), nested=True)
