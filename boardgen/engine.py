@@ -28,7 +28,8 @@ The check every render runs (`boardgen.rules.report.check`) goes: `Engine.static
 the seeded start; if they pass, `Engine.extra_checks` (a solver, a geometry check); then,
 unless those said stop, self-play of ``games_per_player_count`` games for each of
 `Engine.player_counts` with `Engine.self_play_player`, in one process pool, judged by
-`Engine.self_play_check` per player count and `Engine.self_play_checks` over them all.
+`Engine.self_play_check` per player count and `Engine.self_play_checks` over them all
+(every lineup's statistics, when `Engine.self_play_lineups` seats more than one).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 from boardgen.model.game import GameInfo
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Game, Player
-from boardgen.rules.report import Check, Extra, Progress, play_checks, self_play_check, thresholds
+from boardgen.rules.report import Check, Extra, Lineup, Progress, play_checks, self_play_check, thresholds
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
@@ -176,6 +177,12 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         """The seed of each self-play game for a player count, derived from the check's."""
         return game_seeds(seed, games)
 
+    def self_play_lineups(self, layout: LayoutT, players: int) -> Sequence[Lineup]:
+        """Who plays the check's games at each player count: by default one lineup, every
+        seat a `self_play_player`. An engine may add lineups (route policies, say), each for
+        a share of the games; the first stays the one judged per player count."""
+        return [Lineup("", (self.self_play_player,) * players)]
+
     def self_play_hook(self, game: GameT, limits: Mapping[str, Any]) -> Hook | None:
         """Counters summed over every decision of a game (see `boardgen.rules.simulate`)."""
         return None
@@ -192,7 +199,7 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
 
     def self_play_checks(self, layout: LayoutT, sims: Sequence[SimulationStats],
                          limits: Mapping[str, Any]) -> Extra:
-        """Checks over the self-play of every player count (none by default)."""
+        """Checks over the self-play of every player count and lineup (none by default)."""
         return Extra()
 
     def play_checks(self, layout: LayoutT, seed: int, limits: Mapping[str, Any], *,

@@ -128,6 +128,19 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Lineup:
+    """Who sits at the table for some of a player count's self-play games: one player name
+    per seat (`Engine.players`), for `share` x ``games_per_player_count`` games. An engine's
+    first lineup (`Engine.self_play_lineups`) is the one `Engine.self_play_check` judges and
+    the report's ``self_play`` shows; every lineup reaches `Engine.self_play_checks` (a race
+    with route policies compares them there)."""
+
+    name: str
+    seats: tuple[str, ...]
+    share: float = 1.0
+
+
+@dataclass(frozen=True)
 class Extra:
     """What an engine's extra checks add: checks, figures for the report's ``stats``, and
     whether self-play may follow (False when the board itself is broken)."""
@@ -197,11 +210,14 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
                 workers: int | None = None, progress: Progress | None = None) -> Extra:
     """Self-play of every player count through the one pool, each judged by
     `Engine.self_play_check`, then `Engine.self_play_checks` over them all."""
-    sims = self_play(engine, layout, engine.player_counts(layout), games=limits["games_per_player_count"],
-                     seed=seed, turn_cap=limits["turn_cap"], workers=workers, progress=progress, limits=limits)
+    counts = engine.player_counts(layout)
+    played = play_lineups(engine, layout, {count: list(engine.self_play_lineups(layout, count)) for count in counts},
+                          games=limits["games_per_player_count"], seed=seed, turn_cap=limits["turn_cap"],
+                          workers=workers, progress=progress, limits=limits)
+    sims = {count: sim for count, k, _, sim in played if k == 0}
     stats: dict[str, Any] = {"self_play": {str(count): sim.to_dict() for count, sim in sims.items()}}
     checks = [engine.self_play_check(sim, limits) for sim in sims.values()]
-    after = engine.self_play_checks(layout, list(sims.values()), limits)
+    after = engine.self_play_checks(layout, [sim for *_, sim in played], limits)
     stats.update(after.stats)
     return Extra(checks + after.checks, stats)
 
@@ -223,30 +239,46 @@ def self_play(engine: Engine[Any, Any, Any], layout: Any, counts: Sequence[int],
     kind of player (default: the engine's `self_play_player`), all in one process pool.
     The same figures for any number of `workers` (default: the CPUs available). `limits`
     (default: the layout's thresholds) may shape the engine's counters."""
+    name = player or engine.self_play_player
+    played = play_lineups(engine, layout, {count: [Lineup("", (name,) * count)] for count in counts}, games=games,
+                          seed=seed, turn_cap=turn_cap, workers=workers, progress=progress, limits=limits)
+    return {count: sim for count, _, _, sim in played}
+
+
+def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[int, Sequence[Lineup]], *,
+                 games: int, seed: int, turn_cap: int, workers: int | None = None,
+                 progress: Progress | None = None,
+                 limits: Mapping[str, Any] | None = None) -> list[tuple[int, int, Lineup, SimulationStats]]:
+    """Self-play of every lineup of every player count, all in one process pool: (player
+    count, lineup's place in its count's list, lineup, statistics). A lineup plays
+    ``max(1, round(share * games))`` games; the first of each count uses
+    `Engine.self_play_seeds` (seed), lineup k the seeds of ``seed + k * 100003``."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
-    name = player or engine.self_play_player
     factories = engine.players()
-    if name not in factories:
-        raise ValueError(f"player {name!r} cannot play {layout.id!r}; use one of "
-                         f"{', '.join(factories)}")
-    for count in counts:
+    for name in dict.fromkeys(name for listed in lineups.values() for lineup in listed for name in lineup.seats):
+        if name not in factories:
+            raise ValueError(f"player {name!r} cannot play {layout.id!r}; use one of "
+                             f"{', '.join(factories)}")
+    for count in lineups:
         engine.check_players(layout, count)
     game = engine.game(layout)
     limits = engine.thresholds(layout) if limits is None else limits
-    batches = [Batch(tuple(factories[name]() for _ in range(count)),
-                     tuple(engine.self_play_seeds(seed, count, games)), f"self-play, {count} players")
-               for count in counts]
+    plan = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
+    batches = [Batch(tuple(factories[name]() for name in lineup.seats),
+                     tuple(engine.self_play_seeds(seed + k * 100003, count, max(1, round(lineup.share * games)))),
+                     f"self-play, {count} players" + (f", {lineup.name}" if lineup.name else ""))
+               for count, k, lineup in plan]
     started = time.perf_counter()
     records = play_batches(game, batches, turn_cap=turn_cap, hook=engine.self_play_hook(game, limits),
                            workers=available_cpus() if workers is None else workers,
                            progress=progress)
     elapsed = time.perf_counter() - started
-    out = {}
-    for count, batch, played in zip(counts, batches, records, strict=True):
+    out = []
+    for (count, k, lineup), batch, played in zip(plan, batches, records, strict=True):
         stats = aggregate(game.id, tuple(p.name for p in batch.players), played, turn_cap)
-        out[count] = replace(stats, extra=engine.self_play_figures(layout, stats, played),
-                             elapsed_s=elapsed)
+        out.append((count, k, lineup, replace(stats, extra=engine.self_play_figures(layout, stats, played),
+                                              elapsed_s=elapsed)))
     return out
 
 
