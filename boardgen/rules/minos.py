@@ -121,6 +121,8 @@ class MinosGame(RaceGame):
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
                               for s in range(n)] for seat in range(n)]
                          for n in range(1, layout.players[1] + 1)}
+        self._tables: tuple[list[float], list[list[int]], list[list[tuple[int, ...]]], list[list[float]],
+                            list[list[int]], list[str | None], list[tuple[tuple[int, float, bool], ...]]] | None = None
 
     # -- rules ---------------------------------------------------------------------------------
     # The rules work on lists (`pos`, `free`, `dice`) changed in place, so that the protocol
@@ -405,53 +407,359 @@ class MinosGame(RaceGame):
 
     def greedy_playout(self, seats: int, seed: int, turn_cap: int, *, counting: bool = True) -> GameRecord:
         """The game `play(self, [GreedyPlayer()] * seats, seed, turn_cap=turn_cap,
-        hook=count_events)` plays, decision for decision and with the same record, without
-        building a state per decision (the rules above do the work, on lists). Without
-        `counting`, the record has no counters (as `play` without a hook)."""
-        chooser = random.Random(seed)
+        hook=count_events)` plays, decision for decision and with the same record. Without
+        `counting`, the record has no counters (as `play` without a hook).
+
+        It plays on plain lists with the tables of `_playout_tables`, keeps each seat's sum of
+        field values up to date instead of adding them up at every decision, builds no state
+        and no Move, and draws the player's choice straight from its generator, as
+        `random.Random.choice` does. The common cases are played here; the rare ones call the
+        rules above (`_leaves_playable` for a die that may leave the other unusable, `_arrive`
+        for rides, crossings and the tunnel). Every field value is a whole number, so the
+        running sums are exact and every score is the float `_scores_at` gives, operation for
+        operation: ties, hence the draws, are the same. tests/rules/test_minos_playout.py
+        holds it to `play`, decision by decision."""
+        per, goal, entry, delayed = self.per, self.goal, self.entry_face, self.delayed
+        values, rest, land, tail, swap_at, offer_at, offer_terms = self._playout_tables()
+        n = seats * per
+        weights = self._weights[seats]
+        piece_weights = [[weights[seat][k // per] for k in range(n)] for seat in range(seats)]
+        others_weight = OTHERS_WEIGHT / max(1, seats - 1)
+        die_moves = self._die_moves
+        leaves_playable, arrive = self._leaves_playable, self._arrive
+        getrandbits = random.Random(seed).getrandbits
         state = self.initial_state(seats, seed)
-        pos, free, dice, rng = list(state.pos), list(state.free_at), list(state.dice), state.rng
+        pos, free, rng = list(state.pos), list(state.free_at), state.rng
+        die_a, die_b = state.dice
+        dice = 2
+        # Each seat's sum of field values, and the total: exact (whole numbers).
+        sums = [sum(values[p] for p in pos[s * per:(s + 1) * per]) for s in range(seats)]
+        total = sum(sums)
+        # No piece waits beyond this turn (an upper bound of max(free)).
+        wait_until = max(free)
         turn, winner = 0, -1
-        offer: tuple[str, int] | None = None
-        landed = [0] * (self.goal + 1)
+        offer, offered_piece = None, -1
+        landed = [0] * (goal + 1)
         rides = crossings = swaps = decisions = offered = widest = 0
-        legal, scores, step = self._legal_at, self._scores_at, self._step
         while turn < turn_cap:
-            moves = legal(pos, free, turn, seats, dice, offer)
-            count = len(moves)
+            seat = turn % seats
+            low_piece = seat * per
+            # A tunnel may move pieces after this decision: then count the changes as count_events does.
+            snapshot = pos[:] if wait_until >= turn else None
+            bumped = -1
+            if offer is not None:
+                # -- an Orbit ride or a Millstone crossing offered to `offered_piece`
+                count = 2
+                piece = offered_piece
+                origin = pos[piece]
+                own = sums[seat]
+                base = -1.0 * own + others_weight * (total - own)
+                pw = piece_weights[seat]
+                if wait_until > turn:
+                    for k in range(n):
+                        at = free[k]
+                        if at > turn:
+                            base -= pw[k] * WAIT_COST * ((at - turn) // seats)
+                terms = offer_terms[origin]
+                change_sum = 0.0
+                for field, term, swappable in terms:
+                    change = 0.0
+                    change += term
+                    if swappable and field in pos:
+                        other = pos.index(field)
+                        at = free[other]
+                        worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
+                        change += pw[other] * (values[origin] - worth)
+                    change_sum += change
+                taken = base + change_sum / len(terms)
+                if taken == base:  # a tie: the player draws one of the two
+                    r = getrandbits(2)
+                    while r >= 2:
+                        r = getrandbits(2)
+                    take = r == 0
+                else:
+                    while getrandbits(1):
+                        pass
+                    take = taken < base
+                kind, offer = offer, None
+                if take:
+                    if kind == RIDE:
+                        rng, points = roll(rng)
+                        end = self.ride_to[origin][points - 1]
+                        rides += 1
+                    else:
+                        end = self.partner[origin]
+                        crossings += 1
+                    landings: list[int] = []
+                    _, bumped = arrive(pos, free, piece, end, origin, turn, seats, landings, False)
+                    for field in landings:
+                        landed[field] += 1
+                    field = pos[piece]
+                    change_value = values[field] - values[origin]
+                    sums[seat] += change_value
+                    total += change_value
+                    if bumped >= 0:
+                        sums[bumped // per] -= change_value
+                        total -= change_value
+                    if free[piece] > wait_until:
+                        wait_until = free[piece]
+                    if field == goal and pos[low_piece:low_piece + per].count(goal) == per:
+                        winner = seat
+            else:
+                # -- dice: the seat's pieces that can move, one per field
+                on_board: list[int] = []  # free pieces on the board, one per field
+                movers: list[int] = []  # the same with the first piece outside, if any
+                fields: list[int] = []
+                free_on_board = 0
+                outside = False
+                for k in range(low_piece, low_piece + per):
+                    p = pos[k]
+                    if p == goal or free[k] > turn:
+                        continue
+                    if p:
+                        free_on_board += 1
+                        if p not in fields:
+                            fields.append(p)
+                            on_board.append(k)
+                            movers.append(k)
+                    elif not outside:
+                        outside = True
+                        movers.append(k)
+                move_dice: list[int]
+                move_pieces: list[int]
+                if dice == 1:
+                    move_pieces = movers if die_a == entry else on_board
+                    move_dice = [die_a] * len(move_pieces)
+                else:
+                    high, low = (die_a, die_b) if die_a >= die_b else (die_b, die_a)
+                    first = movers if high == entry else on_board
+                    # A die move must leave the other die usable where some move does. A piece
+                    # moving on the board leaves any other free piece on the board free to move.
+                    if free_on_board >= 2 and not (outside and (high == entry or low == entry)):
+                        if high == low:
+                            move_pieces = first
+                            move_dice = [high] * len(first)
+                        else:
+                            second = movers if low == entry else on_board
+                            move_pieces = first + second
+                            move_dice = [high] * len(first) + [low] * len(second)
+                    else:
+                        move_pieces = [k for k in first
+                                       if leaves_playable(pos, free, turn, seats, die_moves[high][k], low)]
+                        move_dice = [high] * len(move_pieces)
+                        if high != low:
+                            second = movers if low == entry else on_board
+                            both = [k for k in second
+                                    if leaves_playable(pos, free, turn, seats, die_moves[low][k], high)]
+                            move_pieces += both
+                            move_dice += [low] * len(both)
+                            if not move_pieces:
+                                move_pieces = first or second
+                                move_dice = [high if first else low] * len(move_pieces)
+                        elif not move_pieces:
+                            move_pieces = first
+                            move_dice = [high] * len(first)
+                count = len(move_pieces)
+                if not count:
+                    # -- no die can be used: pass
+                    count = 1
+                    while getrandbits(1):
+                        pass
+                    dice = 0
+                else:
+                    if count == 1:
+                        while getrandbits(1):
+                            pass
+                        choice = 0
+                    else:
+                        # -- the greedy player's scores, as `_scores_at` makes them
+                        own = sums[seat]
+                        base = -1.0 * own + others_weight * (total - own)
+                        pw = piece_weights[seat]
+                        if wait_until > turn:
+                            for k in range(n):
+                                at = free[k]
+                                if at > turn:
+                                    base -= pw[k] * WAIT_COST * ((at - turn) // seats)
+                        scores = []
+                        for k, points in zip(move_pieces, move_dice, strict=True):
+                            origin = pos[k]
+                            score = base + values[origin]
+                            field = swap_at[origin][points]
+                            if field and field in pos:
+                                other = pos.index(field)
+                                at = free[other]
+                                worth = values[field]
+                                if at > turn:
+                                    worth -= WAIT_COST * ((at - turn) // seats)
+                                score += pw[other] * (values[origin] - worth)
+                            scores.append(score + tail[origin][points])
+                        best = min(scores)
+                        ties = scores.count(best)
+                        if ties == 1:
+                            while getrandbits(1):
+                                pass
+                            choice = scores.index(best)
+                        else:
+                            bits = ties.bit_length()
+                            r = getrandbits(bits)
+                            while r >= ties:
+                                r = getrandbits(bits)
+                            choice = [i for i, v in enumerate(scores) if v == best][r]
+                    # -- play the die: its count, forced moves, a swap, the field's effect
+                    piece, points = move_pieces[choice], move_dice[choice]
+                    if dice == 2:
+                        dice = 1
+                        if points == die_a:
+                            die_a = die_b
+                    else:
+                        dice = 0
+                    origin = pos[piece]
+                    for field in land[origin][points]:
+                        landed[field] += 1
+                    field = rest[origin][points]
+                    change_value = values[field] - values[origin]
+                    sums[seat] += change_value
+                    total += change_value
+                    if field == goal:
+                        pos[piece], free[piece] = goal, 0
+                        if pos[low_piece:low_piece + per].count(goal) == per:
+                            winner = seat
+                    else:
+                        if swap_at[origin][points] and field in pos:
+                            bumped = pos.index(field)
+                            pos[bumped], free[bumped] = origin, 0
+                            sums[bumped // per] -= change_value
+                            total -= change_value
+                        pos[piece] = field
+                        lost = self.trap[field]
+                        if lost:
+                            free[piece] = turn + seats * (lost + 1)
+                            if free[piece] > wait_until:
+                                wait_until = free[piece]
+                        else:
+                            offer = offer_at[field]
+                            offered_piece = piece
+            # -- on to the next decision: the tunnel, the end of the turn, the next roll
+            if winner < 0 and offer is None:
+                while True:
+                    if wait_until >= turn:
+                        low_piece = (turn % seats) * per
+                        for k in range(low_piece, low_piece + per):
+                            exit_to = delayed[pos[k]]
+                            if exit_to and free[k] == turn:
+                                origin = pos[k]
+                                landings = []
+                                offer, moved = arrive(pos, free, k, exit_to, origin, turn, seats, landings, True)
+                                for field in landings:
+                                    landed[field] += 1
+                                change_value = values[pos[k]] - values[origin]
+                                sums[k // per] += change_value
+                                total += change_value
+                                if moved >= 0:
+                                    sums[moved // per] -= change_value
+                                    total -= change_value
+                                if free[k] > wait_until:
+                                    wait_until = free[k]
+                                if offer is not None:
+                                    offered_piece = k
+                                    break
+                        if offer is not None:
+                            break
+                    if dice == 2:
+                        break
+                    if dice == 1:
+                        low_piece = (turn % seats) * per
+                        usable = False
+                        for k in range(low_piece, low_piece + per):
+                            p = pos[k]
+                            if p != goal and free[k] <= turn and (p or die_a == entry):
+                                usable = True
+                                break
+                        if usable:
+                            break
+                    turn += 1
+                    rng, die_a = roll(rng)
+                    rng, die_b = roll(rng)
+                    dice = 2
             offered += count
             if count > widest:
                 widest = count
-            if count == 1:
-                # Scoring one move changes nothing, but the player still draws its choice.
-                move = chooser.choice(moves)
-            else:
-                values = scores(pos, free, turn, seats, moves, turn % seats)
-                best = min(values)
-                move = chooser.choice([m for m, v in zip(moves, values, strict=True) if v == best])
-            before = pos[:]
-            landings: list[int] = []
-            turn, dice, rng, offer, winner = step(pos, free, dice, rng, turn, seats, move, landings)
-            for field in landings:
-                landed[field] += 1
-            if move.kind == RIDE:
-                rides += 1
-            elif move.kind == CROSS:
-                crossings += 1
-            moved = sum(map(operator.ne, before, pos))
-            if moved > 1:
-                swaps += moved - 1
+            if snapshot is not None:
+                moved_pieces = sum(map(operator.ne, snapshot, pos))
+                if moved_pieces > 1:
+                    swaps += moved_pieces - 1
+            elif bumped >= 0:
+                swaps += 1
             decisions += 1
             if winner >= 0:
                 break
         counters: dict[str, float] = {}
         if counting:
-            counters = {f"landed:{field}": float(n) for field, n in enumerate(landed) if n}
-            counters.update({key: float(n) for key, n in (("rides", rides), ("crossings", crossings),
-                                                           ("swaps", swaps)) if n})
+            counters = {f"landed:{field}": float(k) for field, k in enumerate(landed) if k}
+            counters.update({key: float(k) for key, k in (("rides", rides), ("crossings", crossings),
+                                                           ("swaps", swaps)) if k})
         if winner < 0:
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
+
+    def _playout_tables(self) -> tuple[list[float], list[list[int]], list[list[tuple[int, ...]]], list[list[float]],
+                                       list[list[int]], list[str | None],
+                                       list[tuple[tuple[int, float, bool], ...]]]:
+        """What `greedy_playout` looks up, per field and die (built once):
+
+        - the field values (`_field_values`), and where each count ends (`_rest`);
+        - the fields each count lands on (for the counters);
+        - the part of a die move's score that depends only on where it ends (`_scores_at`);
+        - the field a count ends on if a piece there would be swapped out, else 0;
+        - the offer a count ending on each field makes (RIDE, CROSS or None);
+        - per field where an offer is made: per end of the ride or crossing, the field, the
+          moving piece's part of `_offer_change` and whether a piece there would be swapped.
+        """
+        if self._tables is not None:
+            return self._tables
+        goal, values, rest, trap, safe = self.goal, self._values, self._rest, self.trap, self.safe
+        fields = range(goal + 1)
+        land = [[()] + [self.chain[self.target(origin, points)] for points in range(1, FACES + 1)]
+                for origin in fields]
+        tail: list[list[float]] = []
+        swap_at: list[list[int]] = []
+        for origin in fields:
+            tail.append([0.0])
+            swap_at.append([0])
+            for points in range(1, FACES + 1):
+                field = rest[origin][points]
+                if field == goal:
+                    tail[-1].append(-1.0 * values[field])
+                elif trap[field]:
+                    tail[-1].append(-1.0 * (values[field] - WAIT_COST * (trap[field] + 1)))
+                else:
+                    tail[-1].append(-1.0 * (values[field] + self._offer_gain[field]))
+                swap_at[-1].append(field if field not in (origin, goal) and not safe[field] else 0)
+        offer_at: list[str | None] = [None] * (goal + 1)
+        offer_terms: list[tuple[tuple[int, float, bool], ...]] = [()] * (goal + 1)
+        for field in fields:
+            if field == goal or trap[field]:
+                continue
+            if field in self.orbit_index:
+                offer_at[field], ends = RIDE, self.ride_to[field]
+            elif field in self.partner:
+                offer_at[field], ends = CROSS, (self.partner[field],)
+            else:
+                continue
+            terms = []
+            for end in ends:
+                at = self.chain[end][-1]
+                if at == goal:
+                    after = values[at]
+                elif trap[at]:
+                    after = values[at] - WAIT_COST * (trap[at] + 1)
+                else:
+                    after = values[at]
+                terms.append((at, -1.0 * (after - values[field]), at not in (field, goal) and not safe[at]))
+            offer_terms[field] = tuple(terms)
+        self._tables = (values, rest, land, tail, swap_at, offer_at, offer_terms)
+        return self._tables
 
 
 _LANDED = [f"landed:{field}" for field in range(256)]
