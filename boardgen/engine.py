@@ -26,10 +26,13 @@ registered engine through the same tests.
 
 The check every render runs (`boardgen.rules.report.check`) goes: `Engine.static_checks` on
 the seeded start; if they pass, `Engine.extra_checks` (a solver, a geometry check); then,
-unless those said stop, self-play of ``games_per_player_count`` games for each of
+unless those said stop, self-play of up to ``games_per_player_count`` games for each of
 `Engine.player_counts` with `Engine.self_play_player`, in one process pool, judged by
 `Engine.self_play_check` per player count and `Engine.self_play_checks` over them all
-(every lineup's statistics, when `Engine.self_play_lineups` seats more than one).
+(every lineup's statistics, when `Engine.self_play_lineups` seats more than one). It stops
+early once each criterion is settled (see `boardgen.rules.report.settle`), so both
+checks must judge whatever sample they are given: a count-based minimum (a field reached at
+least once) holds for good once met.
 """
 
 from __future__ import annotations

@@ -8,11 +8,13 @@ any engine (`boardgen.engine.Engine`):
 2. if they all pass, the engine's extra checks (`Engine.extra_checks`: the solver of the
    sliding games, the board geometry of the races), which may add figures to the report and
    may stop here (``Extra.play`` false) when self-play would be meaningless;
-3. then self-play: ``games_per_player_count`` games for every player count the engine
-   names, all through the one process pool of `boardgen.rules.simulate.play_batches`
+3. then self-play: up to ``games_per_player_count`` games for every player count the
+   engine names, all through the one process pool of `boardgen.rules.simulate.play_batches`
    (every game has its own seed, so the figures do not depend on the number of workers),
    each player count judged by `Engine.self_play_check`, then the engine's checks over all
-   of self-play (`Engine.self_play_checks`).
+   of self-play (`Engine.self_play_checks`). Self-play comes in looks and stops once every
+   criterion is settled at a stated confidence (`play_checks`, `settle`); a caller that
+   fixes the number of games gets exactly that many.
 
 The result is a `Report`: the verdict, the reasons (every problem of every check), the
 checks and the figures, as JSON, as text, and as one line for the kit's cover.
@@ -24,6 +26,7 @@ Thresholds come from the layout's ``[playability]`` table over the engine's defa
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,11 +34,25 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from boardgen.data.strings import word
 from boardgen.errors import UnplayableError
-from boardgen.rules.simulate import Batch, SimulationStats, aggregate, available_cpus, play_batches
+from boardgen.rules.simulate import (
+    Batch,
+    GameRecord,
+    SimulationStats,
+    aggregate,
+    available_cpus,
+    mean_bounds,
+    percentile,
+    play_batches,
+    quantile_upper_bound,
+    seat_fail_chance,
+    wilson_bounds,
+    z_score,
+)
 
 if TYPE_CHECKING:
     from boardgen.engine import Engine
     from boardgen.model.game import GameInfo
+    from boardgen.rules.protocol import Player
 
 Progress = Callable[[int, int, str], None]
 
@@ -94,6 +111,9 @@ class Report:
             lines.append("  " + format_distribution(distribution))
         for count, stats in sorted(self.stats.get("self_play", {}).items()):
             lines += ["", _self_play_text(int(count), stats)]
+        sampling = self.stats.get("sampling")
+        if sampling:
+            lines += ["", sampling_text(sampling)]
         if self.reasons:
             lines += ["", "Reasons:"] + [f"  - {reason}" for reason in self.reasons]
         return "\n".join(lines)
@@ -171,8 +191,10 @@ def check(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, games: int |
           progress: Progress | None = None, workers: int | None = None) -> Report:
     """Decide whether `layout` (built by `engine`) is playable with `seed`, and say why.
 
-    `games` overrides the layout's games per player count; self-play runs in `workers`
-    processes (default: the CPUs available) without changing the figures.
+    `games` fixes the number of games per player count; without it self-play plays up to
+    the layout's ``games_per_player_count`` and stops once every criterion is settled
+    (sequential sampling, see `play_checks`). Self-play runs in `workers` processes
+    (default: the CPUs available) without changing the figures.
     ``progress(done, total, label)`` counts the extra checks' steps, then games.
     """
     started = time.perf_counter()
@@ -180,6 +202,8 @@ def check(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, games: int |
     start = engine.setup(layout, seed)
     checks = engine.static_checks(layout, start, limits)
     stats: dict[str, Any] = {"thresholds": {k: v for k, v in limits.items() if v is not None}}
+    # Self-play may stop once settled, unless the caller fixed the number of games.
+    limits["sequential"] = games is None
     stats.update(engine.static_figures(layout, start))
     if all(c.ok for c in checks):
         counts = engine.player_counts(layout)
@@ -208,18 +232,201 @@ def check(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, games: int |
 
 def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: Mapping[str, Any], *,
                 workers: int | None = None, progress: Progress | None = None) -> Extra:
-    """Self-play of every player count through the one pool, each judged by
-    `Engine.self_play_check`, then `Engine.self_play_checks` over them all."""
+    """Self-play of every player count (and each of its lineups, `Engine.self_play_lineups`)
+    through the one pool, each player count's first lineup judged by
+    `Engine.self_play_check`, then `Engine.self_play_checks` over every lineup.
+
+    With ``limits["sequential"]`` true (what `check` sets unless the caller fixed the number
+    of games) the games are played in looks (`looks`) and a player count stops once each of
+    its criteria is settled (`settle`) and the checks over every lineup pass; otherwise all
+    ``games_per_player_count`` are played. A lineup plays its share of each look, on the
+    first seeds of its full sample. Either way the report states each criterion's
+    confidence (``stats["sampling"]``)."""
     counts = engine.player_counts(layout)
-    played = play_lineups(engine, layout, {count: list(engine.self_play_lineups(layout, count)) for count in counts},
-                          games=limits["games_per_player_count"], seed=seed, turn_cap=limits["turn_cap"],
-                          workers=workers, progress=progress, limits=limits)
-    sims = {count: sim for count, k, _, sim in played if k == 0}
-    stats: dict[str, Any] = {"self_play": {str(count): sim.to_dict() for count, sim in sims.items()}}
-    checks = [engine.self_play_check(sim, limits) for sim in sims.values()]
-    after = engine.self_play_checks(layout, [sim for *_, sim in played], limits)
+    lineups = {count: list(engine.self_play_lineups(layout, count)) for count in counts}
+    most = limits["games_per_player_count"]
+    plan = looks(most, sequential=bool(limits.get("sequential")), least_rate=limits["min_completion_rate"])
+    interim = len(plan) - 1
+    level = 1 - (1 - CONFIDENCE) / max(1, interim)  # Bonferroni over the interim looks
+    factories = _factories(engine, layout, lineups)
+    game = engine.game(layout)
+    hook = engine.self_play_hook(game, limits)
+    units = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
+    players = {(count, k): tuple(factories[name]() for name in lineup.seats) for count, k, lineup in units}
+    seeds = {(count, k): tuple(engine.self_play_seeds(seed + k * LINEUP_SEED_STEP, count, lineup_games(lineup, most)))
+             for count, k, lineup in units}
+    records: dict[tuple[int, int], list[GameRecord]] = {(count, k): [] for count, k, _ in units}
+    sims: dict[tuple[int, int], SimulationStats] = {}
+    judged: dict[int, dict[str, Any]] = {}
+    playing = list(counts)
+    total = sum(len(s) for s in seeds.values())
+    done = 0
+    stopped = "fixed" if not interim else "max"
+    started = time.perf_counter()
+    for size in plan:
+        final = size == most
+        wanted = [((count, k), len(seeds[count, k]) if final else min(len(seeds[count, k]), lineup_games(lineup, size)),
+                   _label(count, lineup)) for count, k, lineup in units if count in playing]
+        batches = [Batch(players[unit], seeds[unit][len(records[unit]):upto], label) for unit, upto, label in wanted]
+        step = None if progress is None else _shifted(progress, done, total)
+        played = play_batches(game, batches, turn_cap=limits["turn_cap"], hook=hook,
+                              workers=available_cpus() if workers is None else workers, progress=step)
+        for (unit, _, _), more in zip(wanted, played, strict=True):
+            records[unit].extend(more)
+            done += len(more)
+            sims[unit] = _stats(engine, layout, game, players[unit], records[unit], limits["turn_cap"])
+        for count in playing:
+            ok = engine.self_play_check(sims[count, 0], limits).ok
+            judged[count] = settle(sims[count, 0], records[count, 0], limits, most=len(seeds[count, 0]),
+                                   confidence=CONFIDENCE if final else level, final=final, check_ok=ok)
+        if final:
+            break
+        if any(judged[count]["state"] == "fail" for count in playing):
+            stopped = "failed"
+            break
+        playing = [count for count in playing if judged[count]["state"] != "pass"]
+        if not playing:
+            pooled = engine.self_play_checks(layout, [sims[count, k] for count, k, _ in units], limits)
+            if all(c.ok for c in pooled.checks):
+                stopped = "settled"
+                break
+            # A check over all the games (a field reached too rarely, say) is not met yet:
+            # every player count plays on.
+            playing = [count for count in counts if len(records[count, 0]) < len(seeds[count, 0])]
+    elapsed = time.perf_counter() - started
+    sims = {unit: replace(sim, elapsed_s=elapsed) for unit, sim in sims.items()}
+    checks = []
+    for count in counts:
+        one = engine.self_play_check(sims[count, 0], limits)
+        one.summary += "; " + confidence_text(judged[count])
+        checks.append(one)
+    after = engine.self_play_checks(layout, [sims[count, k] for count, k, _ in units], limits)
+    stats: dict[str, Any] = {"self_play": {str(count): sims[count, 0].to_dict() for count in counts}}
+    stats["sampling"] = {
+        "method": "sequential" if interim else "fixed",
+        "looks": plan, "confidence": CONFIDENCE, "look_confidence": round(level, 6),
+        "seat_fail_chance_below": SEAT_FAIL_CHANCE,
+        "games_max": total, "games_played": done, "stopped": stopped,
+        "counts": {str(count): judged[count] for count in counts},
+    }
     stats.update(after.stats)
     return Extra(checks + after.checks, stats)
+
+
+def _shifted(progress: Progress, before: int, total: int) -> Progress:
+    """A look's progress as progress over every game that may be played."""
+    return lambda done, _total, label: progress(before + done, total, label)
+
+
+# -- sequential sampling -----------------------------------------------------------------------
+
+# The confidence of every early decision, over all the interim looks of a player count.
+CONFIDENCE = 0.95
+# Seat balance is settled early when the full sample would fail it with less chance than
+# this, were the seats as uneven as the layout allows (conditional power of its test).
+SEAT_FAIL_CHANCE = 0.10
+# The fewest games per player count at an interim look.
+FIRST_LOOK = 50
+
+
+def looks(games: int, *, sequential: bool, least_rate: float | None = None) -> list[int]:
+    """Games per player count at each look: a quarter, half and all of `games`, the interim
+    looks no earlier than a perfect completion could clear `least_rate` (the minimum
+    completion rate) and only with at least `FIRST_LOOK` games; just `games` when not
+    `sequential`."""
+    if not sequential:
+        return [games]
+    candidates = {math.ceil(games / 4), math.ceil(games / 2)}
+    if least_rate is not None and 0 < least_rate < 1:
+        # No earlier than a perfect completion rate could settle it: n / (n + z**2) >= least_rate,
+        # z for as many interim looks as are left.
+        for count in (1, 2):
+            z = z_score(1 - (1 - CONFIDENCE) / count)
+            floor = math.ceil(z * z * least_rate / (1 - least_rate))
+            raised = {max(n, floor) for n in candidates}
+            if len(raised) <= count:
+                break
+        candidates = raised
+    return [n for n in sorted(candidates) if FIRST_LOOK <= n <= 0.75 * games] + [games]
+
+
+def settle(sim: SimulationStats, records: Sequence[GameRecord], limits: Mapping[str, Any], *, most: int,
+           confidence: float, final: bool, check_ok: bool) -> dict[str, Any]:
+    """Where one player count's criteria stand after a look: each ``pass``, ``fail`` or
+    ``open``, with its figure and its bound at `confidence` (one-sided).
+
+    At an interim look a criterion is settled only by its bound: completion when its Wilson
+    lower bound reaches ``min_completion_rate`` (fails when the upper bound is below it);
+    mean rounds by the normal upper (lower) bound against ``max_mean_rounds``; p95 rounds by
+    the order-statistic upper bound against ``max_p95_rounds``; seat balance when the
+    chance that the full `most` games would fail it, at a gap of ``max_seat_gap``, is under
+    `SEAT_FAIL_CHANCE` (it is never failed early). At the `final` look each is judged as
+    `self_play_check` judges it, on the figures themselves. The player count's ``state`` is
+    ``fail`` if any criterion fails, ``pass`` if all pass and the engine's own check of the
+    sample (`check_ok`) does too, else ``open``."""
+    seats = sim.seats
+    rounds = [r.turns / seats for r in records if r.finished]
+    criteria: dict[str, dict[str, Any]] = {}
+    least = limits["min_completion_rate"]
+    low, _high = wilson_bounds(sim.finished, sim.games, confidence)
+    state = ("pass" if sim.completion_rate >= least else "fail") if final else (
+        "pass" if low >= least else "fail" if _high < least else "open")
+    criteria["completion"] = {"rate": round(sim.completion_rate, 4), "lower_bound": round(low, 4),
+                              "minimum": least, "state": state}
+    most_mean = limits.get("max_mean_rounds")
+    if most_mean is not None:
+        mean = sum(rounds) / len(rounds) if rounds else None
+        below, above = mean_bounds(rounds, confidence)
+        state = ("pass" if mean is None or mean <= most_mean else "fail") if final else (
+            "pass" if above <= most_mean else "fail" if below > most_mean else "open")
+        criteria["mean_rounds"] = {"mean": None if mean is None else round(mean, 2),
+                                   "upper_bound": None if math.isinf(above) else round(above, 2),
+                                   "maximum": most_mean, "state": state}
+    most_p95 = limits.get("max_p95_rounds")
+    if most_p95 is not None:
+        p95 = percentile(rounds, 0.95) if rounds else None
+        bound = quantile_upper_bound(rounds, 0.95, confidence)
+        state = ("pass" if p95 is None or p95 <= most_p95 else "fail") if final else (
+            "pass" if bound is not None and bound <= most_p95 else "open")
+        criteria["p95_rounds"] = {"p95": None if p95 is None else round(p95, 2),
+                                  "upper_bound": None if bound is None else round(bound, 2),
+                                  "maximum": most_p95, "state": state}
+    gap, level = limits["max_seat_gap"], limits["seat_gap_significance"]
+    fails_now = bool(sim.finished) and sim.seat_gap > gap and sim.seat_p < level
+    decided = sum(sim.seat_wins)
+    chance = None
+    if final:
+        state = "fail" if fails_now else "pass"
+    else:
+        more = round((most - sim.games) * decided / sim.games) if sim.games else 0
+        chance = seat_fail_chance(sim.seat_wins, more, gap, level)
+        state = "pass" if chance < SEAT_FAIL_CHANCE and not fails_now else "open"
+    criteria["seat_balance"] = {"gap": round(sim.seat_gap, 4), "p": round(sim.seat_p, 4), "maximum": gap,
+                                "fail_chance": None if chance is None else round(chance, 4), "state": state}
+    states = [c["state"] for c in criteria.values()]
+    overall = ("fail" if "fail" in states or (final and not check_ok) else
+               "pass" if all(s == "pass" for s in states) and check_ok else "open")
+    return {"games": sim.games, "of": most, "confidence": round(confidence, 6), "final": final,
+            "state": overall, "criteria": criteria}
+
+
+def confidence_text(judged: Mapping[str, Any]) -> str:
+    """How sure each criterion of one player count is, in a few words."""
+    level = f"{judged['confidence']:.1%}".replace(".0%", "%")
+    crit = judged["criteria"]
+    parts = [f"completion at least {crit['completion']['lower_bound']:.1%}"]
+    for key, label in (("mean_rounds", "mean"), ("p95_rounds", "p95")):
+        if key in crit and crit[key]["upper_bound"] is not None:
+            parts.append(f"{label} at most {crit[key]['upper_bound']:g} rounds")
+    text = f"bounds at {level}: " + ", ".join(parts)
+    seat = crit["seat_balance"]
+    if seat["fail_chance"] is not None:
+        text += (f"; chance that {judged['of']} games fail the seat gap at {seat['maximum']:g}: "
+                 f"{seat['fail_chance']:.0%}")
+    if judged["final"]:
+        return text + f"; all {judged['games']} games"
+    verdict = {"pass": "settled", "fail": "failed", "open": "unsettled"}[judged["state"]]
+    return text + f"; {verdict} after {judged['games']} of {judged['of']} games"
 
 
 def require_playable(report: Report, *, force: bool) -> Report:
@@ -252,9 +459,43 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
     """Self-play of every lineup of every player count, all in one process pool: (player
     count, lineup's place in its count's list, lineup, statistics). A lineup plays
     ``max(1, round(share * games))`` games; the first of each count uses
-    `Engine.self_play_seeds` (seed), lineup k the seeds of ``seed + k * 100003``."""
+    `Engine.self_play_seeds` (seed), lineup k the seeds of ``seed + k * LINEUP_SEED_STEP``."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
+    factories = _factories(engine, layout, lineups)
+    game = engine.game(layout)
+    limits = engine.thresholds(layout) if limits is None else limits
+    plan = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
+    batches = [Batch(tuple(factories[name]() for name in lineup.seats),
+                     tuple(engine.self_play_seeds(seed + k * LINEUP_SEED_STEP, count, lineup_games(lineup, games))),
+                     _label(count, lineup))
+               for count, k, lineup in plan]
+    started = time.perf_counter()
+    records = play_batches(game, batches, turn_cap=turn_cap, hook=engine.self_play_hook(game, limits),
+                           workers=available_cpus() if workers is None else workers,
+                           progress=progress)
+    elapsed = time.perf_counter() - started
+    return [(count, k, lineup,
+             replace(_stats(engine, layout, game, batch.players, played, turn_cap), elapsed_s=elapsed))
+            for (count, k, lineup), batch, played in zip(plan, batches, records, strict=True)]
+
+
+# Lineup k of a player count plays the seeds of ``seed + k * LINEUP_SEED_STEP``.
+LINEUP_SEED_STEP = 100003
+
+
+def lineup_games(lineup: Lineup, games: int) -> int:
+    """How many of `games` a lineup plays: its share, at least one."""
+    return max(1, round(lineup.share * games))
+
+
+def _label(count: int, lineup: Lineup) -> str:
+    return f"self-play, {count} players" + (f", {lineup.name}" if lineup.name else "")
+
+
+def _factories(engine: Engine[Any, Any, Any], layout: Any,
+               lineups: Mapping[int, Sequence[Lineup]]) -> Mapping[str, Callable[[], Player]]:
+    """The engine's players, once every lineup's players and player counts are known to fit."""
     factories = engine.players()
     for name in dict.fromkeys(name for listed in lineups.values() for lineup in listed for name in lineup.seats):
         if name not in factories:
@@ -262,24 +503,14 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
                              f"{', '.join(factories)}")
     for count in lineups:
         engine.check_players(layout, count)
-    game = engine.game(layout)
-    limits = engine.thresholds(layout) if limits is None else limits
-    plan = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
-    batches = [Batch(tuple(factories[name]() for name in lineup.seats),
-                     tuple(engine.self_play_seeds(seed + k * 100003, count, max(1, round(lineup.share * games)))),
-                     f"self-play, {count} players" + (f", {lineup.name}" if lineup.name else ""))
-               for count, k, lineup in plan]
-    started = time.perf_counter()
-    records = play_batches(game, batches, turn_cap=turn_cap, hook=engine.self_play_hook(game, limits),
-                           workers=available_cpus() if workers is None else workers,
-                           progress=progress)
-    elapsed = time.perf_counter() - started
-    out = []
-    for (count, k, lineup), batch, played in zip(plan, batches, records, strict=True):
-        stats = aggregate(game.id, tuple(p.name for p in batch.players), played, turn_cap)
-        out.append((count, k, lineup, replace(stats, extra=engine.self_play_figures(layout, stats, played),
-                                              elapsed_s=elapsed)))
-    return out
+    return factories
+
+
+def _stats(engine: Engine[Any, Any, Any], layout: Any, game: Any, players: Sequence[Player],
+           records: Sequence[GameRecord], turn_cap: int) -> SimulationStats:
+    """One lineup's statistics, with the engine's ``extra`` figures."""
+    stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
+    return replace(stats, extra=engine.self_play_figures(layout, stats, records))
 
 
 def simulate(engine: Engine[Any, Any, Any], layout: Any, *, games: int, players: int, seed: int,
@@ -332,6 +563,27 @@ def self_play_check(sim: SimulationStats, limits: Mapping[str, Any], *,
     summary = (f"{sim.finished}/{sim.games} finished, mean {mean} {unit}, p95 {p95}, "
                f"seat gap {sim.seat_gap:.2f} (p = {sim.seat_p:.2f}){extra}")
     return Check(name, not problems, summary, problems)
+
+
+def sampling_text(sampling: Mapping[str, Any]) -> str:
+    """How much self-play was played and why it stopped, in a few lines."""
+    played, most = sampling["games_played"], sampling["games_max"]
+    if sampling["method"] == "fixed":
+        return (f"Sampling: all {played} games played (a fixed count); bounds one-sided at "
+                f"{sampling['confidence']:.0%}.")
+    why = {"settled": "every criterion settled", "failed": "a criterion failed for certain",
+           "max": "some player count needed the full sample"}[sampling["stopped"]]
+    interim = len(sampling["looks"]) - 1
+    return "\n".join([
+        f"Sampling: {played} of {most} games played, {why}.",
+        f"  Looks at {', '.join(map(str, sampling['looks']))} games per player count. An early "
+        f"decision needs a one-sided bound at {sampling['look_confidence']:.2%}",
+        f"  ({sampling['confidence']:.0%} over the {interim} interim looks, Bonferroni): Wilson for "
+        "completion, normal for the mean length, order statistic for the p95 length;",
+        f"  seat balance settles when the full sample would fail it with under "
+        f"{sampling['seat_fail_chance_below']:.0%} chance at the largest allowed gap,",
+        "  and is never failed early. The last look judges the figures as a fixed count would.",
+    ])
 
 
 def _self_play_text(count: int, stats: dict[str, Any]) -> str:

@@ -39,6 +39,12 @@ legal moves at each decision.
 
 Randomness. Game ``i`` is set up with ``game_seeds(seed, games)[i]`` and its players draw
 from ``random.Random(that seed)``, so a run is reproducible from ``seed`` alone.
+
+Confidence (what the check's sequential sampling states, see `boardgen.rules.report`):
+``wilson_bounds`` one-sided Wilson score bounds of a rate, ``mean_bounds`` normal bounds of
+a mean, ``quantile_upper_bound`` a distribution-free upper bound of a percentile (an order
+statistic), ``seat_fail_chance`` the conditional chance that more games would make the seat
+balance rule fail.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 from typing import Any
 
 from boardgen.rules.protocol import Game, Player
@@ -183,6 +190,136 @@ def chi_square_sf(x: float, df: int) -> float:
         total += math.exp(-half) * term
         term *= half / (i + 0.5)
     return min(1.0, total)
+
+
+def z_score(confidence: float) -> float:
+    """The standard normal quantile: one-sided bounds at `confidence` lie z standard errors
+    out (1.645 at 95 %)."""
+    return NormalDist().inv_cdf(confidence)
+
+
+def wilson_bounds(successes: int, trials: int, confidence: float) -> tuple[float, float]:
+    """One-sided Wilson score bounds of a rate: the true rate is at least the first (and, as
+    a separate statement, at most the second) with `confidence`. ``(0, 1)`` for no trials.
+    With every trial a success the lower bound is ``n / (n + z**2)``."""
+    if trials <= 0:
+        return 0.0, 1.0
+    z = z_score(confidence)
+    rate, zz = successes / trials, z * z
+    centre = rate + zz / (2 * trials)
+    spread = z * math.sqrt(rate * (1 - rate) / trials + zz / (4 * trials * trials))
+    scale = 1 + zz / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def mean_bounds(values: Sequence[float], confidence: float) -> tuple[float, float]:
+    """One-sided normal bounds of the mean (sample standard deviation); infinite below two
+    values."""
+    count = len(values)
+    if count < 2:
+        return -math.inf, math.inf
+    mean = sum(values) / count
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (count - 1) / count)
+    z = z_score(confidence)
+    return mean - z * spread, mean + z * spread
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, p), summed in log space (no overflow for large n)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    log_p, log_q = math.log(p), math.log1p(-p)
+    lg = math.lgamma(n + 1)
+    return min(1.0, sum(math.exp(lg - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+                        for i in range(k + 1)))
+
+
+def quantile_upper_bound(values: Sequence[float], fraction: float, confidence: float) -> float | None:
+    """An upper bound of the population's `fraction` quantile with `confidence`, assuming
+    nothing about its shape: the order statistic ``x_(r)`` with the smallest r such that
+    fewer than r of the values fall below the quantile with chance >= `confidence`
+    (P(Binomial(n, fraction) <= r - 1) >= confidence). None when even the largest value
+    is not enough (too few values)."""
+    ordered = sorted(values)
+    low, high = 1, len(ordered)
+    if not ordered or binomial_cdf(high - 1, high, fraction) < confidence:
+        return None
+    while low < high:  # the smallest rank whose bound holds; the cdf grows with the rank
+        mid = (low + high) // 2
+        if binomial_cdf(mid - 1, len(ordered), fraction) >= confidence:
+            high = mid
+        else:
+            low = mid + 1
+    return ordered[low - 1]
+
+
+def chi_square_critical(df: int, level: float) -> float:
+    """The x with ``chi_square_sf(x, df) == level`` (bisection)."""
+    low, high = 0.0, 1.0
+    while chi_square_sf(high, df) > level:
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        if chi_square_sf(mid, df) > level:
+            low = mid
+        else:
+            high = mid
+    return high
+
+
+def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significance: float, *,
+                     draws: int = 2000) -> float:
+    """The chance that `more` further decided games make the seat-balance rule fail (gap over
+    `max_gap` and chi-square p under `significance` over all the wins), were the seats truly
+    as uneven as the wins so far but never less than `max_gap` apart: the conditional power
+    of the full sample's test at the smallest imbalance it must catch.
+
+    The uneven rates keep the direction of the observed ones (the first seat ahead of the
+    second when the wins are even), stretched to a gap of ``max(max_gap, observed gap)``.
+    The further wins are drawn from the normal approximation of the multinomial, `draws`
+    times, with a fixed seed: the same wins always give the same chance."""
+    seats, decided = len(wins), sum(wins)
+    if seats < 2:
+        return 0.0
+    even = 1 / seats
+    rates = [w / decided for w in wins] if decided else [even] * seats
+    offsets = [r - even for r in rates]
+    observed = max(offsets) - min(offsets)
+    if observed <= 0:
+        offsets, observed = [0.5, -0.5] + [0.0] * (seats - 2), 1.0
+    target = max(max_gap, max(rates) - min(rates))
+    shares = [min(1.0, max(0.0, even + o * target / observed)) for o in offsets]
+    shares = [s / sum(shares) for s in shares]
+    critical = chi_square_critical(seats - 1, significance)
+
+    def fails(counts: Sequence[float]) -> bool:
+        total = sum(counts)
+        if total <= 0:
+            return False
+        expected = total / seats
+        gap = (max(counts) - min(counts)) / total
+        statistic = sum((c - expected) ** 2 for c in counts) / expected
+        return gap > max_gap and statistic > critical
+
+    if more <= 0:
+        return 1.0 if fails(wins) else 0.0
+    rng = random.Random(0)
+    roots = [math.sqrt(s) for s in shares]
+    scale = math.sqrt(more)
+    failed = 0
+    for _ in range(draws):
+        normal = [rng.gauss(0.0, 1.0) for _ in range(seats)]
+        common = sum(r * z for r, z in zip(roots, normal, strict=True))
+        counts = [w + more * s + scale * (r * z - s * common)
+                  for w, s, r, z in zip(wins, shares, roots, normal, strict=True)]
+        failed += fails(counts)
+    return failed / draws
 
 
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int,
