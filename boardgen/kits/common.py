@@ -20,7 +20,7 @@ from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import DataError, Interrupted, OutputError, Problem, UsageError
-from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, place_keys
+from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, place_keys, svg_size
 from boardgen.render.pdf import Form, PdfKit
 
 
@@ -206,12 +206,10 @@ def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, pap
     for name, svg in files.items():
         if name in skip:
             continue
-        tag = _SVG_TAG.search(svg[:2000])
-        width = _WIDTH.search(tag.group(0)) if tag else None
-        height = _HEIGHT.search(tag.group(0)) if tag else None
-        if width is None or height is None:
+        size = svg_size(svg)
+        if size is None:
             continue
-        w, h = float(width.group(1)), float(height.group(1))
+        w, h = size
         what = "score pad" if name == "score-pad" else name.split("-")[0]
         need_w = 2 * w if what == "card" and backs == "fold" else w
         if (need_w > content_w + 1e-6 or h > content_h + 1e-6) and what not in misfits:
@@ -219,11 +217,6 @@ def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, pap
                              f"printable area of {paper_name} paper")
     if misfits:
         raise UsageError("; ".join(misfits.values()) + ": use larger paper or smaller margins")
-
-
-_SVG_TAG = re.compile(r"<svg\b[^>]*>")
-_WIDTH = re.compile(r'\swidth="([0-9.]+)mm"')
-_HEIGHT = re.compile(r'\sheight="([0-9.]+)mm"')
 
 
 def write_atomic(path: Path, data: bytes) -> Path:

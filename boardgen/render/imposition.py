@@ -475,3 +475,23 @@ def back_rect(front: Rect, p: Paper, *, flip: str, offset: tuple[float, float] =
 def fold_rect(front: Rect, fold_x: float) -> Rect:
     """Mirror a front across a vertical fold line (fold-over backs)."""
     return Rect(2 * fold_x - front.right, front.y, front.w, front.h)
+
+
+_SVG_TAG = re.compile(r"<svg\b[^>]*>")
+_SVG_WIDTH = re.compile(r'\swidth="([0-9.]+)mm"')
+_SVG_HEIGHT = re.compile(r'\sheight="([0-9.]+)mm"')
+
+
+def svg_size(svg: str) -> tuple[float, float] | None:
+    """The (width, height) in mm of one of boardgen's drawings, read from its <svg> tag; None
+    when the tag gives no size in millimetres."""
+    tag = _SVG_TAG.search(svg[:2000])
+    if tag is None:
+        return None
+    width, height = _SVG_WIDTH.search(tag.group(0)), _SVG_HEIGHT.search(tag.group(0))
+    if width is None or height is None:
+        return None
+    try:
+        return float(width.group(1)), float(height.group(1))
+    except ValueError:
+        return None

@@ -10,18 +10,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS
+from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
 from reportlab.lib.colors import HexColor
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen import canvas as rl_canvas
-from reportlab.platypus import Paragraph
-from svglib.svglib import SvgRenderer, load_svg_file
 
 from boardgen.data.strings import word
 from boardgen.errors import UsageError
-from boardgen.render import fonts
+from boardgen.render import drawing_cache, fonts
 from boardgen.render.imposition import (
     CROP_RING,
     CROSS_SIZE,
@@ -34,10 +31,13 @@ from boardgen.render.imposition import (
     card_grid,
     fold_rect,
     place_keys,
+    svg_size,
 )
 from boardgen.units import pt
 
 if TYPE_CHECKING:
+    from reportlab.platypus import Paragraph  # imported when text is flowed: most of a reprint has none
+
     from boardgen.data.theme import Theme  # the theme checks its pictures through the PDF renderer
 
 # svglib's notes on pictures are collected once per picture (trial_render) and shown by art.py;
@@ -78,6 +78,11 @@ class PdfKit:
         self.c.setAuthor("boardgen")
         self.c.setCreator("boardgen")
         self.forms: dict[str, Form] = {}
+        # A form is drawn (its SVG converted) only once a kept page shows it, when the PDF is
+        # finished: a reprint never converts the pieces it leaves out. In order of first use.
+        self.pending: dict[str, str | Any] = {}
+        self.on_page: list[str] = []
+        self.needed: dict[str, None] = {}
         self.page_number = 0
         self.page_open = False
         self.kinds: list[str] = []
@@ -113,18 +118,29 @@ class PdfKit:
     # Forms -------------------------------------------------------------------------------
 
     def add_svg_form(self, name: str, svg: str) -> Form:
-        """Convert an SVG once and keep it as a PDF Form XObject, to be placed many times."""
+        """An SVG as a PDF Form XObject, to be placed many times; its size in mm comes from the
+        SVG itself, and it is converted when the PDF is finished if a kept page shows it."""
         if name in self.forms:
             return self.forms[name]
-        drawing = _drawing(svg)
-        form = Form(name, drawing.width / pt(1), drawing.height / pt(1))
+        size = svg_size(svg)
+        if size is None:  # not one of boardgen's drawings in mm: svglib tells its size
+            drawing = _drawing(svg)
+            form = Form(name, drawing.width / pt(1), drawing.height / pt(1))
+            self.pending[name] = drawing
+        else:
+            form = Form(name, *size)
+            self.pending[name] = svg
+        self.forms[name] = form
+        return form
+
+    def _define_form(self, name: str) -> None:
+        source = self.pending.pop(name)
+        drawing = _drawing(source) if isinstance(source, str) else source
         self.c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
         _draw(drawing, self.c, self._font("body", "normal"))
         shading = dict(self.c._shadingUsed)
         self.c.endForm()
         _complete_form_resources(self.c, name, shading)
-        self.forms[name] = form
-        return form
 
     def place(self, form: Form, x: float, y: float, *, clip: Rect | None = None, scale: float = 1.0,
               rotate: int = 0) -> None:
@@ -151,6 +167,8 @@ class PdfKit:
             c.scale(scale, scale)
         c.doForm(form.name)
         c.restoreState()
+        if form.name in self.pending:
+            self.on_page.append(form.name)
 
     # Pages -----------------------------------------------------------------------------
 
@@ -206,7 +224,10 @@ class PdfKit:
         if self._keeps(self.kinds[-1]):
             self.c.showPage()
             self.kept += 1
+            self.needed.update(dict.fromkeys(self.on_page))
+            self.on_page = []
         else:
+            self.on_page = []
             # Dropped from a reprint: forget the page's drawing and start afresh, as showPage would.
             self.c._startPage()
             self.c._pageNumber -= 1
@@ -227,6 +248,11 @@ class PdfKit:
             draw()
             self.c.endForm()
         self.frame = current
+        # Forms shown on kept pages (or by the deferred drawings just made), in order of first use.
+        self.needed.update(dict.fromkeys(self.on_page))
+        for name in self.needed:
+            if name in self.pending:
+                self._define_form(name)
         self.c.save()
         return self.buffer.getvalue()
 
@@ -306,6 +332,9 @@ class PdfKit:
         c.restoreState()
 
     def _flowables(self, blocks: Sequence[tuple[str, str]], size: float) -> list[Paragraph]:
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.platypus import Paragraph
+
         body = ParagraphStyle("body", fontName=self._font("body", "normal"), fontSize=pt(size),
                               bulletFontName=self._font("body", "normal"),
                               leading=pt(size * 1.32), spaceAfter=pt(size * 0.45),
@@ -588,7 +617,44 @@ def svg_page(svg: str, theme: Theme) -> bytes:
     return buffer.getvalue()
 
 
+# Drawings converted in this process, by drawing_cache key (a kit converts each SVG once; its
+# preview and the next kit of a `render --all` use them again).
+_CONVERTED: dict[str, Any] = {}
+_CONVERTED_MAX = 600
+
+
+def _fonts_state() -> list[tuple[str, str]]:
+    """What a drawing's text depends on: each family and weight svglib may name, and the face
+    file (path, size, time) it is drawn with."""
+    out = []
+    for (family, weight), face in fonts.faces().items():
+        try:
+            stat = face.path.stat()
+            where = f"{face.path}|{stat.st_size}|{stat.st_mtime_ns}"
+        except OSError:
+            where = str(face.path)
+        out.append((f"{family}|{weight}", f"{face.pdf_name}|{where}"))
+    return out
+
+
 def _drawing(svg: str) -> Any:
+    """The reportlab drawing of an SVG: converted by svglib once, then kept (see drawing_cache)."""
+    key = drawing_cache.drawing_key(svg, _fonts_state())
+    drawing = _CONVERTED.get(key)
+    if drawing is None:
+        drawing = drawing_cache.load(key, accept=lambda d: isinstance(d, Drawing))
+        if drawing is None:
+            drawing = _convert(svg)
+            drawing_cache.store(key, drawing)
+        if len(_CONVERTED) >= _CONVERTED_MAX:
+            _CONVERTED.clear()
+        _CONVERTED[key] = drawing
+    return drawing
+
+
+def _convert(svg: str) -> Any:
+    from svglib.svglib import SvgRenderer, load_svg_file
+
     root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
     return SvgRenderer("", font_map=fonts.font_map()).render(root)
 
@@ -647,7 +713,7 @@ def trial_render(svg: str) -> list[str]:
     log.addHandler(handler)
     propagate, log.propagate = log.propagate, False
     try:
-        drawing = _drawing(svg)
+        drawing = _convert(svg)
         c = rl_canvas.Canvas(io.BytesIO(), pagesize=(max(drawing.width, 1), max(drawing.height, 1)),
                              invariant=1)
         _draw(drawing, c, fonts.face("DejaVu Sans").pdf_name)

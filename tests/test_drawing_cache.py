@@ -1,0 +1,118 @@
+"""Converted drawings kept between renders: the same PDF whether a drawing was converted now or
+read back, a damaged or foreign entry never used, and a reprint converts only what it prints."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from boardgen.data.theme import load_theme
+from boardgen.kit import render_kit
+from boardgen.kits.common import KitOptions
+from boardgen.kits.dice import dice_sheet
+from boardgen.render import drawing_cache, pdf
+
+
+def entries() -> list[Path]:
+    return sorted((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "drawings").rglob("*.bin"))
+
+
+@pytest.fixture
+def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Counts svglib conversions; starts with nothing converted in this process."""
+    monkeypatch.setattr(pdf, "_CONVERTED", {})
+    calls: list[str] = []
+    real = pdf._convert
+
+    def counted(svg: str) -> object:
+        calls.append(svg)
+        return real(svg)
+
+    monkeypatch.setattr(pdf, "_convert", counted)
+    return calls
+
+
+def dice_pdf() -> bytes:
+    data, _ = dice_sheet(load_theme("classic"), KitOptions(), count=3, face_mm=16)
+    return data
+
+
+def test_a_drawing_read_back_gives_the_same_pdf(conversions: list[str]) -> None:
+    first = dice_pdf()
+    assert len(conversions) == 3 and len(entries()) == 3  # three nets: three SVGs (their ids differ)
+    pdf._CONVERTED.clear()
+    second = dice_pdf()
+    assert len(conversions) == 3  # all three read back from the cache, none converted again
+    assert second == first
+
+
+@pytest.mark.parametrize("damage", ["payload", "truncated", "digest", "key", "empty"])
+def test_a_damaged_entry_is_converted_again(conversions: list[str], damage: str) -> None:
+    first = dice_pdf()
+    originals = {path: path.read_bytes() for path in entries()}
+    for path, data in originals.items():
+        head, _, payload = data.partition(b"\n\n")
+        lines = head.split(b"\n")
+        if damage == "payload":
+            data = head + b"\n\n" + payload[:40] + bytes([payload[40] ^ 0xFF]) + payload[41:]
+        elif damage == "truncated":
+            data = data[: len(data) // 2]
+        elif damage == "digest":
+            data = b"\n".join((lines[0], lines[1], b"0" * 64)) + b"\n\n" + payload
+        elif damage == "key":  # a whole entry of another drawing filed under this key
+            data = next(other for p, other in originals.items() if p != path)
+        else:
+            data = b""
+        path.write_bytes(data)
+    pdf._CONVERTED.clear()
+    assert dice_pdf() == first
+    assert len(conversions) == 6  # every drawing converted again
+    pdf._CONVERTED.clear()
+    assert dice_pdf() == first
+    assert len(conversions) == 6  # and the rewritten entries are good
+
+
+def test_an_entry_naming_other_code_is_refused(tmp_path: Path) -> None:
+    key = "ab" * 32
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(Path.touch.__get__(marker))  # would create marker if unpickled freely
+    entry = b"\n".join((drawing_cache.FORMAT, key.encode(), hashlib.sha256(payload).hexdigest().encode()))
+    path = Path(os.environ["BOARDGEN_CACHE_DIR"]) / "drawings" / key[:2] / f"{key}.bin"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(entry + b"\n\n" + payload)
+    assert drawing_cache.load(key, accept=lambda _: True) is None
+    assert not marker.exists()
+
+
+def test_a_changed_font_file_or_svg_changes_the_key() -> None:
+    fonts = [("DejaVu Sans|normal", "DejaVuSans|/f.ttf|100|1")]
+    key = drawing_cache.drawing_key("<svg/>", fonts)
+    assert key == drawing_cache.drawing_key("<svg/>", list(fonts))
+    assert key != drawing_cache.drawing_key("<svg />", fonts)
+    assert key != drawing_cache.drawing_key("<svg/>", [("DejaVu Sans|normal", "DejaVuSans|/f.ttf|101|1")])
+
+
+def test_a_card_reprint_converts_only_the_cards(tmp_path: Path, conversions: list[str]) -> None:
+    result = render_kit("classic", tmp_path, KitOptions(only=("cards",), previews=False, svg=False), check=False)
+    # 24 treasure card fronts and the card back; not the board, the set-up, tiles or pawns.
+    assert len(conversions) == 25
+    reader = pypdf.PdfReader(result.pdf)
+    names: set[str] = set()
+    for page in reader.pages:
+        names |= set(page["/Resources"].get("/XObject", {}).keys())
+    assert names == {"/FormXob.Card-back"} | {f"/FormXob.Card-{t.id}" for t in result_layout_treasures()}
+    # No form of a piece it leaves out is in the file either: the cards, their back and the
+    # cover's print steps (drawn at the end, whatever is kept) are all its forms.
+    assert result.pdf.read_bytes().count(b"/Subtype /Form") == 25 + 1
+
+
+def result_layout_treasures() -> list[object]:
+    from boardgen.engines import load_game
+
+    _, layout = load_game("classic")
+    return list(layout.treasures)
