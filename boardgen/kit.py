@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
 from boardgen.data.strings import strings
-from boardgen.data.theme import load_theme
+from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
 from boardgen.errors import UsageError
 from boardgen.kits.common import (
@@ -25,10 +26,9 @@ from boardgen.kits.common import (
     write_kit,
 )
 from boardgen.options import check_kit_options
-from boardgen.render import preview
+from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
-from boardgen.render.pdf import svg_page
 from boardgen.rules.report import Report, require_playable
 from boardgen.rules.report import check as check_layout
 
@@ -57,6 +57,27 @@ def verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: boo
     return require_playable(report, force=force)
 
 
+def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: str) -> Any:
+    """kit.draw, or the very SVGs it drew before from the same inputs (see
+    drawing_cache.kit_svgs_key): a render that changes only the paper, the margin or the
+    backs draws nothing again. A kit whose drawings are not a plain dataclass is always drawn."""
+    kind = getattr(kit, "Drawings", None)
+    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
+        return kit.draw(layout, theme, setup, lang)
+    files = [*theme.art.values(), *theme.font_files.values()]
+    key = drawing_cache.kit_svgs_key(getattr(kit, "__name__", repr(kit)), layout.doc.data, seed, lang,
+                                     theme.doc.data, files)
+    kept = drawing_cache.load_svgs(key) if key is not None else None
+    if kept is not None and kept[0] == kind.__qualname__ \
+            and set(kept[1]) == {f.name for f in dataclasses.fields(kind) if f.init}:
+        return kind(**kept[1])
+    drawings = kit.draw(layout, theme, setup, lang)
+    if key is not None and type(drawings) is kind:
+        drawing_cache.store_svgs(key, kind.__qualname__, {f.name: getattr(drawings, f.name)
+                                                          for f in dataclasses.fields(kind) if f.init})
+    return drawings
+
+
 def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
                progress: Progress | None = None) -> KitResult:
     """Every input is checked before the playability check (the slow part); everything is made
@@ -79,7 +100,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     require_pictures(theme, layout)
     # Drawing reads the theme's every colour and picture: done before the check, it finds a
     # broken picture or theme at once; the pieces' sizes tell whether the paper is large enough.
-    drawings = kit.draw(layout, theme, setup, options.lang)
+    drawings = draw_kit(kit, layout, theme, setup, seed, options.lang)
     content = frame_for(sheet, options.margin).content
     pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
     with interruptible() as interrupted:
@@ -93,8 +114,12 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
             interrupted()
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
             return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
-        pngs = (preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme), dpi=options.preview_dpi)
-                if options.previews else None)
+        pngs = None
+        if options.previews:
+            from boardgen.render import preview  # pdfium and Pillow: only when previews are made
+            from boardgen.render.pdf import svg_page
+
+            pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme), dpi=options.preview_dpi)
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
             files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})

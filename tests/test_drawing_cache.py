@@ -116,3 +116,72 @@ def result_layout_treasures() -> list[object]:
 
     _, layout = load_game("classic")
     return list(layout.treasures)
+
+
+# A kit's SVGs ---------------------------------------------------------------------------------
+
+PICTURE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+           '<rect x="1" y="1" width="8" height="{size}" fill="#000"/></svg>')
+
+
+@pytest.fixture
+def draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Counts the times a kit really draws its pieces."""
+    from boardgen.kits import sliding
+
+    calls: list[str] = []
+    real = sliding.draw
+
+    def counted(*args: object) -> object:
+        calls.append("draw")
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sliding, "draw", counted)
+    return calls
+
+
+def own_theme(folder: Path, size: int) -> str:
+    (folder / "mine.svg").write_text(PICTURE.format(size=size), encoding="utf-8")
+    path = folder / "mine.toml"
+    path.write_text('[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
+                    '[art]\nbook = "mine.svg"\n', encoding="utf-8")
+    return str(path)
+
+
+def test_a_kit_drawn_before_is_not_drawn_again(tmp_path: Path, draws: list[str]) -> None:
+    options = KitOptions(previews=False)
+    first = render_kit("classic", tmp_path / "a", options, check=False)
+    assert len(draws) == 1
+    second = render_kit("classic", tmp_path / "b", options, check=False)
+    assert len(draws) == 1
+    assert second.pdf.read_bytes() == first.pdf.read_bytes()
+    assert snapshot(tmp_path / "b" / "classic" / "svg") == snapshot(tmp_path / "a" / "classic" / "svg")
+    render_kit("classic", tmp_path / "c", KitOptions(previews=False, paper="letter"), check=False)
+    assert len(draws) == 1  # the paper is not drawn on the pieces
+    render_kit("classic", tmp_path / "d", KitOptions(previews=False, lang="fr"), check=False)
+    assert len(draws) == 2  # the language is
+
+
+def test_a_changed_picture_file_is_drawn_again(tmp_path: Path, draws: list[str]) -> None:
+    theme = own_theme(tmp_path, 4)
+    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False, theme=theme), check=False)
+    own_theme(tmp_path, 6)  # same theme file, another picture in the file it names
+    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, theme=theme), check=False)
+    assert len(draws) == 2
+    svg = "svg/card-book.svg"
+    assert (first.folder / svg).read_text(encoding="utf-8") != (second.folder / svg).read_text(encoding="utf-8")
+    assert 'height="6"' in (second.folder / svg).read_text(encoding="utf-8")
+
+
+def test_a_damaged_kit_entry_is_drawn_again(tmp_path: Path, draws: list[str]) -> None:
+    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False), check=False)
+    [entry] = (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "kit-svgs").rglob("*.bin")
+    data = entry.read_bytes()
+    entry.write_bytes(data.replace(b"<svg", b"<SVG", 1))  # the digest no longer matches
+    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False), check=False)
+    assert len(draws) == 2
+    assert second.pdf.read_bytes() == first.pdf.read_bytes()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

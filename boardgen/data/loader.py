@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
+import importlib.util
 import json
 import math
 import os
 import re
+import tempfile
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
 from boardgen.data.toml_lines import key_lines, line_of
 from boardgen.errors import MESSAGE_CHARS, DataError, Problem, UsageError, quote, shorten
+
+if TYPE_CHECKING:  # jsonschema is imported when a file is validated that was not validated before
+    import jsonschema
+    from referencing import Registry
 
 # A theme's [fonts] value ending so is a file relative to the theme, held to its folder like pictures.
 FONT_FILE_SUFFIXES = (".ttf", ".otf")
@@ -317,6 +321,8 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
 
 @cache
 def _schema_registry() -> Registry:
+    from referencing import Registry, Resource
+
     folder = layouts_root() / "schema"
     resources_ = []
     for file in sorted(folder.glob("*.schema.json")):
@@ -351,10 +357,81 @@ def _strict_int(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_int),
-)
+@cache
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_int),
+    )
+
+
+# Files that passed their schema are remembered (by a hash of the schemas, this module and the
+# file's whole data after `extends`) in the user cache beside the verdicts: rendering again
+# skips jsonschema, whose import and run are a tenth of a second. Only a pass is remembered,
+# so every problem is still reported each time; a mark that does not hold its own key is ignored.
+SCHEMA_MARK_FORMAT = "boardgen-schema-pass-1"
+
+
+@cache
+def _schema_digest() -> str:
+    digest = hashlib.sha256(SCHEMA_MARK_FORMAT.encode())
+    digest.update(Path(__file__).read_bytes())
+    spec = importlib.util.find_spec("jsonschema")  # the validator as installed, without importing it
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+    for name in ("__init__.py", "validators.py", "_keywords.py", "_types.py"):
+        try:
+            stat = (folder / name).stat() if folder else None
+        except OSError:
+            stat = None
+        digest.update(f"{folder}/{name} {stat and stat.st_size} {stat and stat.st_mtime_ns}\n".encode())
+    for file in sorted((layouts_root() / "schema").glob("*.schema.json")):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _schema_mark(kind: str, schema: dict[str, Any], data: dict[str, Any]) -> Path | None:
+    from boardgen.verdicts import cache_dir
+
+    try:
+        blob = json.dumps([kind, schema, data], sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    key = hashlib.sha256((_schema_digest() + blob).encode("utf-8", "surrogatepass")).hexdigest()
+    return cache_dir() / "schema-passes" / key[:2] / key
+
+
+def _passed_before(mark: Path | None) -> bool:
+    if mark is None:
+        return False
+    try:
+        return mark.read_text(encoding="ascii") == mark.name
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _remember_pass(mark: Path | None) -> None:
+    """Written whole or not at all; a cache that cannot be written only means validating again."""
+    if mark is None:
+        return
+    temp = None
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=mark.parent, prefix=f".{mark.name[:16]}.", suffix=".part")
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(mark.name)
+        os.replace(temp, mark)
+        temp = None
+    except OSError:
+        pass
+    finally:
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
 
 
 def _engine_problem(doc: Document) -> Problem | None:
@@ -382,10 +459,14 @@ def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]
         if root_cause is not None:
             raise DataError([root_cause])
     schema = schema_for(kind, doc.data)
-    validator = _Validator(schema, registry=_schema_registry())
+    mark = _schema_mark(kind, schema, doc.data)
     problems = []
-    for error in validator.iter_errors(doc.data):
-        problems.extend(_describe(doc, error))
+    if not _passed_before(mark):
+        validator = _validator()(schema, registry=_schema_registry())
+        for error in validator.iter_errors(doc.data):
+            problems.extend(_describe(doc, error))
+        if not problems:
+            _remember_pass(mark)
     if check is not None:
         problems.extend(check(doc))
     if kind == "theme" and not problems:

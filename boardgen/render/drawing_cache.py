@@ -6,8 +6,8 @@ drawing depends only on
 
 - the SVG text (pictures are inside it, as data: URIs: boardgen never links outside files),
 - the fonts svglib may name (the font map: family and weight to registered face),
-- the code that converts it: svglib and reportlab versions, this module's format, the PDF
-  module and the font module (a digest of their sources).
+- the code that converts it: svglib, reportlab and Pillow as installed (their files' sizes
+  and times), this module's format, the PDF module and the font module (their sources).
 
 Those make a SHA-256 key. An entry is ``<cache>/drawings/<key[:2]>/<key>.bin`` (the cache
 folder of boardgen.verdicts): a header with the format, the key and a digest of the payload,
@@ -20,14 +20,15 @@ classes. Writing is best effort: a read-only or full cache only means converting
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
+import json
 import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -44,20 +45,34 @@ _ALLOWED_NAMES = {("copyreg", "_reconstructor"), ("builtins", "object"), ("built
                   ("builtins", "slice"), ("collections", "OrderedDict")}
 
 
-def _version(package: str) -> str:
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "?"
+def _installed(package: str, *files: str) -> str:
+    """Where a package's code is and which version of it (its files' sizes and times), found
+    without importing it: svglib itself is only imported when something is converted."""
+    spec = importlib.util.find_spec(package)
+    origin = spec.origin if spec is not None else None
+    if origin is None:
+        return f"{package}: ?"
+    out = [package]
+    for name in ("__init__.py", *files):
+        path = os.path.join(os.path.dirname(origin), name)
+        try:
+            stat = os.stat(path)
+            out.append(f"{path} {stat.st_size} {stat.st_mtime_ns}")
+        except OSError:
+            out.append(f"{path} ?")
+    return " ".join(out)
 
 
 @cache
 def _code_digest() -> str:
-    """The converting code: package versions and boardgen's PDF and font modules."""
+    """The converting code: svglib, reportlab's drawing and Pillow as installed, the Python
+    version (pickles), and boardgen's PDF and font modules."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256(FORMAT)
-    for part in (_version("svglib"), _version("reportlab"), _version("pillow"), sys.version):
-        digest.update(part.encode() + b"\0")
+    for package, files in (("svglib", ("svglib.py", "fonts.py", "utils.py")), ("reportlab", ("graphics/shapes.py",)),
+                           ("PIL", ("Image.py",))):
+        digest.update(_installed(package, *files).encode() + b"\0")
+    digest.update(sys.version.encode())
     for name in ("pdf.py", "fonts.py", "drawing_cache.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
@@ -73,22 +88,13 @@ def drawing_key(svg: str, fonts: Iterable[tuple[str, str]]) -> str:
     return digest.hexdigest()
 
 
-def _path(key: str) -> Path:
-    return cache_dir() / "drawings" / key[:2] / f"{key}.bin"
+def _path(key: str, folder: str = "drawings") -> Path:
+    return cache_dir() / folder / key[:2] / f"{key}.bin"
 
 
-class _Unpickler(pickle.Unpickler):
-    """Builds only the kinds of object a converted drawing is made of."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _ALLOWED_NAMES or module.startswith(_ALLOWED_MODULES):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a drawing")
-
-
-def load(key: str, accept: Callable[[Any], bool]) -> Any | None:
-    """The drawing kept under key if its entry is whole and `accept` takes it, else None."""
-    path = _path(key)
+def _read(key: str, folder: str) -> bytes | None:
+    """The payload of the entry under key, if the entry is whole and really that key's."""
+    path = _path(key, folder)
     try:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_ENTRY_BYTES:
@@ -102,23 +108,15 @@ def load(key: str, accept: Callable[[Any], bool]) -> Any | None:
         return None
     if lines[2] != hashlib.sha256(payload).hexdigest().encode():
         return None
-    try:
-        drawing = _Unpickler(io.BytesIO(payload)).load()
-    except Exception:  # a payload that passed its digest but will not load: convert again
-        return None
-    return drawing if accept(drawing) else None
+    return payload
 
 
-def store(key: str, drawing: Any) -> None:
-    """Keep the drawing under key (written whole or not at all; failures are ignored)."""
-    try:
-        payload = pickle.dumps(drawing, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # a drawing that cannot be kept is simply converted next time
-        return
+def _write(key: str, folder: str, payload: bytes) -> None:
+    """Keep payload under key (written whole or not at all; failures are ignored)."""
     entry = b"\n".join((FORMAT, key.encode(), hashlib.sha256(payload).hexdigest().encode())) + b"\n\n" + payload
     if len(entry) > MAX_ENTRY_BYTES:
         return
-    path = _path(key)
+    path = _path(key, folder)
     temp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,3 +133,122 @@ def store(key: str, drawing: Any) -> None:
                 os.unlink(temp)
             except OSError:
                 pass
+
+
+class _Unpickler(pickle.Unpickler):
+    """Builds only the kinds of object a converted drawing is made of."""
+
+    def __init__(self, data: bytes, substitutes: Mapping[tuple[str, str], Any]) -> None:
+        super().__init__(io.BytesIO(data))
+        self.substitutes = substitutes
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in self.substitutes:
+            return self.substitutes[(module, name)]
+        if (module, name) in _ALLOWED_NAMES or module.startswith(_ALLOWED_MODULES):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a drawing")
+
+
+def load(key: str, accept: Callable[[Any], bool],
+         substitutes: Mapping[tuple[str, str], Any] | None = None) -> Any | None:
+    """The drawing kept under key if its entry is whole and `accept` takes it, else None.
+    substitutes: classes to build instead of the ones named (module, name) in the entry."""
+    payload = _read(key, "drawings")
+    if payload is None:
+        return None
+    try:
+        drawing = _Unpickler(payload, substitutes or {}).load()
+    except Exception:  # a payload that passed its digest but will not load: convert again
+        return None
+    return drawing if accept(drawing) else None
+
+
+def store(key: str, drawing: Any) -> None:
+    """Keep the drawing under key (written whole or not at all; failures are ignored)."""
+    try:
+        payload = pickle.dumps(drawing, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a drawing that cannot be kept is simply converted next time
+        return
+    _write(key, "drawings", payload)
+
+
+# A kit's SVGs ---------------------------------------------------------------------------------
+#
+# Drawing a kit's pieces (svgwrite, the pictures, text fitted to the fonts) is the other large
+# part of a render that only changes when its inputs do: the layout (its data after extends),
+# the seed, the language, the theme (its data and the bytes of every picture and font file it
+# names), the bundled data and fonts (their files' sizes and times), svgwrite and lxml as
+# installed, and boardgen's own code (every source file). Those make the key of the kit's SVG
+# texts, kept as JSON in ``<cache>/kit-svgs``.
+
+
+def _tree_state(root: Path) -> str:
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            out.append(f"{os.path.relpath(path, root)} {stat.st_size} {stat.st_mtime_ns}")
+    return "\n".join(out)
+
+
+@cache
+def _drawing_code_digest() -> str:
+    """Every boardgen source file, the bundled data and fonts, svgwrite and lxml as installed."""
+    from boardgen.data.paths import layouts_root
+    from boardgen.render.fonts import fonts_root
+
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(FORMAT + b" kit-svgs")
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    for root in (layouts_root(), fonts_root()):
+        digest.update(_tree_state(root).encode())
+    for package_name, files in (("svgwrite", ("drawing.py", "base.py")), ("lxml", ())):
+        digest.update(_installed(package_name, *files).encode() + b"\0")
+    digest.update(sys.version.encode())
+    return digest.hexdigest()
+
+
+def kit_svgs_key(kit: str, layout_data: Any, seed: int, lang: str, theme_data: Any,
+                 theme_files: Iterable[Path]) -> str | None:
+    """The key of a kit's SVGs; None when an input cannot be read (then nothing is kept)."""
+    digest = hashlib.sha256(_drawing_code_digest().encode())
+    try:
+        blob = json.dumps([kit, seed, lang, layout_data, theme_data], sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False, default=repr)
+        digest.update(blob.encode("utf-8", "surrogatepass"))
+        for path in sorted(set(theme_files)):
+            digest.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    except (OSError, TypeError, ValueError, RecursionError):
+        return None
+    return digest.hexdigest()
+
+
+def load_svgs(key: str) -> tuple[str, dict[str, Any]] | None:
+    """(kind of drawings, fields) kept under key: each field an SVG text or a name -> SVG table."""
+    payload = _read(key, "kit-svgs")
+    if payload is None:
+        return None
+    try:
+        entry = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(entry, dict) and isinstance(entry.get("kind"), str) and isinstance(entry.get("fields"), dict)):
+        return None
+    for value in entry["fields"].values():
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+                return None
+        elif not isinstance(value, str):
+            return None
+    return entry["kind"], entry["fields"]
+
+
+def store_svgs(key: str, kind: str, fields: dict[str, Any]) -> None:
+    _write(key, "kit-svgs", json.dumps({"kind": kind, "fields": fields}, ensure_ascii=False).encode("utf-8"))

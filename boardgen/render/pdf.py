@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
+from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing, Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
@@ -642,7 +642,7 @@ def _drawing(svg: str) -> Any:
     key = drawing_cache.drawing_key(svg, _fonts_state())
     drawing = _CONVERTED.get(key)
     if drawing is None:
-        drawing = drawing_cache.load(key, accept=lambda d: isinstance(d, Drawing))
+        drawing = drawing_cache.load(key, accept=lambda d: isinstance(d, Drawing), substitutes=_SVGLIB_PATHS)
         if drawing is None:
             drawing = _convert(svg)
             drawing_cache.store(key, drawing)
@@ -650,6 +650,35 @@ def _drawing(svg: str) -> Any:
             _CONVERTED.clear()
         _CONVERTED[key] = drawing
     return drawing
+
+
+class _NoStrokePath(Path):  # type: ignore[misc]  # reportlab is untyped
+    """svglib's NoStrokePath as it draws (a filled, never stroked path), so that reading a kept
+    drawing does not import svglib (and lxml and the CSS parsers) for two tiny classes."""
+
+    def getProperties(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: N802 (reportlab's name)
+        props: dict[str, Any] = super().getProperties(*args, **kwargs)
+        if "strokeWidth" in props:
+            props["strokeWidth"] = 0
+        if "strokeColor" in props:
+            props["strokeColor"] = None
+        return props
+
+
+class _ClippingPath(Path):  # type: ignore[misc]  # reportlab is untyped
+    """svglib's ClippingPath as it draws: a clip, neither filled nor stroked (isClipPath is
+    in the kept drawing's state)."""
+
+    def getProperties(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: N802 (reportlab's name)
+        props: dict[str, Any] = super().getProperties(*args, **kwargs)
+        if "fillColor" in props:
+            props["fillColor"] = None
+        if "strokeColor" in props:
+            props["strokeColor"] = None
+        return props
+
+
+_SVGLIB_PATHS = {("svglib.svglib", "NoStrokePath"): _NoStrokePath, ("svglib.svglib", "ClippingPath"): _ClippingPath}
 
 
 def _convert(svg: str) -> Any:

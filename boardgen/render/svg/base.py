@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
-
-import svgwrite
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from boardgen.data.theme import Theme
 from boardgen.render import fonts
 from boardgen.render.art import PICTURE_DEFAULTS, Node, picture, rename_ids
+
+if TYPE_CHECKING:  # svgwrite is imported when something is drawn: a kit whose SVGs are kept needs none
+    import svgwrite
 
 
 @dataclass
@@ -70,6 +72,8 @@ def _r(value: float) -> float:
 
 
 def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) -> Sheet:
+    import svgwrite
+
     drawing = svgwrite.Drawing(size=(f"{_r(width)}mm", f"{_r(height)}mm"), profile="full",
                                debug=False, id=id)
     drawing.viewbox(0, 0, _r(width), _r(height))
@@ -101,25 +105,32 @@ def draw_picture(sheet: Sheet, parent: Any, key: str, *, cx: float, cy: float, s
     parent.add(group)
 
 
-class _Element(svgwrite.base.BaseElement):  # type: ignore[misc]
-    """Any SVG element, with the text and tail a cleaned picture's text elements carry."""
+@cache
+def _element_class() -> Any:
+    import svgwrite.base
 
-    def __init__(self, node: Node, **extra: str) -> None:
-        super().__init__(debug=False, **extra)
-        self.elementname = node.tag
-        self.node_text = node.text
-        self.node_tail = node.tail
+    class _Element(svgwrite.base.BaseElement):  # type: ignore[misc]
+        """Any SVG element, with the text and tail a cleaned picture's text elements carry."""
 
-    def get_xml(self) -> Any:  # svgwrite builds an ElementTree element
-        xml = super().get_xml()
-        xml.text = self.node_text
-        xml.tail = self.node_tail
-        return xml
+        def __init__(self, node: Node, **extra: str) -> None:
+            super().__init__(debug=False, **extra)
+            self.elementname = node.tag
+            self.node_text = node.text
+            self.node_tail = node.tail
+
+        def get_xml(self) -> Any:  # svgwrite builds an ElementTree element
+            xml = super().get_xml()
+            xml.text = self.node_text
+            xml.tail = self.node_tail
+            return xml
+
+    return _Element
 
 
 def _add_nodes(parent: Any, nodes: Iterable[Node], id: str) -> None:
+    element_class = _element_class()
     for index, node in enumerate(nodes):
-        element = _Element(node, id=f"{id}-{index}")
+        element = element_class(node, id=f"{id}-{index}")
         for name, value in node.attrs:
             element[name] = value
         _add_nodes(element, node.children, f"{id}-{index}")
