@@ -13,7 +13,7 @@ from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
 from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
-from boardgen.rules.sliding import SHIFT, SlidingGame, SlidingState
+from boardgen.rules.sliding import BranchingSample, SlidingGame
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
@@ -67,12 +67,7 @@ class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
                              f"it deals for {', '.join(map(str, sorted(layout.deal)))}")
 
     def self_play_hook(self, game: SlidingGame, limits: Mapping[str, Any]) -> Hook:
-        def sample(before: SlidingState, move: object, after: object) -> dict[str, float]:
-            if before.phase != SHIFT or before.turn % BRANCHING_SAMPLE:
-                return {}
-            return {"turn_branching": game.count_turns(before), "branching_samples": 1}
-
-        return sample
+        return BranchingSample(game, BRANCHING_SAMPLE)
 
     def self_play_figures(self, layout: SlidingLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

@@ -228,13 +228,20 @@ def build(doc: Document) -> SlidingLayout:
     )
 
 
+def deal_draws(layout: SlidingLayout, seed: int) -> tuple[list[int], list[int]]:
+    """What `deal` draws: the order of the loose tiles (indices into ``layout.loose``) and
+    the quarter turns of each, in that order. (Self-play builds its boards from these.)"""
+    rng = random.Random(seed)
+    order = list(range(len(layout.loose)))
+    rng.shuffle(order)
+    return order, [rng.randrange(4) for _ in order]
+
+
 def deal(layout: SlidingLayout, seed: int) -> Deal:
     """Shuffle and turn the loose tiles onto the free squares; the last one is the spare."""
-    rng = random.Random(seed)
-    tiles = list(layout.loose)
-    rng.shuffle(tiles)
-    tiles = [tile.turned(rng.randrange(4)) for tile in tiles]
-    pool = iter(tiles)
+    order, turns = deal_draws(layout, seed)
+    loose = layout.loose
+    pool = (loose[i].turned(t) for i, t in zip(order, turns, strict=True))
     grid = []
     for row in range(layout.size):
         grid.append(tuple(layout.fixed.get((row, col)) or next(pool) for col in range(layout.size)))

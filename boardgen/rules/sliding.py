@@ -34,13 +34,14 @@ Master: tokens that ride the tiles, wands for extra turns through `end_turn`) bu
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import getitem
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
+from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, deal_draws
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.simulate import GameRecord, Hook
@@ -141,8 +142,17 @@ class Geometry:
                 point = InsertionPoint(side, index)
                 self.pushes[point] = self._push(point)
         self.points = tuple(self.pushes)
+        self.opposites = tuple(self.points.index(p.opposite) for p in self.points)
         # rings[sq][d]: squares at Manhattan distance d from sq, for "how close" questions.
         self.rings = {sq: self._rings(sq) for sq in self.squares}
+        # For play without states (`SlidingGame.playout`): per push, where a pawn on each
+        # square ends up (`Push.carry`), and the line as a slice of a list of the squares.
+        # Both by the index of the point in `points`.
+        span = size * stride
+        self.carries = tuple(tuple(push.carry(sq) for sq in range(span))
+                             for push in self.pushes.values())
+        self.slices = tuple(slice(min(push.order), max(push.order) + 1, abs(push.delta))
+                            for push in self.pushes.values())
 
     def bit(self, row: int, col: int) -> int:
         if not (0 <= row < self.size and 0 <= col < self.size):
@@ -419,6 +429,7 @@ class Lanes:
         self.geometry = geometry
         self.moves = moves
         self.pushes = tuple(geometry.pushes[m.point] for m in moves)
+        self.point_ids = tuple(geometry.points.index(m.point) for m in moves)
         # A lane also holds the row below the board, which a southward step reads (empty).
         width = 8
         while width < (geometry.size + 1) * geometry.stride:
@@ -444,6 +455,13 @@ class Lanes:
             self.folds.append((half, ((1 << half) - 1) * ones))
             half //= 2
         self.index = {move: k for k, move in enumerate(moves)}
+        self.count = len(moves)
+        self.indices = tuple(range(len(moves)))
+        self.spacing = width // 8  # bytes from one lane's first byte to the next one's
+        # `chosen_indices` folds each lane onto its first 64-bit word (or byte, if narrower).
+        self._words = width // 64
+        self._byte_folds = [(shift, mask) for shift, mask in self.folds
+                            if shift >= (64 if self._words else 8)]
         self._incoming: dict[int, tuple[int, int, int, int]] = {}
         self._carried: dict[int, int] = {}
         self._slid: dict[int, int] = {}
@@ -529,6 +547,15 @@ class Lanes:
         """The moves of the lanes whose bit 0 is set in `flags`, in order."""
         return list(compress(self.moves, flags.to_bytes(self.nbytes, "little")[::self.width // 8]))
 
+    def chosen_indices(self, bits: int) -> list[int]:
+        """The indices of the lanes where `bits` is not empty, in order."""
+        for shift, mask in self._byte_folds:
+            bits = (bits | bits >> shift) & mask
+        if self._words:  # a lane is one or more 64-bit words: test its first word
+            return list(compress(self.indices, memoryview(
+                bits.to_bytes(self.nbytes, sys.byteorder)).cast("Q")[::self._words]))
+        return list(compress(self.indices, bits.to_bytes(self.nbytes, "little")[::self.spacing]))
+
     def lane(self, bits: int, k: int) -> int:
         """Lane `k` of `bits` as a plain bitboard."""
         return (bits >> (k << self.bits)) & self.lane_mask
@@ -559,6 +586,7 @@ class ShiftMoves:
 
 
 StateT = TypeVar("StateT", bound=Position)
+T = TypeVar("T")
 
 
 class SlidingRules(ShiftMoves, Generic[StateT]):
@@ -585,6 +613,16 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             tuple(tuple(self._walks[8 * i + bit] for bit in range(8)
                         if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
             for i in range(-(-self.geometry.full.bit_length() // 8)))
+        # _square_bytes[i][b]: the squares of bits b of byte i of a bitboard.
+        self._square_bytes = tuple(
+            tuple(tuple(8 * i + bit for bit in range(8)
+                        if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
+            for i in range(-(-self.geometry.full.bit_length() // 8)))
+        # `_fast_lane`: the lanes by forbidden point (its index, -1 for none) and spare.
+        self._fast_lanes: dict[int, Lanes] = {}
+        # `dealt`: free squares, fixed tiles, their sides, loose tiles and their masks.
+        self._dealer: tuple[tuple[int, ...], list[int], tuple[int, int, int, int],
+                            tuple[int, ...], tuple[int, ...]] | None = None
         self._last_state: StateT | None = None
         self._last_moves: Sequence[Any] = ()
         # The last `lane_reaches`: (board, forbidden, pawn, lanes, reaches), so the shift
@@ -697,6 +735,53 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
                                    f"{self.geometry.cell(state.pawns[state.seat])}")
         return self.end_turn(self.arrive(state, square))
 
+    def dealt(self, seed: int) -> tuple[int, int, int, int, list[int], int, int]:
+        """The board `deal` gives for `seed` as plain data, without its tiles or a `Board`:
+        (n, e, s, w, tile per bit square, spare tile, spare's open sides), as in `Board`."""
+        layout = self.layout
+        if self._dealer is None:
+            table, index = _tables(layout)
+            stride = self.geometry.stride
+            base = [-1] * (layout.size * stride)
+            sides = [0, 0, 0, 0]
+            empty = []
+            for row in range(layout.size):
+                for col in range(layout.size):
+                    square = row * stride + col
+                    fixed = layout.fixed.get((row, col))
+                    if fixed is None:
+                        empty.append(square)
+                        continue
+                    base[square] = index[fixed.id]
+                    for side in range(4):
+                        sides[side] |= ((fixed.mask >> side) & 1) << square
+            self._dealer = (tuple(empty), base, (sides[0], sides[1], sides[2], sides[3]),
+                            tuple(index[t.id] for t in layout.loose),
+                            tuple(t.mask for t in layout.loose))
+        free, fixed_tiles, (n, e, s, w), loose, masks = self._dealer
+        order, turns = deal_draws(layout, seed)
+        tiles = fixed_tiles.copy()
+        for square, i, t in zip(free, order, turns, strict=False):
+            tiles[square] = loose[i]
+            mask, bit = _TURNED[masks[i]][t], 1 << square
+            if mask & N:
+                n |= bit
+            if mask & E:
+                e |= bit
+            if mask & S:
+                s |= bit
+            if mask & W:
+                w |= bit
+        last = len(free)
+        return n, e, s, w, tiles, loose[order[last]], _TURNED[masks[order[last]]][turns[last]]
+
+    def _fast_lane(self, forbidden: int, spare_mask: int) -> Lanes:
+        """`lanes` by the index of the forbidden point (-1 for none), kept in `_fast_lanes`
+        under ``forbidden * 8 + orientations of the spare``."""
+        lanes = self.lanes(None if forbidden < 0 else self.geometry.points[forbidden], spare_mask)
+        self._fast_lanes[forbidden * 8 + _ORIENTATIONS[spare_mask]] = lanes
+        return lanes
+
     # -- looking ahead -----------------------------------------------------------------------
 
     def lane_reaches(self, board: Board, forbidden: InsertionPoint | None,
@@ -735,6 +820,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         if self.variant != "classic":
             self.id = f"{layout.id}:{self.variant}"
         self.tile_of = {t.treasure: i for i, t in enumerate(layout.all_tiles) if t.treasure}
+        self._deck: tuple[int, ...] | None = None  # the cards by tile, for `greedy_game`
         geometry = self.geometry
         last = geometry.size - 1
         edge = {side: sum(1 << geometry.bit(*cell) for cell in cells) for side, cells in (
@@ -754,12 +840,16 @@ class SlidingGame(SlidingRules[SlidingState]):
 
     def start(self, board: Board, players: int, seed: int) -> SlidingState:
         """A new game on a given board: cards shuffled and dealt from `seed`."""
-        deck = [t.id for t in self.layout.treasures]
+        cards = self.deal_cards([t.id for t in self.layout.treasures], players, seed)
+        return SlidingState(board, self.homes[:players], 0, SHIFT, None, 0, 0, cards,
+                            self.layout.deal[players], seed=seed)
+
+    def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
+        """Each seat's pile: `deck` (the treasures in layout order, by id or by tile) shuffled
+        with `seed`, and dealt in blocks."""
         random.Random(f"{seed}/cards").shuffle(deck)
         size = self.layout.deal[players]
-        cards = tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(players))
-        return SlidingState(board, self.homes[:players], 0, SHIFT, None, 0, 0, cards, size,
-                            seed=seed)
+        return tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(players))
 
     def is_over(self, state: SlidingState) -> bool:
         return state.winner is not None
@@ -848,13 +938,25 @@ class SlidingGame(SlidingRules[SlidingState]):
                 hook: Hook | None = None) -> GameRecord | None:
         """`boardgen.rules.simulate.play` asks this first: with a greedy player in every
         seat, the same game and the same record as `play` gives, decision by decision
-        (same states, same draws from ``random.Random(seed)``), without the protocol's
-        round trips; None for other players (then `play` plays it)."""
+        (same moves, same draws from ``random.Random(seed)``), without the protocol's
+        round trips; None for other players (then `play` plays it).
+
+        Without a hook, or with the engine's `BranchingSample`, the game is played on plain
+        ints and lists (`greedy_game`); any other hook sees every state (`_state_playout`).
+        """
         from boardgen.rules.players import GreedyPlayer
 
         if not all(type(p) is GreedyPlayer for p in players):
             return None
-        seats = len(players)
+        if type(self) in _PLAIN_VARIANTS and (
+                hook is None or (type(hook) is BranchingSample and hook.game is self)):
+            return self.greedy_game(len(players), seed, turn_cap=turn_cap,
+                                    every=hook.every if hook is not None else 0)
+        return self._state_playout(len(players), seed, turn_cap, hook)
+
+    def _state_playout(self, seats: int, seed: int, turn_cap: int,
+                       hook: Hook | None) -> GameRecord:
+        """Greedy self-play through the states (any hook sees each decision)."""
         choice = random.Random(seed).choice
         state = self.initial_state(seats, seed)
         lanes, best, apply = self.lanes, self.best_moves, self.apply
@@ -880,6 +982,185 @@ class SlidingGame(SlidingRules[SlidingState]):
                               counters)
         return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
                           widest, counters, outcome.scores)
+
+    def greedy_game(self, seats: int, seed: int, *, turn_cap: int, every: int = 0,
+                    trace: list[Shift | Walk] | None = None) -> GameRecord:
+        """One game of greedy players in every seat, played on plain ints and lists: the
+        moves `best_moves` offers and the draws `play` makes, decision by decision, so the
+        record is the one `play` gives. `every` > 0 adds the `BranchingSample` counters of
+        that period; `trace`, if given, receives every move played.
+
+        Only for the game classes of this module (`_PLAIN_VARIANTS`): their rules are
+        written out again below, in locals, rather than through `apply` and the states.
+        """
+        if seats not in self.layout.deal or seats > len(self.homes):
+            self.initial_state(seats, seed)  # raises the reason
+        choice = random.Random(seed).choice
+        geometry = self.geometry
+        stride, size, full = geometry.stride, geometry.size, geometry.full
+        n, e, s, w, tiles, spare, spare_mask = self.dealt(seed)
+        homes = self.homes
+        pawns = list(homes[:seats])
+        if self._deck is None:
+            self._deck = tuple(self.tile_of[t.id] for t in self.layout.treasures)
+        piles = [list(pile) for pile in self.deal_cards(list(self._deck), seats, seed)]
+        dealt = self.layout.deal[seats]
+        every_card = type(self).wanted is not SlidingGame.wanted  # all cards wanted at once
+        home = self.ending is HOME
+        north, east, south, west = self.edges
+        carries, slices, opposites = geometry.carries, geometry.slices, geometry.opposites
+        table = self._fast_lanes
+        orientations = _ORIENTATIONS
+        square_bytes, nbytes = self._square_bytes, len(self._square_bytes)
+        walks = self._walks
+        forbidden = -1  # index into geometry.points, -1 for none
+        seat = turn = decisions = offered = widest = 0
+        winner: int | None = None
+        branching = samples = 0.0
+        while winner is None and turn < turn_cap:
+            # -- the shift: every lane's board, the mover's reach and targets (`outlook`)
+            lanes = table.get(forbidden * 8 + orientations[spare_mask])
+            if lanes is None:
+                lanes = self._fast_lane(forbidden, spare_mask)
+            count = lanes.count
+            offered += count
+            if count > widest:
+                widest = count
+            ones, keep, movers = lanes.ones, lanes.keep, lanes.movers
+            n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
+            copies = n * ones
+            ln = (copies & keep) | n_in
+            for delta, mover in movers:
+                ln |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
+            copies = e * ones
+            le = (copies & keep) | e_in
+            for delta, mover in movers:
+                le |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
+            copies = s * ones
+            ls = (copies & keep) | s_in
+            for delta, mover in movers:
+                ls |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
+            copies = w * ones
+            lw = (copies & keep) | w_in
+            for delta, mover in movers:
+                lw |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
+            pawn = pawns[seat]
+            reaches = flood(lanes.carried(pawn), le & (lw >> 1), ls & (ln >> stride), stride)
+            if every and turn % every == 0:
+                branching += reaches.bit_count()
+                samples += 1
+            pile = piles[seat]
+            if pile:
+                if every_card:
+                    targets = 0
+                    for tile in pile:
+                        targets |= lanes.slid(SPARE if tile == spare else tiles.index(tile))
+                else:
+                    tile = pile[0]
+                    targets = lanes.slid(SPARE if tile == spare else tiles.index(tile))
+            elif home:
+                targets = ones << homes[seat]
+            else:
+                targets = ((ln & north * ones) | (le & east * ones) | (ls & south * ones)
+                           | (lw & west * ones))
+            # `best_moves`: the lanes of the best value
+            hits = reaches & targets
+            if not hits:
+                if not targets:
+                    hits = lanes.full
+                else:
+                    grow, grown = lanes.grow, targets
+                    for _ in range(size - 1):
+                        grown = grow(grown)
+                        hits = reaches & grown
+                        if hits:
+                            break
+                    else:
+                        grown = grow(grown)
+                        hits = reaches & grown
+                        aimless = lanes.ones & ~lanes.flags(targets)
+                        if aimless:
+                            hits |= aimless
+                        while not hits:
+                            grown = grow(grown)
+                            hits = reaches & grown
+            k = choice(lanes.chosen_indices(hits))
+            push = lanes.pushes[k]
+            # -- play the shift: the chosen lane's board, pawns carried, the reach
+            at, mask = k << lanes.bits, lanes.lane_mask
+            out = push.exit
+            spare_mask, n, e, s, w = (
+                ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                | (((w >> out) & 1) << 3),
+                (ln >> at) & mask, (le >> at) & mask, (ls >> at) & mask, (lw >> at) & mask)
+            point = lanes.point_ids[k]
+            line = slices[point]
+            moved = tiles[line]
+            if push.delta > 0:
+                tiles[line] = [spare, *moved[:-1]]
+                spare = moved[-1]
+            else:
+                tiles[line] = [*moved[1:], spare]
+                spare = moved[0]
+            carry = carries[point]
+            pawns = [carry[p] for p in pawns]
+            reach = (reaches >> at) & mask
+            forbidden = opposites[point]
+            decisions += 1
+            if trace is not None:
+                trace.append(lanes.moves[k])
+            # -- the walk (`best_moves` of the walk phase), then `arrive` and `end_turn`
+            count = reach.bit_count()
+            offered += count
+            if count > widest:
+                widest = count
+            if pile:
+                targets = 0
+                for tile in (pile if every_card else pile[:1]):
+                    if tile != spare:
+                        targets |= 1 << tiles.index(tile)
+            elif home:
+                targets = 1 << homes[seat]
+            else:
+                targets = (n & north) | (e & east) | (s & south) | (w & west)
+            hits = reach & targets
+            if not hits:
+                if not targets:
+                    hits = reach
+                else:
+                    while not hits:
+                        targets = (targets | targets << 1 | targets >> 1 | targets << stride
+                                   | targets >> stride) & full
+                        hits = reach & targets
+            if hits & (hits - 1):
+                square = choice([*chain.from_iterable(
+                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))])
+            else:
+                square = choice((hits.bit_length() - 1,))
+            if trace is not None:
+                trace.append(walks[square])
+            if pile:
+                for tile in (pile if every_card else pile[:1]):
+                    if tile != spare and tiles[square] == tile:
+                        pile.remove(tile)
+                        break
+            if not pile:
+                if home:
+                    if square == homes[seat]:
+                        winner = seat
+                elif ((n & north) | (e & east) | (s & south) | (w & west)) >> square & 1:
+                    winner = seat
+            pawns[seat] = square
+            decisions += 1
+            turn += 1
+            if winner is None:
+                seat = (seat + 1) % seats
+        counters = {"turn_branching": branching, "branching_samples": samples} if samples else {}
+        if winner is None:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
+                              counters)
+        return GameRecord(seed, seats, winner, turn, True, decisions, offered, widest, counters,
+                          tuple(dealt - len(pile) for pile in piles))
 
     # -- evaluation for players -----------------------------------------------------------
 
@@ -1043,6 +1324,27 @@ class YoungExitGame(YoungSlidingGame):
 
 VARIANTS: dict[str, type[SlidingGame]] = {
     "classic": SlidingGame, "young": YoungSlidingGame, "young-exit": YoungExitGame}
+
+
+# The game classes `SlidingGame.greedy_game` plays on plain ints (it writes their rules out).
+_PLAIN_VARIANTS = frozenset(VARIANTS.values())
+
+
+class BranchingSample:
+    """Self-play hook: every `every` turns, in the shift phase, the complete turns on offer
+    (`SlidingGame.count_turns`), as ``turn_branching``, and a ``branching_samples`` count.
+    The game's greedy playout knows it and counts the same without building states."""
+
+    def __init__(self, game: SlidingGame, every: int):
+        if every < 1:
+            raise ValueError(f"a sample every {every!r} turns")
+        self.game = game
+        self.every = every
+
+    def __call__(self, before: SlidingState, move: object, after: object) -> dict[str, float]:
+        if before.phase != SHIFT or before.turn % self.every:
+            return {}
+        return {"turn_branching": self.game.count_turns(before), "branching_samples": 1}
 
 
 def find_variant(name: str) -> type[SlidingGame]:

@@ -16,11 +16,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgen.data.loader import load
-from boardgen.model.sliding import build
+from boardgen.model.sliding import build, deal
 from boardgen.model.tiles import STEP
 from boardgen.rules.players import GreedyPlayer, pick_best
 from boardgen.rules.simulate import play
-from boardgen.rules.sliding import EXIT, SHIFT, SPARE, SlidingGame, SlidingState, YoungExitGame, YoungSlidingGame
+from boardgen.rules.sliding import (
+    EXIT,
+    SHIFT,
+    SPARE,
+    Board,
+    BranchingSample,
+    SlidingGame,
+    SlidingState,
+    YoungExitGame,
+    YoungSlidingGame,
+)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 LAYOUTS = {
@@ -141,6 +151,11 @@ def test_a_greedy_game_makes_the_moves_of_the_reference(name, variant, players, 
     slow = play(game, [ReferenceGreedy()] * players, seed, turn_cap=60, hook=recorder("reference"))
     assert played["fast"] == played["reference"] and len(played["fast"]) > 20
     assert (fast.winner, fast.turns, fast.finished) == (slow.winner, slow.turns, slow.finished)
+    # The game played on plain ints, without states, makes the same moves too.
+    trace: list[Any] = []
+    plain = game.greedy_game(players, seed, turn_cap=60, trace=trace)
+    assert trace == played["reference"]
+    assert plain == play(game, [PlainGreedy()] * players, seed, turn_cap=60)
 
 
 class PlainGreedy(GreedyPlayer):
@@ -162,3 +177,29 @@ def test_the_games_own_greedy_playout_gives_the_record_of_play(name, variant, pl
     assert fast == play(game, [PlainGreedy()] * players, seed, turn_cap=cap, hook=hook)
     assert game.playout([PlainGreedy()] * players, seed, turn_cap=cap) is None
     assert fast.finished == (cap == 400) and fast.counters["turns"] == min(fast.turns, cap)
+
+
+@pytest.mark.parametrize("name, variant, players, seed, cap, every", [
+    ("classic", "classic", 4, 5, 400, 8), ("classic", "young", 2, 9, 400, 3), ("classic", "classic", 3, 2, 9, 2),
+    ("five", "young-exit", 2, 6, 400, 1), ("nine", "classic", 3, 1, 400, 5), ("nine", "young-exit", 4, 7, 12, 4),
+])
+def test_the_branching_sample_is_counted_alike_with_and_without_states(name, variant, players, seed, cap, every):
+    """The engine's hook is known to the plain-int game: same record as the hook sees it
+    through the states, decision by decision."""
+    game = GAMES[(name, variant)]
+    sample = BranchingSample(game, every)
+    slow = play(game, [PlainGreedy()] * players, seed, turn_cap=cap, hook=sample)
+    assert play(game, [GreedyPlayer()] * players, seed, turn_cap=cap, hook=sample) == slow
+    assert game.greedy_game(players, seed, turn_cap=cap, every=every) == slow
+    assert slow.counters["branching_samples"] == len(range(0, min(slow.turns, cap), every))
+    assert slow.finished == (cap == 400)
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_the_plain_deal_is_the_board_of_the_deal(name):
+    game = SlidingGame(LAYOUTS[name])
+    for seed in (0, 1, 77, 2**31 - 1):
+        board = Board.from_deal(deal(LAYOUTS[name], seed), game.geometry)
+        n, e, s, w, tiles, spare, spare_mask = game.dealt(seed)
+        assert (n, e, s, w, tuple(tiles), spare, spare_mask) == (
+            board.n, board.e, board.s, board.w, board.tiles, board.spare, board.spare_mask)

@@ -1,0 +1,69 @@
+"""Self-play throughput of the sliding games, one process: greedy players in every seat.
+
+Run from the repository root:  .venv/bin/python benchmarks/bench_selfplay.py [--games 300]
+
+Prints games per second of this process's CPU time (best of `--repeat`) for classic with
+2, 3 and 4 players and for Labyrinthe Master; `--profile` shows where classic with four
+players spends its time. The machine may be shared: CPU time, not the clock, is what counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import platform
+import pstats
+import time
+from collections.abc import Sequence
+
+from boardgen.data.loader import load
+from boardgen.model.master import build as build_master
+from boardgen.model.sliding import build
+from boardgen.rules.master import MasterGame
+from boardgen.rules.players import GreedyPlayer
+from boardgen.rules.simulate import GameRecord, game_seeds, play
+from boardgen.rules.sliding import SlidingGame, SlidingRules
+
+
+def games_per_second(game: SlidingRules[object], players: int, seeds: Sequence[int],
+                     repeat: int) -> tuple[float, float]:
+    """(games/s of CPU time, mean turns per game), best of `repeat` runs over `seeds`."""
+    team = [GreedyPlayer()] * players
+    best, turns = float("inf"), 0.0
+    for _ in range(repeat):
+        started = time.process_time()
+        records: list[GameRecord] = [play(game, team, seed, turn_cap=400) for seed in seeds]
+        best = min(best, time.process_time() - started)
+        turns = sum(r.turns for r in records) / len(records)
+    return len(seeds) / best, turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="profile classic, 4 players")
+    args = parser.parse_args()
+    seeds = game_seeds(1, args.games)
+    classic = SlidingGame(build(load("game", "classic")))
+    master = MasterGame(build_master(load("game", "master")))
+    print(f"sliding self-play, one process, {args.games} games, best of {args.repeat}, "
+          f"Python {platform.python_version()}")
+    runs: list[tuple[str, SlidingRules[object], int]] = [
+        ("classic", classic, 2), ("classic", classic, 3), ("classic", classic, 4),
+        ("master", master, 2), ("master", master, 4)]
+    for name, game, players in runs:
+        rate, turns = games_per_second(game, players, seeds, args.repeat)
+        print(f"{name:8} {players} greedy players: {rate:7.0f} games/s  ({turns:.1f} turns a game, "
+              f"{rate * turns:.0f} turns/s)")
+    if args.profile:
+        def run() -> object:
+            return [play(classic, [GreedyPlayer()] * 4, s, turn_cap=400) for s in seeds]
+
+        profiler = cProfile.Profile(time.process_time)
+        profiler.runcall(run)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
+
+
+if __name__ == "__main__":
+    main()
