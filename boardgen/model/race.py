@@ -138,6 +138,28 @@ class Effect:
     chance: float = 1.0  # again: how often self-play succeeds (a pun, say)
 
 
+# Event cards a race may deal (its deck is the game's, not the track's), with the parameters
+# each needs: move on ("advance") or back ("back") a number of `steps`, go to field `to`,
+# sit out `turns` turns, play another whole turn at once, free every stuck piece, change
+# places with the piece nearest the goal (fewest expected turns left) when it is ahead.
+ADVANCE, BACK, GOTO, ROLL_AGAIN, FREE_ALL, SWAP_LEADER = (
+    "advance", "back", "goto", "roll_again", "free_all", "swap_leader")
+CARD_EFFECTS: dict[str, tuple[str, ...]] = {
+    ADVANCE: ("steps",), BACK: ("steps",), GOTO: ("to",), LOSE_TURNS: ("turns",),
+    ROLL_AGAIN: (), FREE_ALL: (), SWAP_LEADER: (),
+}
+
+
+@dataclass(frozen=True)
+class CardEffect:
+    """What an event card does to the piece that draws it (see `CARD_EFFECTS`)."""
+
+    kind: str
+    steps: int = 0  # advance, back
+    turns: int = 0  # lose_turns
+    to: int = 0  # goto: the field index
+
+
 @dataclass(frozen=True)
 class Node:
     """One field of the track."""

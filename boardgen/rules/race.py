@@ -8,6 +8,18 @@ once, "lose_turns" holds it (a tunnel out of such a field is taken at the start 
 owner's turn once the turns are lost), a piece reaching the goal leaves the board, and
 the first seat with every piece off the board wins. Pieces may share fields.
 
+Beyond the plain race, fields and the game may carry chance and hold-ups, all as data:
+a deck of event cards (`boardgen.model.race.CardEffect`; drawn from the top, the discards
+shuffled into a new deck when it runs out), "draw_card" fields, "again" fields (move again by
+the same count with the field's `chance`, else draw a card where the field also draws),
+"stuck" fields (a piece resting there does not move until another piece passes through the
+field, ``until = "passed"``, or stops on it; a piece stopping on a stuck piece takes its
+place and sends it, free, to the field the newcomer's count started from; when every piece
+is stuck, the seat to play frees its own), and, with ``exact_one_die``, an exact-count field
+or the goal may be reached by one die alone. A count the dice did not make (a card, a pun)
+follows the piece's last route choice (`routes`: the route each field is on when a choice
+leads there) and moves on from a "move_on" field the same way; a count the dice made asks.
+
 A game with rules of its own subclasses it (King Minos, `boardgen.rules.minos`: two dice
 used separately, pieces changing places, the Knight's Orbit and the Millstone) and
 overrides the hooks: `_legal` (the decisions on offer), `_apply` (what a decision does),
@@ -17,21 +29,49 @@ A state (`RaceState`) holds every piece's field (`OUTSIDE` = 0 before the start,
 goal = borne off), the turn from which each piece may move again, the dice still to use,
 a pending offer (for games that make one), the random generator (one int: splitmix64,
 so states stay hashable and games reproducible), the winner and the fields the last
-decision passed through (`landings`, for self-play counters). Seat ``turn % seats`` moves.
+decision passed through (`landings`, for self-play counters); with chance and hold-ups also
+each piece's hold (`stuck`), its route (`route`, `first_route`), the draw pile (`deck`), how
+many extra turns the seat has played this turn (`again`) and what the last decision set off
+(`events`, for self-play counters). Seat ``turn % seats`` moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import NamedTuple
 
-from boardgen.model.race import LOSE_TURNS, MOVE_ON, OUTSIDE, SANCTUARY, TUNNEL, TrackGraph
+from boardgen.model.race import (
+    ADVANCE,
+    AGAIN,
+    BACK,
+    DRAW_CARD,
+    EXACT,
+    FREE_ALL,
+    GOTO,
+    LOSE_TURNS,
+    MOVE_ON,
+    OUTSIDE,
+    ROLL_AGAIN,
+    SANCTUARY,
+    STUCK,
+    STUCK_UNTIL,
+    SWAP_LEADER,
+    TUNNEL,
+    CardEffect,
+    TrackGraph,
+)
 from boardgen.rules.protocol import Outcome
 
 DIE, PASS = "die", "pass"
 FACES = 6
 OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
 _MASK = (1 << 64) - 1
+MAX_AGAIN = 5  # extra turns a seat may play in a row ("roll again" cards)
+MAX_DEPTH = 12  # cards and "again" fields set off by one count
+# Expected turns a piece resting on a stuck field is counted to lose, by what frees it (a
+# rough guess, only used to compare fields: the expected turns left, the greedy choice).
+STUCK_COST = {"passed": 4.0, "landed": 6.0, "replaced": 10.0}
 
 
 class IllegalMoveError(ValueError):
@@ -66,6 +106,12 @@ class RaceState(NamedTuple):
     rng: int
     winner: int = -1
     landings: tuple[int, ...] = ()
+    stuck: tuple[int, ...] = ()  # per piece: 0 free, else 1 + the index of its STUCK_UNTIL; () none
+    route: tuple[int, ...] = ()  # per piece: the route of its last choice (0 before any)
+    first_route: tuple[int, ...] = ()  # per piece: the route of its first choice (-1 before)
+    deck: tuple[int, ...] = ()  # the draw pile, indexes into the game's deck; the top is last
+    again: int = 0  # extra turns the seat has played this turn
+    events: tuple[str, ...] = ()  # what the last decision set off (cards, rescues...)
 
     @property
     def seat(self) -> int:
@@ -97,7 +143,8 @@ class RaceGame:
     id = "race"
 
     def __init__(self, track: TrackGraph, *, players: tuple[int, int], pieces_per_player: int = 1,
-                 dice: int = 2, game_id: str | None = None):
+                 dice: int = 2, game_id: str | None = None, deck: Sequence[CardEffect] = (),
+                 exact_one_die: bool = False, routes: Sequence[int] | None = None):
         self.track = track
         self.id = game_id or self.id
         self.players = players
@@ -121,14 +168,26 @@ class RaceGame:
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
         self.ways_on: list[tuple[int, ...]] = [()] + [
             ways if len(ways) > 1 else () for ways in map(track.moves_on, track.indexes)]
-        # ends[field][points]: where a forward count ends (before forced moves), one entry
-        # per way the branches allow.
+        # walks[field][points]: every way a forward count goes (the fields it enters), one
+        # per way the branches allow; ends[field][points]: where each ends (before forced moves).
         most = FACES * dice
-        self.ends: list[list[tuple[int, ...]]] = [
-            [()] + [tuple(w[-1] for w in track.walks(f, p)) for p in range(1, most + 1)]
-            for f in range(size)]
+        self.walks: list[list[tuple[tuple[int, ...], ...]]] = [
+            [()] + [track.walks(f, p) for p in range(1, most + 1)] for f in range(size)]
+        self.ends: list[list[tuple[int, ...]]] = [[tuple(w[-1] for w in by) for by in walks]
+                                                  for walks in self.walks]
         self._distance = self._distances()
         self._cached: tuple[RaceState | None, tuple[Move, ...]] = (None, ())
+        # Chance and hold-ups (see the module doc); a plain race has none of them.
+        self.deck = tuple(deck)
+        self.exact_one_die = exact_one_die and dice == 2
+        self.routes = list(routes) if routes is not None else [0] * size
+        self.draws = [bool(n and n.has(DRAW_CARD)) for n in nodes]
+        self.again_chance = [n.effect(AGAIN).chance if n and n.has(AGAIN) else 0.0  # type: ignore[union-attr]
+                             for n in nodes]
+        self.hold = [1 + STUCK_UNTIL.index(n.effect(STUCK).until) if n and n.has(STUCK) else 0  # type: ignore[union-attr]
+                     for n in nodes]
+        self.exact = [bool(n and (n.has(EXACT) or n.index == track.goal)) for n in nodes]
+        self.chance = bool(self.deck or any(self.hold) or any(self.again_chance) or self.exact_one_die)
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -142,7 +201,14 @@ class RaceGame:
         for _ in range(self.dice_count):
             rng, face = roll(rng)
             dice.append(face)
-        return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, tuple(dice), None, rng)
+        if not self.chance:
+            return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, tuple(dice), None, rng)
+        deck: list[int] = []
+        if self.deck:
+            rng, deck = shuffled(rng, len(self.deck))
+        return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, tuple(dice), None, rng,
+                         stuck=(0,) * count, route=(0,) * count, first_route=(-1,) * count,
+                         deck=tuple(deck))
 
     def to_move(self, state: RaceState) -> int:
         return state.turn % state.seats
@@ -182,15 +248,22 @@ class RaceGame:
         seat, turn, goal = state.turn % state.seats, state.turn, self.goal
         seen: set[int] = set()
         out = []
+        stuck = state.stuck
+        singles = sorted(set(state.dice)) if self.exact_one_die else ()
         for k in range(seat * self.per, (seat + 1) * self.per):
             p = state.pos[k]
-            if p == goal or state.free_at[k] > turn or p in seen:
+            if p == goal or state.free_at[k] > turn or p in seen or (stuck and stuck[k]):
                 continue
             seen.add(p)
             out += [Move(DIE, points, k, way) for way in range(len(self.ends[p][points]))]
+            for die in singles:
+                # One die alone may make an exact count (the walk ends on the field itself).
+                out += [Move(DIE, die, k, way) for way, end in enumerate(self.ends[p][die]) if self.exact[end]]
         return tuple(out) or (Move(PASS),)
 
     def _apply(self, state: RaceState, move: Move) -> RaceState:
+        if self.chance:
+            return self._play(state, move)
         seats, turn = state.seats, state.turn
         pos, free = list(state.pos), list(state.free_at)
         landings: list[int] = []
@@ -267,6 +340,250 @@ class RaceGame:
     def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
         return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
 
+    # -- chance and hold-ups (see the module doc) ----------------------------------------------
+    # One decision is played on a mutable `_Table`; `_play` turns it back into a state.
+
+    def _play(self, state: RaceState, move: Move) -> RaceState:
+        t = _Table(state)
+        piece = move.piece
+        seat = t.turn % t.seats
+        offer = None
+        if move.kind == DIE:
+            origin = t.pos[piece]
+            walk = self.walks[origin][move.die][move.way]
+            self._choose(t, piece, walk, origin)
+            offer = self._walk(t, piece, walk, origin, move.die, 0, True)
+        elif move.kind == MOVE_ON:
+            origin = t.pos[piece]
+            target = self.ways_on[origin][move.way]
+            self._choose(t, piece, (target,), origin)
+            offer = self._settle(t, piece, target, origin, 0, 0, True)
+        if self._has_finished(t.pos, seat):
+            return t.state((), None, seat)
+        if offer is not None:
+            return t.state((), (offer, piece), -1)
+        if move.kind != PASS and t.rolls_again and t.again < MAX_AGAIN and not any(
+                t.stuck[k] or t.free[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per)):
+            # A "roll again" card: another whole turn at once, with new dice.
+            t.again += 1
+            dice = []
+            for _ in range(self.dice_count):
+                t.rng, face = roll(t.rng)
+                dice.append(face)
+            return t.state(tuple(dice), None, -1)
+        t.again = 0
+        turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free, [], t.rng, t.landings)
+        t.turn = turn
+        if all(t.stuck):
+            # Deadlock: every piece is stuck; the seat to play frees its own.
+            seat = turn % t.seats
+            for k in range(seat * self.per, (seat + 1) * self.per):
+                t.stuck[k] = 0
+            t.events.append("deadlock")
+        return t.state(tuple(dice), pending, -1)
+
+    def _choose(self, t: _Table, piece: int, walk: Sequence[int], origin: int) -> None:
+        """Record the route choices a count or a move on makes (`routes` of the fields
+        chosen where there was a choice; the first one is the piece's `first_route`)."""
+        at = origin
+        for nxt in walk:
+            if at != OUTSIDE and nxt in self.track.node(at).next and self.track.node(at).choice:
+                route = self.routes[nxt]
+                t.route[piece] = route
+                if t.first[piece] < 0:
+                    t.first[piece] = route
+            at = nxt
+
+    def _walk(self, t: _Table, piece: int, walk: Sequence[int], origin: int, points: int, depth: int,
+              asks: bool) -> str | None:
+        """Move `piece` along `walk` (freeing the pieces stuck "until passed" on the fields it
+        goes through) and let it come to rest on its last field."""
+        for passed in walk[:-1]:
+            if self.hold[passed] == 1:
+                self._free_at(t, piece, passed)
+        return self._settle(t, piece, walk[-1], origin, points, depth, asks)
+
+    def _free_at(self, t: _Table, mover: int, field: int) -> None:
+        for other, at in enumerate(t.pos):
+            if at == field and other != mover and t.stuck[other]:
+                t.stuck[other] = 0
+                t.events.append("rescued")
+
+    def _settle(self, t: _Table, piece: int, field: int, origin: int, points: int, depth: int,
+                asks: bool) -> str | None:
+        """`piece` comes to rest on `field`, coming from `origin` by a count of `points`:
+        forced moves, then what the field does. Returns "move_on" when the player must choose
+        where the piece moves on (a count the dice made: `asks`); otherwise it follows the
+        piece's route."""
+        chain = self.chain[field]
+        t.landings.extend(chain)
+        field = chain[-1]
+        pos = t.pos
+        pos[piece] = field
+        if field == self.goal:
+            t.free[piece] = 0
+            return None
+        ways = self.ways_on[field]
+        if ways:
+            if asks:
+                return MOVE_ON
+            target = self._on_route(ways, t.route[piece])
+            return self._settle(t, piece, target, field, points, depth + 1, False)
+        hold = self.hold[field]
+        if hold:
+            # A piece stuck here is freed: it stays ("landed"), or goes where the newcomer's
+            # count started and the newcomer takes its place.
+            for other, at in enumerate(pos):
+                if at == field and other != piece and t.stuck[other]:
+                    t.stuck[other] = 0
+                    if STUCK_UNTIL[hold - 1] == "landed":
+                        t.events.append("rescued")
+                    else:
+                        pos[other], t.free[other] = origin, 0
+                        t.events.append("replaced")
+            t.stuck[piece] = hold
+            return None
+        lost = self.trap[field]
+        if lost:
+            t.free[piece] = t.turn + t.seats * (lost + 1)
+            return None
+        if depth >= MAX_DEPTH:
+            return None
+        chance = self.again_chance[field]
+        if chance and points:
+            t.rng, z = next_random(t.rng)
+            if z / 2.0**64 < chance:
+                t.events.append("again")
+                walk = self._preferred(field, points, t.route[piece])
+                return self._walk(t, piece, walk, field, points, depth + 1, False)
+        if self.draws[field]:
+            self._draw(t, piece, points, depth)
+        return None
+
+    def _on_route(self, options: Sequence[int], route: int) -> int:
+        return next((o for o in options if self.routes[o] == route), options[0])
+
+    def _preferred(self, origin: int, points: int, route: int) -> tuple[int, ...]:
+        """The way a count the dice did not make goes: every choice on the piece's route."""
+        walks = self.walks[origin][points]
+        for walk in walks:
+            if all(r == route for r in self._walk_routes(origin, walk)):
+                return walk
+        return walks[0]
+
+    def _walk_routes(self, origin: int, walk: Sequence[int]) -> list[int]:
+        out, at = [], origin
+        for nxt in walk:
+            if at != OUTSIDE and self.track.node(at).choice and nxt in self.track.node(at).next:
+                out.append(self.routes[nxt])
+            at = nxt
+        return out
+
+    def move_routes(self, state: RaceState, move: Move) -> tuple[int, ...]:
+        """The routes a move chooses (of the fields it picks where there is a choice)."""
+        origin = state.pos[move.piece]
+        if move.kind == DIE:
+            return tuple(self._walk_routes(origin, self.walks[origin][move.die][move.way]))
+        if move.kind == MOVE_ON:
+            return (self.routes[self.ways_on[origin][move.way]],)
+        return ()
+
+    def _draw(self, t: _Table, piece: int, points: int, depth: int) -> None:
+        """Draw the top card (a new shuffled deck from the discards when none is left) and
+        play it."""
+        if not self.deck:
+            return
+        if not t.deck:
+            t.rng, t.deck = shuffled(t.rng, len(self.deck))
+            t.events.append("reshuffle")
+        card = t.deck.pop()
+        t.events.append(f"card:{card}")
+        effect = self.deck[card]
+        kind, here = effect.kind, t.pos[piece]
+        if kind == ADVANCE:
+            self._walk(t, piece, self._preferred(here, effect.steps, t.route[piece]), here, effect.steps,
+                       depth + 1, False)
+        elif kind == BACK:
+            walk, at = [], here
+            for _ in range(effect.steps):
+                back = self.track.node(at).back if at != OUTSIDE else OUTSIDE
+                if back == OUTSIDE:
+                    break
+                walk.append(at := back)
+            if walk:
+                self._walk(t, piece, walk, here, effect.steps, depth + 1, False)
+        elif kind == GOTO:
+            self._settle(t, piece, effect.to, here, 0, depth + 1, False)
+        elif kind == LOSE_TURNS:
+            t.free[piece] = max(t.free[piece], t.turn + t.seats) + t.seats * effect.turns
+        elif kind == ROLL_AGAIN:
+            t.rolls_again = True
+        elif kind == FREE_ALL:
+            freed = sum(1 for s in t.stuck if s)
+            t.stuck = [0] * len(t.stuck)
+            t.events += ["freed"] * freed
+        elif kind == SWAP_LEADER:
+            value = self.expected
+            others = [k for k in range(len(t.pos)) if k // self.per != piece // self.per and t.pos[k] != self.goal]
+            if others:
+                leader = min(others, key=lambda k: (value[t.pos[k]], k))
+                if value[t.pos[leader]] < value[here]:
+                    t.pos[piece], t.pos[leader] = t.pos[leader], here
+                    t.stuck[piece] = t.stuck[leader] = 0
+                    t.events.append("swap")
+        else:
+            raise ValueError(f"unknown card effect {kind!r}")
+
+    @cached_property
+    def expected(self) -> list[float]:
+        """Expected turns from each field to the goal for a lone piece taking the way with the
+        fewest (value iteration over the rolls of the dice; cards and "again" fields left
+        out, resting on a stuck field counted as `STUCK_COST`, on a lose-turns field as its
+        turns). Swapping with the leader and greedy route choices compare these."""
+        size = len(self.track) + 1
+        cost = [0.0] * size
+        for f in self.track.indexes:
+            if self.hold[f]:
+                cost[f] = STUCK_COST[STUCK_UNTIL[self.hold[f] - 1]]
+            elif self.trap[f]:
+                cost[f] = float(self.trap[f])
+        rolls = dice_rolls(self.dice_count)
+        value = [0.0] * size
+
+        def rest(end: int) -> float:
+            field = self.chain[end][-1]
+            ways = self.ways_on[field]
+            if ways:
+                return min(value[self.chain[w][-1]] + cost[self.chain[w][-1]] for w in ways)
+            return value[field] + cost[field]
+
+        options: list[list[tuple[float, list[int]]]] = []
+        for f in range(size):
+            per_roll = []
+            for faces, chance in rolls:
+                ends = list(self.ends[f][sum(faces)])
+                if self.exact_one_die:
+                    ends += [e for die in set(faces) for e in self.ends[f][die] if self.exact[e]]
+                per_roll.append((chance, ends))
+            options.append(per_roll)
+        order = sorted(range(size), key=lambda i: self._distance[i])
+        for _ in range(500):
+            change = 0.0
+            for i in order:
+                if i == self.goal:
+                    continue
+                total = 1.0
+                for chance, ends in options[i]:
+                    if ends:
+                        total += chance * min(rest(e) for e in ends)
+                    else:
+                        total += chance * value[i]
+                change = max(change, abs(total - value[i]))
+                value[i] = total
+            if change < 1e-3:
+                break
+        return value
+
     # -- evaluation for the greedy player ------------------------------------------------------
 
     def _distances(self) -> list[float]:
@@ -301,3 +618,48 @@ class RaceGame:
 
     def score_moves(self, state: RaceState, moves: Sequence[Move], seat: int) -> list[float]:
         return [self.heuristic(self._apply(state, m), seat) for m in moves]
+
+
+def shuffled(rng: int, count: int) -> tuple[int, list[int]]:
+    """The generator after shuffling ``range(count)`` (Fisher-Yates), and the shuffled list."""
+    items = list(range(count))
+    for i in range(count - 1, 0, -1):
+        rng, z = next_random(rng)
+        j = z % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return rng, items
+
+
+def dice_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every roll of `dice` dice as its sorted faces, with its chance."""
+    rolls: dict[tuple[int, ...], float] = {(): 1.0}
+    for _ in range(dice):
+        grown: dict[tuple[int, ...], float] = {}
+        for faces, chance in rolls.items():
+            for face in range(1, FACES + 1):
+                key = tuple(sorted(faces + (face,)))
+                grown[key] = grown.get(key, 0.0) + chance / FACES
+        rolls = grown
+    return sorted(rolls.items())
+
+
+class _Table:
+    """A state's lists, changed in place while one decision is played."""
+
+    def __init__(self, state: RaceState):
+        n = len(state.pos)
+        self.seats, self.turn, self.rng, self.again = state.seats, state.turn, state.rng, state.again
+        self.pos, self.free = list(state.pos), list(state.free_at)
+        self.stuck = list(state.stuck) or [0] * n
+        self.route = list(state.route) or [0] * n
+        self.first = list(state.first_route) or [-1] * n
+        self.deck = list(state.deck)
+        self.landings: list[int] = []
+        self.events: list[str] = []
+        self.rolls_again = False
+
+    def state(self, dice: tuple[int, ...], offer: tuple[str, int] | None,
+              winner: int) -> RaceState:
+        return RaceState(self.seats, self.turn, tuple(self.pos), tuple(self.free), dice, offer, self.rng, winner,
+                         tuple(self.landings), tuple(self.stuck), tuple(self.route), tuple(self.first),
+                         tuple(self.deck), self.again, tuple(self.events))

@@ -158,6 +158,7 @@ class Lineup:
     name: str
     seats: tuple[str, ...]
     share: float = 1.0
+    stream: int | None = None  # whose seeds it plays (a lineup's place in the list; None: its own)
 
 
 @dataclass(frozen=True)
@@ -253,7 +254,7 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     hook = engine.self_play_hook(game, limits)
     units = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
     players = {(count, k): tuple(factories[name]() for name in lineup.seats) for count, k, lineup in units}
-    seeds = {(count, k): tuple(engine.self_play_seeds(seed + k * LINEUP_SEED_STEP, count, lineup_games(lineup, most)))
+    seeds = {(count, k): tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, most)))
              for count, k, lineup in units}
     records: dict[tuple[int, int], list[GameRecord]] = {(count, k): [] for count, k, _ in units}
     sims: dict[tuple[int, int], SimulationStats] = {}
@@ -459,7 +460,7 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
     """Self-play of every lineup of every player count, all in one process pool: (player
     count, lineup's place in its count's list, lineup, statistics). A lineup plays
     ``max(1, round(share * games))`` games; the first of each count uses
-    `Engine.self_play_seeds` (seed), lineup k the seeds of ``seed + k * LINEUP_SEED_STEP``."""
+    `Engine.self_play_seeds` (seed), lineup k those of `lineup_seed`."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     factories = _factories(engine, layout, lineups)
@@ -467,7 +468,7 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
     limits = engine.thresholds(layout) if limits is None else limits
     plan = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
     batches = [Batch(tuple(factories[name]() for name in lineup.seats),
-                     tuple(engine.self_play_seeds(seed + k * LINEUP_SEED_STEP, count, lineup_games(lineup, games))),
+                     tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, games))),
                      _label(count, lineup))
                for count, k, lineup in plan]
     started = time.perf_counter()
@@ -482,6 +483,12 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
 
 # Lineup k of a player count plays the seeds of ``seed + k * LINEUP_SEED_STEP``.
 LINEUP_SEED_STEP = 100003
+
+
+def lineup_seed(seed: int, k: int, lineup: Lineup) -> int:
+    """The seed lineup k of a player count derives its games' seeds from: its own, or those of
+    the lineup its `Lineup.stream` names (the same dice for a paired comparison)."""
+    return seed + (k if lineup.stream is None else lineup.stream) * LINEUP_SEED_STEP
 
 
 def lineup_games(lineup: Lineup, games: int) -> int:

@@ -1,5 +1,6 @@
 """Le Grand Labyrinthe: the route graph, every special rule on hand-worked positions, the deck,
-the static checks on broken layouts and a small self-play check."""
+the static checks on broken layouts and a small self-play check; the game is the shared race
+engine with Grand's deck and routes."""
 
 from __future__ import annotations
 
@@ -10,15 +11,19 @@ from pathlib import Path
 import pytest
 
 from boardgen.data.loader import load
+from boardgen.engine import Engine
 from boardgen.engines import get_engine
 from boardgen.errors import DataError
-from boardgen.model.grand import PERIPHERAL, START, GrandLayout, build, parse_label, static_problems
+from boardgen.model import race
+from boardgen.model.grand import PERIPHERAL, GrandLayout, build, parse_label, static_problems
 from boardgen.rules import grand as rules
-from boardgen.rules.grand import DROWNING, FREE, PRISON, GrandGame, Rules, Table, new_table, play_turn
-from boardgen.rules.grand_playability import route_figures, run
-from boardgen.rules.report import Report, check
+from boardgen.rules.grand import GrandGame
+from boardgen.rules.race import DIE, MOVE_ON, PASS, Move, RaceGame, RaceState
+from boardgen.rules.report import Report, check, play_lineups
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
+DROWNING, PRISON = 1, 3  # hold codes: 1 + the place of "passed" / "replaced" in race.STUCK_UNTIL
+OUTSIDE = race.OUTSIDE
 
 
 def check_grand(layout, seed: int, **options) -> Report:
@@ -26,9 +31,10 @@ def check_grand(layout, seed: int, **options) -> Report:
 
 
 def f(name: str) -> int:
+    """A field's index on the track ("12" is 12, peripheral "I" follows 83)."""
     number = parse_label(name)
     assert number is not None
-    return number
+    return number if number < PERIPHERAL else number - PERIPHERAL + 83
 
 
 @pytest.fixture(scope="module")
@@ -37,42 +43,29 @@ def layout() -> GrandLayout:
 
 
 @pytest.fixture(scope="module")
-def game_rules(layout: GrandLayout) -> Rules:
-    return rules.rules_for(layout)
+def game(layout: GrandLayout) -> GrandGame:
+    return GrandGame(layout)
 
 
-def table(game_rules: Rules, *positions: int, seed: int = 0) -> Table:
-    t = new_table(game_rules, len(positions), seed)
-    t.pos = list(positions)
-    return t
+def at(*pos: int, dice: tuple[int, int] = (1, 1), turn: int = 0, stuck: tuple[int, ...] | None = None,
+       deck: tuple[int, ...] = ()) -> RaceState:
+    """A hand-built position: seat ``turn % seats`` to play these dice."""
+    n = len(pos)
+    return RaceState(n, turn, pos, (0,) * n, dice, None, 11, stuck=stuck or (0,) * n, route=(0,) * n,
+                     first_route=(-1,) * n, deck=deck)
 
 
-class Dice(rules.Chooser):
-    """Picks the way ending on a given field (tests choose routes by where they lead)."""
-
-    def __init__(self, end: int | None = None):
-        self.end = end
-
-    def pick(self, game_rules: Rules, t: Table, seat: int, ways) -> int:
-        ends = [w.path[-1] for w in ways]
-        return ends.index(self.end) if self.end in ends else 0
+def card(game: GrandGame, card_id: str) -> int:
+    return game.card_ids.index(card_id)
 
 
-class Rolls:
-    """A random stand-in whose dice come from a list (and whose other draws are fixed)."""
-
-    def __init__(self, faces: list[int], chance: float = 0.0):
-        self.faces = list(faces)
-        self.chance = chance
-
-    def randint(self, low: int, high: int) -> int:
-        return self.faces.pop(0)
-
-    def random(self) -> float:
-        return self.chance
-
-    def shuffle(self, items: list[int]) -> None:
-        items.reverse()
+def by_sum(game: GrandGame, state: RaceState, end: int | None = None) -> Move:
+    """The move by the sum of the dice (the way ending on `end` where the count branches)."""
+    moves = [m for m in game.legal_moves(state) if m.kind == DIE and m.die == sum(state.dice)]
+    for m in moves:
+        if end is None or game.ends[state.pos[m.piece]][m.die][m.way] == end:
+            return m
+    raise AssertionError(f"no way to {end}")
 
 
 def test_layout_counts_and_names(layout: GrandLayout) -> None:
@@ -89,143 +82,123 @@ def test_layout_counts_and_names(layout: GrandLayout) -> None:
         assert abs(centre[0] - row) == 1 and abs(centre[1] - col) == 1
 
 
-def test_ways_branch_at_three(game_rules: Rules) -> None:
-    ways = game_rules.ways[START][5]
-    assert sorted(w.path for w in ways) == sorted([(1, 2, 3, 4, 5), (1, 2, 3, f("I"), f("II"))])
+def test_ways_branch_at_three(game: GrandGame) -> None:
+    assert sorted(game.walks[OUTSIDE][5]) == sorted([(1, 2, 3, 4, 5), (1, 2, 3, f("I"), f("II"))])
     # Landing on 3 does not choose yet; leaving it does.
-    assert [w.path for w in game_rules.ways[START][3]] == [(1, 2, 3)]
-    assert {w.path[-1] for w in game_rules.ways[3][1]} == {4, f("I")}
+    assert game.walks[OUTSIDE][3] == ((1, 2, 3),)
+    assert set(game.ends[3][1]) == {4, f("I")}
 
 
-def test_exact_count_bounces_back_the_way_it_came(game_rules: Rules) -> None:
+def test_exact_count_bounces_back_the_way_it_came(game: GrandGame) -> None:
     # 80 + 5: in to 83 after 3 points, back 2.
-    assert [w.path for w in game_rules.ways[80][5]] == [(81, 82, 83, 82, 81)]
-    # VII + 4: into IX after 2, back 2 (no move on from a bounce).
-    assert [w.path[-1] for w in game_rules.ways[f("VII")][4]] == [f("VII")]
+    assert game.walks[80][5] == ((81, 82, 83, 82, 81),)
+    # VII + 4: into IX after 2, back 2.
+    assert game.ends[f("VII")][4] == (f("VII"),)
 
 
-def test_one_die_may_reach_an_exact_field(game_rules: Rules) -> None:
+def test_one_die_may_reach_an_exact_field(game: GrandGame) -> None:
     # 4 + 6 from 80: neither die nor the sum is exact; the sum bounces 7 back from 83.
-    assert [w.path[-1] for w in game_rules.roll_ways(80, 4, 6)] == [76]
-    # 3 + 2 from 80: the 3 alone enters the lair.
-    assert 83 in {w.path[-1] for w in game_rules.roll_ways(80, 3, 2)}
+    assert [game.ends[80][m.die][m.way] for m in game.legal_moves(at(80, 1, dice=(4, 6)))] == [76]
+    # 3 + 2 from 80: the 3 alone enters the lair and wins.
+    s = at(80, 1, dice=(3, 2))
+    assert Move(DIE, 3, 0) in game.legal_moves(s) and game.apply(s, Move(DIE, 3, 0)).winner == 0
 
 
-def test_peripheral_centre_moves_on_at_once(game_rules: Rules) -> None:
-    ends = {w.path[-1] for w in game_rules.ways[f("VII")][2]}
-    assert ends == {f("X"), 21}
-    assert {w.path[-1] for w in game_rules.ways[f("XXXIV")][2]} == {f("XXXVI")}
-    t = table(game_rules, f("XXXIV"), 1)
-    t.rng = Rolls([1, 1])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos[0] == 82
-    t = table(game_rules, f("VII"), 1)
-    t.rng = Rolls([1, 1])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice(21))
-    assert t.pos[0] == 21 and t.route[0] == rules.CENTRAL_ROUTE
+def test_peripheral_centre_moves_on_at_once(game: GrandGame) -> None:
+    # XXXIV + 2: exactly on XXXVI, which sends the pawn on to 82.
+    s = game.apply(at(f("XXXIV"), 1), by_sum(game, at(f("XXXIV"), 1)))
+    assert s.pos[0] == 82 and s.landings == (f("XXXVI"), 82)
+    # VII + 2: exactly on IX; the player chooses, in the same turn, X or 21.
+    s = game.apply(at(f("VII"), 1), by_sum(game, at(f("VII"), 1)))
+    assert s.pos[0] == f("IX") and s.offer == (MOVE_ON, 0) and s.seat == 0
+    assert [game.ways_on[f("IX")][m.way] for m in game.legal_moves(s)] == [f("X"), 21]
+    s = game.apply(s, Move(MOVE_ON, 0, 0, 1))
+    assert s.pos[0] == 21 and s.route[0] == rules.CENTRAL_ROUTE and s.seat == 1
 
 
-def test_blue_field_jumps_and_back_steps_follow_the_arrow(game_rules: Rules) -> None:
-    t = table(game_rules, 18, 1)
-    t.rng = Rolls([1, 1])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos[0] == f("X")
-    assert game_rules.back_path(f("X"), 2) == (20, 19)
-    assert game_rules.back_path(f("I"), 2) == (3, 2)
-    assert game_rules.back_path(2, 5) == (1, START)
+def test_blue_field_jumps_and_back_steps_follow_the_arrow(game: GrandGame) -> None:
+    s = game.apply(at(18, 1), by_sum(game, at(18, 1)))
+    assert s.pos[0] == f("X")
+    assert game.track.back_steps(f("X"), 2) == 19
+    assert game.track.back_steps(f("I"), 2) == 2
+    assert game.track.back_steps(2, 5) == 1
 
 
-def test_drowning_pawn_is_freed_when_passed(game_rules: Rules) -> None:
-    t = table(game_rules, 29, 26)
-    t.stuck[0] = DROWNING
-    t.turn = 1  # seat 1 plays: 26 + 4 goes through 29 to 30
-    t.rng = Rolls([2, 2])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos == [29, 30] and t.stuck == [FREE, DROWNING]
+def test_drowning_pawn_is_freed_when_passed(game: GrandGame) -> None:
+    # Seat 1 plays 26 + 4: through 29 (freeing the drowning pawn) to 30, where it drowns.
+    s = at(29, 26, dice=(2, 2), turn=1, stuck=(DROWNING, 0))
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (29, 30) and s.stuck == (0, DROWNING) and "rescued" in s.events
 
 
-def test_prisoner_is_replaced_and_goes_where_the_newcomer_started(game_rules: Rules) -> None:
-    t = table(game_rules, 74, 70)
-    t.stuck[0] = PRISON
-    t.turn = 1
-    t.rng = Rolls([1, 3])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos == [70, 74] and t.stuck == [FREE, PRISON]
+def test_stopping_on_a_drowning_pawn_takes_its_place(game: GrandGame) -> None:
+    # The rules sheet: the stuck pawn goes, free, to where the newcomer's count started.
+    s = at(29, 27, dice=(1, 1), turn=1, stuck=(DROWNING, 0))
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (27, 29) and s.stuck == (0, DROWNING) and s.events == ("replaced",)
+
+
+def test_prisoner_is_replaced_and_goes_where_the_newcomer_started(game: GrandGame) -> None:
+    s = at(74, 70, dice=(1, 3), turn=1, stuck=(PRISON, 0))
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (70, 74) and s.stuck == (0, PRISON)
     # Passing the prison frees no one.
-    t2 = table(game_rules, 74, 70)
-    t2.stuck[0] = PRISON
-    t2.turn = 1
-    t2.rng = Rolls([3, 3])  # type: ignore[assignment]
-    play_turn(game_rules, t2, Dice())
-    assert t2.pos == [74, 76] and t2.stuck[0] == PRISON
+    s = at(74, 70, dice=(3, 3), turn=1, stuck=(PRISON, 0))
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (74, 76) and s.stuck[0] == PRISON
 
 
-def test_deadlock_frees_the_player_to_play(game_rules: Rules) -> None:
-    t = table(game_rules, 29, 74)
-    t.stuck = [DROWNING, PRISON]
-    t.rng = Rolls([1, 2])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos[0] == 32 and t.stuck == [FREE, PRISON] and t.counters["deadlocks"] == 1
+def test_deadlock_frees_the_player_to_play(game: GrandGame) -> None:
+    # Seat 1 (in the prison) cannot roll; then every pawn is stuck: seat 0 is freed.
+    s = at(29, 74, turn=1, stuck=(DROWNING, PRISON))
+    assert game.legal_moves(s) == (Move(PASS),)
+    s = game.apply(s, Move(PASS))
+    assert s.seat == 0 and s.stuck == (0, PRISON) and s.events == ("deadlock",)
+    assert all(m.kind == DIE for m in game.legal_moves(s))
     # Stuck while another pawn is free: no roll, the turn passes.
-    t.turn = 1
-    play_turn(game_rules, t, Dice())
-    assert t.pos[1] == 74 and t.turn == 2
+    s = at(29, 40, turn=0, stuck=(DROWNING, 0))
+    assert game.legal_moves(s) == (Move(PASS),) and game.apply(s, Move(PASS)).pos == (29, 40)
 
 
-def test_petrified_goes_back_to_the_rooster(game_rules: Rules) -> None:
-    t = table(game_rules, 76, 1)
-    t.rng = Rolls([1, 2])  # type: ignore[assignment]
-    play_turn(game_rules, t, Dice())
-    assert t.pos[0] == 1
+def test_petrified_goes_back_to_the_rooster(game: GrandGame) -> None:
+    s = game.apply(at(76, 1, dice=(1, 2)), by_sum(game, at(76, 1, dice=(1, 2))))
+    assert s.pos[0] == 1 and s.landings == (79, 1)
 
 
 def test_pun_moves_again_or_draws_a_card(layout: GrandLayout) -> None:
-    sure = Rules(dataclasses.replace(layout, pun_success=1.0))
-    t = table(sure, 8, 1)
-    t.rng = Rolls([1, 2])  # type: ignore[assignment]
-    play_turn(sure, t, Dice())
-    assert t.pos[0] == 14  # 8 + 3 = 11, a pun, 11 + 3 = 14
-    never = Rules(dataclasses.replace(layout, pun_success=0.0))
-    t = table(never, 8, 1)
-    t.rng = Rolls([1, 2])  # type: ignore[assignment]
-    t.deck = [index_of(never, "sirens")]
-    play_turn(never, t, Dice())
-    assert t.pos[0] == 11 and t.skip[0] == 1 and t.counters["card:sirens"] == 1
+    sure = GrandGame(dataclasses.replace(layout, pun_success=1.0))
+    s = sure.apply(at(8, 1, dice=(1, 2)), by_sum(sure, at(8, 1, dice=(1, 2))))
+    assert s.pos[0] == 14 and s.events == ("again",)  # 8 + 3 = 11, a pun, 11 + 3 = 14
+    never = GrandGame(dataclasses.replace(layout, pun_success=0.0))
+    start = at(8, 1, dice=(1, 2), deck=(card(never, "sirens"),))
+    s = never.apply(start, by_sum(never, start))
+    assert s.pos[0] == 11 and s.lost_turns(0) == 1 and s.events == (f"card:{card(never, 'sirens')}",)
 
 
-def index_of(game_rules: Rules, card_id: str) -> int:
-    return next(i for i, card in enumerate(game_rules.deck) if card.id == card_id)
-
-
-@pytest.mark.parametrize(("card", "start", "expected"), [
+@pytest.mark.parametrize(("card_id", "field", "expected"), [
     ("first-light", 7, 10), ("eureka", 24, 30), ("primeval-night", 12, 8), ("pegasus", 34, 61),
     ("ariadne", 77, 81),  # 77 + 8: 83 after 6, back 2
 ])
-def test_cards_that_move(game_rules: Rules, card: str, start: int, expected: int) -> None:
-    t = table(game_rules, start, 1)
-    t.deck = [index_of(game_rules, card)]
-    rules.draw(game_rules, t, 0, 6, 0)
-    assert t.pos[0] == expected
+def test_cards_that_move(game: GrandGame, card_id: str, field: int, expected: int) -> None:
+    # A count of 2 ends on the card field, whose top card is the one named.
+    start = at(field - 2, 1, deck=(card(game, card_id),))
+    assert game.apply(start, by_sum(game, start)).pos[0] == expected
 
 
-def test_cards_that_do_not_move(game_rules: Rules) -> None:
-    t = table(game_rules, 7, 29, 74)
-    t.stuck = [FREE, DROWNING, PRISON]
-    t.deck = [index_of(game_rules, "orpheus")]
-    rules.draw(game_rules, t, 0, 6, 0)
-    assert t.stuck == [FREE, FREE, FREE]
-    t.deck = [index_of(game_rules, "fire")]
-    assert rules.draw(game_rules, t, 0, 6, 0) is True
-    t.deck = [index_of(game_rules, "lever")]
-    rules.draw(game_rules, t, 0, 6, 0)
-    assert t.pos == [74, 29, 7]  # the pawn nearest the lair was on 74
+def test_cards_that_do_not_move(game: GrandGame) -> None:
+    start = at(5, 29, 74, stuck=(0, DROWNING, PRISON), deck=(card(game, "orpheus"),))
+    assert game.apply(start, by_sum(game, start)).stuck == (0, 0, 0)
+    start = at(5, 29, 74, deck=(card(game, "fire"),))
+    s = game.apply(start, by_sum(game, start))
+    assert s.seat == 0 and s.again == 1  # another whole turn at once
+    start = at(5, 29, 74, stuck=(0, DROWNING, PRISON), deck=(card(game, "lever"),))
+    s = game.apply(start, by_sum(game, start))
+    assert s.pos == (74, 29, 7) and s.stuck == (0, DROWNING, 0)  # the pawn nearest the lair was on 74
 
 
-def test_empty_deck_is_reshuffled(game_rules: Rules) -> None:
-    t = table(game_rules, 7, 1)
-    t.deck = []
-    rules.draw(game_rules, t, 0, 6, 0)
-    assert len(t.deck) == 31 and t.counters["reshuffles"] == 1
+def test_empty_deck_is_reshuffled(game: GrandGame) -> None:
+    s = game.apply(at(5, 1), by_sum(game, at(5, 1)))
+    assert len(s.deck) == 31 and s.events[0] == "reshuffle"
 
 
 def test_protocol_game_plays_to_the_end_reproducibly(layout: GrandLayout) -> None:
@@ -265,13 +238,15 @@ def test_broken_layouts_are_refused(layout: GrandLayout) -> None:
 
 
 def test_check_passes_and_counts_every_card_and_field(layout: GrandLayout) -> None:
-    report = check_grand(layout, 1)
+    report = check_grand(layout, 1)  # the verdict `boardgen validate grand` gives
     assert report.playable, report.reasons
+    assert report.stats["visits"]["games"] == 3 * (150 + 60 + 60 + 150 + 150)
+    assert all(count > 0 for count in report.stats["visits"]["cards"].values())
     names = [c.name for c in report.checks]
     assert {"track", "route balance", "route policies", "special fields and cards"} <= set(names)
     rows = report.stats["policies"]
     assert {(r["players"], r["policy"]) for r in rows} == {
-        (p, q) for p in (2, 3, 4) for q in ("greedy", "central", "peripheral", "mixed")}
+        (p, q) for p in (2, 3, 4) for q in ("greedy", "central", "peripheral", "mixed", "mixed-swapped")}
     central = next(r for r in rows if r["policy"] == "central" and r["players"] == 2)
     assert central["route_taken"]["central"] == 1.0 and central["route_taken"]["peripheral"] == 0.0
 
@@ -285,16 +260,25 @@ def test_route_gap_threshold_is_read_from_the_layout(layout: GrandLayout) -> Non
 
 
 def test_mixed_games_give_each_route_half_the_pawns(layout: GrandLayout) -> None:
-    runs = run(layout, 3, 20, 400, [2], policies=("mixed",))
-    figures = route_figures(runs[(2, "mixed")])
-    assert figures["central"]["taken"] == figures["peripheral"]["taken"] == 20
+    engine = get_engine("grand")
+    lineups = [lineup for lineup in engine.self_play_lineups(layout, 2) if lineup.name.startswith("mixed")]
+    played = play_lineups(engine, layout, {2: lineups}, games=20, seed=3, turn_cap=400, workers=1)
+    for *_, sim in played:
+        assert sim.extra_totals["route:central"] == sim.extra_totals["route:peripheral"] == 20
+        assert sim.extra_totals.get("won:central", 0) + sim.extra_totals.get("won:peripheral", 0) == sim.finished
 
 
-def test_track_graph_agrees_with_the_engine(layout: GrandLayout, game_rules: Rules) -> None:
-    """The shared race model, built from the same layout, walks counts the same way (two
-    independent implementations), finds the track consistent, and every step between fields
-    that do not touch is an arrow on the board."""
-    from boardgen.model import race
+def test_grand_is_a_race_game_on_the_shared_pool(layout: GrandLayout) -> None:
+    engine = get_engine("grand")
+    assert isinstance(engine.game(layout), RaceGame)
+    assert type(engine).play_checks is Engine.play_checks  # the shared harness, no loop of its own
+    names = [lineup.seats for lineup in engine.self_play_lineups(layout, 3)]
+    assert names[0] == ("greedy",) * 3 and ("central", "peripheral", "central") in names
+
+
+def test_track_graph_and_arrows(layout: GrandLayout) -> None:
+    """The track is consistent, and every step between fields that do not touch is an arrow
+    on the board."""
     from boardgen.render.svg.grand import arrow_list
 
     graph = layout.track()
@@ -302,18 +286,6 @@ def test_track_graph_agrees_with_the_engine(layout: GrandLayout, game_rules: Rul
     arrows = {(layout.index(a), layout.index(b)) for a, b, _ in arrow_list(layout)}
     assert set(race.touching_pairs(graph)) <= arrows
     assert {graph.label(i) for i in graph.with_effect(race.MOVE_ON)} == {"IX", "XVIII", "XXVII", "XXXVI"}
-    compared = 0
-    # No pawn rests on a peripheral centre: it moves on at once.
-    for field in [START, *sorted(f for f in layout.cells if not layout.moves_on(f) or f not in layout.exact)]:
-        for points in range(1, 13):
-            # The race model's walk stops on a centre; the move on is its own decision there.
-            mine = {tuple(layout.index(n) for n in (w.path[:-1] if len(w.path) > 1 and w.path[-2] in layout.exact
-                                                    and w.path[-1] in layout.moves_on(w.path[-2]) else w.path))
-                    for w in game_rules.ways[field][points]}
-            theirs = set(graph.walks(layout.index(field) if field != START else race.OUTSIDE, points))
-            assert mine == theirs, (field, points)
-            compared += 1
-    assert compared > 1300
 
 
 def test_peripheral_centres_without_exact_count_still_check(layout: GrandLayout) -> None:
@@ -321,14 +293,14 @@ def test_peripheral_centres_without_exact_count_still_check(layout: GrandLayout)
     the last one the route runs off its end: the static checks say so instead of failing."""
     plain = dataclasses.replace(layout, exact=frozenset({83}), branches={3: layout.branches[3]})
     assert static_problems(plain) == []
-    assert rules.Rules(plain).ways[f("XXXV")][3][0].path == (f("XXXVI"), f("XXXV"), f("XXXIV"))
-    stuck = dataclasses.replace(plain, jumps={k: v for k, v in layout.jumps.items() if k != f("XXXVI")})
+    # A count goes through XXXVI along its arrow (the track's next field).
+    assert GrandGame(plain).walks[f("XXXV")][3] == ((f("XXXVI"), 82, 83),)
+    stuck = dataclasses.replace(plain, jumps={k: v for k, v in layout.jumps.items() if k != parse_label("XXXVI")})
     problems = static_problems(stuck)
     assert any("centre cannot be reached" in p and "XXXVI" in p for p in problems)
 
 
-def test_route_players_on_the_protocol(layout: GrandLayout) -> None:
-    game = GrandGame(layout)
+def test_route_players_on_the_protocol(layout: GrandLayout, game: GrandGame) -> None:
     for policy, route in (("central", rules.CENTRAL_ROUTE), ("peripheral", rules.PERIPHERAL_ROUTE)):
         player = rules.PLAYERS[policy]()
         state = game.initial_state(2, 11)
