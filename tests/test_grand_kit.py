@@ -118,3 +118,55 @@ def test_board_fits_two_by_two_on_a4_and_letter(layout) -> None:
         tiling = kit.board_tiling(layout, KitOptions(paper=name))
         assert (tiling.rows, tiling.cols) == (2, 2), name
         assert paper(name)
+
+
+def _path_points(d: str) -> list[tuple[float, float]]:
+    """Points along an SVG path of absolute M, L, Q and C commands (as the board draws)."""
+    points: list[tuple[float, float]] = []
+    at = (0.0, 0.0)
+    for command, args in re.findall(r"([MLQC])([^MLQC]*)", d):
+        values = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", args)]
+        pts = list(zip(values[0::2], values[1::2], strict=True))
+        if command == "M":
+            at = pts[-1]
+        elif command == "L":
+            for p in pts:
+                points += [(at[0] + (p[0] - at[0]) * t / 20, at[1] + (p[1] - at[1]) * t / 20) for t in range(21)]
+                at = p
+        else:
+            ctrl = [at, *pts]
+            for t in (i / 40 for i in range(41)):
+                level = ctrl
+                while len(level) > 1:
+                    level = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+                             for a, b in zip(level, level[1:], strict=False)]
+                points.append(level[0])
+            at = pts[-1]
+    return points
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_arrows_cross_no_field_number_or_name(layout, lang: str) -> None:
+    """The arrows (jumps and choices) keep off every printed number and name, read back from
+    the board's SVG: text boxes from the font's metrics, arrow lines from their paths."""
+    import xml.etree.ElementTree as ET
+
+    from boardgen.render import fonts
+
+    theme = load_theme("classic")
+    root = ET.fromstring(kit.draw(layout, theme, layout, lang).board)
+    boxes = []
+    for el in root.iter("{http://www.w3.org/2000/svg}text"):
+        ident = el.get("id", "")
+        if ident.startswith("field-") and (ident.endswith("-number") or ident.endswith("-name")):
+            x, y, size = float(el.get("x")), float(el.get("y")), float(el.get("font-size"))
+            width = fonts.text_width(el.text or "", el.get("font-family"), el.get("font-weight"), size)
+            left = x - width / 2 if el.get("text-anchor") == "middle" else x
+            boxes.append((ident, left, y - size * 0.72, left + width, y + size * 0.1))
+    assert len(boxes) > 119
+    arrows = [el for el in root.iter("{http://www.w3.org/2000/svg}path") if el.get("id", "").endswith("-path")
+              and el.get("id", "").startswith("arrow-")]
+    assert len(arrows) == 11
+    crossed = {(arrow.get("id"), ident) for arrow in arrows for px, py in _path_points(arrow.get("d"))
+               for ident, x0, y0, x1, y1 in boxes if x0 <= px <= x1 and y0 <= py <= y1}
+    assert not crossed

@@ -4,6 +4,8 @@ event cards with their back."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from boardgen.data.theme import Theme
@@ -77,12 +79,11 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     d.add(fields)
     d.add(_entrance(sheet, layout))
     arrows = d.g(id="board-arrows")
-    lanes: dict[int, int] = {}
-    for index, (start, end, forced) in enumerate(arrow_list(layout)):
-        # Two long arrows out of one field run in two lanes of the border.
-        lane = lanes.get(start, 0)
-        lanes[start] = lane + 1
-        _arrow(sheet, arrows, layout, start, end, forced, lane=lane, id=f"arrow-{index}-{label(start)}-{label(end)}")
+    boxes = _label_boxes(sheet, layout)
+    listed = arrow_list(layout)
+    for index, (start, end, forced), route in zip(range(len(listed)), listed, _arrow_routes(layout, boxes, listed),
+                                                  strict=True):
+        _arrow(sheet, arrows, route, forced, id=f"arrow-{index}-{label(start)}-{label(end)}")
     d.add(arrows)
     # The title runs up the left border below the entrance, where no arrow goes, clear of the
     # seam in the middle of the board.
@@ -245,68 +246,238 @@ def _edge_point(layout: GrandLayout, field: int, towards: tuple[float, float], r
     return cx + dx / length * reach * layout.pitch_mm, cy + dy / length * reach * layout.pitch_mm
 
 
-def _covered_labels(layout: GrandLayout, points: list[tuple[float, float]]) -> int:
-    """How many sample points of a curve fall on a field's number or name."""
-    pitch, hits = layout.pitch_mm, 0
-    boxes = []
+def _label_boxes(sheet: Sheet, layout: GrandLayout) -> list[Box]:
+    """Where each field's printed number, name and picture are, as (left, top, right, bottom,
+    weight): a curve crossing a number or a name costs more than one crossing a picture."""
+    pitch, boxes = layout.pitch_mm, []
+    family = sheet.font("labels")
     for field in layout.cells:
         cx, cy = centre(layout, field)
         x, y = cx - pitch / 2, cy - pitch / 2
-        boxes.append((x, y, x + pitch * 0.55, y + pitch * 0.32))
-        if field in layout.names:
-            boxes.append((x, y + pitch * 0.78, x + pitch, y + pitch))
-    for px, py in points:
-        hits += sum(1 for x0, y0, x1, y1 in boxes if x0 <= px <= x1 and y0 <= py <= y1)
-    return hits
+        size = pitch * (0.2 if field < PERIPHERAL else 0.19)
+        width = min(fonts.text_width(label(field), family, "bold", size), pitch * 0.8)
+        # Padded: the arrow's white casing and its head reach beyond the sampled line.
+        boxes.append((x, y, x + 3.6 + width, y + pitch * 0.31 + 1.2, 3.0))
+        name = layout.names.get(field)
+        if name:
+            half = min(fonts.text_width(name[sheet.lang], family, "normal", pitch * 0.115), pitch - 2.4) / 2 + 3.0
+            boxes.append((cx - half, y + pitch * 0.7, cx + half, y + pitch, 3.0))
+        if set(layout.kinds(field)) - {"branch", "exact"} or field in layout.puns:
+            r = pitch * 0.28
+            boxes.append((cx - r, cy + pitch * 0.06 - r, cx + r, cy + pitch * 0.06 + r, 2.0))
+    return boxes
 
 
-def _curve(p0: tuple[float, float], q: tuple[float, float], p1: tuple[float, float], n: int = 24
-           ) -> list[tuple[float, float]]:
-    return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * q[0] + t * t * p1[0],
-             (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * q[1] + t * t * p1[1]) for t in (i / n for i in range(n + 1))]
+Box = tuple[float, float, float, float, float]
 
 
-def _arrow(sheet: Sheet, parent: Any, layout: GrandLayout, start: int, end: int, forced: bool, *, lane: int,
-           id: str) -> None:
-    """A curved arrow; long ones between fields near one edge bow out over that edge's border,
-    the others bend the way that covers the fewest printed numbers and names. Forced moves
-    solid, choices dashed; the head ends near the middle of the field it leads to."""
+class _Boxes:
+    """The label boxes, filed by the board cells they overlap, so that a line only looks at
+    the boxes of the cells it crosses."""
+
+    def __init__(self, layout: GrandLayout, boxes: list[Box]):
+        self.layout = layout
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for box in boxes:
+            rows, cols = self._span(box[1], box[3]), self._span(box[0], box[2])
+            for row in rows:
+                for col in cols:
+                    self.cells.setdefault((row, col), []).append(box)
+
+    def _span(self, low: float, high: float) -> range:
+        pitch, border = self.layout.pitch_mm, self.layout.border_mm
+        return range(math.floor((low - border) / pitch), math.floor((high - border) / pitch) + 1)
+
+    def cost(self, route: Route) -> float:
+        """How much of the line lies on printed numbers, names and pictures (length inside
+        each box, times its weight)."""
+        points = route.samples
+        # A line must not start on a word or a picture (its round cap and casing show there).
+        (px, py) = points[0]
+        total = sum(20 * box[4] for box in self.cells.get((self._span(py, py)[0], self._span(px, px)[0]), ())
+                    if box[0] <= px <= box[2] and box[1] <= py <= box[3])
+        for a, b in zip(points, points[1:], strict=False):
+            seen: set[Box] = set()
+            for row in self._span(min(a[1], b[1]), max(a[1], b[1])):
+                for col in self._span(min(a[0], b[0]), max(a[0], b[0])):
+                    for box in self.cells.get((row, col), ()):
+                        if box not in seen:
+                            seen.add(box)
+                            total += box[4] * _inside(a, b, box)
+        return total
+
+
+def _inside(a: Point, b: Point, box: Box) -> float:
+    """The length of the segment a-b inside the box (Liang-Barsky clipping)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, a[0] - box[0]), (dx, box[2] - a[0]), (-dy, a[1] - box[1]), (dy, box[3] - a[1])):
+        if p == 0:
+            if q < 0:
+                return 0.0
+        else:
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+    return max(0.0, high - low) * math.hypot(dx, dy)
+
+
+def _arrow_routes(layout: GrandLayout, boxes: list[Box],
+                  arrows: list[tuple[int, int, bool]]) -> list[Route]:
+    """The route of every arrow: the candidate (`_routes`) crossing the fewest printed numbers,
+    names and pictures, the first of equals; two long arrows out of one field run in the two
+    lanes of the border, whichever way round costs less."""
+    filed = _Boxes(layout, boxes)
+    best: dict[tuple[int, int], tuple[float, Route]] = {}
+    for k, (start, end, _) in enumerate(arrows):
+        for lane in (0, 1):
+            if lane and (k, 0) in best and not _along_edge(layout, start, end):
+                best[k, lane] = best[k, 0]  # a curve inside the board has no lane
+                continue
+            routes = _routes(layout, start, end, lane, filed.cost)
+            costs = [filed.cost(route) for route in routes]
+            best[k, lane] = (min(costs), routes[costs.index(min(costs))])
+    chosen: list[Route] = []
+    for k, (start, _, _) in enumerate(arrows):
+        sharing = [j for j, arrow in enumerate(arrows) if arrow[0] == start]
+        if len(sharing) == 2:
+            a, b = sharing
+            swap = best[a, 1][0] + best[b, 0][0] < best[a, 0][0] + best[b, 1][0]
+            lane = (sharing.index(k) + swap) % 2
+        else:
+            lane = min((0, 1), key=lambda n: best[k, n][0])
+        chosen.append(best[k, lane][1])
+    return chosen
+
+
+def _cubic(p0: tuple[float, float], c1: tuple[float, float], c2: tuple[float, float], p1: tuple[float, float],
+           n: int = 24) -> list[tuple[float, float]]:
+    out = []
+    for t in (i / n for i in range(n + 1)):
+        u = 1 - t
+        out.append((u ** 3 * p0[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t ** 3 * p1[0],
+                    u ** 3 * p0[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t ** 3 * p1[1]))
+    return out
+
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Route:
+    """An arrow's line: its SVG path, points along it (to see what it covers), its end and a
+    point just before the end (the head points from there)."""
+
+    path: str
+    samples: tuple[Point, ...]
+    end: Point
+    before: Point
+
+
+def _bezier(p0: Point, c1: Point, c2: Point, p1: Point) -> Route:
+    path = f"M{_r(p0[0])} {_r(p0[1])}C{_r(c1[0])} {_r(c1[1])} {_r(c2[0])} {_r(c2[1])} {_r(p1[0])} {_r(p1[1])}"
+    return Route(path, tuple(_cubic(p0, c1, c2, p1)), p1, c2)
+
+
+def _orthogonal(points: list[Point], radius: float = 6.0) -> Route:
+    """A line through `points` (each segment upright or level), its corners rounded."""
+    path = f"M{_r(points[0][0])} {_r(points[0][1])}"
+    samples: list[Point] = []
+    last = points[0]
+    for k in range(1, len(points) - 1):
+        prev, corner, nxt = points[k - 1], points[k], points[k + 1]
+        r = min(radius, math.dist(prev, corner) / 2, math.dist(corner, nxt) / 2)
+        into = _towards(corner, prev, r)
+        out = _towards(corner, nxt, r)
+        path += f"L{_r(into[0])} {_r(into[1])}Q{_r(corner[0])} {_r(corner[1])} {_r(out[0])} {_r(out[1])}"
+        samples += _segment(last, into)
+        last = out
+    end = points[-1]
+    path += f"L{_r(end[0])} {_r(end[1])}"
+    samples += _segment(last, end)
+    return Route(path, tuple(samples), end, _towards(end, last, 1.0) if last != end else points[-2])
+
+
+def _towards(a: Point, b: Point, distance: float) -> Point:
+    length = math.dist(a, b) or 1.0
+    return a[0] + (b[0] - a[0]) / length * distance, a[1] + (b[1] - a[1]) / length * distance
+
+
+def _segment(a: Point, b: Point) -> list[Point]:
+    return [a, b]
+
+
+def _along_edge(layout: GrandLayout, start: int, end: int) -> str:
+    """The edge whose border a long arrow between two fields near it runs along ("" if none)."""
     (x1, y1), (x2, y2) = centre(layout, start), centre(layout, end)
     size = layout.board_mm
-    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    length = math.hypot(x2 - x1, y2 - y1)
-    near = layout.border_mm + 3 * layout.pitch_mm
-    c1 = c2 = (mx, my)
     sides = {"top": max(y1, y2), "bottom": size - min(y1, y2), "left": max(x1, x2), "right": size - min(x1, x2)}
     side, depth = min(sides.items(), key=lambda kv: kv[1])
-    if length > layout.pitch_mm * 2.5 and depth <= near:
-        # Both ends lie near one edge: the curve's middle runs over that edge's border.
-        # A cubic curve leaving the start and entering the end square to that edge.
+    long = math.hypot(x2 - x1, y2 - y1) > layout.pitch_mm * 2.5
+    return side if long and depth <= layout.border_mm + 3 * layout.pitch_mm else ""
+
+
+def _routes(layout: GrandLayout, start: int, end: int, lane: int, cost: Callable[[Route], float]) -> list[Route]:
+    """Candidate lines for an arrow: long ones between fields near one edge run along that
+    edge's border (in `lane` 0, the outer, or 1), leaving and entering square to it from
+    several points of the two fields; the others are curves bending one way or the other,
+    leaving towards the bend or from a corner or side of their field."""
+    (x1, y1), (x2, y2) = centre(layout, start), centre(layout, end)
+    pitch, size = layout.pitch_mm, layout.board_mm
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = math.hypot(x2 - x1, y2 - y1)
+    side = _along_edge(layout, start, end)
+    out: list[Route] = []
+    if side:
         peak = layout.border_mm * (0.3 + 0.4 * (lane % 2))
         line = {"top": peak, "bottom": size - peak, "left": peak, "right": size - peak}[side]
-        if side in ("top", "bottom"):
-            sx, sy = x1, y1 + (layout.pitch_mm * 0.3 if side == "bottom" else -layout.pitch_mm * 0.3)
-            ex2, ey2 = x2, y2 + (layout.pitch_mm * 0.12 if side == "bottom" else -layout.pitch_mm * 0.12)
-            c = (8 * line - sy - ey2) / 6
-            c1, c2 = (sx, c), (ex2, c)
-        else:
-            sx, sy = x1 + (layout.pitch_mm * 0.3 if side == "right" else -layout.pitch_mm * 0.3), y1
-            ex2, ey2 = x2 + (layout.pitch_mm * 0.12 if side == "right" else -layout.pitch_mm * 0.12), y2
-            c = (8 * line - sx - ex2) / 6
-            c1, c2 = (c, sy), (c, ey2)
-    else:
-        options = []
-        for bend in ((0.35, -0.35) if length <= layout.pitch_mm * 2.5 else (0.12, -0.12, 0.22, -0.22, 0.3, -0.3)):
-            q = (mx - (y2 - y1) / (length or 1) * bend * length, my + (x2 - x1) / (length or 1) * bend * length)
-            ends = _edge_point(layout, start, q, 0.3), _edge_point(layout, end, q, 0.12)
-            options.append((_covered_labels(layout, _curve(ends[0], q, ends[1])), abs(bend), q))
-        _, _, (qx, qy) = min(options)
-        sx, sy = _edge_point(layout, start, (qx, qy), 0.3)
-        ex2, ey2 = _edge_point(layout, end, (qx, qy), 0.12)
-        # The quadratic curve as a cubic one.
-        c1 = (sx + 2 / 3 * (qx - sx), sy + 2 / 3 * (qy - sy))
-        c2 = (ex2 + 2 / 3 * (qx - ex2), ey2 + 2 / 3 * (qy - ey2))
-    curve = f"M{_r(sx)} {_r(sy)}C{_r(c1[0])} {_r(c1[1])} {_r(c2[0])} {_r(c2[1])} {_r(ex2)} {_r(ey2)}"
+        # In (along the edge, across it) coordinates: out of the start to the border's line,
+        # along it, then in to the end square to the edge, or along a gap beside the end
+        # field and into it from that side.
+        flip = side in ("left", "right")
+        (su, sv), (eu, ev) = ((y1, x1), (y2, x2)) if flip else ((x1, y1), (x2, y2))
+        out_dir = 1.0 if side in ("bottom", "right") else -1.0
+
+        def uv(points: list[Point]) -> list[Point]:
+            return [(v, u) for u, v in points] if flip else points
+
+        # The way out and the way in cost what they cross, independently (the border is
+        # bare): pick the way out first, with a plain way in, then the way in.
+        starts = [(su + ds * pitch, sv + out_dir * pitch * 0.3) for ds in (0.0, -0.3, 0.3, -0.42, 0.42)]
+        plain = (eu, ev + out_dir * pitch * 0.12)
+        outs = [_orthogonal(uv([p, (p[0], line), (plain[0], line), plain])) for p in starts]
+        costs = [cost(route) for route in outs]
+        first = starts[costs.index(min(costs))]
+        for de in (0.0, -0.36, 0.36, -0.42, 0.42):
+            end_point = (eu + de * pitch, ev + out_dir * pitch * 0.12)
+            out.append(_orthogonal(uv([first, (first[0], line), (end_point[0], line), end_point])))
+            for gap in (-1.0, 1.0):
+                beside = eu + gap * (pitch / 2 + 1.6)
+                enter = (eu - gap * pitch * 0.12, ev + de * pitch)
+                out.append(_orthogonal(uv([first, (first[0], line), (beside, line), (beside, enter[1]), enter])))
+        return out
+    bends = (0.35, -0.35, 0.6, -0.6) if length <= pitch * 2.5 else (0.12, -0.12, 0.25, -0.25, 0.4, -0.4)
+    for bend in bends:
+        q = (mx - (y2 - y1) / (length or 1) * bend * length, my + (x2 - x1) / (length or 1) * bend * length)
+        # Leave towards the bend, or from a corner or the left or right side of the field.
+        starts = [_edge_point(layout, start, q, 0.3)]
+        starts += [(x1 + dx * pitch, y1 + dy * pitch) for dx, dy in (
+            (0.42, 0.0), (-0.42, 0.0), (0.36, 0.36), (0.36, -0.36), (-0.36, 0.36), (-0.36, -0.36))]
+        for sx, sy in starts:
+            ex, ey = _edge_point(layout, end, q, 0.12)
+            # The quadratic curve as a cubic one.
+            out.append(_bezier((sx, sy), (sx + 2 / 3 * (q[0] - sx), sy + 2 / 3 * (q[1] - sy)),
+                               (ex + 2 / 3 * (q[0] - ex), ey + 2 / 3 * (q[1] - ey)), (ex, ey)))
+    return out
+
+
+def _arrow(sheet: Sheet, parent: Any, route: Route, forced: bool, *, id: str) -> None:
+    """An arrow along `route`: forced moves solid, choices dashed; the head ends near the
+    middle of the field it leads to."""
+    curve = route.path
+    (ex2, ey2), c2 = route.end, route.before
     colour = sheet.colour("link")
     width = sheet.stroke("frame_edge") * 2.2
     group = sheet.drawing.g(id=id)
