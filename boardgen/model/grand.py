@@ -8,7 +8,6 @@ back into that name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -25,21 +24,6 @@ LABYRINTH_FIELDS = 9
 
 Cell = tuple[int, int]
 
-# Effect kinds a card may have, with the keys each needs.
-EFFECTS: dict[str, tuple[str, ...]] = {
-    "advance": ("steps",), "back": ("steps",), "goto": ("field",), "lose_turns": ("turns",),
-    "roll_again": (), "free_all": (), "swap_leader": (),
-}
-
-
-@dataclass(frozen=True)
-class Effect:
-    kind: str
-    steps: int = 0
-    turns: int = 0
-    field: int = 0
-
-
 @dataclass(frozen=True)
 class Card:
     """One kind of event card, printed `count` times."""
@@ -49,7 +33,7 @@ class Card:
     count: int
     title: dict[str, str]
     text: dict[str, str]
-    effect: Effect
+    effect: race.CardEffect  # a "goto" names its field by its index on the track
 
 
 @dataclass(frozen=True)
@@ -135,7 +119,7 @@ class GrandLayout(GameInfo):
         if field <= 1:
             return START
         if field > PERIPHERAL and (field - PERIPHERAL - 1) % LABYRINTH_FIELDS == 0:
-            return self.entries()[field]
+            return self.entries().get(field, START)
         return field - 1
 
     def entries(self) -> dict[int, int]:
@@ -176,12 +160,17 @@ class GrandLayout(GameInfo):
 
     def index(self, field: int) -> int:
         """The field's index in `track`: central fields keep their numbers, peripheral ones follow."""
-        return field - PERIPHERAL + self.goal if field > PERIPHERAL else field
+        return _index(field, self.goal)
 
     def track(self) -> race.TrackGraph:
         """The board as the shared race model's track graph (fields on their cells, order,
-        effects as data), for tools that read any race board. A peripheral centre is an
-        exact-count field that moves the pawn on at once along its `next` ("move_on")."""
+        effects as data): what the rules (`boardgen.rules.grand`) play on. A peripheral
+        centre is an exact-count field that moves the pawn on at once along its `next`
+        ("move_on")."""
+        return self._graph
+
+    @cached_property
+    def _graph(self) -> race.TrackGraph:
         pitch, border = self.pitch_mm, self.border_mm
         nodes = []
         for field in sorted(self.cells, key=self.index):
@@ -218,6 +207,10 @@ class GrandLayout(GameInfo):
         """Fields whose visits self-play counts."""
         return tuple(sorted(set(self.card_fields | self.puns | self.drowning | self.prison | self.petrified)
                             | set(self.jumps) | set(self.branches) | self.exact))
+
+
+def _index(field: int, goal: int) -> int:
+    return field - PERIPHERAL + goal if field > PERIPHERAL else field
 
 
 def label(field: int) -> str:
@@ -323,11 +316,11 @@ def build(doc: Document) -> GrandLayout:
     deck = []
     for i, item in enumerate(data.get("deck", [])):
         raw = item["effect"]
-        effect = Effect(raw["kind"], steps=raw.get("steps", 0), turns=raw.get("turns", 0))
-        if raw["kind"] == "goto":
-            target = ref(raw.get("field", ""), ("deck", i, "effect", "field"))
-            effect = Effect("goto", field=target or 0)
-        missing_keys = [k for k in EFFECTS[raw["kind"]] if k not in raw]
+        target = ref(raw["field"], ("deck", i, "effect", "field")) if "field" in raw else None
+        effect = race.CardEffect(raw["kind"], steps=raw.get("steps", 0), turns=raw.get("turns", 0),
+                                 to=0 if target is None else _index(target, goal))
+        missing_keys = [k.replace("to", "field") for k in race.CARD_EFFECTS[raw["kind"]]
+                        if k.replace("to", "field") not in raw]
         if missing_keys:
             problems.append(doc.problem(("deck", i, "effect"), f"a {raw['kind']!r} effect needs "
                                         + ", ".join(missing_keys)))
@@ -356,72 +349,25 @@ def build(doc: Document) -> GrandLayout:
     )
 
 
-def _touch(a: Cell, b: Cell) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
 def static_problems(layout: GrandLayout) -> list[str]:
-    """Everything a layout must satisfy before anyone plays on it, as plain sentences:
-    consecutive fields touch, every field is reachable from the start, every field can still
-    reach the centre, exact-count fields can be hit by some roll, cards name real fields."""
-    problems: list[str] = []
-    cells = layout.cells
-    for number in layout.central[1:]:
-        if not _touch(cells[number - 1], cells[number]):
-            problems.append(f"fields {number - 1} and {number} do not touch")
-    for number in layout.peripheral:
-        if (number - PERIPHERAL - 1) % LABYRINTH_FIELDS and not _touch(cells[number - 1], cells[number]):
-            problems.append(f"fields {label(number - 1)} and {label(number)} do not touch")
-    successors = _successors(layout)
-    reached = _closure(START, successors.__getitem__)
-    unreached = [label(n) for n in sorted(cells) if n not in reached]
-    if unreached:
-        problems.append("fields no pawn can reach from the start: " + ", ".join(unreached))
-    predecessors: dict[int, list[int]] = {n: [] for n in successors}
-    for start, ends in successors.items():
-        for end in ends:
-            predecessors.setdefault(end, []).append(start)
-    finishing = _closure(layout.goal, lambda n: predecessors.get(n, []))
-    stranded = [label(n) for n in sorted(cells) if n not in finishing]
-    if stranded:
-        problems.append("fields from which the centre cannot be reached: " + ", ".join(stranded))
-    for target in sorted(layout.exact):
-        if not any(_distance(layout, start, target) in range(2, 13) for start in reached if start != target):
-            problems.append(f"no roll of two dice reaches field {label(target)} exactly")
+    """Everything a layout must satisfy before anyone plays on it, as plain sentences: the
+    track graph's own checks (`race.track_problems`: every field reachable from the start and
+    leading to 83, no loop of forced moves), consecutive fields touch unless an arrow joins
+    them, exact-count fields can be hit by some roll, cards name real fields, 32 cards."""
+    graph = layout.track()
+    problems = [message for message, _ in race.track_problems(graph)]
+    arrows = {(layout.index(a), layout.index(b)) for a, b in layout.jumps.items()}
+    arrows |= {(layout.index(a), layout.index(b)) for a, to in layout.branches.items() for b in to}
+    problems += [f"fields {graph.label(a)} and {graph.label(b)} do not touch"
+                 for a, b in race.touching_pairs(graph) if (a, b) not in arrows]
+    rolls = range(1, 13) if layout.exact_one_die else range(2, 13)
+    for target in sorted(layout.index(f) for f in layout.exact):
+        if not any(walk[-1] == target for origin in (race.OUTSIDE, *graph.indexes) if origin != target
+                   for n in rolls for walk in graph.walks(origin, n)):
+            problems.append(f"no roll of two dice reaches field {graph.label(target)} exactly")
     for card in layout.deck:
-        if card.effect.kind == "goto" and card.effect.field not in cells:
+        if card.effect.kind == race.GOTO and not 1 <= card.effect.to <= len(graph):
             problems.append(f"card {card.id!r} sends pawns to a missing field")
     if len(layout.cards) != 32:
         problems.append(f"the deck has {len(layout.cards)} cards, not 32")
     return problems
-
-
-def _successors(layout: GrandLayout) -> dict[int, tuple[int, ...]]:
-    """One step forward from each field, jumps and centre choices included."""
-    out: dict[int, tuple[int, ...]] = {}
-    for field in (START, *sorted(layout.cells)):
-        out[field] = tuple(dict.fromkeys(layout.forward(field) + layout.moves_on(field)))
-    return out
-
-
-def _closure(start: int, step: Callable[[int], Any]) -> set[int]:
-    seen = {start}
-    stack = [start]
-    while stack:
-        for nxt in step(stack.pop()):
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen
-
-
-def _distance(layout: GrandLayout, start: int, target: int) -> int | None:
-    """Fewest forward steps (counted fields) from start to target, without jumps."""
-    frontier, steps, seen = [start], 0, {start}
-    while frontier and steps < 13:
-        steps += 1
-        frontier = [n for f in frontier for n in layout.forward(f) if n not in seen]
-        seen.update(frontier)
-        if target in frontier:
-            return steps
-    return None

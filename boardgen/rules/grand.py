@@ -60,13 +60,6 @@ CENTRAL_ROUTE, PERIPHERAL_ROUTE = 0, 1
 ROUTES = ("central", "peripheral")
 
 
-def deck_effects(layout: GrandLayout) -> tuple[race.CardEffect, ...]:
-    """Every printed card (copies included, in layout order) as the race engine's effect."""
-    return tuple(race.CardEffect(card.effect.kind, card.effect.steps, card.effect.turns,
-                                 layout.index(card.effect.field) if card.effect.kind == race.GOTO else 0)
-                 for card in layout.cards)
-
-
 class GrandGame(RaceGame):
     """The rules of Le Grand Labyrinthe for one layout: the shared race engine on the
     layout's track, its deck and routes (see the module doc)."""
@@ -78,8 +71,9 @@ class GrandGame(RaceGame):
         routes = [CENTRAL_ROUTE] * (len(track) + 1)
         for field in layout.peripheral:
             routes[layout.index(field)] = PERIPHERAL_ROUTE
-        super().__init__(track, players=layout.players, dice=2, game_id="grand", deck=deck_effects(layout),
-                         exact_one_die=layout.exact_one_die, routes=routes)
+        super().__init__(track, players=layout.players, dice=2, game_id="grand",
+                         deck=tuple(card.effect for card in layout.cards), exact_one_die=layout.exact_one_die,
+                         routes=routes)
         self.layout = layout
         self.card_ids = tuple(card.id for card in layout.cards)
 

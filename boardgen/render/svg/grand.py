@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgen.data.theme import Theme
-from boardgen.model.grand import PERIPHERAL, START, Card, GrandLayout, label
+from boardgen.model.grand import PERIPHERAL, Card, GrandLayout, label
 from boardgen.render import fonts
 from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
 
@@ -498,10 +498,10 @@ def _arrow(sheet: Sheet, parent: Any, route: Route, forced: bool, *, id: str) ->
 
 # Cards ------------------------------------------------------------------------------------
 
-def effect_badge(card: Card) -> str:
+def effect_badge(card: Card, layout: GrandLayout) -> str:
     """The short sign in the middle of a card: +3, -4, ↻, ..."""
     e = card.effect
-    return {"advance": f"+{e.steps}", "back": f"−{e.steps}", "goto": label(e.field) if e.field != START else "",
+    return {"advance": f"+{e.steps}", "back": f"−{e.steps}", "goto": layout.track().label(e.to) if e.to else "",
             "lose_turns": "⊘" if e.turns == 1 else f"⊘×{e.turns}", "roll_again": "⚄⚅",
             "free_all": "✂", "swap_leader": "⇄"}[e.kind]
 
@@ -552,7 +552,7 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
     d.add(d.circle((_r(cx), _r(cy)), _r(radius), id=f"{cid}-badge-disc",
                    fill=tint(colour, sheet.colour("paper"), 0.25), stroke=colour,
                    stroke_width=sheet.stroke("card_border")))
-    sheet.text(d, effect_badge(card), x=cx, y=cy + radius * 0.29, size=radius * 0.8, weight="bold", fill="ink",
+    sheet.text(d, effect_badge(card, layout), x=cx, y=cy + radius * 0.29, size=radius * 0.8, weight="bold", fill="ink",
                width=radius * 1.6, id=f"{cid}-badge")
     size = 3.5 * kf
     lines = wrap(sheet, card.text[lang], size=size, width=inner)
