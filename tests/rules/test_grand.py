@@ -240,7 +240,8 @@ def test_broken_layouts_are_refused(layout: GrandLayout) -> None:
 def test_check_passes_and_counts_every_card_and_field(layout: GrandLayout) -> None:
     report = check_grand(layout, 1)  # the verdict `boardgen validate grand` gives
     assert report.playable, report.reasons
-    assert report.stats["visits"]["games"] == 3 * (150 + 60 + 60 + 150 + 150)
+    # Every lineup's games are counted (as many as sequential sampling played, at most all).
+    assert report.stats["visits"]["games"] == report.stats["sampling"]["games_played"] <= 3 * (150 + 60 + 60 + 300)
     assert all(count > 0 for count in report.stats["visits"]["cards"].values())
     names = [c.name for c in report.checks]
     assert {"track", "route balance", "route policies", "special fields and cards"} <= set(names)
