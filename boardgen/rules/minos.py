@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import operator
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
 
 RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
+_MASK = (1 << 64) - 1
 MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
 _next_random = next_random
 
@@ -121,8 +123,9 @@ class MinosGame(RaceGame):
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
                               for s in range(n)] for seat in range(n)]
                          for n in range(1, layout.players[1] + 1)}
-        self._tables: tuple[list[float], list[list[int]], list[list[tuple[int, ...]]], list[list[float]],
-                            list[list[int]], list[str | None], list[tuple[tuple[int, float, bool], ...]]] | None = None
+        self._tables: tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
+                            list[list[tuple[int, float]]], list[list[int]], list[list[bool]], list[str | None],
+                            list[tuple[tuple[int, float, bool], ...]]] | None = None
 
     # -- rules ---------------------------------------------------------------------------------
     # The rules work on lists (`pos`, `free`, `dice`) changed in place, so that the protocol
@@ -420,7 +423,7 @@ class MinosGame(RaceGame):
         operation: ties, hence the draws, are the same. tests/rules/test_minos_playout.py
         holds it to `play`, decision by decision."""
         per, goal, entry, delayed = self.per, self.goal, self.entry_face, self.delayed
-        values, rest, land, tail, swap_at, offer_at, offer_terms = self._playout_tables()
+        values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms = self._playout_tables()
         n = seats * per
         weights = self._weights[seats]
         piece_weights = [[weights[seat][k // per] for k in range(n)] for seat in range(seats)]
@@ -435,8 +438,10 @@ class MinosGame(RaceGame):
         # Each seat's sum of field values, and the total: exact (whole numbers).
         sums = [sum(values[p] for p in pos[s * per:(s + 1) * per]) for s in range(seats)]
         total = sum(sums)
-        # No piece waits beyond this turn (an upper bound of max(free)).
+        # No piece waits beyond this turn (an upper bound of max(free)); the pieces that may
+        # wait, in order (every piece ever held).
         wait_until = max(free)
+        held_pieces: list[int] = []
         turn, winner = 0, -1
         offer, offered_piece = None, -1
         landed = [0] * (goal + 1)
@@ -456,7 +461,7 @@ class MinosGame(RaceGame):
                 base = -1.0 * own + others_weight * (total - own)
                 pw = piece_weights[seat]
                 if wait_until > turn:
-                    for k in range(n):
+                    for k in held_pieces:
                         at = free[k]
                         if at > turn:
                             base -= pw[k] * WAIT_COST * ((at - turn) // seats)
@@ -501,65 +506,59 @@ class MinosGame(RaceGame):
                     if bumped >= 0:
                         sums[bumped // per] -= change_value
                         total -= change_value
-                    if free[piece] > wait_until:
-                        wait_until = free[piece]
+                    if free[piece] > turn:
+                        wait_until = max(wait_until, free[piece])
+                        if piece not in held_pieces:
+                            insort(held_pieces, piece)
                     if field == goal and pos[low_piece:low_piece + per].count(goal) == per:
                         winner = seat
             else:
                 # -- dice: the seat's pieces that can move, one per field
-                on_board: list[int] = []  # free pieces on the board, one per field
-                movers: list[int] = []  # the same with the first piece outside, if any
-                fields: list[int] = []
+                seen: dict[int, int] = {}  # field -> the first free piece on it
                 free_on_board = 0
-                outside = False
-                for k in range(low_piece, low_piece + per):
-                    p = pos[k]
-                    if p == goal or free[k] > turn:
+                outside = -1  # the first piece outside
+                held = wait_until > turn  # some piece may sit out this turn
+                for k, p in enumerate(pos[low_piece:low_piece + per], low_piece):
+                    if p == goal or (held and free[k] > turn):
                         continue
                     if p:
                         free_on_board += 1
-                        if p not in fields:
-                            fields.append(p)
-                            on_board.append(k)
-                            movers.append(k)
-                    elif not outside:
-                        outside = True
-                        movers.append(k)
-                move_dice: list[int]
-                move_pieces: list[int]
+                        if p not in seen:
+                            seen[p] = k
+                    elif outside < 0:
+                        outside = k
+                on_board = list(seen.values())
+                # The moves on offer: `first` with die `high`, then `second` with die `low`.
+                second: list[int] = []
                 if dice == 1:
-                    move_pieces = movers if die_a == entry else on_board
-                    move_dice = [die_a] * len(move_pieces)
+                    high = low = die_a
+                    first = on_board if outside < 0 or high != entry else sorted([*on_board, outside])
                 else:
                     high, low = (die_a, die_b) if die_a >= die_b else (die_b, die_a)
+                    movers = on_board if outside < 0 else sorted([*on_board, outside])
                     first = movers if high == entry else on_board
                     # A die move must leave the other die usable where some move does. A piece
-                    # moving on the board leaves any other free piece on the board free to move.
-                    if free_on_board >= 2 and not (outside and (high == entry or low == entry)):
-                        if high == low:
-                            move_pieces = first
-                            move_dice = [high] * len(first)
-                        else:
-                            second = movers if low == entry else on_board
-                            move_pieces = first + second
-                            move_dice = [high] * len(first) + [low] * len(second)
-                    else:
-                        move_pieces = [k for k in first
-                                       if leaves_playable(pos, free, turn, seats, die_moves[high][k], low)]
-                        move_dice = [high] * len(move_pieces)
+                    # that ends free on the board can use it (`keeps`); so can another free piece
+                    # on the board when the move starts on the board (a swap only sends it back
+                    # and frees it). Only the other moves are played out (`_leaves_playable`).
+                    if free_on_board >= 2 and (outside < 0 or keeps[OUTSIDE][entry]):
                         if high != low:
                             second = movers if low == entry else on_board
-                            both = [k for k in second
-                                    if leaves_playable(pos, free, turn, seats, die_moves[low][k], high)]
-                            move_pieces += both
-                            move_dice += [low] * len(both)
-                            if not move_pieces:
-                                move_pieces = first or second
-                                move_dice = [high if first else low] * len(move_pieces)
-                        elif not move_pieces:
-                            move_pieces = first
-                            move_dice = [high] * len(first)
-                count = len(move_pieces)
+                    else:
+                        keep_first = [k for k in first if keeps[pos[k]][high]
+                                      or leaves_playable(pos, free, turn, seats, die_moves[high][k], low)]
+                        if high == low:
+                            first = keep_first or first
+                        else:
+                            second = movers if low == entry else on_board
+                            keep_second = [k for k in second if keeps[pos[k]][low]
+                                           or leaves_playable(pos, free, turn, seats, die_moves[low][k], high)]
+                            if keep_first or keep_second:
+                                first, second = keep_first, keep_second
+                            elif first:
+                                second = []
+                split = len(first)
+                count = split + len(second)
                 if not count:
                     # -- no die can be used: pass
                     count = 1
@@ -576,24 +575,26 @@ class MinosGame(RaceGame):
                         own = sums[seat]
                         base = -1.0 * own + others_weight * (total - own)
                         pw = piece_weights[seat]
-                        if wait_until > turn:
-                            for k in range(n):
+                        if held:
+                            for k in held_pieces:
                                 at = free[k]
                                 if at > turn:
                                     base -= pw[k] * WAIT_COST * ((at - turn) // seats)
                         scores = []
-                        for k, points in zip(move_pieces, move_dice, strict=True):
-                            origin = pos[k]
-                            score = base + values[origin]
-                            field = swap_at[origin][points]
-                            if field and field in pos:
-                                other = pos.index(field)
-                                at = free[other]
-                                worth = values[field]
-                                if at > turn:
-                                    worth -= WAIT_COST * ((at - turn) // seats)
-                                score += pw[other] * (values[origin] - worth)
-                            scores.append(score + tail[origin][points])
+                        for group, points in ((first, high), (second, low)):
+                            ends = die_ends[points]
+                            for k in group:
+                                origin = pos[k]
+                                score = base + values[origin]
+                                field, end_score = ends[origin]
+                                if field and field in pos:
+                                    other = pos.index(field)
+                                    at = free[other]
+                                    worth = values[field]
+                                    if at > turn:
+                                        worth -= WAIT_COST * ((at - turn) // seats)
+                                    score += pw[other] * (values[origin] - worth)
+                                scores.append(score + end_score)
                         best = min(scores)
                         ties = scores.count(best)
                         if ties == 1:
@@ -607,7 +608,7 @@ class MinosGame(RaceGame):
                                 r = getrandbits(bits)
                             choice = [i for i, v in enumerate(scores) if v == best][r]
                     # -- play the die: its count, forced moves, a swap, the field's effect
-                    piece, points = move_pieces[choice], move_dice[choice]
+                    piece, points = (first[choice], high) if choice < split else (second[choice - split], low)
                     if dice == 2:
                         dice = 1
                         if points == die_a:
@@ -635,8 +636,9 @@ class MinosGame(RaceGame):
                         lost = self.trap[field]
                         if lost:
                             free[piece] = turn + seats * (lost + 1)
-                            if free[piece] > wait_until:
-                                wait_until = free[piece]
+                            wait_until = max(wait_until, free[piece])
+                            if piece not in held_pieces:
+                                insort(held_pieces, piece)
                         else:
                             offer = offer_at[field]
                             offered_piece = piece
@@ -659,8 +661,10 @@ class MinosGame(RaceGame):
                                 if moved >= 0:
                                     sums[moved // per] -= change_value
                                     total -= change_value
-                                if free[k] > wait_until:
-                                    wait_until = free[k]
+                                if free[k] > turn:
+                                    wait_until = max(wait_until, free[k])
+                                    if k not in held_pieces:
+                                        insort(held_pieces, k)
                                 if offer is not None:
                                     offered_piece = k
                                     break
@@ -679,8 +683,15 @@ class MinosGame(RaceGame):
                         if usable:
                             break
                     turn += 1
-                    rng, die_a = roll(rng)
-                    rng, die_b = roll(rng)
+                    # Two dice, as `roll` rolls them (splitmix64, `boardgen.rules.race.next_random`).
+                    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
+                    z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                    die_a = (z ^ (z >> 31)) % FACES + 1
+                    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
+                    z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                    die_b = (z ^ (z >> 31)) % FACES + 1
                     dice = 2
             offered += count
             if count > widest:
@@ -703,15 +714,18 @@ class MinosGame(RaceGame):
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
 
-    def _playout_tables(self) -> tuple[list[float], list[list[int]], list[list[tuple[int, ...]]], list[list[float]],
-                                       list[list[int]], list[str | None],
+    def _playout_tables(self) -> tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
+                                       list[list[tuple[int, float]]], list[list[int]], list[list[bool]],
+                                       list[str | None],
                                        list[tuple[tuple[int, float, bool], ...]]]:
         """What `greedy_playout` looks up, per field and die (built once):
 
         - the field values (`_field_values`), and where each count ends (`_rest`);
         - the fields each count lands on (for the counters);
-        - the part of a die move's score that depends only on where it ends (`_scores_at`);
         - the field a count ends on if a piece there would be swapped out, else 0;
+        - per die and field, that field and the part of the move's score that depends only on
+          where it ends (`_scores_at`);
+        - whether the piece ends free on the board (it can then use another die);
         - the offer a count ending on each field makes (RIDE, CROSS or None);
         - per field where an offer is made: per end of the ride or crossing, the field, the
           moving piece's part of `_offer_change` and whether a piece there would be swapped.
@@ -758,7 +772,11 @@ class MinosGame(RaceGame):
                     after = values[at]
                 terms.append((at, -1.0 * (after - values[field]), at not in (field, goal) and not safe[at]))
             offer_terms[field] = tuple(terms)
-        self._tables = (values, rest, land, tail, swap_at, offer_at, offer_terms)
+        keeps = [[points > 0 and rest[origin][points] != goal and not trap[rest[origin][points]]
+                  for points in range(FACES + 1)] for origin in fields]
+        die_ends = [[(swap_at[origin][points], tail[origin][points]) for origin in fields]
+                    for points in range(FACES + 1)]
+        self._tables = (values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms)
         return self._tables
 
 
