@@ -72,7 +72,7 @@ from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.playability import check_fixed, check_insertion_points, check_inventory
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.report import Check, Progress
-from boardgen.rules.simulate import GameRecord, SimulationStats
+from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
 from boardgen.rules.sliding import (
     SHIFT,
     WALK,
@@ -81,6 +81,7 @@ from boardgen.rules.sliding import (
     Position,
     Push,
     SlidingRules,
+    _grower,
     opens_onto_board,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
@@ -154,6 +155,7 @@ class MasterGame(SlidingRules[MasterState]):
         self.values = tuple(o.value for o in self.objects)
         self.rank = {object_id: i for i, object_id in enumerate(self.ids)}
         self.last_rank = self.rank[layout.last_object]
+        self._grow = _grower(self.geometry)
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -358,6 +360,94 @@ class MasterGame(SlidingRules[MasterState]):
                                                     gain)
             scores.append(value)
         return scores
+
+    def best_moves(self, state: MasterState) -> Sequence[Any]:
+        """The mover's legal moves whose results score best by `score_moves`, in the order
+        of `legal_moves`: what a greedy player chooses among, found without scoring every
+        move. A shift phase floods every shift's board at once (`lane_reaches`) and grows
+        the lowest token (riding each shift) until it meets a lane's reach; a walk phase
+        grows it on the one board."""
+        if state.over:
+            return ()
+        if state.phase == WAND:
+            use, keep = self.wand_values(state)
+            return (USE,) if use < keep else (PASS,) if keep < use else (USE, PASS)
+        low = state.lowest
+        if low is None or self.gain(state, state.seat, low) <= 0:
+            # Every move alike, or taking is no gain: score them all.
+            moves = self.legal_moves(state)
+            values = self.score_moves(state, moves, state.seat)
+            best = min(values)
+            return [m for m, v in zip(moves, values, strict=True) if v == best]
+        target, pawn = state.tokens[low], state.pawns[state.seat]
+        if state.phase == WALK:
+            reach, bit = state.reach, 1 << target
+            grow = self._grow
+            if pawn != target:  # taking it beats everything; else the squares nearest to it
+                hits, grown = reach & bit, bit
+                while not hits:
+                    grown = grow(grown)
+                    hits = reach & grown
+                return self.walks(hits)
+            # Standing on it counts as STANDING squares away: step off as close as possible.
+            others, grown = reach & ~bit, bit
+            for _ in range(STANDING - 1):
+                grown = grow(grown)
+                if others & grown:
+                    return self.walks(others & grown)
+            return self.walks((others & grow(grown)) | bit)
+        lanes, reaches = self.lane_reaches(state.board, state.forbidden, pawn)
+        targets = lanes.carried(target)
+        if pawn != target:
+            hits, grown = reaches & targets, targets
+            while not hits:
+                grown = lanes.grow(grown)
+                hits = reaches & grown
+            return lanes.chosen(lanes.flags(hits))
+        others, grown = reaches & ~targets, targets
+        for _ in range(STANDING - 1):
+            grown = lanes.grow(grown)
+            if others & grown:
+                return lanes.chosen(lanes.flags(others & grown))
+        return lanes.moves
+
+    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
+                hook: Hook | None = None) -> GameRecord | None:
+        """`boardgen.rules.simulate.play` asks this first: with a greedy player in every
+        seat, the game and the record `play` gives, decision by decision (same states, same
+        draws from ``random.Random(seed)``), choosing among `best_moves` without the
+        protocol's round trips; None for other players (then `play` plays it)."""
+        from boardgen.rules.players import GreedyPlayer
+
+        if not all(type(p) is GreedyPlayer for p in players):
+            return None
+        seats = len(players)
+        choice = random.Random(seed).choice
+        state = self.initial_state(seats, seed)
+        lanes, best, apply = self.lanes, self.best_moves, self.apply
+        decisions = offered = widest = 0
+        counters: dict[str, float] = {}
+        while not state.over and state.turn < turn_cap:
+            phase = state.phase
+            # As many moves as `legal_moves` lists.
+            count = (len(lanes(state.forbidden, state.board.spare_mask).moves) if phase == SHIFT
+                     else state.reach.bit_count() if phase == WALK else 2)
+            offered += count
+            if count > widest:
+                widest = count
+            move = choice(best(state))
+            after = apply(state, move)
+            if hook is not None:
+                for key, value in hook(state, move, after).items():
+                    counters[key] = counters.get(key, 0.0) + value
+            state = after
+            decisions += 1
+        outcome = self.outcome(state)
+        if outcome is None:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
+                              counters)
+        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
+                          widest, counters, outcome.scores)
 
     def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Greedy values (lower is better) of playing a wand and of passing, in a wand
