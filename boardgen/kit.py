@@ -117,9 +117,12 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
         pngs = None
         if options.previews:
             from boardgen.render import preview  # pdfium and Pillow: only when previews are made
-            from boardgen.render.pdf import svg_page
+            from boardgen.render.pdf import svg_key, svg_page
 
-            pngs = preview.previews(pdf_bytes, kinds, svg_page(drawings.setup, theme), dpi=options.preview_dpi)
+            # board.png: cut from the page that shows the set-up whole (the cover), or drawn anew.
+            spot = getattr(pdf_bytes, "showcases", {}).get(svg_key(drawings.setup))
+            board = spot if spot is not None else svg_page(drawings.setup, theme)
+            pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi)
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
             files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})

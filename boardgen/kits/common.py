@@ -581,7 +581,7 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     if side is not None:
         heading, form, form_mm = side
         pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
-        pdf.place(form, right + (half - size) / 2, y + 3, scale=size / form_mm)
+        pdf.place(form, right + (half - size) / 2, y + 3, scale=size / form_mm, showcase=True)
     elif side_lines is not None:
         heading, lines = side_lines
         pdf.text(heading, right, y, size=3.6, weight="bold", width=half)

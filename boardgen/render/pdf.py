@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import re
@@ -58,6 +59,26 @@ class Form:
     h: float
 
 
+@dataclass(frozen=True)
+class Showcase:
+    """Where a kept page shows a whole drawing alone, upright: a preview of that drawing is
+    cut from the page instead of drawing it again (see render.preview)."""
+
+    page: int  # 0-based, among the pages of the PDF
+    rect: Rect  # where it is, mm from the page's top-left
+    scale: float  # its size there over its own
+
+
+class KitPdf(bytes):
+    """A finished PDF and, by SVG (svg_key), the drawings its pages show whole (showcases)."""
+
+    showcases: dict[str, Showcase]
+
+
+def svg_key(svg: str) -> str:
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()
+
+
 class PdfKit:
     """One PDF being written; every length passed in is millimetres from the page's top-left."""
 
@@ -83,6 +104,8 @@ class PdfKit:
         self.pending: dict[str, str | Any] = {}
         self.on_page: list[str] = []
         self.needed: dict[str, None] = {}
+        self.sources: dict[str, str] = {}  # form name -> svg_key of its SVG
+        self.showcases: dict[str, Showcase] = {}
         self.page_number = 0
         self.page_open = False
         self.kinds: list[str] = []
@@ -130,6 +153,7 @@ class PdfKit:
         else:
             form = Form(name, *size)
             self.pending[name] = svg
+        self.sources[name] = svg_key(svg)
         self.forms[name] = form
         return form
 
@@ -143,8 +167,13 @@ class PdfKit:
         _complete_form_resources(self.c, name, shading)
 
     def place(self, form: Form, x: float, y: float, *, clip: Rect | None = None, scale: float = 1.0,
-              rotate: int = 0) -> None:
-        """Draw a form with its top-left corner at (x, y), optionally clipped to a page rectangle."""
+              rotate: int = 0, showcase: bool = False) -> None:
+        """Draw a form with its top-left corner at (x, y), optionally clipped to a page rectangle.
+        showcase: nothing else is drawn over it, so a preview may be cut from this page."""
+        if showcase and clip is None and rotate == 0 and form.name in self.sources \
+                and self._keeps(self.kinds[-1]):
+            self.showcases.setdefault(self.sources[form.name],
+                                      Showcase(self.kept, Rect(x, y, form.w * scale, form.h * scale), scale))
         c = self.c
         c.saveState()
         if clip is not None:
@@ -237,7 +266,7 @@ class PdfKit:
         self.c.doForm(name)
         self.deferred.append((name, self.frame, draw))
 
-    def finish(self) -> bytes:
+    def finish(self) -> KitPdf:
         if self.page_open:
             self._close_page()
             self.page_open = False
@@ -254,7 +283,9 @@ class PdfKit:
             if name in self.pending:
                 self._define_form(name)
         self.c.save()
-        return self.buffer.getvalue()
+        out = KitPdf(self.buffer.getvalue())
+        out.showcases = dict(self.showcases)
+        return out
 
     # Primitives ------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ if TYPE_CHECKING:  # imported when a preview is made: `render --no-preview` and 
     import pypdfium2 as pdfium
     from PIL import Image
 
+    from boardgen.render.pdf import Showcase
+
 PREVIEW_DPI = 60
 BOARD_DPI = 150
 # --preview-dpi bounds; a preview is also never more than this many pixels, whatever the paper.
@@ -66,6 +68,32 @@ def _render(document: pdfium.PdfDocument, index: int, dpi: int) -> Image.Image:
         page.close()
 
 
+def _render_showcase(document: pdfium.PdfDocument, spot: Showcase, dpi: int) -> Image.Image:
+    """The part of a page where a drawing is shown whole, at dpi for the drawing's own size."""
+    from boardgen.units import pt
+
+    page = document[spot.page]
+    try:
+        width, height = page.get_size()
+        r = spot.rect
+        scale = dpi / 72 / spot.scale  # the drawing at its own size, at dpi
+        area = pt(r.w) * pt(r.h)
+        if area * scale * scale > MAX_PREVIEW_PIXELS:
+            scale = math.sqrt(MAX_PREVIEW_PIXELS / area) * 0.999  # pdfium rounds sizes up
+        # pdfium rounds the page and each crop up to whole pixels: the right and bottom crops are
+        # chosen so the picture has exactly the size the drawing has on a page of its own.
+        # Each edge is cut at the pixel boundary nearest to the drawing's edge.
+        left, top = round(pt(r.x) * scale), round(pt(r.y) * scale)
+        want_w, want_h = math.ceil(pt(r.w) * scale), math.ceil(pt(r.h) * scale)
+        right = max(0, math.ceil(width * scale) - left - want_w)
+        bottom = max(0, math.ceil(height * scale) - top - want_h)
+        crop = tuple(max(0.0, (pixels - 0.5) / scale) for pixels in (left, bottom, right, top))
+        image: Image.Image = page.render(scale=scale, crop=crop).to_pil()
+        return image if image.mode == "RGB" else image.convert("RGB")
+    finally:
+        page.close()
+
+
 def render_page(pdf_bytes: bytes, index: int, dpi: int = PREVIEW_DPI) -> Image.Image:
     import pypdfium2 as pdfium
 
@@ -76,8 +104,11 @@ def render_page(pdf_bytes: bytes, index: int, dpi: int = PREVIEW_DPI) -> Image.I
         document.close()
 
 
-def previews(pdf_bytes: bytes, kinds: list[str], board_pdf: bytes, *, dpi: int | None = None) -> dict[str, bytes]:
+def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
+             dpi: int | None = None) -> dict[str, bytes]:
     """'board.png' plus '<kind>.png' for the first page of every kind in the kit.
+
+    board: a one-page PDF of the board picture, or where a page of the kit shows it whole.
 
     The board is drawn at BOARD_DPI and pages at PREVIEW_DPI, unless dpi is given for all.
     Pages are rasterised one after the other (pdfium is not thread-safe) while the PNGs of
@@ -92,13 +123,17 @@ def previews(pdf_bytes: bytes, kinds: list[str], board_pdf: bytes, *, dpi: int |
         seen.add(kind)
         wanted.append((f"page-{index + 1:02d}-{kind}.png", index))
     with ThreadPoolExecutor(max_workers=1) as encoder:
-        board = pdfium.PdfDocument(board_pdf)
-        try:
-            jobs = {"board.png": encoder.submit(_png, _render(board, 0, dpi or BOARD_DPI))}
-        finally:
-            board.close()
         document = pdfium.PdfDocument(pdf_bytes)
         try:
+            jobs = {}
+            if isinstance(board, bytes):
+                alone = pdfium.PdfDocument(board)
+                try:
+                    jobs["board.png"] = encoder.submit(_png, _render(alone, 0, dpi or BOARD_DPI))
+                finally:
+                    alone.close()
+            else:
+                jobs["board.png"] = encoder.submit(_png, _render_showcase(document, board, dpi or BOARD_DPI))
             for name, index in wanted:
                 jobs[name] = encoder.submit(_png, _render(document, index, dpi or PREVIEW_DPI))
         finally:
