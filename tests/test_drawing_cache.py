@@ -185,3 +185,39 @@ def test_a_damaged_kit_entry_is_drawn_again(tmp_path: Path, draws: list[str]) ->
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# Parsed fonts ---------------------------------------------------------------------------------
+
+def test_a_kept_font_is_the_parsed_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from boardgen.render import fonts
+
+    path = fonts.fonts_root() / "DejaVuSans.ttf"
+    parsed = fonts._ttfont("BoardgenTestFace", path)  # parsed, then kept
+    assert len(list((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "fonts").rglob("*.bin"))) == 1
+    def parse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a kept font was parsed again")
+
+    monkeypatch.setattr("reportlab.pdfbase.ttfonts.TTFontFile.extractInfo", parse)
+    kept = fonts._ttfont("BoardgenTestFace", path)
+    assert kept is not parsed and isinstance(kept, TTFont)
+    text = "Trésor, ŒUVRE: 1 234 ½ ✓"
+    assert kept.stringWidth(text, 12) == parsed.stringWidth(text, 12)
+    codes = sorted({ord(ch) for ch in text})
+    assert kept.face.makeSubset(codes) == parsed.face.makeSubset(codes)
+    assert [kept.face._pdfScale(v) for v in (1, 2048)] == [parsed.face._pdfScale(v) for v in (1, 2048)]
+    assert {k: v for k, v in vars(kept.face).items() if k != "_pdfScale"} == \
+        {k: v for k, v in vars(parsed.face).items() if k != "_pdfScale"}
+
+
+def test_a_damaged_font_entry_is_parsed_again() -> None:
+    from boardgen.render import fonts
+
+    path = fonts.fonts_root() / "DejaVuSans.ttf"
+    first = fonts._ttfont("BoardgenTestFace", path)
+    [entry] = (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "fonts").rglob("*.bin")
+    entry.write_bytes(entry.read_bytes()[:-100])
+    again = fonts._ttfont("BoardgenTestFace", path)
+    assert vars(again.face)["charWidths"] == vars(first.face)["charWidths"]

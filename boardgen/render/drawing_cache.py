@@ -138,14 +138,16 @@ def _write(key: str, folder: str, payload: bytes) -> None:
 class _Unpickler(pickle.Unpickler):
     """Builds only the kinds of object a converted drawing is made of."""
 
-    def __init__(self, data: bytes, substitutes: Mapping[tuple[str, str], Any]) -> None:
+    def __init__(self, data: bytes, substitutes: Mapping[tuple[str, str], Any],
+                 modules: tuple[str, ...] = _ALLOWED_MODULES) -> None:
         super().__init__(io.BytesIO(data))
         self.substitutes = substitutes
+        self.modules = modules
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in self.substitutes:
             return self.substitutes[(module, name)]
-        if (module, name) in _ALLOWED_NAMES or module.startswith(_ALLOWED_MODULES):
+        if (module, name) in _ALLOWED_NAMES or module.startswith(self.modules):
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a drawing")
 
@@ -252,3 +254,39 @@ def load_svgs(key: str) -> tuple[str, dict[str, Any]] | None:
 
 def store_svgs(key: str, kind: str, fields: dict[str, Any]) -> None:
     _write(key, "kit-svgs", json.dumps({"kind": kind, "fields": fields}, ensure_ascii=False).encode("utf-8"))
+
+
+# Parsed fonts --------------------------------------------------------------------------------
+#
+# reportlab reads a TrueType file's tables in Python each time a face is registered (a tenth of
+# a second for the bundled four). The parsed face is kept under a key of the file (path, size,
+# time), its registered name and reportlab as installed, in ``<cache>/fonts``.
+
+
+def font_key(name: str, path: Path) -> str | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    material = f"{name}\0{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
+    material += _installed("reportlab", "pdfbase/ttfonts.py", "pdfbase/pdfmetrics.py") + sys.version
+    return hashlib.sha256(FORMAT + b" font " + material.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def load_font(key: str) -> Any | None:
+    """The font object kept under key, built only from reportlab's font classes; else None."""
+    payload = _read(key, "fonts")
+    if payload is None:
+        return None
+    try:
+        return _Unpickler(payload, {}, ("reportlab.pdfbase.ttfonts",)).load()
+    except Exception:  # a payload that passed its digest but will not load: parse again
+        return None
+
+
+def store_font(key: str, font: Any) -> None:
+    try:
+        payload = pickle.dumps(font, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a font that cannot be kept is simply parsed next time
+        return
+    _write(key, "fonts", payload)
