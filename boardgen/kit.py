@@ -75,6 +75,7 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     if key is not None and type(drawings) is kind:
         drawing_cache.store_svgs(key, kind.__qualname__, {f.name: getattr(drawings, f.name)
                                                           for f in dataclasses.fields(kind) if f.init})
+        drawing_cache.prune()  # new drawings follow: the cache stays bounded
     return drawings
 
 

@@ -221,3 +221,22 @@ def test_a_damaged_font_entry_is_parsed_again() -> None:
     entry.write_bytes(entry.read_bytes()[:-100])
     again = fonts._ttfont("BoardgenTestFace", path)
     assert vars(again.face)["charWidths"] == vars(first.face)["charWidths"]
+
+
+def test_the_cache_is_pruned_oldest_first() -> None:
+    root = Path(os.environ["BOARDGEN_CACHE_DIR"])
+    paths = []
+    for index in range(6):
+        path = root / "drawings" / f"{index:02d}" / f"{index:02d}.bin"
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"x" * 1000)
+        os.utime(path, ns=(index * 10**9, index * 10**9))
+        paths.append(path)
+    verdict = root / "verdicts" / "kept.json"  # other kinds of entry are not this module's
+    verdict.parent.mkdir(parents=True)
+    verdict.write_text("{}", encoding="utf-8")
+    drawing_cache.prune(limit=6000, keep=3000)
+    assert all(p.exists() for p in paths)
+    drawing_cache.prune(limit=5500, keep=3000)
+    assert [p.exists() for p in paths] == [False, False, False, True, True, True]
+    assert verdict.exists()

@@ -290,3 +290,33 @@ def store_font(key: str, font: Any) -> None:
     except Exception:  # a font that cannot be kept is simply parsed next time
         return
     _write(key, "fonts", payload)
+
+
+# Size ----------------------------------------------------------------------------------------
+
+MAX_CACHE_BYTES = 256 << 20  # kit SVGs, drawings and fonts together
+PRUNED_TO = 192 << 20
+
+
+def prune(limit: int = MAX_CACHE_BYTES, keep: int = PRUNED_TO) -> None:
+    """When the kept SVGs, drawings and fonts pass `limit` bytes, remove the oldest entries
+    until `keep` remain (anything removed is simply made again when needed)."""
+    entries = []
+    for folder in ("kit-svgs", "drawings", "fonts"):
+        for path in (cache_dir() / folder).glob("*/*.bin"):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            entries.append((stat.st_mtime_ns, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    if total <= limit:
+        return
+    for _, size, path in sorted(entries):
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        if total <= keep:
+            return
