@@ -170,7 +170,7 @@ class PdfKit:
               rotate: int = 0, showcase: bool = False) -> None:
         """Draw a form with its top-left corner at (x, y), optionally clipped to a page rectangle.
         showcase: nothing else is drawn over it, so a preview may be cut from this page."""
-        if showcase and clip is None and rotate == 0 and form.name in self.sources \
+        if showcase and clip is None and rotate == 0 and form.name in self.sources and self.page_open \
                 and self._keeps(self.kinds[-1]):
             self.showcases.setdefault(self.sources[form.name],
                                       Showcase(self.kept, Rect(x, y, form.w * scale, form.h * scale), scale))
