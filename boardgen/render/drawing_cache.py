@@ -202,14 +202,16 @@ def _tree_state(root: Path) -> str:
 @cache
 def _drawing_code_digest() -> str:
     """Every boardgen source file, the bundled data and fonts, svgwrite and lxml as installed."""
-    from boardgen.data.paths import layouts_root
-    from boardgen.render.fonts import fonts_root
+    from importlib import resources
 
+    from boardgen.data.paths import layouts_root
+
+    fonts_root = Path(str(resources.files("boardgen.fonts")))  # as render.fonts finds them
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(FORMAT + b" kit-svgs")
     for path in sorted(package.rglob("*.py")):
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
-    for root in (layouts_root(), fonts_root()):
+    for root in (layouts_root(), fonts_root):
         digest.update(_tree_state(root).encode())
     for package_name, files in (("svgwrite", ("drawing.py", "base.py")), ("lxml", ())):
         digest.update(_installed(package_name, *files).encode() + b"\0")
