@@ -651,7 +651,7 @@ def svg_page(svg: str, theme: Theme) -> bytes:
 # Drawings converted in this process, by drawing_cache key (a kit converts each SVG once; its
 # preview and the next kit of a `render --all` use them again).
 _CONVERTED: dict[str, Any] = {}
-_CONVERTED_MAX = 600
+_CONVERTED_MAX = 128  # a kit has up to about a hundred drawings; `render --all` does not hold them all
 
 
 def _fonts_state() -> list[tuple[str, str]]:
