@@ -656,16 +656,24 @@ _CONVERTED_MAX = 128  # a kit has up to about a hundred drawings; `render --all`
 
 def _fonts_state() -> list[tuple[str, str]]:
     """What a drawing's text depends on: each family and weight svglib may name, and the face
-    file (path, size, time) it is drawn with."""
+    file (path, size, time) it is drawn with. Read again only when a face is registered (a
+    face, once registered, is the one drawn with for the rest of the process)."""
+    known = fonts.faces()
+    if _FONTS_STATE and _FONTS_STATE[0][0] == len(known):
+        return _FONTS_STATE[0][1]
     out = []
-    for (family, weight), face in fonts.faces().items():
+    for (family, weight), face in known.items():
         try:
             stat = face.path.stat()
             where = f"{face.path}|{stat.st_size}|{stat.st_mtime_ns}"
         except OSError:
             where = str(face.path)
         out.append((f"{family}|{weight}", f"{face.pdf_name}|{where}"))
+    _FONTS_STATE[:] = [(len(known), out)]
     return out
+
+
+_FONTS_STATE: list[tuple[int, list[tuple[str, str]]]] = []
 
 
 def _drawing(svg: str) -> Any:
