@@ -422,7 +422,7 @@ class MinosGame(RaceGame):
         running sums are exact and every score is the float `_scores_at` gives, operation for
         operation: ties, hence the draws, are the same. tests/rules/test_minos_playout.py
         holds it to `play`, decision by decision."""
-        per, goal, entry, delayed = self.per, self.goal, self.entry_face, self.delayed
+        per, goal, entry, delayed, trap = self.per, self.goal, self.entry_face, self.delayed, self.trap
         values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms = self._playout_tables()
         n = seats * per
         weights = self._weights[seats]
@@ -442,6 +442,9 @@ class MinosGame(RaceGame):
         # wait, in order (every piece ever held).
         wait_until = max(free)
         held_pieces: list[int] = []
+        # The turns at which a piece held on a field with a tunnel may be due out (`_proceed`):
+        # a piece gets there only by being held (or at turn 0, free).
+        release_turns = {0}
         turn, winner = 0, -1
         offer, offered_piece = None, -1
         landed = [0] * (goal + 1)
@@ -508,6 +511,8 @@ class MinosGame(RaceGame):
                         total -= change_value
                     if free[piece] > turn:
                         wait_until = max(wait_until, free[piece])
+                        if delayed[pos[piece]]:
+                            release_turns.add(free[piece])
                         if piece not in held_pieces:
                             insort(held_pieces, piece)
                     if field == goal and pos[low_piece:low_piece + per].count(goal) == per:
@@ -535,7 +540,8 @@ class MinosGame(RaceGame):
                     first = on_board if outside < 0 or high != entry else sorted([*on_board, outside])
                 else:
                     high, low = (die_a, die_b) if die_a >= die_b else (die_b, die_a)
-                    movers = on_board if outside < 0 else sorted([*on_board, outside])
+                    # With the entry face, the first piece outside may move too.
+                    movers = on_board if outside < 0 or entry not in (high, low) else sorted([*on_board, outside])
                     first = movers if high == entry else on_board
                     # A die move must leave the other die usable where some move does. A piece
                     # that ends free on the board can use it (`keeps`); so can another free piece
@@ -585,16 +591,17 @@ class MinosGame(RaceGame):
                             ends = die_ends[points]
                             for k in group:
                                 origin = pos[k]
-                                score = base + values[origin]
                                 field, end_score = ends[origin]
-                                if field and field in pos:
+                                if field and field in pos:  # the piece there is swapped out
                                     other = pos.index(field)
                                     at = free[other]
                                     worth = values[field]
                                     if at > turn:
                                         worth -= WAIT_COST * ((at - turn) // seats)
-                                    score += pw[other] * (values[origin] - worth)
-                                scores.append(score + end_score)
+                                    scores.append(base + values[origin] + pw[other] * (values[origin] - worth)
+                                                  + end_score)
+                                else:
+                                    scores.append(base + values[origin] + end_score)
                         best = min(scores)
                         ties = scores.count(best)
                         if ties == 1:
@@ -633,10 +640,12 @@ class MinosGame(RaceGame):
                             sums[bumped // per] -= change_value
                             total -= change_value
                         pos[piece] = field
-                        lost = self.trap[field]
+                        lost = trap[field]
                         if lost:
                             free[piece] = turn + seats * (lost + 1)
                             wait_until = max(wait_until, free[piece])
+                            if delayed[pos[piece]]:
+                                release_turns.add(free[piece])
                             if piece not in held_pieces:
                                 insort(held_pieces, piece)
                         else:
@@ -645,7 +654,7 @@ class MinosGame(RaceGame):
             # -- on to the next decision: the tunnel, the end of the turn, the next roll
             if winner < 0 and offer is None:
                 while True:
-                    if wait_until >= turn:
+                    if turn in release_turns:
                         low_piece = (turn % seats) * per
                         for k in range(low_piece, low_piece + per):
                             exit_to = delayed[pos[k]]
@@ -663,6 +672,8 @@ class MinosGame(RaceGame):
                                     total -= change_value
                                 if free[k] > turn:
                                     wait_until = max(wait_until, free[k])
+                                    if delayed[pos[k]]:
+                                        release_turns.add(free[k])
                                     if k not in held_pieces:
                                         insort(held_pieces, k)
                                 if offer is not None:
