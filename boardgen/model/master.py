@@ -166,10 +166,17 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     by_value = [o.id for o in layout.by_value]
     slots = [object_id for object_id in by_value for _ in range(layout.per_object)]
     spec = {"cards": layout.recipe_cards, "per_card": layout.per_card, "per_object": layout.per_object}
+    rank: dict[str, int] = {}
+    for i, object_id in enumerate(by_value):
+        rank.setdefault(object_id, i)  # as by_value.index, without the search
     for _ in range(RECIPE_TRIES):
         rng.shuffle(slots)
-        cards = tuple(tuple(sorted(slots[i:i + layout.per_card], key=by_value.index))
+        cards = tuple(tuple(sorted(slots[i:i + layout.per_card], key=rank.__getitem__))
                       for i in range(0, len(slots), layout.per_card))
+        # Most deals fail on an object twice on a card or two cards alike: tell those at once
+        # (each game of self-play deals its recipes); recipe_problems judges the others.
+        if any(len(set(card)) != len(card) for card in cards) or len(set(cards)) != len(cards):
+            continue
         if not recipe_problems(cards, by_value, spec):
             return cards
     raise DataError([layout.doc.problem(("recipes",), f"no recipe cards found in {RECIPE_TRIES} tries")])

@@ -64,7 +64,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
@@ -156,6 +156,10 @@ class MasterGame(SlidingRules[MasterState]):
         self.rank = {object_id: i for i, object_id in enumerate(self.ids)}
         self.last_rank = self.rank[layout.last_object]
         self._grow = _grower(self.geometry)
+        # Per push (by point index): where a token on each square rides to (`Push.carry`),
+        # and one more entry last, so that TAKEN (-1) stays TAKEN.
+        assert TAKEN == -1
+        self._carries = tuple((*table, TAKEN) for table in self.geometry.carries)
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -226,8 +230,8 @@ class MasterGame(SlidingRules[MasterState]):
     def shifted(self, state: MasterState, push: Push, board: Board, pawns: tuple[int, ...],
                 reach: int) -> MasterState:
         """Tokens ride their tiles as the pawns do (`Push.carry`)."""
-        carry = push.carry
-        tokens = tuple(TAKEN if sq == TAKEN else carry(sq) for sq in state.tokens)
+        tokens = tuple(map(self._carries[self.geometry.point_index[push.point]].__getitem__,
+                           state.tokens))
         return MasterState(board, pawns, state.seat, WALK, push.point, state.turn, reach, tokens,
                            state.taken, state.recipes, state.wands, state.extra, False,
                            state.seed)
@@ -268,10 +272,14 @@ class MasterGame(SlidingRules[MasterState]):
             raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand "
                                    f"or pass")
         seat = state.seat
-        if move.use:
-            wands = state.wands[:seat] + (state.wands[seat] - 1,) + state.wands[seat + 1:]
-            return replace(state, wands=wands, phase=SHIFT, extra=True)
-        return replace(state, seat=(seat + 1) % len(state.pawns), phase=SHIFT, extra=False)
+        wands, extra = state.wands, move.use
+        if extra:
+            wands = wands[:seat] + (wands[seat] - 1,) + wands[seat + 1:]
+        else:
+            seat = (seat + 1) % len(state.pawns)
+        return MasterState(state.board, state.pawns, seat, SHIFT, state.last, state.turn,
+                           state.reach, state.tokens, state.taken, state.recipes, wands, extra,
+                           state.over, state.seed)
 
     def check_players(self, players: int) -> None:
         """Refuse a player count the layout is not for."""

@@ -143,6 +143,7 @@ class Geometry:
                 self.pushes[point] = self._push(point)
         self.points = tuple(self.pushes)
         self.opposites = tuple(self.points.index(p.opposite) for p in self.points)
+        self.point_index = {point: i for i, point in enumerate(self.points)}
         # rings[sq][d]: squares at Manhattan distance d from sq, for "how close" questions.
         self.rings = {sq: self._rings(sq) for sq in self.squares}
         # For play without states (`SlidingGame.playout`): per push, where a pawn on each
@@ -448,6 +449,15 @@ class Lanes:
         self.ones = ones  # bit 0 of every lane
         self.keep = keep
         self.movers = tuple(movers.items())
+        # The usual case, all four directions among the moves: (two shifts left, then two
+        # right) as (distance, movers) for `SlidingGame.greedy_game`.
+        left = sorted((d, m) for d, m in self.movers if d > 0)
+        right = sorted((-d, m) for d, m in self.movers if d < 0)
+        self.four: tuple[int, int, int, int, int, int, int, int] | None = None
+        if len(left) == 2 and len(right) == 2:
+            (a, m_a), (b, m_b) = left
+            (c, m_c), (d, m_d) = right
+            self.four = (a, m_a, b, m_b, c, m_c, d, m_d)
         self.full = geometry.full * ones
         self.folds = []  # (shift, mask) that fold a lane's bits down onto its bit 0
         half = width // 2
@@ -712,8 +722,8 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
                 push, lane = lanes.pushes[k], lanes.lane
                 board = state.board.pushed(move.point, move.rotation, (
                     lane(sides[0], k), lane(sides[1], k), lane(sides[2], k), lane(sides[3], k)))
-                carry = push.carry
-                return self.shifted(state, push, board, tuple(carry(sq) for sq in state.pawns),
+                carried = self.geometry.carries[lanes.point_ids[k]].__getitem__
+                return self.shifted(state, push, board, tuple(map(carried, state.pawns)),
                                     lane(reaches, k))
         found = self.geometry.pushes.get(move.point)
         if found is None:
@@ -1026,24 +1036,27 @@ class SlidingGame(SlidingRules[SlidingState]):
             offered += count
             if count > widest:
                 widest = count
-            ones, keep, movers = lanes.ones, lanes.keep, lanes.movers
-            n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
-            copies = n * ones
-            ln = (copies & keep) | n_in
-            for delta, mover in movers:
-                ln |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
-            copies = e * ones
-            le = (copies & keep) | e_in
-            for delta, mover in movers:
-                le |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
-            copies = s * ones
-            ls = (copies & keep) | s_in
-            for delta, mover in movers:
-                ls |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
-            copies = w * ones
-            lw = (copies & keep) | w_in
-            for delta, mover in movers:
-                lw |= (copies & mover) << delta if delta > 0 else (copies & mover) >> -delta
+            ones = lanes.ones
+            if lanes.four is not None:  # `Lanes.push` of each side, written out
+                keep, (a, m_a, b, m_b, c, m_c, d, m_d) = lanes.keep, lanes.four
+                n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
+                copies = n * ones
+                ln = ((copies & keep) | n_in | (copies & m_a) << a | (copies & m_b) << b
+                      | (copies & m_c) >> c | (copies & m_d) >> d)
+                copies = e * ones
+                le = ((copies & keep) | e_in | (copies & m_a) << a | (copies & m_b) << b
+                      | (copies & m_c) >> c | (copies & m_d) >> d)
+                copies = s * ones
+                ls = ((copies & keep) | s_in | (copies & m_a) << a | (copies & m_b) << b
+                      | (copies & m_c) >> c | (copies & m_d) >> d)
+                copies = w * ones
+                lw = ((copies & keep) | w_in | (copies & m_a) << a | (copies & m_b) << b
+                      | (copies & m_c) >> c | (copies & m_d) >> d)
+            else:
+                n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
+                push_all = lanes.push
+                ln, le, ls, lw = (push_all(n, n_in), push_all(e, e_in), push_all(s, s_in),
+                                  push_all(w, w_in))
             pawn = pawns[seat]
             reaches = flood(lanes.carried(pawn), le & (lw >> 1), ls & (ln >> stride), stride)
             if every and turn % every == 0:
