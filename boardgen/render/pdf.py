@@ -648,10 +648,10 @@ def svg_page(svg: str, theme: Theme) -> bytes:
     return buffer.getvalue()
 
 
-# Drawings converted in this process, by drawing_cache key (a kit converts each SVG once; its
-# preview and the next kit of a `render --all` use them again).
+# The last drawings used in this process, by drawing_cache key: few, since the cache folder
+# gives any other back in a millisecond and a kit's hundred drawings weigh megabytes.
 _CONVERTED: dict[str, Any] = {}
-_CONVERTED_MAX = 128  # a kit has up to about a hundred drawings; `render --all` does not hold them all
+_CONVERTED_MAX = 8
 
 
 def _fonts_state() -> list[tuple[str, str]]:
@@ -686,7 +686,7 @@ def _drawing(svg: str) -> Any:
             drawing = _convert(svg)
             drawing_cache.store(key, drawing)
         if len(_CONVERTED) >= _CONVERTED_MAX:
-            _CONVERTED.clear()
+            del _CONVERTED[next(iter(_CONVERTED))]  # the oldest
         _CONVERTED[key] = drawing
     return drawing
 
