@@ -401,10 +401,12 @@ class MinosGame(RaceGame):
                 hook: Hook | None) -> GameRecord | None:
         """`boardgen.rules.simulate.play` asks this first: the record of the game when every
         seat is a greedy player and the counters asked for are `count_events` (or none), by
-        `greedy_playout`; None otherwise (then `play` plays it decision by decision)."""
+        `greedy_playout` (written for two dice, as the schema allows); None otherwise (then
+        `play` plays it decision by decision)."""
         from boardgen.rules.players import GreedyPlayer
 
-        if hook not in (None, count_events) or not all(type(p) is GreedyPlayer for p in players):
+        if (hook not in (None, count_events) or not all(type(p) is GreedyPlayer for p in players)
+                or self.dice_count != 2):
             return None
         return self.greedy_playout(len(players), seed, turn_cap, counting=hook is not None)
 

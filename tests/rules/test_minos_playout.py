@@ -121,3 +121,7 @@ def test_only_greedy_players_with_the_engine_counters_take_the_fast_path(bundled
     assert bundled.playout([GreedyPlayer()] * 2, 1, turn_cap=1000, hook=lambda *a: {}) is None
     record = bundled.playout([GreedyPlayer()] * 2, 1, turn_cap=1000, hook=None)
     assert record is not None and record.counters == {}
+    # The fast path is written for two dice.
+    one_die = MinosGame(bundled.layout)
+    one_die.dice_count = 1
+    assert one_die.playout([GreedyPlayer()] * 2, 1, turn_cap=1000, hook=None) is None
