@@ -65,6 +65,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
@@ -74,10 +76,12 @@ from boardgen.rules.protocol import Outcome
 from boardgen.rules.report import Check, Progress
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
 from boardgen.rules.sliding import (
+    _ORIENTATIONS,
     SHIFT,
     WALK,
     Board,
     IllegalMoveError,
+    Lanes,
     Position,
     Push,
     SlidingRules,
@@ -429,6 +433,10 @@ class MasterGame(SlidingRules[MasterState]):
 
         if not all(type(p) is GreedyPlayer for p in players):
             return None
+        if (hook is None or hook is count_wands) and type(self) is MasterGame and min(self.values) > 0 \
+                and self.layout.recipe_bonus >= 0:
+            return self.greedy_game(len(players), seed, turn_cap=turn_cap,
+                                    count=hook is not None)
         seats = len(players)
         choice = random.Random(seed).choice
         state = self.initial_state(seats, seed)
@@ -456,6 +464,182 @@ class MasterGame(SlidingRules[MasterState]):
                               counters)
         return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
                           widest, counters, outcome.scores)
+
+    def greedy_game(self, seats: int, seed: int, *, turn_cap: int, count: bool = False,
+                    trace: list[Any] | None = None) -> GameRecord:
+        """One game of greedy players in every seat on plain ints and lists: the moves
+        `best_moves` offers and the draws `playout` makes, decision by decision, so the record
+        is the one `play` gives (with `count`, the `count_wands` counter too). `trace`, if
+        given, receives every move played. The rules of `shifted`, `arrive`, `end_turn`,
+        `apply_other` and the greedy values (`best_moves`, `wand_values`) are written out
+        again below, in locals; every object is worth something (values above 0)."""
+        state = self.initial_state(seats, seed)
+        choice = random.Random(seed).choice
+        geometry = self.geometry
+        stride, full = geometry.stride, geometry.full
+        board = state.board
+        n, e, s, w, spare_mask = board.n, board.e, board.s, board.w, board.spare_mask
+        pawns, tokens = list(state.pawns), list(state.tokens)
+        wands, recipes = list(state.wands), state.recipes
+        taken: list[int] = []
+        values, bonus, unused = self.values, self.layout.recipe_bonus, self.layout.unused_wand
+        last_rank, carries, opposites = self.last_rank, self._carries, geometry.opposites
+        table, orientations = self._fast_lanes, _ORIENTATIONS
+        square_bytes, nbytes = self._square_bytes, len(self._square_bytes)
+        walks, distance = self._walks, geometry.distance
+        forbidden = -1
+        seat = turn = decisions = offered = widest = used = 0
+        extra = over = False
+        # The mover's flood kept from a wand decision for its extra turn: (pawn, flood).
+        kept: tuple[int, tuple[int, int, int, int, int]] | None = None
+
+        def lanes_of(forbidden: int, spare_mask: int) -> Lanes:
+            lanes = table.get(forbidden * 8 + orientations[spare_mask])
+            return lanes if lanes is not None else self._fast_lane(forbidden, spare_mask)
+
+        def can_take(lanes: Lanes, pawn: int,
+                     target: int) -> tuple[int, int, int, int, int] | None:
+            """`MasterGame.can_take`: the pawn's flood if one turn can take the token."""
+            if pawn == target:
+                return None
+            flooded = lanes.flooded(n, e, s, w, spare_mask, lanes.carried(pawn))
+            return flooded if flooded[0] & lanes.carried(target) else None
+
+        while not over and turn < turn_cap:
+            # -- the shift (`best_moves`: the lowest token grown to the lanes' reaches)
+            lanes = lanes_of(forbidden, spare_mask)
+            moves = lanes.count
+            offered += moves
+            if moves > widest:
+                widest = moves
+            low = len(taken)
+            target, pawn = tokens[low], pawns[seat]
+            if kept is not None and kept[0] == pawn:
+                reaches, ln, le, ls, lw = kept[1]
+            else:
+                reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask,
+                                                        lanes.carried(pawn))
+            kept = None
+            targets = lanes.carried(target)
+            if pawn != target:
+                hits, grown = reaches & targets, targets
+                while not hits:
+                    grown = lanes.grow(grown)
+                    hits = reaches & grown
+            else:
+                others, grown = reaches & ~targets, targets
+                for _ in range(STANDING - 1):
+                    grown = lanes.grow(grown)
+                    hits = others & grown
+                    if hits:
+                        break
+                else:
+                    hits = lanes.full
+            k = choice(lanes.chosen_indices(hits))
+            at, mask = k << lanes.bits, lanes.lane_mask
+            push = lanes.pushes[k]
+            out = push.exit
+            spare_mask, n, e, s, w = (
+                ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                | (((w >> out) & 1) << 3),
+                (ln >> at) & mask, (le >> at) & mask, (ls >> at) & mask, (lw >> at) & mask)
+            point = lanes.point_ids[k]
+            carry = carries[point]
+            pawns = [carry[p] for p in pawns]
+            tokens = [carry[t] for t in tokens]
+            reach = (reaches >> at) & mask
+            forbidden = opposites[point]
+            decisions += 1
+            if trace is not None:
+                trace.append(lanes.moves[k])
+            # -- the walk: onto the token, else as near it as can be (`best_moves`)
+            moves = reach.bit_count()
+            offered += moves
+            if moves > widest:
+                widest = moves
+            pawn, target = pawns[seat], tokens[low]
+            bit = 1 << target
+            if pawn != target:
+                hits, grown = reach & bit, bit
+                while not hits:
+                    grown = (grown | grown << 1 | grown >> 1 | grown << stride | grown >> stride) & full
+                    hits = reach & grown
+            else:
+                others, grown, hits = reach & ~bit, bit, 0
+                for _ in range(STANDING):
+                    grown = (grown | grown << 1 | grown >> 1 | grown << stride | grown >> stride) & full
+                    hits = others & grown
+                    if hits:
+                        break
+                if not hits or distance(hits.bit_length() - 1, target) == STANDING:
+                    hits |= bit  # staying is as good as STANDING squares away
+            if hits & (hits - 1):
+                square = choice([*chain.from_iterable(
+                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))])
+            else:
+                square = choice((hits.bit_length() - 1,))
+            if trace is not None:
+                trace.append(walks[square])
+            # -- arrive and end the turn (`arrive`, `end_turn`)
+            if square != pawn and target == square:
+                tokens[low] = TAKEN
+                taken.append(seat)
+                over = low == last_rank
+            pawns[seat] = square
+            decisions += 1
+            turn += 1
+            if over:
+                break
+            if not wands[seat] or extra:
+                seat, extra = (seat + 1) % seats, False
+                continue
+            # -- the wand decision (`wand_values`), if the cap leaves room for it
+            if turn >= turn_cap:
+                break
+            offered += 2
+            if widest < 2:
+                widest = 2
+            low = len(taken)
+            target = tokens[low]
+            banked = wands[seat] * unused + sum(
+                values[rank] + (bonus if rank in recipes[seat] else 0)
+                for rank, owner in enumerate(taken) if owner == seat)
+            near = STANDING if square == target else distance(square, target)
+            lanes = lanes_of(forbidden, spare_mask)
+            flooded = can_take(lanes, square, target)
+            if flooded is None:
+                use: tuple[int, ...] = (-(banked - unused), near, 1)
+                keep: tuple[int, ...] = (-banked, near, 0)
+            else:
+                kept = (square, flooded)
+                gain = values[low] + (bonus if low in recipes[seat] else 0)
+                use = (-(banked - unused + gain), 0, 1)
+                if gain <= unused or any(can_take(lanes, pawns[other], target) is not None
+                                         for other in range(seats) if other != seat):
+                    keep = (-banked, near, 0)
+                else:
+                    keep = (-(banked + gain), 0, 0)
+            wand = choice((USE,) if use < keep else (PASS,) if keep < use else (USE, PASS))
+            if trace is not None:
+                trace.append(wand)
+            decisions += 1
+            if wand.use:
+                wands[seat] -= 1
+                used += 1
+                extra = True
+            else:
+                seat, extra, kept = (seat + 1) % seats, False, None
+        counters = {"wands_used": float(used)} if count and used else {}
+        if not over:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
+                              counters)
+        totals = [left * unused for left in wands]
+        for rank, owner in enumerate(taken):
+            totals[owner] += values[rank] + (bonus if rank in recipes[owner] else 0)
+        best = max(totals)
+        leaders = [seat for seat, score in enumerate(totals) if score == best]
+        return GameRecord(seed, seats, leaders[0] if len(leaders) == 1 else None, turn, True,
+                          decisions, offered, widest, counters, tuple(totals))
 
     def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Greedy values (lower is better) of playing a wand and of passing, in a wand

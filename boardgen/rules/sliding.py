@@ -499,6 +499,31 @@ class Lanes:
             out |= moved << delta if delta > 0 else moved >> -delta
         return out
 
+    def flooded(self, n: int, e: int, s: int, w: int, spare_mask: int,
+                seeds: int) -> tuple[int, int, int, int, int]:
+        """`reaches` from the open sides of a board and its spare, without a `Board`: every
+        lane's squares joined to its `seeds`, then the lanes' open sides (N, E, S, W)."""
+        n_in, e_in, s_in, w_in = self.incoming(spare_mask)
+        if self.four is None:
+            push = self.push
+            ln, le, ls, lw = push(n, n_in), push(e, e_in), push(s, s_in), push(w, w_in)
+        else:  # `push` of each side, written out
+            ones, keep, (a, m_a, b, m_b, c, m_c, d, m_d) = self.ones, self.keep, self.four
+            copies = n * ones
+            ln = ((copies & keep) | n_in | (copies & m_a) << a | (copies & m_b) << b
+                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            copies = e * ones
+            le = ((copies & keep) | e_in | (copies & m_a) << a | (copies & m_b) << b
+                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            copies = s * ones
+            ls = ((copies & keep) | s_in | (copies & m_a) << a | (copies & m_b) << b
+                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            copies = w * ones
+            lw = ((copies & keep) | w_in | (copies & m_a) << a | (copies & m_b) << b
+                  | (copies & m_c) >> c | (copies & m_d) >> d)
+        stride = self.geometry.stride
+        return flood(seeds, le & (lw >> 1), ls & (ln >> stride), stride), ln, le, ls, lw
+
     def sides(self, board: Board) -> tuple[int, int, int, int]:
         """The open sides (N, E, S, W) of every lane's board after its move."""
         n_in, e_in, s_in, w_in = self.incoming(board.spare_mask)
@@ -1037,28 +1062,8 @@ class SlidingGame(SlidingRules[SlidingState]):
             if count > widest:
                 widest = count
             ones = lanes.ones
-            if lanes.four is not None:  # `Lanes.push` of each side, written out
-                keep, (a, m_a, b, m_b, c, m_c, d, m_d) = lanes.keep, lanes.four
-                n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
-                copies = n * ones
-                ln = ((copies & keep) | n_in | (copies & m_a) << a | (copies & m_b) << b
-                      | (copies & m_c) >> c | (copies & m_d) >> d)
-                copies = e * ones
-                le = ((copies & keep) | e_in | (copies & m_a) << a | (copies & m_b) << b
-                      | (copies & m_c) >> c | (copies & m_d) >> d)
-                copies = s * ones
-                ls = ((copies & keep) | s_in | (copies & m_a) << a | (copies & m_b) << b
-                      | (copies & m_c) >> c | (copies & m_d) >> d)
-                copies = w * ones
-                lw = ((copies & keep) | w_in | (copies & m_a) << a | (copies & m_b) << b
-                      | (copies & m_c) >> c | (copies & m_d) >> d)
-            else:
-                n_in, e_in, s_in, w_in = lanes.incoming(spare_mask)
-                push_all = lanes.push
-                ln, le, ls, lw = (push_all(n, n_in), push_all(e, e_in), push_all(s, s_in),
-                                  push_all(w, w_in))
-            pawn = pawns[seat]
-            reaches = flood(lanes.carried(pawn), le & (lw >> 1), ls & (ln >> stride), stride)
+            reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask,
+                                                    lanes.carried(pawns[seat]))
             if every and turn % every == 0:
                 branching += reaches.bit_count()
                 samples += 1

@@ -80,6 +80,13 @@ def test_the_greedy_playout_makes_the_moves_of_the_scoring_player(players, seed)
     slow = play(GAME, [ScoringGreedy()] * players, seed, turn_cap=400, hook=recorder("scoring"))
     assert played["fast"] == played["scoring"] and len(played["fast"]) > 40
     assert fast == slow and fast.finished
+    # The game played on plain ints and lists, without states, makes the same moves too.
+    trace: list[Any] = []
+    assert GAME.greedy_game(players, seed, turn_cap=400, count=True, trace=trace) == slow
+    assert trace == played["scoring"] and slow.counters.get("wands_used", 0) > 0
+    for cap in (1, 2, 3, 5, 8, 13):  # stopped at a wand decision or after a turn alike
+        assert GAME.greedy_game(players, seed, turn_cap=cap) == play(
+            GAME, [PlainGreedy()] * players, seed, turn_cap=cap)
     assert play(GAME, [GreedyPlayer()] * players, seed, turn_cap=20, hook=count_wands) == play(
         GAME, [PlainGreedy()] * players, seed, turn_cap=20, hook=count_wands)
     assert GAME.playout([PlainGreedy()] * players, seed, turn_cap=20) is None
