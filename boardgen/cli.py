@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -286,16 +287,31 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["minos", "classic", "walls"]))
+@click.argument("game", type=click.Choice(["minos", "classic", "master", "walls"]))
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--size", type=click.IntRange(3, 25), default=None,
-              help="Squares per side: minos 9 or 11 (default 9); classic any odd size 5-13 (default 7); "
-                   "walls 21 only.")
+              help="Squares per side: minos 9 or 11 (default 9); classic and master any odd size 5-13 "
+                   "(default 7); walls 21 only.")
 @click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
 def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path) -> None:
-    """Generate a new GAME layout from a seed and write it as a layout file."""
+    """Generate a new GAME layout from a seed and write it as a layout file.
+
+    classic and master grow the bundled 7x7 board to --size N: fixed tiles on every square with
+    two even coordinates, turned as the bundled board turns them; loose tiles for the free
+    squares plus a spare, in the bundled proportions (12 straight : 16 corners : 6 T).
+
+    classic: treasures on the fixed and loose T-junctions and a share of the loose corners
+    (at least the classic's 24 where the board allows); starts on the corners.
+
+    master: pawns on the four fixed tiles nearest the centre on its diagonals (the corners on
+    5x5); object tokens on a centred rectangle at the master's density (21 on 49 squares), at
+    most 31: 9, 21, 31, 31, 31 tokens for sizes 5, 7, 9, 11, 13, valued 1, 2, ... with the
+    mistletoe last, worth 5 more; one recipe card per object; the turn cap and the solver's
+    budget grow with the board.
+
+    Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
     from boardgen.kits.common import write_atomic
 
@@ -321,6 +337,16 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
             text = to_toml(data)
         except (ValueError, GenerationError) as exc:
             raise UsageError(str(exc)) from None
+    elif game == "master":
+        from boardgen.model import master_generate, sliding_generate
+
+        size = 7 if size is None else size
+        data = master_generate.generate(size, seed)
+        data["game"]["id"] = check_name(new_id or output.stem.lower())
+        text = sliding_generate.to_toml(data, header=(
+            f"A {size}x{size} Labyrinthe Master board made by `boardgen generate master --size {size} --seed {seed}`.\n"
+            + "\n".join(textwrap.wrap("How it scales: " + master_generate.how_it_scales(), 92))
+            + "\nThe details are at the top of boardgen/model/master_generate.py."))
     else:
         from boardgen.model import sliding_generate
 

@@ -21,7 +21,9 @@ brackets, for N = 7):
   there are fewer [12, 8, 6];
 - a board smaller than 7 x 7 is for two or three players (with four, the first seat wins
   too often: see SMALL_FOR_FOUR);
-- the pitch shrinks if needed so the board still tiles 2 x 2 on A4 and Letter.
+- the pitch shrinks if needed so the board, frame included, stays within 378 mm (MAX_BOARD_MM):
+  2 x 2 sheets of A4 or Letter where a seam may cross the middle (7 x 7), 3 x 2 on the larger
+  boards, whose middle column is a fixed one that no seam may cross.
 Everything else (game texts, frame, cards, pawns, playability thresholds) is the source's.
 The result is checked like any layout: `boardgen validate FILE`.
 """
@@ -42,7 +44,7 @@ SIZES = range(5, 14, 2)
 # win 0.33 / 0.28 / 0.22 / 0.17 of greedy self-play games (200 games, seed 1).
 SMALL_FOR_FOUR = 7
 POOL_SOURCES = ("classic", "master")
-# The largest board side (frame included) that tiles 2 x 2 on A4 and Letter with 8 mm margins.
+# The largest board side (frame included) that two sheets of A4 or Letter span with 8 mm margins.
 MAX_BOARD_MM = 378.0
 INWARD = {(0, 0): "ES", (0, 1): "WS", (1, 0): "NE", (1, 1): "NW"}
 
@@ -105,28 +107,80 @@ def treasure_pool(source: Document) -> list[dict[str, Any]]:
     return pool
 
 
-def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
-    """The layout data of a sliding game of `size` x `size` grown from `source_name`."""
+def check_size(size: int) -> None:
     if size not in SIZES:
         raise UsageError(f"--size must be an odd number from {SIZES.start} to {SIZES.stop - 2}, got {size}")
+
+
+def load_source(source_name: str, engine: str) -> Document:
+    """The bundled layout a board is grown from; it must be of `engine`."""
     source = load("game", source_name)
-    data = source.data
-    if data["game"]["engine"] != "sliding":
-        raise UsageError(f"generate grows plain sliding-corridor layouts; {source_name} is a "
-                         f"{data['game']['engine']} game")
-    last = size - 1
+    found = source.data["game"]["engine"]
+    if found != engine:
+        raise UsageError(f"generate grows {engine} layouts; {source_name} is a {found} game")
+    return source
+
+
+def grown_board(data: Mapping[str, Any], size: int, start_squares: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """The source's [board] at `size`: the pitch shrunk to keep the board within MAX_BOARD_MM,
+    every odd row and column sliding, the source's start colours (in reading order of their
+    squares) moved to `start_squares`."""
     board = dict(data["board"])
     frame = float(board.get("frame_mm", 18))
     pitch = min(float(board["pitch_mm"]), math.floor((MAX_BOARD_MM - 2 * frame) / size))
     starts = sorted(data["board"]["starts"], key=lambda s: (s["at"][0], s["at"][1]))
-    corners = [(0, 0), (0, last), (last, 0), (last, last)]
     board.update(size=size, pitch_mm=pitch, sliding_lines=list(range(1, size, 2)),
-                 starts=[{"colour": s["colour"], "at": list(at)} for s, at in zip(starts, corners, strict=False)])
-    start_at = {tuple(s["at"]): s["colour"] for s in board["starts"]}
+                 starts=[{"colour": s["colour"], "at": list(at)}
+                         for s, at in zip(starts, start_squares, strict=False)])
+    return board
 
-    shapes: dict[str, str] = data["shapes"]
+
+def corners(size: int) -> list[tuple[int, int]]:
+    last = size - 1
+    return [(0, 0), (0, last), (last, 0), (last, last)]
+
+
+def fixed_tile(row: int, col: int, size: int, shapes: Mapping[str, str]) -> dict[str, Any]:
+    """The fixed tile on (row, col): a corner on the board's corners, a T-junction elsewhere,
+    turned as `fixed_sides` says."""
     corner_shape = next(name for name, sides in shapes.items() if len(sides) == 2 and sides not in ("NS", "EW"))
     tee_shape = next(name for name, sides in shapes.items() if len(sides) == 3)
+    shape = corner_shape if (row, col) in corners(size) else tee_shape
+    return {"at": [row, col], "shape": shape, "open": fixed_sides(row, col, size)}
+
+
+def fixed_squares(size: int) -> list[tuple[int, int]]:
+    """Every square whose row and column are both even, in reading order."""
+    return [(row, col) for row in range(0, size, 2) for col in range(0, size, 2)]
+
+
+def loose_counts(data: Mapping[str, Any], size: int) -> list[int]:
+    """How many loose tiles of each of the source's kinds: the free squares plus a spare,
+    shared in the source's proportions."""
+    total = size * size - len(fixed_squares(size)) + 1
+    return share(total, [int(t["count"]) for t in data["tiles"]["loose"]])
+
+
+def grown_copy(data: Mapping[str, Any], size: int) -> dict[str, Any]:
+    """The source's data, its title saying the size; a board smaller than SMALL_FOR_FOUR is
+    for two or three players. The caller replaces the tables it grows."""
+    out: dict[str, Any] = {key: value for key, value in data.items() if key != "extends"}
+    out["game"] = dict(data["game"])
+    out["game"]["title"] = {lang: f"{text} {size}x{size}" for lang, text in data["game"]["title"].items()}
+    if size < SMALL_FOR_FOUR:
+        out["game"]["players"] = {"min": data["game"]["players"]["min"],
+                                  "max": min(3, data["game"]["players"]["max"])}
+    return out
+
+
+def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
+    """The layout data of a sliding game of `size` x `size` grown from `source_name`."""
+    check_size(size)
+    source = load_source(source_name, "sliding")
+    data = source.data
+    board = grown_board(data, size, corners(size))
+    start_at = {tuple(s["at"]): s["colour"] for s in board["starts"]}
+
     pool = treasure_pool(source)
     rng = random.Random(seed)
     rng.shuffle(pool[len(data["treasures"]):])
@@ -141,23 +195,18 @@ def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
         return str(item["id"])
 
     fixed = []
-    for row in range(0, size, 2):
-        for col in range(0, size, 2):
-            entry: dict[str, Any] = {"at": [row, col]}
-            if (row, col) in start_at or (row, col) in corners:
-                entry.update(shape=corner_shape, open=fixed_sides(row, col, size))
-                if (row, col) in start_at:
-                    entry["start"] = start_at[(row, col)]
-            else:
-                entry.update(shape=tee_shape, open=fixed_sides(row, col, size))
-                treasure = take()
-                if treasure:
-                    entry["treasure"] = treasure
-            fixed.append(entry)
+    for row, col in fixed_squares(size):
+        entry = fixed_tile(row, col, size, data["shapes"])
+        if (row, col) in start_at:
+            entry["start"] = start_at[(row, col)]
+        elif (row, col) not in corners(size):
+            treasure = take()
+            if treasure:
+                entry["treasure"] = treasure
+        fixed.append(entry)
 
-    loose_total = size * size - len(fixed) + 1
     source_loose = data["tiles"]["loose"]
-    counts = share(loose_total, [int(t["count"]) for t in source_loose])
+    counts = loose_counts(data, size)
     wanted = []
     for spec, count in zip(source_loose, counts, strict=True):
         carried = len(spec.get("treasures", []))
@@ -178,16 +227,8 @@ def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
         loose.append(entry)
 
     deal = {key: min(int(value), len(used) // int(key)) for key, value in data["deal"].items()}
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "extends":
-            continue
-        out[key] = value
-    out["game"] = dict(data["game"])
-    out["game"]["title"] = {lang: f"{text} {size}x{size}" for lang, text in data["game"]["title"].items()}
+    out = grown_copy(data, size)
     if size < SMALL_FOR_FOUR:
-        out["game"]["players"] = {"min": data["game"]["players"]["min"],
-                                  "max": min(3, data["game"]["players"]["max"])}
         deal = {key: value for key, value in deal.items() if int(key) <= 3}
     out["board"] = board
     out["tiles"] = {"fixed": fixed, "loose": loose}

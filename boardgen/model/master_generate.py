@@ -1,0 +1,160 @@
+"""Labyrinthe Master layouts of any odd size, grown from the bundled one (`boardgen generate master`).
+
+The board and its tiles grow as a classic board does (`sliding_generate`, whose pieces this
+reuses); the Master's own parts then scale with the board. For a board of size N (odd, 5 to
+13; the bundled master's numbers in brackets, for N = 7):
+- fixed tiles on every square whose row and column are both even, (N+1)^2/4 of them [16],
+  turned as the master board turns them (the same pinwheel as the classic board); none
+  carries a picture: the objects are tokens;
+- the pawns start in the middle, as on the master board: on the four fixed tiles nearest the
+  centre on its diagonals [(2, 2) (2, 4) (4, 2) (4, 4)]; on 5 x 5 those are the corners;
+- loose tiles fill the other squares plus one spare, N^2 - (N+1)^2/4 + 1 [34], in the
+  source's proportions [12 straight, 16 corners, 6 T];
+- the object tokens lie one per square of a centred rectangle inside the outer ring, the
+  start squares excepted; the rectangle is the one (odd sides, symmetric about both middle
+  lines, so every start sees the same board) whose token count comes closest to the
+  master's density, 21 tokens on 49 squares, i.e. 21 N^2 / 49, without going over 31, half
+  as many again as the master (every object is hunted in turn, so a game's length grows with
+  them: 13 x 13 with 41 objects took 240 turns with two players) [21 on the 5 x 5 square
+  (1, 1)-(5, 5)]. Sizes 5 / 7 / 9 / 11 / 13 get 9 / 21 / 31 / 31 / 31 tokens;
+- the objects are the master's in order of value, then (on a board with more than 21) the
+  classic game's treasures shuffled by the seed; the last object (the one that ends the
+  game, the master's mistletoe) is always the master's last, so a board with fewer than 21
+  keeps the lowest ones and the mistletoe. Values run 1, 2, 3... and the last is worth 5
+  more than the one before it, as the master's 25 follows its 20;
+- one recipe card per object, each showing the master's `per_card` objects, each object on
+  `per_object` cards [21 cards, 3 and 3];
+- wands, scoring, cards, pawns and playability thresholds are the source's, except that the
+  turn cap grows with the objects and the board's side, and the solver's budget with the
+  board's squares; the token diameter shrinks with the pitch (25 mm on a 40 mm square);
+- a board smaller than 7 x 7 is for two or three players, as for the classic board.
+The result is checked like any layout: `boardgen validate FILE`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from boardgen.model import sliding_generate as grow
+from boardgen.rules.playability import DEFAULTS
+
+# At most half as many objects again as the master (31): every object is hunted in turn, so a
+# game's length grows with them (13 x 13 with 41 objects: 240 turns with two players).
+MOST_OBJECTS = 1.5
+LAST_STEP = 5  # the last object is worth this much more than the one before it (25 after 20)
+
+
+def start_squares(size: int) -> list[tuple[int, int]]:
+    """The master's middle starts: the four fixed tiles nearest the centre on its diagonals
+    ((2, 2) (2, 4) (4, 2) (4, 4) on 7 x 7; the board's corners on 5 x 5)."""
+    middle = size // 2
+    step = 2 if middle % 2 == 0 else 1
+    low, high = middle - step, middle + step
+    return [(low, low), (low, high), (high, low), (high, high)]
+
+
+def token_area(size: int, starts: Sequence[tuple[int, int]], wanted: float,
+               most: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The centred rectangle inside the outer ring whose token count (its squares less the
+    starts in it) is nearest `wanted` and at most `most`; ties go to the squarer, then the
+    larger one."""
+    middle = size // 2
+    best: tuple[tuple[float, int, int], tuple[tuple[int, int], tuple[int, int]]] | None = None
+    for half_rows in range(1, middle):
+        for half_cols in range(1, middle):
+            (r0, c0), (r1, c1) = (middle - half_rows, middle - half_cols), (middle + half_rows, middle + half_cols)
+            count = (r1 - r0 + 1) * (c1 - c0 + 1) - sum(r0 <= r <= r1 and c0 <= c <= c1 for r, c in starts)
+            if count > most:
+                continue
+            key = (abs(count - wanted), abs(half_rows - half_cols), -count)
+            if best is None or key < best[0]:
+                best = (key, ((r0, c0), (r1, c1)))
+    assert best is not None  # a 3 x 3 area holds at most 9 tokens, fewer than the pool
+    return best[1]
+
+
+def objects(source: Mapping[str, Any], pool: Sequence[Mapping[str, Any]], count: int,
+            seed: int) -> list[dict[str, Any]]:
+    """`count` objects valued 1, 2, ... with the source's last object last, worth LAST_STEP more."""
+    own = sorted(source["objects"], key=lambda o: o["value"])
+    last = next(o for o in own if o["id"] == source["scoring"]["last_object"])
+    others = [o for o in own if o is not last]
+    extra = [dict(item) for item in pool if item["id"] not in {o["id"] for o in own}]
+    random.Random(seed).shuffle(extra)
+    chosen = (others + extra)[: count - 1] + [last]
+    out = []
+    for value, item in enumerate(chosen, start=1):
+        entry: dict[str, Any] = {"id": item["id"], "value": value, "name": dict(item["name"])}
+        if item is last:
+            entry["value"] = count - 1 + LAST_STEP
+        if "art" in item:
+            entry["art"] = item["art"]
+        out.append(entry)
+    return out
+
+
+def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any]:
+    """The layout data of a Labyrinthe Master game of `size` x `size`."""
+    grow.check_size(size)
+    source = grow.load_source(source_name, "master")
+    data = source.data
+    starts = start_squares(size)
+    board = grow.grown_board(data, size, starts)
+    start_at = {tuple(s["at"]): s["colour"] for s in board["starts"]}
+    fixed = []
+    for row, col in grow.fixed_squares(size):
+        entry = grow.fixed_tile(row, col, size, data["shapes"])
+        if (row, col) in start_at:
+            entry["start"] = start_at[(row, col)]
+        fixed.append(entry)
+    loose = [{"shape": spec["shape"], "count": count}
+             for spec, count in zip(data["tiles"]["loose"], grow.loose_counts(data, size), strict=True)]
+
+    source_size = int(data["board"]["size"])
+    pool = grow.treasure_pool(source)
+    wanted = len(data["objects"]) * size * size / source_size**2
+    most = min(len(pool), math.floor(len(data["objects"]) * MOST_OBJECTS))
+    (r0, c0), (r1, c1) = token_area(size, starts, wanted, most)
+    count = (r1 - r0 + 1) * (c1 - c0 + 1) - sum(r0 <= r <= r1 and c0 <= c <= c1 for r, c in starts)
+
+    out = grow.grown_copy(data, size)
+    out["board"] = board
+    out["tiles"] = {"fixed": fixed, "loose": loose}
+    tokens = dict(data["tokens"])
+    diameter = float(tokens.get("diameter_mm", 25.0))
+    shrunk = float(round(diameter * board["pitch_mm"] / float(data["board"]["pitch_mm"])))
+    tokens.update(area=[[r0, c0], [r1, c1]], diameter_mm=min(diameter, shrunk))
+    out["tokens"] = tokens
+    out["objects"] = objects(data, pool, count, seed)
+    recipes = {key: value for key, value in data["recipes"].items() if key != "fixed"}
+    recipes["cards"] = count * int(recipes["per_object"]) // int(recipes["per_card"])
+    out["recipes"] = recipes
+    out["playability"] = playability(data, size, count)
+    return out
+
+
+def playability(data: Mapping[str, Any], size: int, count: int) -> dict[str, Any]:
+    """The source's thresholds, with room for the longer hunts of a larger board: the turn cap
+    grows with the objects and the board's side, the solver's budget with the board's squares
+    (a 13 x 13 board has twice the insertion points, so far more boards a turn)."""
+    source = dict(data.get("playability", {}))
+    source_size = int(data["board"]["size"])
+    growth = count / len(data["objects"]) * size / source_size
+    cap = int(source.get("turn_cap", DEFAULTS["turn_cap"]))
+    source["turn_cap"] = max(cap, math.ceil(cap * growth / 100) * 100)
+    budget = int(source.get("solver_budget", DEFAULTS["solver_budget"]))
+    source["solver_budget"] = max(budget, int(round(budget * size * size / source_size**2, -3)))
+    return source
+
+
+def how_it_scales() -> str:
+    """One paragraph for the written file's header (the command's help says the same)."""
+    return ("Fixed tiles on every square with two even coordinates; loose tiles in the master's "
+            "proportions (12 straight : 16 corners : 6 T) for the free squares plus a spare; pawns on the "
+            "four fixed tiles nearest the centre on its diagonals (the corners on 5x5); object tokens on a "
+            "centred rectangle at the master's density (21 on 49 squares), at most 31: 9/21/31/31/31 for "
+            "sizes 5/7/9/11/13; valued 1, 2, ... with the mistletoe last, 5 more; one recipe card per "
+            "object; the turn cap and the solver's budget grow with the board.")
