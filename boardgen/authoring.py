@@ -118,7 +118,9 @@ def pieces(doc: Document) -> Iterator[tuple[str, list[dict[str, Any]]]]:
             yield key, value
 
 
-def describe_game(doc: Document) -> str:
+def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """What a layout holds and what each table changes; `reprint_ids` (kits.reprint.piece_ids)
+    lists the pieces `render --only card:ID,tile:NN` reprints one by one."""
     game = doc.data["game"]
     lines = [f"{game['title'].get('en', game['id'])} / {game['title'].get('fr', game['id'])}",
              f"  file:    {doc.path}", f"  engine:  {game['engine']}",
@@ -131,10 +133,30 @@ def describe_game(doc: Document) -> str:
             art = entry.get("art", entry["id"])
             lines.append(f"  {entry['id']:<16} {label:<44} picture: {art}")
         lines.append("")
+    if reprint_ids:
+        lines.append(f"Reprint single pieces: `boardgen render {game['id']} --only "
+                     + ",".join(f"{kind}:{next(iter(ids))}" for kind, ids in reprint_ids.items() if ids) + "`")
+        for kind, ids in reprint_ids.items():
+            lines.append(f"  {kind} ids ({len(ids)}): {_runs(ids)}")
+        lines.append("")
     lines.append("What you can change (top-level tables):")
     for key in doc.data:
         lines.append(f"  [{key}]  {describe_key('game', key)}")
     return "\n".join(lines)
+
+
+def _runs(ids: Mapping[str, str]) -> str:
+    """'01-12 straight, 13 corner: rat, ...': numbered pieces alike in a row as one range;
+    other ids by themselves (their names are listed above)."""
+    if not all(i.isdigit() for i in ids):
+        return ", ".join(ids)
+    runs: list[list[str]] = []
+    for piece, what in ids.items():
+        if runs and ids[runs[-1][-1]] == what and int(runs[-1][-1]) + 1 == int(piece):
+            runs[-1].append(piece)
+        else:
+            runs.append([piece])
+    return ", ".join((run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}") + " " + ids[run[0]] for run in runs)
 
 
 def describe_theme(theme: Theme) -> str:

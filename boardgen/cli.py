@@ -164,7 +164,9 @@ def list_command() -> None:
 @click.option("--sheets", default=None, metavar="N,N-M", callback=_checked(bounds.sheets),
               help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.")
 @click.option("--only", default=None, metavar="PART,PART", callback=_checked(bounds.parts),
-              help="Reprint only these kinds of page into a file of their own: " + ", ".join(bounds.PARTS) + ".")
+              help="Reprint only these kinds of page into a file of their own: " + ", ".join(bounds.PARTS)
+                   + "; or single pieces by id: card:ID, tile:NN (`boardgen show GAME` lists them), "
+                     "e.g. --only card:book,tile:07 or --only cards,tile:07.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
               help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).")
@@ -306,10 +308,10 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     (at least the classic's 24 where the board allows); starts on the corners.
 
     master: pawns on the four fixed tiles nearest the centre on its diagonals (the corners on
-    5x5); object tokens on a centred rectangle at the master's density (21 on 49 squares), at
-    most 31: 9, 21, 31, 31, 31 tokens for sizes 5, 7, 9, 11, 13, valued 1, 2, ... with the
-    mistletoe last, worth 5 more; one recipe card per object; the turn cap and the solver's
-    budget grow with the board.
+    5x5); object tokens on a symmetric patch grown from the centre at the master's density
+    (21 on 49 squares), at most 33: 9, 21, 33, 33, 33 tokens for sizes 5, 7, 9, 11, 13,
+    valued 1, 2, ... with the mistletoe last, worth 5 more; one recipe card per object; the
+    turn cap and the solver's budget grow with the board.
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
@@ -494,7 +496,16 @@ def show(what: str, contact: Path | None, theme: str) -> None:
         raise UsageError(f"{what!r} is neither a game nor a theme (see `boardgen list`), nor `pictures`")
     if "game" in kinds and (what.endswith(".toml") and "[game]" in Path(what).read_text(encoding="utf-8")
                             or not what.endswith(".toml")):
-        click.echo(authoring.describe_game(load("game", what)))
+        from boardgen.engines import load_game
+        from boardgen.kits.reprint import piece_ids
+
+        doc = load("game", what)
+        try:
+            engine, layout = load_game(what)
+            ids = piece_ids(engine.kit(), layout)
+        except BoardgenError:
+            ids = {}  # a layout being edited may not build yet: its tables are still worth listing
+        click.echo(authoring.describe_game(doc, ids))
     else:
         from boardgen.data.theme import load_theme
 

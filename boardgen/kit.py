@@ -13,6 +13,7 @@ from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
 from boardgen.errors import UsageError
+from boardgen.kits import reprint
 from boardgen.kits.common import (
     KIT_FOLDERS,
     KitOptions,
@@ -25,7 +26,7 @@ from boardgen.kits.common import (
     write_atomic,
     write_kit,
 )
-from boardgen.options import check_kit_options
+from boardgen.options import check_kit_options, page_kinds
 from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
@@ -88,6 +89,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     engine, layout = load_game(game)
     theme = load_theme(options.theme)
     kit = engine.kit()
+    options = reprint.resolve(kit, layout, options)  # single pieces (--only card:ID) exist, spelt as listed
     seed = layout.default_seed if options.seed is None else options.seed
     name = kit_id(game, layout.id)
     folder = out_root / name
@@ -101,7 +103,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     require_pictures(theme, layout)
     # Drawing reads the theme's every colour and picture: done before the check, it finds a
     # broken picture or theme at once; the pieces' sizes tell whether the paper is large enough.
-    drawings = draw_kit(kit, layout, theme, setup, seed, options.lang)
+    drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
     content = frame_for(sheet, options.margin).content
     pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
     with interruptible() as interrupted:
@@ -142,7 +144,7 @@ def _printed_parts(kinds: list[str]) -> list[str]:
 
 def _check_parts(options: KitOptions, kinds: list[str], game: str) -> None:
     """Every part asked for with --only must be in this kit."""
-    missing = [part for part in options.only or () if part not in kinds]
+    missing = [part for part in page_kinds(options.only) or () if part not in kinds]
     if missing:
         raise UsageError(f"--only: {game} has no {missing[0]!r} pages; its parts: {', '.join(_printed_parts(kinds))}")
 
@@ -151,7 +153,8 @@ def _kept(options: KitOptions, kinds: list[str]) -> int:
     """Pages in a reprint (the blank pages that keep card fronts on odd pages included)."""
     if options.only is None:
         return kinds.count("board")  # --sheets: PdfKit counted only the sheets asked for
-    wanted = set(options.only) | ({"card-backs"} if "cards" in options.only else set())
+    asked = page_kinds(options.only) or ()
+    wanted = set(asked) | ({"card-backs"} if "cards" in asked else set())
     kept = 0
     for kind in kinds:
         if kind in wanted or (kind == "blank" and "cards" in wanted and kept % 2 == 1):

@@ -77,19 +77,56 @@ def sheets(text: str | None) -> tuple[int, ...] | None:
     return tuple(sorted(numbers))
 
 
-# What --only can ask for: the kinds of page kits print (card backs come with their fronts).
+# What --only can ask for: the kinds of page kits print (card backs come with their fronts),
+# and single pieces by id: `card:ID` (a card, ID as its SVG file is named: card-ID.svg) and
+# `tile:NN` (a loose tile, tile-NN.svg); `boardgen show GAME` lists them.
 PARTS = ("cover", "board", "tiles", "cards", "tokens", "pawns", "pieces", "blocks", "dice", "rules", "score-pad")
+PIECES = {"card": "cards", "tile": "tiles"}  # piece kind -> the kind of page it is printed on
+PIECE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def parts(text: str | None) -> tuple[str, ...] | None:
-    """'board,cards': the kinds of page to reprint, each a name from PARTS."""
+    """'board,cards,card:book,tile:07': kinds of page (names from PARTS) and single pieces
+    (`card:ID`, `tile:NN`) to reprint. Whether the ids exist is the kit's to say
+    (kits.reprint.resolve)."""
     if not text:
         return None
     names = [part.strip().lower() for part in text.split(",") if part.strip()]
-    unknown = [name for name in names if name not in PARTS]
-    if unknown or not names:
-        raise UsageError(f"unknown part {quote(unknown[0] if unknown else text)}; parts: {', '.join(PARTS)}")
-    return tuple(sorted(set(names), key=PARTS.index))
+    if len(names) > SHEETS_MAX:
+        raise UsageError(f"--only takes at most {SHEETS_MAX} parts")
+    for name in names:
+        kind, colon, piece = name.partition(":")
+        if colon:
+            if kind not in PIECES or not PIECE_ID.fullmatch(piece):
+                raise UsageError(f"unknown piece {quote(name)}; single pieces are "
+                                 + " or ".join(f"{k}:ID" for k in PIECES) + " (`boardgen show GAME` lists the ids)")
+        elif name not in PARTS:
+            raise UsageError(f"unknown part {quote(name)}; parts: {', '.join(PARTS)}, "
+                             + ", ".join(f"{k}:ID" for k in PIECES))
+    if not names:
+        raise UsageError(f"unknown part {quote(text)}; parts: {', '.join(PARTS)}")
+    whole = sorted({n for n in names if ":" not in n}, key=PARTS.index)
+    single = list(dict.fromkeys(n for n in names if ":" in n))
+    return tuple(whole + single)
+
+
+def page_kinds(only: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The kinds of page a reprint keeps: the parts asked for, and the pages single pieces lie on."""
+    if only is None:
+        return None
+    kinds = {PIECES[name.partition(":")[0]] if ":" in name else name for name in only}
+    return tuple(sorted(kinds, key=PARTS.index))
+
+
+def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
+    """The single pieces asked for, by kind ('card' -> ids), leaving out a kind whose pages are
+    asked for whole (`--only cards,card:book` is every card)."""
+    wanted: dict[str, list[str]] = {}
+    for name in only or ():
+        kind, colon, piece = name.partition(":")
+        if colon and PIECES[kind] not in (only or ()):
+            wanted.setdefault(kind, []).append(piece)
+    return wanted
 
 
 def paper(spec: str) -> Paper:

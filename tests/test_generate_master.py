@@ -49,12 +49,23 @@ def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
     assert data["objects"] == bundled["objects"]
 
 
-# Sizes 5, 9 and 13 (the largest): the documented numbers, worked by hand from the rules in
-# boardgen/model/master_generate.py: token rectangle, starts, objects.
+# Sizes 5, 9 and 13 (the largest), worked by hand from the rules in
+# boardgen/model/master_generate.py. 5 x 5: the inner 3 x 3 (centre 1, its four neighbours 4,
+# the four diagonals 4 = 9 <= 21 * 25 / 49). 9 x 9 and 13 x 13: around the centre, in rings
+# (offsets sorted): (0,0) 1, (0,1) 4, (1,1) 4, (0,2) 4, (1,2) 8, [(2,2) are the starts],
+# (0,3) 4, (1,3) 8 = 33; the next class would pass 33.
+def patch(size: int) -> set[tuple[int, int]]:
+    m = size // 2
+    offsets = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3)]
+    return {(m + sr * a, m + sc * b) for p, q in offsets for a, b in {(p, q), (q, p)}
+            for sr in (1, -1) for sc in (1, -1)}
+
+
 EXPECTED = {
-    5: {"area": [[1, 1], [3, 3]], "starts": [[0, 0], [0, 4], [4, 0], [4, 4]], "objects": 9, "players": 3},
-    9: {"area": [[2, 1], [6, 7]], "starts": [[2, 2], [2, 6], [6, 2], [6, 6]], "objects": 31, "players": 4},
-    13: {"area": [[4, 3], [8, 9]], "starts": [[4, 4], [4, 8], [8, 4], [8, 8]], "objects": 31, "players": 4},
+    5: {"starts": [[0, 0], [0, 4], [4, 0], [4, 4]], "objects": 9, "players": 3,
+        "squares": {(r, c) for r in (1, 2, 3) for c in (1, 2, 3)}},
+    9: {"starts": [[2, 2], [2, 6], [6, 2], [6, 6]], "objects": 33, "players": 4, "squares": patch(9)},
+    13: {"starts": [[4, 4], [4, 8], [8, 4], [8, 8]], "objects": 33, "players": 4, "squares": patch(13)},
 }
 
 
@@ -68,10 +79,6 @@ def test_generated_master_follows_the_documented_scaling(tmp_path: Path, size: i
     assert data["board"]["sliding_lines"] == list(range(1, size, 2))
     assert size * data["board"]["pitch_mm"] + 2 * data["board"]["frame_mm"] <= 378
     assert [s["at"] for s in data["board"]["starts"]] == want["starts"]
-    assert data["tokens"]["area"] == want["area"]
-    (r0, c0), (r1, c1) = want["area"]
-    # Symmetric about both middle lines, inside the outer ring.
-    assert r0 + r1 == size - 1 and c0 + c1 == size - 1 and min(r0, c0) >= 1
     objects = data["objects"]
     assert len(objects) == want["objects"] == data["recipes"]["cards"]
     assert [o["value"] for o in objects] == list(range(1, len(objects))) + [len(objects) + 4]
@@ -83,7 +90,13 @@ def test_generated_master_follows_the_documented_scaling(tmp_path: Path, size: i
     assert text.startswith("# A ") and "How it scales" in text
     # The model accepts it and the seeded start passes the static checks.
     _, layout = load_game(str(path))
-    assert len(layout.token_squares) == len(objects)
+    squares = set(layout.token_squares)
+    assert squares == want["squares"] and len(squares) == len(objects)
+    # Every quarter turn and mirror about the centre keeps the patch (and the starts) as they are.
+    last = size - 1
+    for image in (lambda r, c: (c, r), lambda r, c: (r, last - c), lambda r, c: (last - c, r)):
+        assert {image(r, c) for r, c in squares} == squares
+        assert {image(*s.at) for s in layout.starts} == {s.at for s in layout.starts}
     checks = static_checks(layout, setup(layout, layout.default_seed))
     assert all(check.ok for check in checks), [c.problems for c in checks if not c.ok]
 

@@ -20,6 +20,7 @@ from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import DataError, Interrupted, OutputError, Problem, UsageError
+from boardgen.options import page_kinds
 from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, place_keys, svg_size
 from boardgen.render.pdf import Form, PdfKit
 
@@ -420,7 +421,7 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     the kind of each page."""
     lang = options.lang
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject, only=options.only)
+                 subject=subject, only=page_kinds(options.only))
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
@@ -619,7 +620,15 @@ class Packer:
         return all(not b.forms for b in self.blocks)
 
     def fill(self, area: Rect, *, titles: bool = True) -> int:
-        """Place what fits in the area, from its top; returns how many pieces were placed."""
+        """Place what fits in the area of another kind of page (board sheets, rules), from its
+        top; returns how many pieces were placed. Nothing goes on a page a reprint drops: the
+        pieces would be lost with it (they go on their own pages)."""
+        pdf = self.pdf
+        if pdf.only is not None and pdf.kinds and pdf.kinds[-1] not in pdf.only:
+            return 0
+        return self._fill(area, titles=titles)
+
+    def _fill(self, area: Rect, *, titles: bool = True) -> int:
         placed_total = 0
         y = area.y
         for block in self.blocks:
@@ -677,7 +686,7 @@ class Packer:
             first = next(b for b in self.blocks if b.forms)
             self.heading = heading or first.title
             pdf.new_page(self.heading, kind=kind)
-            if self.fill(area):
+            if self._fill(area):
                 continue
             form = first.forms[0]
             if first.scalable:

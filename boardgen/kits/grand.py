@@ -44,6 +44,11 @@ class Drawings:
         return out
 
 
+def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:
+    """Single pieces by id (kits.reprint): the event cards, as their SVG files are named."""
+    return {"card": {card.id: card.title["en"] for card in layout.deck}}
+
+
 def setup(layout: GrandLayout, seed: int) -> GrandLayout:
     """Nothing is dealt on the board: the seed only shuffles the deck in self-play."""
     return layout
@@ -114,8 +119,9 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
                    side_lines=(word(lang, "special_fields"), legend))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"))
         # Each card kind is printed `count` times.
-        forms = {card.id: pdf.add_svg_form(f"Card-{card.id}", drawings.fronts[card.id]) for card in layout.deck}
-        fronts = [forms[card.id] for card in layout.cards]
+        forms = {key: pdf.add_svg_form(f"Card-{key}", svg) for key, svg in drawings.fronts.items()}
+        fronts = ([forms[card.id] for card in layout.cards] if len(forms) == len(layout.deck)
+                  else list(forms.values()))  # single cards reprinted (kits.reprint): one of each
         back = pdf.add_svg_form("Card-back", drawings.back)
         card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "event_cards"))
         discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.discs.items()]

@@ -47,6 +47,19 @@ class Drawings(sliding.Drawings):
 
 
 SCORE_PAD_MM = (170.0, 200.0)
+# Reprints of single pieces (kits.reprint): these share the tiles' pages.
+TILE_PAGE_PIECES = ("pawns", "tokens", "wands", "score_pad")
+
+
+def recipe_id(index: int) -> str:
+    return f"recipe-{index + 1:02d}"
+
+
+def piece_ids(layout: MasterLayout) -> dict[str, dict[str, str]]:
+    """Single pieces by id, as their SVG files are named: recipe cards and tiles by number."""
+    cards = len(layout.fixed_recipes) if layout.fixed_recipes is not None else layout.recipe_cards
+    return {"card": {recipe_id(i): f"recipe card {i + 1}" for i in range(cards)},
+            "tile": sliding.tile_numbers(layout)}
 
 
 def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawings:
@@ -60,7 +73,7 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
         setup=svg.board_svg(layout, theme, lang=lang, deal=start.deal, tokens=on_board),
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         tokens={o.id: svg_master.token_svg(o, layout, theme, lang=lang) for o in layout.by_value},
-        fronts={f"recipe-{i + 1:02d}": svg_master.recipe_svg(i, card, layout, theme, lang=lang)
+        fronts={recipe_id(i): svg_master.recipe_svg(i, card, layout, theme, lang=lang)
                  for i, card in enumerate(start.recipes)},
         back=svg.card_back_svg(layout, theme, lang=lang),
         wands=wands,
@@ -91,10 +104,10 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
                    side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
         tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
         wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
-        pad = pdf.add_svg_form("Score-pad", drawings.score_pad)
+        pad = [pdf.add_svg_form("Score-pad", drawings.score_pad)] if drawings.score_pad else []  # not in a reprint
         packer = Packer(pdf, piece_blocks(pdf, layout, drawings) + [
             Block(word(lang, "tokens"), tokens), Block(word(lang, "wands"), wands, turnable=True),
-            Block(word(lang, "score_pad"), [pad], scalable=True)])
+            Block(word(lang, "score_pad"), pad, scalable=True)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)

@@ -44,6 +44,22 @@ class Drawings:
         return out
 
 
+# Reprints of single pieces (kits.reprint): the pawns share the tiles' pages.
+TILE_PAGE_PIECES = ("pawns",)
+
+
+def piece_ids(layout: SlidingLayout) -> dict[str, dict[str, str]]:
+    """Single pieces by id, as their SVG files are named, with what each is: cards by treasure,
+    tiles by number."""
+    return {"card": {t.id: t.name["en"] for t in layout.treasures}, "tile": tile_numbers(layout)}
+
+
+def tile_numbers(layout: SlidingLayout) -> dict[str, str]:
+    """Each loose tile's number and its shape, with the treasure it carries."""
+    return {tile.id.removeprefix("tile-"): tile.shape + (f": {tile.treasure}" if tile.treasure else "")
+            for tile in layout.loose}
+
+
 def setup(layout: SlidingLayout, seed: int) -> Deal:
     """The seeded deal: the check plays it and the cover shows it as the starting layout."""
     return deal(layout, seed)

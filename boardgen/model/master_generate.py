@@ -10,13 +10,16 @@ reuses); the Master's own parts then scale with the board. For a board of size N
   centre on its diagonals [(2, 2) (2, 4) (4, 2) (4, 4)]; on 5 x 5 those are the corners;
 - loose tiles fill the other squares plus one spare, N^2 - (N+1)^2/4 + 1 [34], in the
   source's proportions [12 straight, 16 corners, 6 T];
-- the object tokens lie one per square of a centred rectangle inside the outer ring, the
-  start squares excepted; the rectangle is the one (odd sides, symmetric about both middle
-  lines, so every start sees the same board) whose token count comes closest to the
-  master's density, 21 tokens on 49 squares, i.e. 21 N^2 / 49, without going over 31, half
-  as many again as the master (every object is hunted in turn, so a game's length grows with
-  them: 13 x 13 with 41 objects took 240 turns with two players) [21 on the 5 x 5 square
-  (1, 1)-(5, 5)]. Sizes 5 / 7 / 9 / 11 / 13 get 9 / 21 / 31 / 31 / 31 tokens;
+- the object tokens lie one per square on a patch grown from the centre, inside the outer
+  ring, never on a start: whole symmetry classes at a time (a square with its quarter turns
+  and mirrors about the centre, so every start, and with three players the two that face
+  each other across the first, sees the same patch), nearest the centre first, stopping at
+  the count closest to the master's density, 21 tokens on 49 squares (21 N^2 / 49), without
+  going over 33, about half as many again as the master (every object is hunted in turn,
+  so a game's length grows with them: a 13 x 13 board with 41 objects took 240 turns with
+  two players) [21: the 5 x 5 square (1, 1)-(5, 5) less the starts]. Sizes 5 / 7 / 9 / 11 /
+  13 get 9 / 21 / 33 / 33 / 33 tokens. A patch that is a rectangle less the starts is
+  written as `area`, any other as the list `squares`;
 - the objects are the master's in order of value, then (on a board with more than 21) the
   classic game's treasures shuffled by the seed; the last object (the one that ends the
   game, the master's mistletoe) is always the master's last, so a board with fewer than 21
@@ -41,9 +44,8 @@ from typing import Any
 from boardgen.model import sliding_generate as grow
 from boardgen.rules.playability import DEFAULTS
 
-# At most half as many objects again as the master (31): every object is hunted in turn, so a
-# game's length grows with them (13 x 13 with 41 objects: 240 turns with two players).
-MOST_OBJECTS = 1.5
+# At most about half as many objects again as the master's 21: see the docstring.
+MOST_OBJECTS = 33
 LAST_STEP = 5  # the last object is worth this much more than the one before it (25 after 20)
 
 
@@ -56,24 +58,37 @@ def start_squares(size: int) -> list[tuple[int, int]]:
     return [(low, low), (low, high), (high, low), (high, high)]
 
 
-def token_area(size: int, starts: Sequence[tuple[int, int]], wanted: float,
-               most: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The centred rectangle inside the outer ring whose token count (its squares less the
-    starts in it) is nearest `wanted` and at most `most`; ties go to the squarer, then the
-    larger one."""
+def token_squares(size: int, starts: Sequence[tuple[int, int]], wanted: float,
+                  most: int) -> list[tuple[int, int]]:
+    """The token squares: inside the outer ring, never a start, grown from the centre outwards
+    a whole symmetry class at a time (a square with its turns and mirrors about the centre, so
+    every start, and every pair of starts, sees the same patch), stopping at the count nearest
+    `wanted` that is at most `most`."""
     middle = size // 2
-    best: tuple[tuple[float, int, int], tuple[tuple[int, int], tuple[int, int]]] | None = None
-    for half_rows in range(1, middle):
-        for half_cols in range(1, middle):
-            (r0, c0), (r1, c1) = (middle - half_rows, middle - half_cols), (middle + half_rows, middle + half_cols)
-            count = (r1 - r0 + 1) * (c1 - c0 + 1) - sum(r0 <= r <= r1 and c0 <= c <= c1 for r, c in starts)
-            if count > most:
-                continue
-            key = (abs(count - wanted), abs(half_rows - half_cols), -count)
-            if best is None or key < best[0]:
-                best = (key, ((r0, c0), (r1, c1)))
-    assert best is not None  # a 3 x 3 area holds at most 9 tokens, fewer than the pool
-    return best[1]
+    taken = set(starts)
+    orbits: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for r in range(1, size - 1):
+        for c in range(1, size - 1):
+            if (r, c) not in taken:
+                dr, dc = sorted((abs(r - middle), abs(c - middle)))
+                orbits.setdefault((dr, dc), []).append((r, c))
+    chosen: list[tuple[int, int]] = []
+    best: list[tuple[int, int]] = []
+    for (near, far) in sorted(orbits, key=lambda k: (max(k), k[0] ** 2 + k[1] ** 2)):
+        if len(chosen) + len(orbits[(near, far)]) > most:
+            break
+        chosen = chosen + orbits[(near, far)]
+        if abs(len(chosen) - wanted) <= abs(len(best) - wanted):
+            best = chosen
+    return sorted(best)
+
+
+def as_area(squares: Sequence[tuple[int, int]], starts: Sequence[tuple[int, int]]) -> list[list[int]] | None:
+    """[[r0, c0], [r1, c1]] if the squares are exactly a rectangle less the starts in it."""
+    rows, cols = [r for r, _ in squares], [c for _, c in squares]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
+    box = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)} - set(starts)
+    return [[r0, c0], [r1, c1]] if box == set(squares) else None
 
 
 def objects(source: Mapping[str, Any], pool: Sequence[Mapping[str, Any]], count: int,
@@ -116,18 +131,18 @@ def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any
     source_size = int(data["board"]["size"])
     pool = grow.treasure_pool(source)
     wanted = len(data["objects"]) * size * size / source_size**2
-    most = min(len(pool), math.floor(len(data["objects"]) * MOST_OBJECTS))
-    (r0, c0), (r1, c1) = token_area(size, starts, wanted, most)
-    count = (r1 - r0 + 1) * (c1 - c0 + 1) - sum(r0 <= r <= r1 and c0 <= c <= c1 for r, c in starts)
+    most = min(len(pool), MOST_OBJECTS)
+    squares = token_squares(size, starts, wanted, most)
+    count = len(squares)
 
     out = grow.grown_copy(data, size)
     out["board"] = board
     out["tiles"] = {"fixed": fixed, "loose": loose}
-    tokens = dict(data["tokens"])
-    diameter = float(tokens.get("diameter_mm", 25.0))
+    diameter = float(data["tokens"].get("diameter_mm", 25.0))
     shrunk = float(round(diameter * board["pitch_mm"] / float(data["board"]["pitch_mm"])))
-    tokens.update(area=[[r0, c0], [r1, c1]], diameter_mm=min(diameter, shrunk))
-    out["tokens"] = tokens
+    area = as_area(squares, starts)
+    out["tokens"] = ({"area": area} if area is not None else {"squares": [list(square) for square in squares]})
+    out["tokens"]["diameter_mm"] = min(diameter, shrunk)
     out["objects"] = objects(data, pool, count, seed)
     recipes = {key: value for key, value in data["recipes"].items() if key != "fixed"}
     recipes["cards"] = count * int(recipes["per_object"]) // int(recipes["per_card"])
@@ -155,6 +170,6 @@ def how_it_scales() -> str:
     return ("Fixed tiles on every square with two even coordinates; loose tiles in the master's "
             "proportions (12 straight : 16 corners : 6 T) for the free squares plus a spare; pawns on the "
             "four fixed tiles nearest the centre on its diagonals (the corners on 5x5); object tokens on a "
-            "centred rectangle at the master's density (21 on 49 squares), at most 31: 9/21/31/31/31 for "
-            "sizes 5/7/9/11/13; valued 1, 2, ... with the mistletoe last, 5 more; one recipe card per "
-            "object; the turn cap and the solver's budget grow with the board.")
+            "symmetric patch grown from the centre at the master's density (21 on 49 squares), at most 33: "
+            "9/21/33/33/33 for sizes 5/7/9/11/13; valued 1, 2, ... with the mistletoe last, 5 more; one "
+            "recipe card per object; the turn cap and the solver's budget grow with the board.")
