@@ -119,6 +119,15 @@ def test_unknown_ids_are_named_before_anything_is_drawn(tmp_path: Path, monkeypa
     assert not any(tmp_path.iterdir())
 
 
+def test_many_pieces_keep_a_short_file_name() -> None:
+    from boardgen.kits.common import kit_file_name
+
+    many = parts(",".join(f"card:{name}" for name in NAMES))
+    name = kit_file_name("classic", KitOptions(only=many))
+    assert len(name) < 100 and name.startswith("classic-a4-only-24-parts-")
+    assert name != kit_file_name("classic", KitOptions(only=many[:-1]))
+
+
 def test_part_parsing_keeps_kinds_then_pieces() -> None:
     assert parts("tile:07, CARDS ,card:book,tile:07") == ("cards", "tile:07", "card:book")
     for bad in ("card:", "card:../x", "card:a b", "dice:1"):

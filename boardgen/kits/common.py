@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import hashlib
 import os
 import re
 import shutil
@@ -103,7 +104,11 @@ def kit_file_name(game: str, options: KitOptions) -> str:
         # A reprint of some board sheets gets its own file: it never replaces the whole kit.
         parts.append("sheets-" + "-".join(map(str, options.board_sheets)))
     if options.only is not None:
-        parts.append("only-" + "-".join(options.only))
+        only = "only-" + "-".join(options.only)
+        if len(only) > 120:  # many single pieces: a file name stays well under the 255 bytes allowed
+            digest = hashlib.sha256(",".join(options.only).encode()).hexdigest()[:10]
+            only = f"only-{len(options.only)}-parts-{digest}"
+        parts.append(only)
     return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".pdf"
 
 
