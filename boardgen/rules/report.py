@@ -37,6 +37,7 @@ from boardgen.errors import UnplayableError
 from boardgen.rules.simulate import (
     Batch,
     GameRecord,
+    SelfPlayPool,
     SimulationStats,
     aggregate,
     available_cpus,
@@ -264,36 +265,41 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     done = 0
     stopped = "fixed" if not interim else "max"
     started = time.perf_counter()
-    for size in plan:
-        final = size == most
-        wanted = [((count, k), len(seeds[count, k]) if final else min(len(seeds[count, k]), lineup_games(lineup, size)),
-                   _label(count, lineup)) for count, k, lineup in units if count in playing]
-        batches = [Batch(players[unit], seeds[unit][len(records[unit]):upto], label) for unit, upto, label in wanted]
-        step = None if progress is None else _shifted(progress, done, total)
-        played = play_batches(game, batches, turn_cap=limits["turn_cap"], hook=hook,
-                              workers=available_cpus() if workers is None else workers, progress=step)
-        for (unit, _, _), more in zip(wanted, played, strict=True):
-            records[unit].extend(more)
-            done += len(more)
-            sims[unit] = _stats(engine, layout, game, players[unit], records[unit], limits["turn_cap"])
-        for count in playing:
-            ok = engine.self_play_check(sims[count, 0], limits).ok
-            judged[count] = settle(sims[count, 0], records[count, 0], limits, most=len(seeds[count, 0]),
-                                   confidence=CONFIDENCE if final else level, final=final, check_ok=ok)
-        if final:
-            break
-        if any(judged[count]["state"] == "fail" for count in playing):
-            stopped = "failed"
-            break
-        playing = [count for count in playing if judged[count]["state"] != "pass"]
-        if not playing:
-            pooled = engine.self_play_checks(layout, [sims[count, k] for count, k, _ in units], limits)
-            if all(c.ok for c in pooled.checks):
-                stopped = "settled"
+    # One pool for every look: its workers keep what the game warmed up.
+    order = {(count, k): index for index, (count, k, _) in enumerate(units)}
+    full = [Batch(players[count, k], seeds[count, k], _label(count, lineup)) for count, k, lineup in units]
+    with SelfPlayPool(game, full, turn_cap=limits["turn_cap"], hook=hook,
+                      workers=available_cpus() if workers is None else workers) as pool:
+        for size in plan:
+            final = size == most
+            # Each lineup plays its share of the look, on the first seeds of its full sample.
+            wanted = [((count, k), len(seeds[count, k]) if final else min(len(seeds[count, k]),
+                                                                          lineup_games(lineup, size)), lineup)
+                      for count, k, lineup in units if count in playing]
+            step = None if progress is None else _shifted(progress, done, total)
+            played = pool.play([(order[unit], len(records[unit]), upto) for unit, upto, _ in wanted], progress=step)
+            for (unit, _, _), more in zip(wanted, played, strict=True):
+                records[unit].extend(more)
+                done += len(more)
+                sims[unit] = _stats(engine, layout, game, players[unit], records[unit], limits["turn_cap"])
+            for count in playing:
+                ok = engine.self_play_check(sims[count, 0], limits).ok
+                judged[count] = settle(sims[count, 0], records[count, 0], limits, most=len(seeds[count, 0]),
+                                       confidence=CONFIDENCE if final else level, final=final, check_ok=ok)
+            if final:
                 break
-            # A check over all the games (a field reached too rarely, say) is not met yet:
-            # every player count plays on.
-            playing = [count for count in counts if len(records[count, 0]) < len(seeds[count, 0])]
+            if any(judged[count]["state"] == "fail" for count in playing):
+                stopped = "failed"
+                break
+            playing = [count for count in playing if judged[count]["state"] != "pass"]
+            if not playing:
+                pooled = engine.self_play_checks(layout, [sims[count, k] for count, k, _ in units], limits)
+                if all(c.ok for c in pooled.checks):
+                    stopped = "settled"
+                    break
+                # A check over all the games (a field reached too rarely, say) is not met yet:
+                # every player count plays on.
+                playing = [count for count in counts if len(records[count, 0]) < len(seeds[count, 0])]
     elapsed = time.perf_counter() - started
     sims = {unit: replace(sim, elapsed_s=elapsed) for unit, sim in sims.items()}
     checks = []

@@ -274,7 +274,7 @@ def chi_square_critical(df: int, level: float) -> float:
 
 
 def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significance: float, *,
-                     draws: int = 2000) -> float:
+                     draws: int = 1000) -> float:
     """The chance that `more` further decided games make the seat-balance rule fail (gap over
     `max_gap` and chi-square p under `significance` over all the wins), were the seats truly
     as uneven as the wins so far but never less than `max_gap` apart: the conditional power
@@ -399,30 +399,88 @@ class Batch:
 def play_batches(game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
                  hook: Hook | None = None, workers: int = 1,
                  progress: Progress | None = None) -> list[list[GameRecord]]:
-    """Every batch's records in seed order. This is the one process pool of boardgen: the
-    games of all batches are cut into chunks of `CHUNK` and shared among `workers` forked
-    processes (where the platform can fork and it is worth it), otherwise played here. Each
-    game depends only on its seed, so the records do not depend on `workers`.
-    ``progress(done, total, label)`` counts games over all batches."""
-    tasks = [(b, i, batch.seeds[i:i + CHUNK]) for b, batch in enumerate(batches)
-             for i in range(0, len(batch.seeds), CHUNK)]
-    total = sum(len(batch.seeds) for batch in batches)
-    results: dict[tuple[int, int], list[GameRecord]] | None = None
-    if workers > 1 and total >= 2 * CHUNK and can_fork():
-        results = _play_in_processes(game, batches, tasks, turn_cap, hook, workers, total,
-                                     progress)
-    if results is None:
-        results = {}
+    """Every batch's records in seed order. This is the one process pool of boardgen
+    (`SelfPlayPool`, once): the games of all batches are cut into chunks of `CHUNK` and
+    shared among `workers` forked processes (where the platform can fork and it is worth
+    it), otherwise played here. Each game depends only on its seed, so the records do not
+    depend on `workers`. ``progress(done, total, label)`` counts games over all batches."""
+    with SelfPlayPool(game, batches, turn_cap=turn_cap, hook=hook, workers=workers) as pool:
+        return pool.play([(b, 0, len(batch.seeds)) for b, batch in enumerate(batches)], progress=progress)
+
+
+class SelfPlayPool:
+    """Self-play of `batches` in rounds (`play`, each a slice of every batch's seeds) through
+    one pool of forked workers, started at the first round worth it and kept until `close`:
+    the workers keep whatever the game warmed up (tables, caches) from one round to the next.
+    Use it as a context manager."""
+
+    def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
+                 hook: Hook | None = None, workers: int = 1) -> None:
+        self.game, self.batches, self.turn_cap, self.hook, self.workers = game, batches, turn_cap, hook, workers
+        self._pool: Any = None
+        self._forkless = workers <= 1 or not can_fork()
+
+    def __enter__(self) -> SelfPlayPool:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        global _job
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            _job = None
+
+    def play(self, ranges: Sequence[tuple[int, int, int]], *,
+             progress: Progress | None = None) -> list[list[GameRecord]]:
+        """The records of each ``(batch, start, stop)`` range of seeds, in seed order."""
+        tasks = [(r, i, self.batches[b].seeds[i:min(i + CHUNK, stop)])
+                 for r, (b, start, stop) in enumerate(ranges) for i in range(start, stop, CHUNK)]
+        total = sum(stop - start for _, start, stop in ranges)
+        labels = [self.batches[b].label for b, _, _ in ranges]
+        results: dict[tuple[int, int], list[GameRecord]] | None = None
+        if not self._forkless and (self._pool is not None or total >= 2 * CHUNK):
+            results = self._in_processes(ranges, tasks, total, labels, progress)
+        if results is None:
+            results = {}
+            done = 0
+            for r, i, seeds in tasks:
+                players = self.batches[ranges[r][0]].players
+                chunk = results[r, i] = []
+                for game_seed in seeds:
+                    chunk.append(play(self.game, players, game_seed, turn_cap=self.turn_cap, hook=self.hook))
+                    done += 1
+                    if progress is not None:
+                        progress(done, total, labels[r])
+        return [[record for r2, i, _ in tasks if r2 == r for record in results[r2, i]] for r in range(len(ranges))]
+
+    def _in_processes(self, ranges: Sequence[tuple[int, int, int]], tasks: list[tuple[int, int, tuple[int, ...]]],
+                      total: int, labels: list[str],
+                      progress: Progress | None) -> dict[tuple[int, int], list[GameRecord]] | None:
+        """The tasks played by the workers; None where processes cannot be had (some
+        sandboxes forbid them), so the caller plays them itself."""
+        global _job
+        if self._pool is None:
+            _job = (self.game, self.batches, self.turn_cap, self.hook)
+            try:
+                # A Pool forks all its workers before starting its own threads.
+                self._pool = multiprocessing.get_context("fork").Pool(self.workers, _quiet_worker)
+            except OSError:
+                _job = None
+                self._forkless = True
+                return None
+        results: dict[tuple[int, int], list[GameRecord]] = {}
         done = 0
-        for b, i, seeds in tasks:
-            chunk = results[b, i] = []
-            for game_seed in seeds:
-                chunk.append(play(game, batches[b].players, game_seed, turn_cap=turn_cap, hook=hook))
-                done += 1
-                if progress is not None:
-                    progress(done, total, batches[b].label)
-    return [[record for b2, i, _ in tasks if b2 == b for record in results[b2, i]]
-            for b in range(len(batches))]
+        work = [(ranges[r][0], r, i, seeds) for r, i, seeds in tasks]
+        for r, index, records in self._pool.imap_unordered(_play_chunk, work):
+            results[r, index] = records
+            done += len(records)
+            if progress is not None:
+                progress(done, total, labels[r])
+        return results
 
 
 def available_cpus() -> int:
@@ -452,40 +510,13 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _play_chunk(task: tuple[int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
-    batch, index, seeds = task
+def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+    batch, key, index, seeds = task
     if _job is None:
         raise RuntimeError("a self-play worker started without a job")
     game, batches, turn_cap, hook = _job
     players = batches[batch].players
-    return batch, index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
-
-
-def _play_in_processes(game: Game[Any, Any], batches: Sequence[Batch],
-                       tasks: list[tuple[int, int, tuple[int, ...]]], turn_cap: int,
-                       hook: Hook | None, workers: int, total: int,
-                       progress: Progress | None) -> dict[tuple[int, int], list[GameRecord]] | None:
-    """The tasks played in forked worker processes; None where processes cannot be had
-    (some sandboxes forbid them), so the caller plays them itself."""
-    global _job
-    results: dict[tuple[int, int], list[GameRecord]] = {}
-    _job = (game, batches, turn_cap, hook)
-    try:
-        # A Pool forks all its workers before starting its own threads.
-        try:
-            pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), _quiet_worker)
-        except OSError:
-            return None
-        with pool:
-            done = 0
-            for batch, index, records in pool.imap_unordered(_play_chunk, tasks):
-                results[batch, index] = records
-                done += len(records)
-                if progress is not None:
-                    progress(done, total, batches[batch].label)
-    finally:
-        _job = None
-    return results
+    return key, index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
 
 
 def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord],
