@@ -18,7 +18,7 @@ from boardgen.kits.common import KitOptions
 from boardgen.options import PIECES, single_pieces
 
 DrawingsT = TypeVar("DrawingsT")
-SHOWN = 40  # valid ids listed in an error, at most
+SHOWN = 12  # valid ids listed in an error, at most (the messages are kept short)
 
 
 def piece_ids(kit: Any, layout: Any) -> dict[str, dict[str, str]]:
@@ -36,9 +36,9 @@ def _canonical(kind: str, asked: str, valid: list[str]) -> str | None:
     return None
 
 
-def resolve(kit: Any, layout: Any, options: KitOptions) -> KitOptions:
+def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions:
     """The options with every single piece spelt as `show` lists it; a UsageError naming the
-    valid ids for one the kit does not have."""
+    valid ids for one the kit does not have. `game` is the name or file the user gave."""
     if not options.only or not any(":" in name for name in options.only):
         return options
     ids = piece_ids(kit, layout)
@@ -54,9 +54,9 @@ def resolve(kit: Any, layout: Any, options: KitOptions) -> KitOptions:
             if not valid:
                 raise UsageError(f"--only: {layout.id} has no {PIECES[kind]} to reprint one by one"
                                  + (f"; single pieces: {', '.join(f'{k}:ID' for k in ids)}" if ids else ""))
-            listed = ", ".join(valid[:SHOWN]) + (", ..." if len(valid) > SHOWN else "")
+            listed = ", ".join(valid[:SHOWN]) + (f" and {len(valid) - SHOWN} more" if len(valid) > SHOWN else "")
             raise UsageError(f"--only: {layout.id} has no {kind} {asked!r}; its {kind} ids: {listed} "
-                             f"(`boardgen show {layout.id}` lists them)")
+                             f"(`boardgen show {game}` lists them)")
         spelt.append(f"{kind}:{found}")
     return dataclasses.replace(options, only=tuple(dict.fromkeys(spelt)))
 
