@@ -188,6 +188,8 @@ class RaceGame:
                      for n in nodes]
         self.exact = [bool(n and (n.has(EXACT) or n.index == track.goal)) for n in nodes]
         self.chance = bool(self.deck or any(self.hold) or any(self.again_chance) or self.exact_one_die)
+        # Per field: the fields a count chooses between there (empty where there is no choice).
+        self._branches: list[frozenset[int]] = [frozenset(n.next) if n and n.choice else frozenset() for n in nodes]
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -385,14 +387,10 @@ class RaceGame:
     def _choose(self, t: _Table, piece: int, walk: Sequence[int], origin: int) -> None:
         """Record the route choices a count or a move on makes (`routes` of the fields
         chosen where there was a choice; the first one is the piece's `first_route`)."""
-        at = origin
-        for nxt in walk:
-            if at != OUTSIDE and nxt in self.track.node(at).next and self.track.node(at).choice:
-                route = self.routes[nxt]
-                t.route[piece] = route
-                if t.first[piece] < 0:
-                    t.first[piece] = route
-            at = nxt
+        for route in self._walk_routes(origin, walk):
+            t.route[piece] = route
+            if t.first[piece] < 0:
+                t.first[piece] = route
 
     def _walk(self, t: _Table, piece: int, walk: Sequence[int], origin: int, points: int, depth: int,
               asks: bool) -> str | None:
@@ -472,9 +470,10 @@ class RaceGame:
         return walks[0]
 
     def _walk_routes(self, origin: int, walk: Sequence[int]) -> list[int]:
-        out, at = [], origin
+        """The routes of the fields a walk picks where it has a choice, in order."""
+        out, at, branches = [], origin, self._branches
         for nxt in walk:
-            if at != OUTSIDE and self.track.node(at).choice and nxt in self.track.node(at).next:
+            if nxt in branches[at]:
                 out.append(self.routes[nxt])
             at = nxt
         return out
