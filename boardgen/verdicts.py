@@ -93,12 +93,19 @@ def store(key: str, report: dict[str, Any]) -> None:
     """Keep the report under key (written whole or not at all; failures are ignored)."""
     path = _path(key)
     entry = {"format": FORMAT, "key": key, "digest": _report_digest(report), "report": report}
+    keep(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+
+
+def keep(path: Path, data: bytes) -> None:
+    """Write one cache entry whole or not at all, best effort: it goes to a hidden file beside
+    `path` and is renamed over it; a cache that cannot be written (read-only, full, gone) only
+    means the work is done again next time."""
     temp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:16]}.", suffix=".part")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(entry, out, ensure_ascii=False)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".part")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(temp, path)
         temp = None
     except OSError:

@@ -9,7 +9,6 @@ import json
 import math
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -416,22 +415,9 @@ def _remember_pass(mark: Path | None) -> None:
     """Written whole or not at all; a cache that cannot be written only means validating again."""
     if mark is None:
         return
-    temp = None
-    try:
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=mark.parent, prefix=f".{mark.name[:16]}.", suffix=".part")
-        with os.fdopen(handle, "w", encoding="ascii") as out:
-            out.write(mark.name)
-        os.replace(temp, mark)
-        temp = None
-    except OSError:
-        pass
-    finally:
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+    from boardgen.verdicts import keep
+
+    keep(mark, mark.name.encode("ascii"))
 
 
 def _engine_problem(doc: Document) -> Problem | None:

@@ -26,13 +26,12 @@ import json
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from boardgen.verdicts import cache_dir
+from boardgen.verdicts import cache_dir, keep
 
 FORMAT = b"boardgen-drawing-2"
 MAX_ENTRY_BYTES = 32 << 20
@@ -116,23 +115,7 @@ def _write(key: str, folder: str, payload: bytes) -> None:
     entry = b"\n".join((FORMAT, key.encode(), hashlib.sha256(payload).hexdigest().encode())) + b"\n\n" + payload
     if len(entry) > MAX_ENTRY_BYTES:
         return
-    path = _path(key, folder)
-    temp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:16]}.", suffix=".part")
-        with os.fdopen(handle, "wb") as out:
-            out.write(entry)
-        os.replace(temp, path)
-        temp = None
-    except OSError:
-        pass
-    finally:
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+    keep(_path(key, folder), entry)
 
 
 class _Unpickler(pickle.Unpickler):
