@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen.engine import Engine, Kit
 from boardgen.model.grand import GrandLayout, build, static_problems
+from boardgen.model.grand_generate import PLAYABILITY_DEFAULTS
 from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame, count_events, route_figures
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
@@ -29,18 +30,7 @@ from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
 
-DEFAULTS: dict[str, Any] = {
-    "games_per_player_count": 150,
-    "turn_cap": 400,
-    "min_completion_rate": 0.99,
-    "max_mean_rounds": 40,
-    "max_p95_rounds": 80,
-    "max_seat_gap": 0.15,
-    "seat_gap_significance": 0.01,
-    "max_route_gap": 0.2,
-    "route_gap_significance": 0.01,
-    "min_visits": 1,
-}
+DEFAULTS = PLAYABILITY_DEFAULTS
 POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 MIXED = ("mixed", "mixed-swapped")
 

@@ -319,7 +319,9 @@ DECK = (
           {"kind": "goto", "field": "61"}),
 )
 
-PLAYABILITY: dict[str, Any] = {
+# The playability thresholds a generated layout writes out, and the engine's defaults for a
+# layout that leaves one out.
+PLAYABILITY_DEFAULTS: dict[str, Any] = {
     "games_per_player_count": 150,
     "turn_cap": 400,
     "min_completion_rate": 0.99,
@@ -384,7 +386,7 @@ def generate(seed: int) -> dict[str, Any]:
         "names": dict(sorted(NAMES.items(), key=lambda kv: _order(kv[0]))),
         "cards": {"size": "mini-euro", "bleed_mm": 3.0},
         "deck": [dict(card) for card in DECK],
-        "playability": dict(PLAYABILITY),
+        "playability": dict(PLAYABILITY_DEFAULTS),
     }
 
 
