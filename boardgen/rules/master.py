@@ -437,33 +437,7 @@ class MasterGame(SlidingRules[MasterState]):
                 and self.layout.recipe_bonus >= 0:
             return self.greedy_game(len(players), seed, turn_cap=turn_cap,
                                     count=hook is not None)
-        seats = len(players)
-        choice = random.Random(seed).choice
-        state = self.initial_state(seats, seed)
-        lanes, best, apply = self.lanes, self.best_moves, self.apply
-        decisions = offered = widest = 0
-        counters: dict[str, float] = {}
-        while not state.over and state.turn < turn_cap:
-            phase = state.phase
-            # As many moves as `legal_moves` lists.
-            count = (len(lanes(state.forbidden, state.board.spare_mask).moves) if phase == SHIFT
-                     else state.reach.bit_count() if phase == WALK else 2)
-            offered += count
-            if count > widest:
-                widest = count
-            move = choice(best(state))
-            after = apply(state, move)
-            if hook is not None:
-                for key, value in hook(state, move, after).items():
-                    counters[key] = counters.get(key, 0.0) + value
-            state = after
-            decisions += 1
-        outcome = self.outcome(state)
-        if outcome is None:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
-                              counters)
-        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
-                          widest, counters, outcome.scores)
+        return self.state_playout(len(players), seed, turn_cap, hook)
 
     def greedy_game(self, seats: int, seed: int, *, turn_cap: int, count: bool = False,
                     trace: list[Any] | None = None) -> GameRecord:

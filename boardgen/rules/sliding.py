@@ -692,6 +692,47 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     def apply_other(self, state: StateT, move: Any) -> StateT:
         raise IllegalMoveError(f"{move} cannot be played in the {state.phase} phase")
 
+    def initial_state(self, players: int, seed: int) -> StateT:
+        raise NotImplementedError
+
+    def best_moves(self, state: StateT) -> Sequence[Any]:
+        """The greedy player's best moves, in the order it draws among them."""
+        raise NotImplementedError
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        raise NotImplementedError
+
+    def state_playout(self, seats: int, seed: int, turn_cap: int, hook: Hook | None) -> GameRecord:
+        """Greedy self-play through the states (any hook sees each decision): the game and the
+        record `play` gives, decision by decision, without the protocol's round trips."""
+        choice = random.Random(seed).choice
+        state = self.initial_state(seats, seed)
+        lanes, best, apply = self.lanes, self.best_moves, self.apply
+        decisions = offered = widest = 0
+        counters: dict[str, float] = {}
+        while not self.is_over(state) and state.turn < turn_cap:
+            # As many moves as `legal_moves` lists: the shifts, a walk per square in reach, or
+            # the moves of another phase.
+            phase = state.phase
+            count = (len(lanes(state.forbidden, state.board.spare_mask).moves) if phase == SHIFT
+                     else state.reach.bit_count() if phase == WALK else len(self.other_moves(state)))
+            offered += count
+            if count > widest:
+                widest = count
+            move = choice(best(state))
+            after = apply(state, move)
+            if hook is not None:
+                for key, value in hook(state, move, after).items():
+                    counters[key] = counters.get(key, 0.0) + value
+            state = after
+            decisions += 1
+        outcome = self.outcome(state)
+        if outcome is None:
+            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
+                              counters)
+        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
+                          widest, counters, outcome.scores)
+
     # -- the protocol ------------------------------------------------------------------------
 
     def to_move(self, state: StateT) -> int:
@@ -977,7 +1018,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         round trips; None for other players (then `play` plays it).
 
         Without a hook, or with the engine's `BranchingSample`, the game is played on plain
-        ints and lists (`greedy_game`); any other hook sees every state (`_state_playout`).
+        ints and lists (`greedy_game`); any other hook sees every state (`state_playout`).
         """
         from boardgen.rules.players import GreedyPlayer
 
@@ -987,36 +1028,8 @@ class SlidingGame(SlidingRules[SlidingState]):
                 hook is None or (type(hook) is BranchingSample and hook.game is self)):
             return self.greedy_game(len(players), seed, turn_cap=turn_cap,
                                     every=hook.every if hook is not None else 0)
-        return self._state_playout(len(players), seed, turn_cap, hook)
+        return self.state_playout(len(players), seed, turn_cap, hook)
 
-    def _state_playout(self, seats: int, seed: int, turn_cap: int,
-                       hook: Hook | None) -> GameRecord:
-        """Greedy self-play through the states (any hook sees each decision)."""
-        choice = random.Random(seed).choice
-        state = self.initial_state(seats, seed)
-        lanes, best, apply = self.lanes, self.best_moves, self.apply
-        decisions = offered = widest = 0
-        counters: dict[str, float] = {}
-        while state.winner is None and state.turn < turn_cap:
-            # As many moves as `legal_moves` lists: the shifts, or a walk per square in reach.
-            count = len(lanes(state.forbidden, state.board.spare_mask).moves) if state.phase == SHIFT \
-                else state.reach.bit_count()
-            offered += count
-            if count > widest:
-                widest = count
-            move = choice(best(state))
-            after = apply(state, move)
-            if hook is not None:
-                for key, value in hook(state, move, after).items():
-                    counters[key] = counters.get(key, 0.0) + value
-            state = after
-            decisions += 1
-        outcome = self.outcome(state)
-        if outcome is None:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
-                              counters)
-        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
-                          widest, counters, outcome.scores)
 
     def greedy_game(self, seats: int, seed: int, *, turn_cap: int, every: int = 0,
                     trace: list[Shift | Walk] | None = None) -> GameRecord:
