@@ -88,7 +88,7 @@ from boardgen.rules.sliding import (
     _grower,
     opens_onto_board,
 )
-from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, Solution, solve
+from boardgen.rules.solver import DEFAULT_BUDGET, Flooded, PairResult, Solution, solve
 
 WAND = "wand"
 TAKEN = -1  # the square of a token that has been taken
@@ -687,14 +687,16 @@ def _squares(bits: int) -> Iterator[int]:
 
 def turns_to_token(board: Board, pawn: int, token: int, *,
                    forbidden: InsertionPoint | None = None, max_turns: int = 8,
-                   budget: int = DEFAULT_BUDGET) -> Solution:
+                   budget: int = DEFAULT_BUDGET,
+                   memo: dict[tuple[int, ...], Flooded] | None = None) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the token on bit square
     `token`, other pawns ignored. The pawn rides the pushes the same way as the token, so it
-    never lands on it without walking there: every answer is an arrival."""
+    never lands on it without walking there: every answer is an arrival. `memo` shares the
+    search's floods with other searches (`solve`)."""
     if pawn == token:
         raise ValueError("the pawn already stands on the token")
     return solve(board, pawn, token, forbidden=forbidden, max_turns=max_turns, budget=budget,
-                 rides=True)
+                 rides=True, memo=memo)
 
 
 def check_starts(layout: MasterLayout, start: Setup) -> list[str]:
@@ -780,9 +782,10 @@ def solve_tokens(layout: MasterLayout, start: Setup, *, max_turns: int,
     where = {object_id: cell for cell, object_id in start.tokens.items()}
     pairs = [(s.at, o.id) for s in (starts or layout.starts) for o in layout.by_value]
     results = []
+    memo: dict[tuple[int, ...], Flooded] = {}  # the searches from one start meet the same boards
     for done, (cell, object_id) in enumerate(pairs, start=1):
         solution = turns_to_token(board, bit(*cell), bit(*where[object_id]),
-                                  max_turns=max_turns, budget=budget)
+                                  max_turns=max_turns, budget=budget, memo=memo)
         results.append(PairResult(cell, object_id, solution))
         if progress is not None:
             progress(done, len(pairs), "solver")

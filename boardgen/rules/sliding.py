@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import getitem
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, deal_draws
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
@@ -50,6 +50,8 @@ SHIFT, WALK = "shift", "walk"
 # DRAWING[mask]: the box-drawing character of a tile open on the sides of `mask`.
 DRAWING = "·╵╶└╷│┌├╴┘─┴┐┤┬┼"
 SPARE = -1  # where a tile is when it is the spare rather than on a square
+# The array codes of unsigned machine words by width in bits (`Lanes.split`).
+_WORD_CODES: dict[int, Literal["B", "H", "I", "Q"]] = {8: "B", 16: "H", 32: "I", 64: "Q"}
 
 
 class IllegalMoveError(ValueError):
@@ -475,6 +477,18 @@ class Lanes:
         self._incoming: dict[int, tuple[int, int, int, int]] = {}
         self._carried: dict[int, int] = {}
         self._slid: dict[int, int] = {}
+        # `ride`: per direction, the lanes' exit squares and how far their bits wrap back to
+        # the entry squares; `slid` of the spare: every lane's entry square.
+        wraps: dict[int, int] = {}
+        entries = 0
+        for k, push in enumerate(self.pushes):
+            wraps[push.delta] = wraps.get(push.delta, 0) | 1 << (push.exit + (k << self.bits))
+            entries |= 1 << (push.entry + (k << self.bits))
+        back = geometry.size - 1
+        self._wraps = tuple((exits, delta * back) for delta, exits in wraps.items())
+        self._entries = entries
+        # `split`: the array code of one lane, if a lane is one machine word or narrower.
+        self._code = _WORD_CODES.get(width)
 
     def incoming(self, spare_mask: int) -> tuple[int, int, int, int]:
         """Per side (N, E, S, W): the lanes' entry squares where the spare, turned as the
@@ -537,13 +551,25 @@ class Lanes:
         stride = self.geometry.stride
         return flood(seeds, e & (w >> 1), s & (n >> stride), stride), sides
 
+    def ride(self, bits: int) -> int:
+        """Every lane's `bits` after its push, as pawns ride it: along the line, and from
+        the tile pushed off onto the one pushed in (`Push.move` with the exit's bit)."""
+        copies = bits * self.ones
+        out = copies & self.keep
+        for delta, movers in self.movers:
+            moved = copies & movers
+            out |= moved << delta if delta > 0 else moved >> -delta
+        for exits, back in self._wraps:
+            wrapped = copies & exits
+            if wrapped:
+                out |= wrapped >> back if back > 0 else wrapped << -back
+        return out
+
     def carried(self, square: int) -> int:
         """Where a pawn on `square` stands in each lane (`Push.carry`)."""
         bits = self._carried.get(square)
         if bits is None:
-            shift = self.bits
-            bits = self._carried[square] = sum(
-                1 << (push.carry(square) + (k << shift)) for k, push in enumerate(self.pushes))
+            bits = self._carried[square] = self.ride(1 << square)
         return bits
 
     def slid(self, square: int) -> int:
@@ -551,13 +577,16 @@ class Lanes:
         the lanes where it is pushed off and becomes the spare (`Push.slide`)."""
         bits = self._slid.get(square)
         if bits is None:
-            bits = 0
-            for k, push in enumerate(self.pushes):
-                to = push.slide(square)
-                if to != SPARE:
-                    bits |= 1 << (to + (k << self.bits))
-            self._slid[square] = bits
+            bits = self._slid[square] = (self._entries if square == SPARE
+                                         else self.push(1 << square, 0))
         return bits
+
+    def split(self, bits: int) -> list[int]:
+        """Every lane of `bits` as a plain bitboard, in lane order."""
+        if self._code is not None:
+            return memoryview(bits.to_bytes(self.nbytes, sys.byteorder)).cast(self._code).tolist()
+        data, size = bits.to_bytes(self.nbytes, "little"), self.width // 8
+        return [int.from_bytes(data[at:at + size], "little") for at in range(0, self.nbytes, size)]
 
     def exits(self, board: Board, edges: tuple[int, int, int, int]) -> int:
         """Every lane's squares at the board's edge whose tile opens off the board;

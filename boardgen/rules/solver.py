@@ -5,6 +5,15 @@ board, not one search node per square: every square of a set is one walk away fr
 other, so a layer holds one node per distinct board (open sides, spare, target square and
 forbidden point) with the union of the pawn sets that reached it. A node met again with no
 new pawn square is dropped. Other pawns are ignored: they never block a corridor.
+
+Speed: a node's children are every push and orientation of the spare at once, as the lanes
+of one big int (`boardgen.rules.sliding.Lanes`): one flood finds every child's pawn set. A
+layer is first flooded node by node, looking only for the target; the children are made
+only if no node reaches it (a search ends in the layer that finds the target, so that
+layer's children would be thrown away). Every node counts against the budget as a
+push-by-push search would count it (`Solution.nodes`), so the budget stops a search at the
+same place. `solve_many` shares the floods between pairs: the searches from one start to
+every treasure meet the same boards.
 """
 
 from __future__ import annotations
@@ -13,9 +22,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from boardgen.model.sliding import InsertionPoint
-from boardgen.rules.sliding import _TURNED, SPARE, Board, distinct_rotations, flood
+from boardgen.rules.sliding import (
+    _ORIENTATIONS,
+    _TURNED,
+    SPARE,
+    Board,
+    Geometry,
+    Lanes,
+    ShiftMoves,
+    distinct_rotations,
+    flood,
+)
 
 DEFAULT_BUDGET = 200_000
+# `solve_many` keeps at most this many nodes' floods for the next pair (a few kB each).
+MEMO_NODES = 4096
+
+# The floods of a node: its lanes' pawn sets, then the lanes' open sides (N, E, S, W).
+Flooded = tuple[int, int, int, int, int]
+NodeKey = tuple[int, int, int, int, int, int, int]  # n, e, s, w, spare, goal, banned point
 
 
 @dataclass(frozen=True)
@@ -34,78 +59,170 @@ class Solution:
     exhausted: bool = False
 
 
+class _Fan:
+    """A node's children for one forbidden point and spare: the `Lanes` of every push
+    allowed, grouped by insertion point (``per`` orientations of the spare each), and what
+    the search keeps of each group."""
+
+    def __init__(self, lanes: Lanes, per: int):
+        self.lanes = lanes
+        self.per = per
+        self.count = lanes.count
+        geometry = lanes.geometry
+        first = range(0, lanes.count, per)
+        self.groups = tuple(lanes.pushes[k] for k in first)
+        self.exits = tuple(push.exit for push in self.groups)
+        self.halos = tuple(push.halo for push in self.groups)
+        # The point each child forbids (the opposite of its push), per lane.
+        self.bans = tuple(geometry.opposites[lanes.point_ids[k]] for k in range(lanes.count))
+        self._goals: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
+
+    def goal(self, square: int, rides: bool) -> tuple[tuple[int, ...], int]:
+        """Where the target on `square` is after each lane's push (SPARE where pushed off),
+        and those squares as lanes; a riding target never goes into the spare."""
+        found = self._goals.get((square, rides))
+        if found is None:
+            lanes = self.lanes
+            if rides:
+                where = tuple(push.carry(square) for push in lanes.pushes)
+                found = (where, lanes.carried(square))
+            else:
+                where = tuple(push.slide(square) for push in lanes.pushes)
+                found = (where, lanes.slid(square))
+            self._goals[(square, rides)] = found
+        return found
+
+
+class _Fans(ShiftMoves):
+    """The `_Fan` of every forbidden point (by index, -1 for none) and spare of a geometry."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        self._lanes = {}
+        self.fans: dict[int, _Fan] = {}
+
+    def fan(self, banned: int, spare: int) -> _Fan:
+        per = _ORIENTATIONS[spare]
+        found = self.fans[banned * 8 + per] = _Fan(
+            self.lanes(None if banned < 0 else self.geometry.points[banned], spare), per)
+        return found
+
+
+# The fans by board size and insertion points: every board of a layout shares them.
+_FANS: dict[tuple[int, tuple[InsertionPoint, ...]], _Fans] = {}
+
+
+def _fans(geometry: Geometry) -> _Fans:
+    key = (geometry.size, geometry.points)
+    found = _FANS.get(key)
+    if found is None:
+        if len(_FANS) >= 16:
+            _FANS.clear()
+        found = _FANS[key] = _Fans(geometry)
+    return found
+
+
 def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | None = None,
-          max_turns: int = 8, budget: int = DEFAULT_BUDGET, rides: bool = False) -> Solution:
+          max_turns: int = 8, budget: int = DEFAULT_BUDGET, rides: bool = False,
+          memo: dict[tuple[int, ...], Flooded] | None = None) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the tile `target`.
 
     `target` is an index into ``board.table``; `forbidden` is the insertion point the
     previous push makes illegal, if any. A pawn already on the target still needs a turn.
     With `rides`, `target` is instead the bit square of a token riding the pushes like a
     pawn (onto the inserted tile, never into the spare), as Labyrinthe Master's tokens do.
+    `memo`, if given, keeps the nodes' floods for other searches on the same geometry.
     """
     geometry = board.geometry
     stride = geometry.stride
-    points = geometry.points
-    pushes = [geometry.pushes[p] for p in points]
-    opposite = [points.index(p.opposite) for p in points]
-    banned = -1 if forbidden is None else points.index(forbidden)
+    fans = _fans(geometry)
+    table, make = fans.fans, fans.fan
+    banned = -1 if forbidden is None else geometry.points.index(forbidden)
     start = target if rides else board.locate(target)
-    layer = {(board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
+    layer: dict[NodeKey, int] = {
+        (board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
     seen = dict(layer)
+    floods = memo if memo is not None else {}
     nodes = 0
     for turn in range(1, max_turns + 1):
         last = turn == max_turns
-        following: dict[tuple[int, int, int, int, int, int, int], int] = {}
-        for (n, e, s, w, spare, goal, banned), pawns in layer.items():
-            turned = _TURNED[spare]
-            rotations = [turned[t] for t, _ in distinct_rotations(spare)]
-            # Where the pawns could walk without a push; after a walk that is `pawns` itself.
-            region = flood(pawns, e & (w >> 1), s & (n >> stride), stride)
-            for index, push in enumerate(pushes):
-                if index == banned:
-                    continue
-                where = push.carry(goal) if rides else push.slide(goal)
-                goal_bit = 0 if where == SPARE else 1 << where
-                untouched = not region & push.halo
-                if untouched and last:
-                    # Nothing near the pawns changes and the target cannot come closer.
-                    nodes += 1
-                    if region & goal_bit:
-                        return Solution(turn, nodes)
-                    continue
-                out = push.exit
-                ejected = (((n >> out) & 1) | (((e >> out) & 1) << 1)
-                           | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3))
-                n0, e0 = push.move(n, 0), push.move(e, 0)
-                s0, w0 = push.move(s, 0), push.move(w, 0)
-                moved = push.move(pawns, (pawns >> out) & 1)
-                entry = push.entry
-                ban = opposite[index]
-                for mask in rotations:
-                    nodes += 1
-                    n1 = n0 | (mask & 1) << entry
-                    e1 = e0 | ((mask >> 1) & 1) << entry
-                    s1 = s0 | ((mask >> 2) & 1) << entry
-                    w1 = w0 | ((mask >> 3) & 1) << entry
-                    reach = region if untouched else flood(
-                        moved, e1 & (w1 >> 1), s1 & (n1 >> stride), stride)
-                    if reach & goal_bit:
-                        return Solution(turn, nodes)
-                    if last:
-                        continue
-                    key = (n1, e1, s1, w1, ejected, where, ban)
-                    known = seen.get(key, 0)
-                    if reach & ~known:
-                        seen[key] = known | reach
-                        following[key] = following.get(key, 0) | reach
-                if nodes > budget:
-                    return Solution(None, nodes, proven=False)
+        expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]] = []
+        for key, pawns in layer.items():
+            n, e, s, w, spare, goal, banned = key
+            fan = table.get(banned * 8 + _ORIENTATIONS[spare])
+            if fan is None:
+                fan = make(banned, spare)
+            where, goals = fan.goal(goal, rides)
+            lanes = fan.lanes
+            found = floods.get((n, e, s, w, spare, banned, pawns))
+            if found is None:
+                found = lanes.flooded(n, e, s, w, spare, lanes.ride(pawns))
+                if memo is not None:
+                    if len(memo) >= MEMO_NODES:
+                        memo.clear()
+                    memo[(n, e, s, w, spare, banned, pawns)] = found
+            if last:
+                answer = _last_layer(fan, found[0], where, nodes, budget, turn, flood(
+                    pawns, e & (w >> 1), s & (n >> stride), stride))
+                if isinstance(answer, Solution):
+                    return answer
+                nodes = answer
+                continue
+            per, hits = fan.per, found[0] & goals
+            # A push-by-push search counts every child, and stops at the first child that
+            # reaches the target or after the first push that takes it over the budget.
+            if hits:
+                k = ((hits & -hits).bit_length() - 1) >> lanes.bits
+                if k < per or nodes + (k // per) * per <= budget:
+                    return Solution(turn, nodes + k + 1)
+            if nodes + fan.count > budget:
+                return Solution(None, nodes + (max(0, budget - nodes) // per + 1) * per,
+                                proven=False)
+            nodes += fan.count
+            expanded.append((fan, key, where, found))
         if last:
             break
+        following: dict[NodeKey, int] = {}
+        seen_get, following_get = seen.get, following.get
+        for fan, (n, e, s, w, _, _, _), where, (reaches, ln, le, ls, lw) in expanded:
+            split, per = fan.lanes.split, fan.per
+            ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                       | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
+            for reach, a, b, c, d, out, goal, ban in zip(
+                    split(reaches), split(ln), split(le), split(ls), split(lw), ejected, where,
+                    fan.bans, strict=True):
+                child_key = (a, b, c, d, out, goal, ban)
+                known = seen_get(child_key, 0)
+                if reach & ~known:
+                    seen[child_key] = known | reach
+                    following[child_key] = following_get(child_key, 0) | reach
         if not following:
             return Solution(None, nodes, exhausted=True)
         layer = following
     return Solution(None, nodes)
+
+
+def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, budget: int,
+                turn: int, region: int) -> Solution | int:
+    """A node of the last layer, counted as a push-by-push search counts it: a push that
+    changes nothing next to the pawns' `region` is one node (its orientations cannot
+    differ), any other one node per orientation. The answer, or the nodes counted."""
+    per = fan.per
+    lanes = fan.lanes.split(reaches)
+    for group, halo in enumerate(fan.halos):
+        first = group * per
+        if not region & halo:
+            nodes += 1
+            if where[first] != SPARE and (region >> where[first]) & 1:
+                return Solution(turn, nodes)
+            continue
+        for k in range(first, first + per):
+            nodes += 1
+            if where[k] != SPARE and (lanes[k] >> where[k]) & 1:
+                return Solution(turn, nodes)
+        if nodes > budget:
+            return Solution(None, nodes, proven=False)
+    return nodes
 
 
 @dataclass(frozen=True)
@@ -125,9 +242,10 @@ def solve_many(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], *, ma
     geometry = board.geometry
     tile_of = {t.treasure: i for i, t in enumerate(board.table) if t.treasure}
     results = []
+    memo: dict[tuple[int, ...], Flooded] = {}
     for done, (cell, treasure) in enumerate(pairs, start=1):
         solution = solve(board, geometry.bit(*cell), tile_of[treasure], max_turns=max_turns,
-                         budget=budget)
+                         budget=budget, memo=memo)
         results.append(PairResult(cell, treasure, solution))
         if progress is not None:
             progress(done, len(pairs), label)

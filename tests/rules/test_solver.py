@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from boardgen.data.loader import load
-from boardgen.model.sliding import InsertionPoint, build
-from boardgen.rules.sliding import Board, SlidingGame
-from boardgen.rules.solver import solve, solve_many
+from boardgen.model.sliding import InsertionPoint, build, deal
+from boardgen.rules.sliding import SPARE, Board, SlidingGame, distinct_rotations, flood
+from boardgen.rules.solver import Solution, solve, solve_many
 
 RING = """
 ┌─┐
@@ -73,3 +79,92 @@ def test_solve_many_reports_progress():
                          progress=lambda done, total, label: calls.append((done, total)))
     assert [r.treasure for r in results] == ["gem", "cup"]
     assert calls == [(1, 2), (2, 2)]
+
+
+def reference_solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | None = None,
+                    max_turns: int = 8, budget: int = 200_000, rides: bool = False) -> Solution:
+    """The search push by push and orientation by orientation, one flood per child: what
+    `solve` does with every push's lanes at once, and how it counts the nodes."""
+    geometry = board.geometry
+    stride = geometry.stride
+    points = geometry.points
+    pushes = [geometry.pushes[p] for p in points]
+    opposite = [points.index(p.opposite) for p in points]
+    banned = -1 if forbidden is None else points.index(forbidden)
+    start = target if rides else board.locate(target)
+    layer = {(board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
+    seen = dict(layer)
+    nodes = 0
+    for turn in range(1, max_turns + 1):
+        last = turn == max_turns
+        following: dict[tuple[int, ...], int] = {}
+        for (n, e, s, w, spare, goal, banned), pawns in layer.items():
+            rotations = [mask for _, mask in distinct_rotations(spare)]
+            region = flood(pawns, e & (w >> 1), s & (n >> stride), stride)
+            for index, push in enumerate(pushes):
+                if index == banned:
+                    continue
+                where = push.carry(goal) if rides else push.slide(goal)
+                goal_bit = 0 if where == SPARE else 1 << where
+                untouched = not region & push.halo
+                if untouched and last:
+                    nodes += 1
+                    if region & goal_bit:
+                        return Solution(turn, nodes)
+                    continue
+                out = push.exit
+                ejected = board_mask(n, e, s, w, out)
+                moved = push.move(pawns, (pawns >> out) & 1)
+                for mask in rotations:
+                    nodes += 1
+                    n1, e1 = push.move(n, mask & 1), push.move(e, (mask >> 1) & 1)
+                    s1, w1 = push.move(s, (mask >> 2) & 1), push.move(w, (mask >> 3) & 1)
+                    reach = region if untouched else flood(moved, e1 & (w1 >> 1), s1 & (n1 >> stride), stride)
+                    if reach & goal_bit:
+                        return Solution(turn, nodes)
+                    if last:
+                        continue
+                    key = (n1, e1, s1, w1, ejected, where, opposite[index])
+                    known = seen.get(key, 0)
+                    if reach & ~known:
+                        seen[key] = known | reach
+                        following[key] = following.get(key, 0) | reach
+                if nodes > budget:
+                    return Solution(None, nodes, proven=False)
+        if last:
+            break
+        if not following:
+            return Solution(None, nodes, exhausted=True)
+        layer = following  # type: ignore[assignment]
+    return Solution(None, nodes)
+
+
+def board_mask(n: int, e: int, s: int, w: int, square: int) -> int:
+    return ((n >> square) & 1) | (((e >> square) & 1) << 1) | (((s >> square) & 1) << 2) | (((w >> square) & 1) << 3)
+
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
+
+
+@pytest.mark.parametrize("name", ["classic", str(FIXTURES / "five.toml"), str(FIXTURES / "nine.toml"), "drawn"])
+def test_the_lane_search_answers_and_counts_as_the_push_by_push_search(name: str) -> None:
+    """Same answer, same node count, same budget stop, for tiles and riding tokens, with
+    and without a forbidden point, on the last layer too, with floods shared or not."""
+    rng = random.Random(name)
+    if name == "drawn":  # 3x3: lanes of 16 bits; a treasure on the spare
+        boards = [Board.from_text("┌─┐\n│·╷\n└┘·", spare="┤", treasures={"spare": "gem", (1, 2): "cup"})]
+    else:
+        layout = build(load("game", name))
+        boards = [Board.from_deal(deal(layout, seed)) for seed in (0, 9)]
+    for board in boards:
+        geometry = board.geometry
+        memo: dict[tuple[int, ...], Any] = {}
+        for _ in range(25):
+            rides = rng.random() < 0.3
+            pawn = rng.choice(geometry.squares)
+            target = rng.choice(geometry.squares) if rides else rng.randrange(len(board.table))
+            question = {"forbidden": rng.choice([None, *geometry.points]), "rides": rides,
+                        "max_turns": rng.choice([1, 2, 3, 8]), "budget": rng.choice([10, 60, 400, 200_000])}
+            expected = reference_solve(board, pawn, target, **question)
+            assert solve(board, pawn, target, **question) == expected
+            assert solve(board, pawn, target, memo=memo, **question) == expected
