@@ -57,7 +57,11 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         return layout
 
     def game(self, layout: GrandLayout) -> GrandGame:
-        return GrandGame(layout)
+        """The rules, with the tables self-play needs worked out before it forks its
+        processes (they share them)."""
+        game = GrandGame(layout)
+        game.prepare()
+        return game
 
     def kit(self) -> Kit[GrandLayout, GrandLayout, Any]:
         from boardgen.kits import grand
@@ -111,7 +115,7 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         rows = [policy_row(sim) for sim in sims]
         rows.sort(key=lambda r: (r["players"], ("greedy", *ROUTES, *MIXED).index(r["policy"])))
         checks = [policies_check(rows, limits), routes_check(sims, limits)]
-        visits, check = visits_check(layout, GrandGame(layout).card_ids, sims, limits)
+        visits, check = visits_check(layout, layout.card_ids, sims, limits)
         return Extra(checks + [check], {"policies": rows, "visits": visits})
 
 

@@ -93,6 +93,11 @@ class GrandLayout(GameInfo):
         """The deck as printed: every copy of every card."""
         return tuple(card for card in self.deck for _ in range(card.count))
 
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        """The id of every card of `cards`, in order (self-play counts card k as ``card:k``)."""
+        return tuple(card.id for card in self.cards)
+
     def label(self, field: int) -> str:
         return label(field)
 

@@ -49,15 +49,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
-from boardgen.rules.race import DIE, STUCK_COST, Move, RaceGame, RaceState
+from boardgen.rules.race import DIE, FACES, MAX_AGAIN, STUCK_COST, Move, RaceGame, RaceState, Table, roll_two
+from boardgen.rules.simulate import GameRecord, Hook
 
 CENTRAL_ROUTE, PERIPHERAL_ROUTE = 0, 1
 ROUTES = ("central", "peripheral")
+GREEDY = -1  # a seat of the fast playout played by the greedy player (else: the route it wants)
+# A count as the fast playout plays it (`GrandGame._step`): points and way (points 0: a pass),
+# the field where it ends, whether that is all it does (it ends on a field that does nothing
+# and passes no field where a pawn may be stuck), and the last and first route it chooses
+# (-1: none).
+Step = tuple[int, int, int, bool, int, int]
+PASS_STEP: Step = (0, 0, 0, False, -1, -1)
+# A decision by the dice, worked out once per field and roll (`GrandGame._choice`): how many
+# moves are on offer, the greedy player's best moves and each route player's.
+Choice = tuple[int, tuple[Step, ...], tuple[Step, ...]]
 
 
 class GrandGame(RaceGame):
@@ -75,7 +86,11 @@ class GrandGame(RaceGame):
                          deck=tuple(card.effect for card in layout.cards), exact_one_die=layout.exact_one_die,
                          routes=routes)
         self.layout = layout
-        self.card_ids = tuple(card.id for card in layout.cards)
+        self.card_ids = layout.card_ids
+        # The fast playout's tables: its decisions by field and roll, the counters' names.
+        self._choices: list[Choice | None] = [None] * ((len(track) + 1) * FACES * FACES)
+        self._landed_keys = [f"landed:{field}" for field in range(len(track) + 1)]
+        self._route_keys = [f"route:{route}" for route in ROUTES]
 
     def _after(self, end: int) -> float:
         """Expected turns left for a pawn whose count ends on `end` (its forced moves, its
@@ -90,12 +105,16 @@ class GrandGame(RaceGame):
     def heuristic(self, state: RaceState, seat: int) -> float:
         """Lower is better: the expected turns left for `seat`'s pawn, turns it must sit out
         and being stuck included."""
+        return self._heuristic(state.pos, state.free_at, state.stuck, state.turn, state.seats, seat)
+
+    def _heuristic(self, pos: Sequence[int], free: Sequence[int], stuck: Sequence[int], turn: int, seats: int,
+                   seat: int) -> float:
+        """`heuristic` on a position's lists (``stuck`` may be empty: no pawn is)."""
         total = 0.0
         for k in range(seat * self.per, (seat + 1) * self.per):
-            field = state.pos[k]
-            total += self.expected[field] + state.lost_turns(k)
-            if state.stuck and state.stuck[k]:
-                total += STUCK_COST[race.STUCK_UNTIL[state.stuck[k] - 1]]
+            total += self.expected[pos[k]] + max(0, (free[k] - turn) // seats)
+            if stuck and stuck[k]:
+                total += STUCK_COST[race.STUCK_UNTIL[stuck[k] - 1]]
         return total
 
     def score_moves(self, state: RaceState, moves: Sequence[Move], seat: int) -> list[float]:
@@ -115,6 +134,220 @@ class GrandGame(RaceGame):
             out.append(base - self.expected[origin] + self._after(end))
         return out
 
+    # -- fast self-play ------------------------------------------------------------------------
+
+    @cached_property
+    def after(self) -> list[float]:
+        """`_after` of every field index (the score of a count that ends there)."""
+        return [self._after(end) for end in range(len(self.track) + 1)]
+
+    def prepare(self) -> None:
+        """Work out now the tables self-play needs (the expected turns left, `after`), so
+        that the processes self-play forks share them instead of each working them out."""
+        self.after  # noqa: B018 - the cached table is what is wanted
+
+    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
+                hook: Hook | None) -> GameRecord | None:
+        """`boardgen.rules.simulate.play` asks this first: the record of the game when every
+        seat is a greedy player (`boardgen.rules.players.GreedyPlayer`) or a route player
+        (`RoutePlayer`) and the counters asked for are `count_events` (or none), by
+        `fast_playout`; None otherwise (then `play` plays it decision by decision)."""
+        from boardgen.rules.players import GreedyPlayer
+
+        if (hook not in (None, count_events) or type(self) is not GrandGame or self.per != 1
+                or self.dice_count != 2 or any(self.delayed)):
+            return None
+        wants = []
+        for player in players:
+            if type(player) is GreedyPlayer:
+                wants.append(GREEDY)
+            elif type(player) is RoutePlayer:
+                wants.append(player.want)
+            else:
+                return None
+        return self.fast_playout(wants, seed, turn_cap, counting=hook is not None)
+
+    def fast_playout(self, wants: Sequence[int], seed: int, turn_cap: int, *, counting: bool = True) -> GameRecord:
+        """The game `play` plays with seat ``i`` a route player for route ``wants[i]`` or,
+        for `GREEDY`, a greedy player, and ``hook=count_events`` (without `counting`: no
+        hook, no counters): decision for decision, with the same record and the same draws.
+
+        One `Table` carries the game from the first decision to the last (no state is built,
+        no Move). A decision by the dice is looked up (`_choice`: what was on offer, the
+        greedy player's best moves and each route player's, worked out once per field and
+        roll); a count that ends on a field that does nothing, passing no field where a pawn
+        may be stuck, is played here, and every other one by the rules themselves (`_choose`,
+        `_walk`, `_settle`: cards, puns, stuck pawns, moving on). The greedy player's
+        tie-break draws from its generator as `random.Random.choice` does.
+        tests/rules/test_grand_playout.py holds it to `play`, decision by decision."""
+        seats = len(wants)
+        state = self.initial_state(seats, seed)
+        t = Table(state)
+        pos, free, route, first = t.pos, t.free, t.route, t.first
+        die_a, die_b = state.dice
+        getrandbits = random.Random(seed).getrandbits
+        goal, walks, ways_on, routes = self.goal, self.walks, self.ways_on, self.routes
+        expected, after, choices = self.expected, self.after, self._choices
+        choose, walk_on, settle = self._choose, self._walk, self._settle
+        landed_keys, route_keys = self._landed_keys, self._route_keys
+        turn = decisions = offered = widest = 0
+        winner = offered_piece = -1
+        counters: dict[str, float] = {}
+        get = counters.get
+        while turn < turn_cap:
+            seat = turn % seats
+            want = wants[seat]
+            if offered_piece < 0 and free[seat] <= turn and not t.stuck[seat]:
+                # -- the dice
+                key = pos[seat] * 36 + die_a * 6 + die_b - 7
+                choice = choices[key]
+                if choice is None:
+                    choice = choices[key] = self._choice(pos[seat], die_a, die_b)
+                count, best, by_route = choice
+                if want != GREEDY:
+                    step = by_route[want]
+                elif len(best) == 1:
+                    step = best[0]
+                    while getrandbits(1):  # `random.Random.choice` of one move
+                        pass
+                else:
+                    step = best[_below(getrandbits, len(best))]
+                decisions += 1
+                offered += count
+                if count > widest:
+                    widest = count
+                points, way, end, quiet, last, earliest = step
+                if quiet:
+                    # A count that ends on a field that does nothing: the pawn moves, the
+                    # next seat rolls.
+                    pos[seat] = end
+                    was = first[seat]
+                    if last >= 0:
+                        route[seat] = last
+                        if was < 0:
+                            first[seat] = earliest
+                    turn += 1
+                    t.turn = turn
+                    t.again = 0
+                    t.rng, die_a, die_b = roll_two(t.rng)
+                    if counting:
+                        name = landed_keys[end]
+                        counters[name] = get(name, 0.0) + 1
+                        if was < 0 <= earliest:
+                            name = route_keys[earliest]
+                            counters[name] = get(name, 0.0) + 1
+                    continue
+                t.landings, t.events, t.rolls_again = [], [], False
+                piece, moved, was = seat, points > 0, first[seat]
+                if moved:
+                    origin = pos[piece]
+                    walk = walks[origin][points][way]
+                    choose(t, piece, walk, origin)
+                    offer = walk_on(t, piece, walk, origin, points, 0, True)
+                else:
+                    offer = None
+            else:
+                t.landings, t.events, t.rolls_again = [], [], False
+                if offered_piece >= 0:
+                    # -- the way on from a field the pawn must move on from (`MOVE_ON`)
+                    piece, offered_piece, moved = offered_piece, -1, True
+                    origin = pos[piece]
+                    targets = ways_on[origin]
+                    count = len(targets)
+                    base = self._heuristic(pos, free, t.stuck, turn, seats, seat)
+                    scores = [base - expected[origin] + after[w] for w in targets]
+                    if want == GREEDY:
+                        low = min(scores)
+                        ties = [way for way, score in enumerate(scores) if score == low]
+                        way = ties[_below(getrandbits, len(ties))]
+                    elif count == 1:
+                        way = 0
+                    else:
+                        keep = [way for way, w in enumerate(targets) if routes[w] == want] or list(range(count))
+                        way = min(keep, key=scores.__getitem__)
+                    was = first[piece]
+                    choose(t, piece, (targets[way],), origin)
+                    offer = settle(t, piece, targets[way], origin, 0, 0, True)
+                else:
+                    # -- a pawn that sits out or is stuck: the one move is a pass
+                    count, piece, moved, offer, was = 1, seat, False, None, 0
+                    if want == GREEDY:
+                        _below(getrandbits, 1)
+                decisions += 1
+                offered += count
+                if count > widest:
+                    widest = count
+            # What `RaceGame._play` does once the pawn has moved.
+            if pos[seat] == goal:
+                winner = seat
+            elif offer is not None:
+                offered_piece = piece
+            elif moved and t.rolls_again and t.again < MAX_AGAIN and not (t.stuck[seat] or free[seat] > turn):
+                # A "roll again" card: another whole turn at once, with new dice.
+                t.again += 1
+                t.rng, die_a, die_b = roll_two(t.rng)
+            else:
+                t.again = 0
+                turn += 1
+                t.turn = turn
+                t.rng, die_a, die_b = roll_two(t.rng)
+                if all(t.stuck):
+                    # Deadlock: every pawn is stuck; the seat to play frees its own.
+                    t.stuck[turn % seats] = 0
+                    t.events.append("deadlock")
+            if counting:
+                for field in t.landings:
+                    name = landed_keys[field]
+                    counters[name] = get(name, 0.0) + 1
+                for name in t.events:
+                    counters[name] = get(name, 0.0) + 1
+                if moved and was < 0 <= first[piece]:
+                    name = route_keys[first[piece]]
+                    counters[name] = get(name, 0.0) + 1
+                if winner >= 0 and first[winner] >= 0:
+                    name = "won:" + ROUTES[first[winner]]
+                    counters[name] = get(name, 0.0) + 1
+            if winner >= 0:
+                return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters)
+        return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
+
+    def _choice(self, field: int, die_a: int, die_b: int) -> Choice:
+        """A pawn free to move from `field` with these dice: how many moves are on offer
+        (`_legal`), the greedy player's best ones (`score_moves`: the lowest score, in legal
+        order) and each route player's (`RoutePlayer.choose`), each as a `Step`."""
+        points = die_a + die_b
+        moves = [(points, way) for way in range(len(self.ends[field][points]))]
+        if self.exact_one_die:
+            for die in sorted({die_a, die_b}):
+                moves += [(die, way) for way, end in enumerate(self.ends[field][die]) if self.exact[end]]
+        if not moves:
+            return 1, (PASS_STEP,), (PASS_STEP,) * len(ROUTES)
+        # `score_moves` as it adds up for a pawn that is free to move (no turn to sit out,
+        # not stuck): the same float operations, so the same ties.
+        base = 0.0
+        base += self.expected[field] + 0
+        scores = [base - self.expected[field] + self.after[self.ends[field][die][way]] for die, way in moves]
+        steps = [self._step(field, die, way) for die, way in moves]
+        low = min(scores)
+        best = tuple(step for step, score in zip(steps, scores, strict=True) if score == low)
+        if len(moves) == 1:
+            return 1, best, (steps[0],) * len(ROUTES)
+        by_route = []
+        for want in range(len(ROUTES)):
+            keep = [i for i, (die, way) in enumerate(moves)
+                    if all(r == want for r in self._walk_routes(field, self.walks[field][die][way]))]
+            by_route.append(steps[min(keep or range(len(moves)), key=scores.__getitem__)])
+        return len(moves), best, tuple(by_route)
+
+    def _step(self, origin: int, points: int, way: int) -> Step:
+        """A count of `points` from `origin` the way `way` goes, as the fast playout plays it."""
+        walk = self.walks[origin][points][way]
+        end = walk[-1]
+        quiet = (self.chain[end] == (end,) and end != self.goal and not self.ways_on[end] and not self.hold[end]
+                 and not self.trap[end] and not self.again_chance[end] and not self.draws[end]
+                 and not any(self.hold[f] for f in walk[:-1]))
+        chosen = self._walk_routes(origin, walk)
+        return points, way, end, quiet, chosen[-1] if chosen else -1, chosen[0] if chosen else -1
 
 class RoutePlayer:
     """Always the same route where there is a choice (central or peripheral), otherwise the
@@ -168,3 +401,12 @@ def route_figures(totals: Mapping[str, Any], pawns: int) -> dict[str, dict[str, 
         out[route] = {"taken": taken, "share": round(taken / pawns, 4) if pawns else 0.0,
                       "win_rate": round(won / taken, 4) if taken else 0.0}
     return out
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number below `n` drawn as `random.Random.choice` draws the index of its pick."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
