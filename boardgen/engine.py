@@ -50,7 +50,7 @@ from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seed
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
     from boardgen.data.theme import Theme
-    from boardgen.kits.common import KitOptions
+    from boardgen.kits.common import KitOptions, Summary
     from boardgen.render.imposition import Tiling
 
 LayoutT = TypeVar("LayoutT", bound=GameInfo)
@@ -83,7 +83,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     - ``draw(layout, theme, start, lang)``: every drawing, in memory;
     - ``build_pdf(layout, theme, start, drawings, options, *, summary)``: the whole PDF and
       the kind of each page ("cover", "board", "tiles", "cards", ...); `summary` is the
-      check's one-line verdict for the cover;
+      check's one-line verdict for the cover, or a function that gives it (called when the
+      PDF is finished: the check may run beside the drawing);
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
       reach the command line).
 
@@ -95,7 +96,7 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     def draw(self, layout: LayoutC, theme: Theme, start: SetupC, lang: str, /) -> DrawingsT: ...
 
     def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT,
-                  options: KitOptions, /, *, summary: str) -> tuple[bytes, list[str]]: ...
+                  options: KitOptions, /, *, summary: Summary) -> tuple[bytes, list[str]]: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
 

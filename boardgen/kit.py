@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
+from boardgen.background import Beside, beside
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
@@ -39,23 +40,48 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], None]
 
 
-def verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False,
-            progress: Progress | None = None) -> Report:
-    """The playability verdict on the layout and seed; UnplayableError unless it is
-    playable or `force`. A verdict kept from an earlier check of the same layout, seed and
-    rules is used again (see boardgen.verdicts) unless `recheck`."""
-    key = verdicts.verdict_key(engine.name, engine.version, layout.doc.data, seed)
-    kept = None if recheck else verdicts.load(key)
-    report = None
-    if kept is not None:
-        try:
-            report = Report.from_dict(kept, target_noun=engine.target_noun)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            report = None  # an entry of another shape: check again
-    if report is None:
-        report = check_layout(engine, layout, seed, progress=progress)
-        verdicts.store(key, report.to_dict())
-    return require_playable(report, force=force)
+class Verdict:
+    """The playability verdict on a layout and seed: kept from an earlier check of the same
+    layout, seed and rules (see boardgen.verdicts) unless `recheck`, or checked in a child
+    process beside the drawing (boardgen.background) and kept for the next render."""
+
+    def __init__(self, engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
+                 recheck: bool = False) -> None:
+        self.force = force
+        self.key = verdicts.verdict_key(engine.name, engine.version, layout.doc.data, seed)
+        self.report_: Report | None = None if recheck else _kept_report(self.key, engine.target_noun)
+        self.pending: Beside[Report] | None = None
+        if self.report_ is None:
+            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress))
+
+    def report(self, progress: Progress | None = None) -> Report:
+        """The verdict, waited for; UnplayableError unless it is playable or `force`."""
+        if self.report_ is None:
+            assert self.pending is not None
+            self.report_ = self.pending.result(progress)
+            verdicts.store(self.key, self.report_.to_dict())
+        return require_playable(self.report_, force=self.force)
+
+    def cancel(self) -> None:
+        """Stop a check still running (the kit failed or was interrupted)."""
+        if self.pending is not None:
+            self.pending.cancel()
+
+
+def start_verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
+                  recheck: bool = False) -> Verdict | None:
+    """The verdict the kit is made under (tests replace this to skip the check)."""
+    return Verdict(engine, layout, seed, force=force, recheck=recheck)
+
+
+def _kept_report(key: str, target_noun: str) -> Report | None:
+    kept = verdicts.load(key)
+    if kept is None:
+        return None
+    try:
+        return Report.from_dict(kept, target_noun=target_noun)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None  # an entry of another shape: check again
 
 
 def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: str) -> Any:
@@ -82,8 +108,9 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
 
 def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
                progress: Progress | None = None) -> KitResult:
-    """Every input is checked before the playability check (the slow part); everything is made
-    in memory; then the whole kit folder is replaced at once (see kits.common.write_kit)."""
+    """Every input is checked before the playability check (the slow part) starts; everything
+    is made in memory while it runs; then the whole kit folder is replaced at once (see
+    kits.common.write_kit)."""
     sheet = check_kit_options(options)
     strings(options.lang)
     engine, layout = load_game(game)
@@ -101,16 +128,26 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
     setup = kit.setup(layout, seed)
     require_pictures(theme, layout)
-    # Drawing reads the theme's every colour and picture: done before the check, it finds a
-    # broken picture or theme at once; the pieces' sizes tell whether the paper is large enough.
-    drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
-    content = frame_for(sheet, options.margin).content
-    pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
     with interruptible() as interrupted:
-        report = (verdict(engine, layout, seed, force=options.force, recheck=options.recheck, progress=progress)
-                  if check else None)
-        summary = report.summary_line(options.lang) if report else ""
-        pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary)
+        # The check (the slow part) runs beside the drawing and imposing (a child process, see
+        # Verdict); the cover takes its verdict last, and nothing is written before it is known.
+        verdict = start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck) if check else None
+        try:
+            # Drawing reads the theme's every colour and picture: it finds a broken picture or
+            # theme at once; the pieces' sizes tell whether the paper is large enough.
+            drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
+            content = frame_for(sheet, options.margin).content
+            pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
+
+            def summary_line() -> str:
+                return verdict.report(progress).summary_line(options.lang) if verdict is not None else ""
+
+            pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary_line)
+            report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
+        finally:
+            if verdict is not None:
+                verdict.cancel()
+        summary = summary_line()
         if options.board_sheets is not None or options.only is not None:
             # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
             _check_parts(options, kinds, layout.id)

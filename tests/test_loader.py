@@ -55,7 +55,7 @@ def theme_file(folder: Path, *, art_lines: str = "", extends: str = "classic", i
 @pytest.fixture
 def no_playability_check(monkeypatch):
     """`boardgen render` runs the (slow) playability check first; not what these tests are about."""
-    monkeypatch.setattr("boardgen.kit.verdict", lambda *args, **kwargs: None)
+    monkeypatch.setattr("boardgen.kit.start_verdict", lambda *args, **kwargs: None)
 
 
 # The bundled data is clean ------------------------------------------------------------------

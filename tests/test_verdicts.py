@@ -28,13 +28,29 @@ def five(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(path)
 
 
+class Calls:
+    """Playability checks that really ran, one line each in a file: a render runs its check in
+    a child process (boardgen.background), so a list in this process would not see them."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.write_text("", encoding="utf-8")
+
+    def add(self) -> None:
+        with self.path.open("a", encoding="utf-8") as log:
+            log.write(f"{os.getpid()}\n")
+
+    def __len__(self) -> int:
+        return len(self.path.read_text(encoding="utf-8").splitlines())
+
+
 @pytest.fixture
-def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def checks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Calls:
     """Counts the playability checks that really run."""
-    calls: list[int] = []
+    calls = Calls(tmp_path / "checks.log")
 
     def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
+        calls.add()
         return real_check(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(boardgen.kit, "check_layout", counted)
@@ -51,7 +67,7 @@ def entries() -> list[Path]:
     return sorted((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "verdicts").glob("*.json"))
 
 
-def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path: Path, checks: list[int],
+def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path: Path, checks: Calls,
                                                                       five: str) -> None:
     first = render(five, tmp_path / "a")
     assert len(checks) == 1 and len(entries()) == 1
@@ -63,7 +79,7 @@ def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path:
     assert report_a == report_b and json.loads(report_a)["playable"] is True
 
 
-def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: list[int], five: str) -> None:
+def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: Calls, five: str) -> None:
     render(five, tmp_path / "a")
     render(five, tmp_path / "a", "--recheck")
     assert len(checks) == 2
@@ -79,7 +95,7 @@ def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: l
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "other-key", "garbage", "huge"])
-def test_a_damaged_entry_is_never_trusted(tmp_path: Path, checks: list[int], damage: str, five: str) -> None:
+def test_a_damaged_entry_is_never_trusted(tmp_path: Path, checks: Calls, damage: str, five: str) -> None:
     render(five, tmp_path / "a")
     (entry,) = entries()
     text = entry.read_text(encoding="utf-8")
@@ -110,7 +126,7 @@ def test_another_engine_version_or_code_is_another_key() -> None:
                 verdicts.verdict_key("sliding", "1", {"game": {"id": "y"}}, 1)}) == 5
 
 
-def test_an_unwritable_cache_only_means_checking_again(tmp_path: Path, checks: list[int], five: str,
+def test_an_unwritable_cache_only_means_checking_again(tmp_path: Path, checks: Calls, five: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     blocked = tmp_path / "cache-is-a-file"
     blocked.write_text("", encoding="utf-8")
@@ -120,7 +136,7 @@ def test_an_unwritable_cache_only_means_checking_again(tmp_path: Path, checks: l
     assert len(checks) == 2
 
 
-def test_validate_keeps_the_verdict_for_the_next_render(tmp_path: Path, checks: list[int], five: str) -> None:
+def test_validate_keeps_the_verdict_for_the_next_render(tmp_path: Path, checks: Calls, five: str) -> None:
     result = CliRunner().invoke(cli, ["validate", five])
     assert result.exit_code == 0, result.output
     assert len(entries()) == 1

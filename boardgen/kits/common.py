@@ -25,6 +25,10 @@ from boardgen.options import page_kinds
 from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, place_keys, svg_size
 from boardgen.render.pdf import Form, PdfKit
 
+# The check's one-line verdict for the cover, or what gives it once the check is done (it may
+# still be running beside the drawing when the cover is made: see boardgen.background).
+Summary = str | Callable[[], str]
+
 
 @dataclass(frozen=True)
 class KitOptions:
@@ -549,7 +553,7 @@ def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling,
     return lines
 
 
-def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: str,
+def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: Summary,
                board: Form, tiling: Tiling, options: KitOptions, side: tuple[str, Form, float] | None = None,
                side_lines: tuple[str, list[str]] | None = None) -> None:
     """Title, contents, print help, the check's verdict, the assembly map and one side panel:
@@ -577,8 +581,13 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
 
     pdf.later("PrintHelp", steps)
     y = max(y_left, y_right) + 3
-    pdf.text(word(lang, "playability_line", summary=summary or word(lang, "not_checked")), area.x, y,
-             size=3.2, width=area.w)
+    def verdict(line_y: float = y) -> None:
+        said = summary() if callable(summary) else summary
+        pdf.text(word(lang, "playability_line", summary=said or word(lang, "not_checked")), area.x, line_y,
+                 size=3.2, width=area.w)
+
+    # Drawn when the PDF is finished: the check may still be running while the pages are made.
+    pdf.later("Playability", verdict)
     y += 8
     size = min(half, area.bottom - y - 8)
     pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")

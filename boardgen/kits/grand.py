@@ -8,6 +8,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits.common import (
     KitOptions,
+    Summary,
     board_line,
     card_section,
     cover_page,
@@ -92,7 +93,7 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
 
 
 def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, options: KitOptions, *,
-              summary: str) -> tuple[bytes, list[str]]:
+              summary: Summary) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
 

@@ -11,6 +11,7 @@ from boardgen.kits.common import (
     Block,
     KitOptions,
     Packer,
+    Summary,
     board_line,
     card_section,
     cover_page,
@@ -83,7 +84,7 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
 
 
 def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, options: KitOptions, *,
-              summary: str) -> tuple[bytes, list[str]]:
+              summary: Summary) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
 

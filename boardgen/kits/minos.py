@@ -10,6 +10,7 @@ from boardgen.kits.common import (
     Block,
     KitOptions,
     Packer,
+    Summary,
     board_line,
     cover_page,
     impose,
@@ -85,7 +86,7 @@ def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
 
 
 def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, options: KitOptions, *,
-              summary: str) -> tuple[bytes, list[str]]:
+              summary: Summary) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
 

@@ -10,6 +10,7 @@ from boardgen.kits.common import (
     Block,
     KitOptions,
     Packer,
+    Summary,
     board_line,
     card_section,
     cover_page,
@@ -111,7 +112,7 @@ def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
 
 
 def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings,
-              options: KitOptions, *, summary: str) -> tuple[bytes, list[str]]:
+              options: KitOptions, *, summary: Summary) -> tuple[bytes, list[str]]:
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
@@ -144,7 +145,7 @@ def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> list
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,
-          summary: str, options: KitOptions) -> None:
+          summary: Summary, options: KitOptions) -> None:
     lang = pdf.lang
     contents = [
         board_line(lang, tiling),

@@ -10,6 +10,7 @@ from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.kits.common import (
     KitOptions,
+    Summary,
     board_line,
     cover_page,
     impose,
@@ -117,7 +118,7 @@ def block_sheets(pdf: PdfKit, layout: WallsLayout, forms: list[Form], pawns: lis
 
 
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, options: KitOptions, *,
-              summary: str) -> tuple[bytes, list[str]]:
+              summary: Summary) -> tuple[bytes, list[str]]:
     lang = options.lang
     tiling = board_tiling(layout, options)
 

@@ -262,7 +262,10 @@ class PdfKit:
             self.c._pageNumber -= 1
     def later(self, name: str, draw: Callable[[], None]) -> None:
         """Show on this page what `draw` paints once every page exists (a form referenced now,
-        filled in by finish): for text that needs the page numbers of what follows."""
+        filled in by finish): for text that needs the page numbers of what follows, or the
+        verdict of a check still running. Nothing is drawn for a page a reprint drops."""
+        if self.page_open and not self._keeps(self.kinds[-1]):
+            return
         self.c.doForm(name)
         self.deferred.append((name, self.frame, draw))
 

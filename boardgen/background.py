@@ -1,0 +1,211 @@
+"""Work done beside the main process: a render starts the playability check in a forked
+child, draws and imposes the kit meanwhile, and takes the verdict when the cover needs it.
+
+`beside(work)` forks a child that runs `work(progress)`; `Beside.result(progress)` waits for
+its return value (or raises the exception it raised), relaying the progress it reported;
+`Beside.cancel()` ends it. Where no child can be forked (Windows, a sandbox) or this process
+has a single CPU, the work runs in this process, when `result` is first asked for.
+
+The child and its parent talk through one pipe, in frames of a length and a pickle. Progress
+is sent without waiting: while the parent is busy drawing, a full pipe drops progress frames,
+never the work. The child ignores SIGINT (the parent owns the terminal and cancels it) and
+on SIGTERM unwinds, so the self-play pool it started ends its own workers.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import struct
+import traceback
+from collections.abc import Callable
+from types import FrameType
+from typing import Generic, TypeVar
+
+from boardgen.errors import BoardgenError
+
+T = TypeVar("T")
+Progress = Callable[[int, int, str], None]
+
+_HEADER = struct.Struct("<I")
+# Seconds a cancelled child gets to end its workers before it is killed.
+_GRACE = 5.0
+
+
+class Beside(Generic[T]):
+    """The outcome of `work`, running in a child process (or, where none can be forked, here)."""
+
+    def __init__(self, work: Callable[[Progress | None], T], pid: int | None, fd: int | None) -> None:
+        self._work, self._pid, self._fd = work, pid, fd
+        self._done = False
+        self._value: T | None = None
+        self._error: BaseException | None = None
+
+    def result(self, progress: Progress | None = None) -> T:
+        """The work's return value, waited for; its exception is raised here."""
+        if not self._done:
+            try:
+                if self._pid is None:
+                    self._value = self._work(progress)
+                else:
+                    self._value = self._receive(progress)
+            except BaseException as exc:
+                self._error = exc
+                raise
+            finally:
+                self._done = True
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]
+
+    def cancel(self) -> None:
+        """End the child if it still runs; a finished or in-process work is left as it is."""
+        if self._pid is None or self._done:
+            return
+        self._done = True
+        self._error = BoardgenError("the background work was cancelled")
+        pid, self._pid = self._pid, None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        _end(pid)
+
+    def _receive(self, progress: Progress | None) -> T:
+        assert self._fd is not None and self._pid is not None
+        fd, pid = self._fd, self._pid
+        outcome: tuple[str, object, str] | None = None
+        self._pid = None
+        try:
+            with os.fdopen(fd, "rb", closefd=True) as pipe:
+                self._fd = None
+                while True:
+                    header = pipe.read(_HEADER.size)
+                    if len(header) < _HEADER.size:
+                        break
+                    body = pipe.read(_HEADER.unpack(header)[0])
+                    kind, payload, text = pickle.loads(body)
+                    if kind == "progress":
+                        if progress is not None:
+                            progress(*payload)
+                        continue
+                    outcome = (kind, payload, text)
+                    break
+        except BaseException:  # interrupted while waiting: the child and its workers end too
+            _end(pid)
+            raise
+        status = _reap(pid, _GRACE)
+        if outcome is None:
+            raise BoardgenError(f"the playability check ended without a verdict (exit status {status}); "
+                                "run the command again, or `boardgen validate` to see the check alone")
+        kind, payload, text = outcome
+        if kind == "value":
+            return payload  # type: ignore[return-value]
+        raise _rebuild(payload, text)
+
+
+def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside[T]:
+    """`work(progress)` started in a forked child (see the module docstring); with `fork`
+    false, or where forking is not possible or not worth it, run in this process later."""
+    from boardgen.rules.simulate import available_cpus, can_fork
+
+    if not fork or not can_fork() or available_cpus() < 2:
+        return Beside(work, None, None)
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return Beside(work, None, None)
+    if pid == 0:  # the child: never returns
+        os.close(read)
+        _child(work, write)
+    os.close(write)
+    return Beside(work, pid, read)
+
+
+def _child(work: Callable[[Progress | None], object], fd: int) -> None:
+    status = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, _unwind)
+        os.set_blocking(fd, False)
+
+        def progress(done: int, total: int, label: str) -> None:
+            frame = _frame(("progress", (done, total, label), ""))
+            try:
+                os.write(fd, frame)  # under PIPE_BUF: written whole or not at all
+            except BlockingIOError:
+                pass  # the parent is busy: this step is not shown
+
+        try:
+            message = ("value", work(progress), "")
+        except BaseException as exc:  # noqa: B036 - every outcome goes back to the parent
+            if not isinstance(exc, BoardgenError):
+                exc.add_note("".join(traceback.format_exception(exc)))
+            try:  # its class, arguments and attributes: rebuilt without calling __init__ again
+                message = ("error", pickle.dumps((type(exc), exc.args, vars(exc))), str(exc))
+            except Exception:
+                message = ("error", b"", str(exc))
+        os.set_blocking(fd, True)
+        data = _frame(message)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        status = 0
+    except BaseException:  # noqa: B036 - a broken pipe or a second signal: nothing to tell
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _rebuild(payload: object, text: str) -> BaseException:
+    """The child's exception: its class with the same arguments and attributes (an __init__
+    that takes other arguments than it keeps in `args` is not called again); where that
+    cannot be done, a BoardgenError with its text."""
+    try:
+        kind, args, state = pickle.loads(payload)  # type: ignore[arg-type]
+        error: BaseException = kind.__new__(kind, *args)
+        error.args = args
+        error.__dict__.update(state)
+        return error
+    except Exception:
+        return BoardgenError(text)
+
+
+def _unwind(_signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(1)
+
+
+def _frame(message: tuple[str, object, str]) -> bytes:
+    body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(body)) + body
+
+
+def _end(pid: int) -> None:
+    """Ask the child to end (it unwinds and ends its workers), and wait for it."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    _reap(pid, _GRACE)
+
+
+def _reap(pid: int, grace: float) -> int:
+    """Wait for the child; kill it if it is still there after `grace` seconds."""
+    import time
+
+    deadline = time.monotonic() + grace
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= deadline:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.005)

@@ -1,0 +1,165 @@
+"""Work beside the main process (boardgen.background): the value, the progress and the errors of
+a forked child come back whole; a cancelled child ends with the workers it started; a render
+interrupted while its check runs leaves no process behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boardgen.background import Progress, beside
+from boardgen.errors import BoardgenError, DataError, Problem
+from boardgen.rules.simulate import can_fork
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
+
+
+def alive(pid: int) -> bool:
+    """Whether the process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def test_the_value_comes_back_with_the_progress_and_from_another_process() -> None:
+    def work(progress: Progress | None) -> dict[str, object]:
+        assert progress is not None
+        for done in range(1, 4):
+            progress(done, 3, "games")
+        return {"pid": os.getpid(), "big": "x" * 200_000}  # more than a pipe holds at once
+
+    seen: list[tuple[int, int, str]] = []
+    value = beside(work).result(lambda done, total, label: seen.append((done, total, label)))
+    assert value["pid"] != os.getpid()
+    assert value["big"] == "x" * 200_000
+    assert seen == [(1, 3, "games"), (2, 3, "games"), (3, 3, "games")]
+
+
+def test_an_error_of_the_child_is_raised_here_with_its_file_and_key() -> None:
+    def work(_progress: Progress | None) -> None:
+        raise DataError([Problem("layouts/games/x.toml", "board.size", "must be odd", 12)])
+
+    with pytest.raises(DataError) as caught:
+        beside(work).result()
+    assert "layouts/games/x.toml:12" in str(caught.value) and "board.size" in str(caught.value)
+
+
+def test_a_bug_in_the_child_keeps_its_traceback() -> None:
+    def work(_progress: Progress | None) -> None:
+        {}["missing"]  # noqa: B018 - the bug
+
+    with pytest.raises(KeyError) as caught:
+        beside(work).result()
+    assert any("Traceback" in note and "work" in note for note in getattr(caught.value, "__notes__", []))
+
+
+class Awkward(Exception):
+    """An exception whose __init__ wants other arguments than it keeps in `args`."""
+
+    def __init__(self, what: str, where: int) -> None:
+        super().__init__(f"{what} at {where}")
+        self.where = where
+
+
+def test_an_error_whose_init_differs_comes_back_as_it_was() -> None:
+    def work(_progress: Progress | None) -> None:
+        raise Awkward("odd", 3)
+
+    with pytest.raises(Awkward) as caught:
+        beside(work).result()
+    assert str(caught.value) == "odd at 3" and caught.value.where == 3
+
+
+def test_an_error_that_cannot_be_sent_keeps_its_message() -> None:
+    def work(_progress: Progress | None) -> None:
+        error = ValueError("no good")
+        error.callback = lambda: None  # type: ignore[attr-defined]  # pickle cannot send it
+        raise error
+
+    with pytest.raises(BoardgenError, match="no good"):
+        beside(work).result()
+
+
+def test_a_child_that_dies_is_a_clear_error() -> None:
+    def work(_progress: Progress | None) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    with pytest.raises(BoardgenError, match="ended without a verdict"):
+        beside(work).result()
+
+
+def test_without_fork_the_work_runs_here_when_asked() -> None:
+    ran: list[int] = []
+    pending = beside(lambda _progress: ran.append(os.getpid()) or 7, fork=False)
+    assert ran == []
+    assert pending.result() == 7 and ran == [os.getpid()]
+    assert pending.result() == 7 and len(ran) == 1  # asked twice, done once
+
+
+def test_cancel_ends_the_child_and_the_pool_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+
+    def work(_progress: Progress | None) -> None:
+        from boardgen.rules.simulate import _quiet_worker
+
+        with multiprocessing.get_context("fork").Pool(2, _quiet_worker) as pool:
+            workers = [p.pid for p in pool._pool]  # type: ignore[attr-defined]
+            pids.write_text(" ".join(map(str, [os.getpid(), *workers])))
+            pool.apply(time.sleep, (60,))
+
+    pending = beside(work)
+    deadline = time.monotonic() + 20
+    while not pids.exists() or len(pids.read_text().split()) < 3:
+        assert time.monotonic() < deadline, "the child never started its pool"
+        time.sleep(0.02)
+    started = [int(p) for p in pids.read_text().split()]
+    assert all(alive(pid) for pid in started)
+    took = time.monotonic()
+    pending.cancel()
+    assert time.monotonic() - took < 4  # ended, not killed after the grace period
+    time.sleep(0.2)
+    assert not any(alive(pid) for pid in started)
+    with pytest.raises(BoardgenError, match="cancelled"):
+        pending.result()
+
+
+def test_a_render_interrupted_during_its_check_leaves_no_process(tmp_path: Path) -> None:
+    """A real `boardgen render` with an empty verdict cache, interrupted by SIGINT while its
+    check (a child and its self-play workers) runs: it ends with the usual code, writes no
+    kit, and no process that carries its unique output path is left."""
+    out = tmp_path / "unique-output-4d1f"
+    env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", "master", "-o", str(out), "--recheck"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ours() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != proc.pid:
+                try:
+                    if str(out).encode() in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
+                        found.append(int(entry.name))
+                except OSError:
+                    continue
+        return found
+
+    deadline = time.monotonic() + 30
+    while len(ours()) < 2:  # the checking child and at least one self-play worker
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGINT, err
+    assert b"Traceback" not in err
+    assert not (out / "master").exists()
+    time.sleep(0.3)
+    assert ours() == []
