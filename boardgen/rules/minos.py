@@ -54,6 +54,8 @@ from __future__ import annotations
 
 import operator
 import random
+import sys
+from array import array
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -79,8 +81,15 @@ if TYPE_CHECKING:
 RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
 _MASK = (1 << 64) - 1
+_STEP = 0x9E3779B97F4A7C15  # splitmix64's increment (`boardgen.rules.race.next_random`)
+_DICE_BLOCK = 64  # dice `greedy_playout` rolls at a time (a game uses a few hundred)
 MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
 _next_random = next_random
+
+# What `MinosGame._playout_tables` builds (see there).
+_Tables = tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
+                list[list[tuple[int, float, float, float]]], list[list[int]], list[list[bool]],
+                list[str | None], list[tuple[tuple[int, float, bool], ...]]]
 
 __all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
            "IllegalMoveError", "MinosGame", "MinosState", "Move", "count_events", "roll"]
@@ -123,9 +132,7 @@ class MinosGame(RaceGame):
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
                               for s in range(n)] for seat in range(n)]
                          for n in range(1, layout.players[1] + 1)}
-        self._tables: tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
-                            list[list[tuple[int, float]]], list[list[int]], list[list[bool]], list[str | None],
-                            list[tuple[tuple[int, float, bool], ...]]] | None = None
+        self._tables: _Tables | None = None
 
     # -- rules ---------------------------------------------------------------------------------
     # The rules work on lists (`pos`, `free`, `dice`) changed in place, so that the protocol
@@ -415,9 +422,10 @@ class MinosGame(RaceGame):
         hook=count_events)` plays, decision for decision and with the same record. Without
         `counting`, the record has no counters (as `play` without a hook).
 
-        It plays on plain lists with the tables of `_playout_tables`, keeps each seat's sum of
-        field values up to date instead of adding them up at every decision, builds no state
-        and no Move, and draws the player's choice straight from its generator, as
+        It plays on plain lists with the tables of `_playout_tables`, keeps up to date what the
+        rules would otherwise search for (each seat's sum of field values, the piece on each
+        field, the pieces sitting out), builds no state and no Move, rolls the dice in blocks
+        (`_dice`) and draws the player's choice straight from its generator, as
         `random.Random.choice` does. The common cases are played here; the rare ones call the
         rules above (`_leaves_playable` for a die that may leave the other unusable, `_arrive`
         for rides, crossings and the tunnel). Every field value is a whole number, so the
@@ -426,37 +434,53 @@ class MinosGame(RaceGame):
         holds it to `play`, decision by decision."""
         per, goal, entry, delayed, trap = self.per, self.goal, self.entry_face, self.delayed, self.trap
         values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms = self._playout_tables()
+        ride_to, partner = self.ride_to, self.partner
         n = seats * per
         weights = self._weights[seats]
-        piece_weights = [[weights[seat][k // per] for k in range(n)] for seat in range(seats)]
+        # Per seat to move, per piece: how that piece's worth counts for the seat; the extra last
+        # entry (index -1, "no piece") is 0, so that a move swapping no piece out adds 0.0.
+        piece_weights = [[weights[seat][k // per] for k in range(n)] + [0.0] for seat in range(seats)]
         others_weight = OTHERS_WEIGHT / max(1, seats - 1)
         die_moves = self._die_moves
         leaves_playable, arrive = self._leaves_playable, self._arrive
         getrandbits = random.Random(seed).getrandbits
-        state = self.initial_state(seats, seed)
-        pos, free, rng = list(state.pos), list(state.free_at), state.rng
-        die_a, die_b = state.dice
-        dice = 2
+        # The dice, as `initial_state` and `roll` roll them, one block at a time: die `rolled`
+        # is the next to use (two per turn, one per ride).
+        rng = next_random(seed & _MASK)[1]
+        stream = _dice(rng)
+        rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+        die_a, die_b = stream[0], stream[1]
+        rolled, dice = 2, 2
+        pos, free = [OUTSIDE] * n, [0] * n
+        # The piece resting on each field, -1 for none: exact on every field where a piece can
+        # be swapped out (it holds one piece at most); meaningless on the others (the entrance,
+        # sanctuaries, Elysium), which are never looked up. The extra last slot (goal + 1) is
+        # never written: the tables name it where a move can swap no piece out.
+        occ = [-1] * (goal + 2)
+        # Per piece (and -1): what sitting out costs it now, WAIT_COST per turn still to lose;
+        # 0 for a free piece (set at each decision for the pieces in `held_pieces`).
+        pen = [0.0] * (n + 1)
         # Each seat's sum of field values, and the total: exact (whole numbers).
         sums = [sum(values[p] for p in pos[s * per:(s + 1) * per]) for s in range(seats)]
         total = sum(sums)
-        # No piece waits beyond this turn (an upper bound of max(free)); the pieces that may
-        # wait, in order (every piece ever held).
-        wait_until = max(free)
+        # The pieces that may sit out (free_at > turn), in order; per seat, a turn from which
+        # none of its pieces sits out (an upper bound of their free_at).
         held_pieces: list[int] = []
-        # The turns at which a piece held on a field with a tunnel may be due out (`_proceed`):
-        # a piece gets there only by being held (or at turn 0, free).
-        release_turns = {0}
+        seat_held = [0] * seats
+        # The turns at which a piece held on a field with a tunnel may be due out (`_proceed`).
+        release_turns: set[int] = set()
         turn, winner = 0, -1
         offer, offered_piece = None, -1
         landed = [0] * (goal + 1)
         rides = crossings = swaps = decisions = offered = widest = 0
+        empty: list[int] = []
         while turn < turn_cap:
             seat = turn % seats
-            low_piece = seat * per
-            # A tunnel may move pieces after this decision: then count the changes as count_events does.
-            snapshot = pos[:] if wait_until >= turn else None
-            bumped = -1
+            k0 = seat * per  # the seat's first piece
+            # What this decision moved, to count the pieces it moved if a tunnel moves more.
+            mover = bumped = -1
+            mover_from = bumped_from = 0
+            before: list[int] | None = None
             if offer is not None:
                 # -- an Orbit ride or a Millstone crossing offered to `offered_piece`
                 count = 2
@@ -465,21 +489,20 @@ class MinosGame(RaceGame):
                 own = sums[seat]
                 base = -1.0 * own + others_weight * (total - own)
                 pw = piece_weights[seat]
-                if wait_until > turn:
-                    for k in held_pieces:
-                        at = free[k]
-                        if at > turn:
-                            base -= pw[k] * WAIT_COST * ((at - turn) // seats)
+                for k in held_pieces:
+                    at = free[k]
+                    if at > turn:
+                        base -= pw[k] * WAIT_COST * ((at - turn) // seats)
                 terms = offer_terms[origin]
                 change_sum = 0.0
                 for field, term, swappable in terms:
-                    change = 0.0
-                    change += term
-                    if swappable and field in pos:
-                        other = pos.index(field)
-                        at = free[other]
-                        worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
-                        change += pw[other] * (values[origin] - worth)
+                    change = term
+                    if swappable:
+                        other = occ[field]
+                        if other >= 0:
+                            at = free[other]
+                            worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
+                            change += pw[other] * (values[origin] - worth)
                     change_sum += change
                 taken = base + change_sum / len(terms)
                 if taken == base:  # a tie: the player draws one of the two
@@ -494,77 +517,85 @@ class MinosGame(RaceGame):
                 kind, offer = offer, None
                 if take:
                     if kind == RIDE:
-                        rng, points = roll(rng)
-                        end = self.ride_to[origin][points - 1]
+                        if rolled == len(stream):
+                            stream += _dice(rng)
+                            rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+                        end = ride_to[origin][stream[rolled] - 1]
+                        rolled += 1
                         rides += 1
                     else:
-                        end = self.partner[origin]
+                        end = partner[origin]
                         crossings += 1
                     landings: list[int] = []
                     _, bumped = arrive(pos, free, piece, end, origin, turn, seats, landings, False)
                     for field in landings:
                         landed[field] += 1
                     field = pos[piece]
+                    occ[origin] = bumped
+                    occ[field] = piece
+                    mover, mover_from, bumped_from = piece, origin, field
                     change_value = values[field] - values[origin]
                     sums[seat] += change_value
                     total += change_value
                     if bumped >= 0:
                         sums[bumped // per] -= change_value
                         total -= change_value
-                    if free[piece] > turn:
-                        wait_until = max(wait_until, free[piece])
-                        if delayed[pos[piece]]:
-                            release_turns.add(free[piece])
+                        pen[bumped] = 0.0
+                    at = free[piece]
+                    if at > turn:
+                        if at > seat_held[seat]:
+                            seat_held[seat] = at
+                        if delayed[field]:
+                            release_turns.add(at)
                         if piece not in held_pieces:
                             insort(held_pieces, piece)
-                    if field == goal and pos[low_piece:low_piece + per].count(goal) == per:
+                    if field == goal and pos[k0:k0 + per].count(goal) == per:
                         winner = seat
             else:
-                # -- dice: the seat's pieces that can move, one per field
-                seen: dict[int, int] = {}  # field -> the first free piece on it
-                free_on_board = 0
-                outside = -1  # the first piece outside
-                held = wait_until > turn  # some piece may sit out this turn
-                for k, p in enumerate(pos[low_piece:low_piece + per], low_piece):
-                    if p == goal or (held and free[k] > turn):
-                        continue
-                    if p:
-                        free_on_board += 1
-                        if p not in seen:
-                            seen[p] = k
-                    elif outside < 0:
-                        outside = k
-                on_board = list(seen.values())
+                # -- dice: the fields the seat can move a piece from, in the order of their first
+                # piece (the order of the legal moves); a piece sitting out counts as borne off.
+                if seat_held[seat] > turn:
+                    row = [goal if free[k] > turn else pos[k] for k in range(k0, k0 + per)]
+                else:
+                    row = pos[k0:k0 + per]
+                fields: list[int] = []
+                for p in row:
+                    if p != goal and p not in fields:
+                        fields.append(p)
+                if OUTSIDE in fields:  # only a die showing the entry face brings a piece in
+                    board = fields[:]
+                    board.remove(OUTSIDE)
+                else:
+                    board = fields
                 # The moves on offer: `first` with die `high`, then `second` with die `low`.
-                second: list[int] = []
+                second = empty
                 if dice == 1:
                     high = low = die_a
-                    first = on_board if outside < 0 or high != entry else sorted([*on_board, outside])
+                    first = fields if high == entry else board
                 else:
                     high, low = (die_a, die_b) if die_a >= die_b else (die_b, die_a)
-                    # With the entry face, the first piece outside may move too.
-                    movers = on_board if outside < 0 or entry not in (high, low) else sorted([*on_board, outside])
-                    first = movers if high == entry else on_board
+                    first = fields if high == entry else board
                     # A die move must leave the other die usable where some move does. A piece
                     # that ends free on the board can use it (`keeps`); so can another free piece
                     # on the board when the move starts on the board (a swap only sends it back
                     # and frees it). Only the other moves are played out (`_leaves_playable`).
-                    if free_on_board >= 2 and (outside < 0 or keeps[OUTSIDE][entry]):
+                    if (per - row.count(OUTSIDE) - row.count(goal) >= 2
+                            and (board is fields or keeps[OUTSIDE][entry])):
                         if high != low:
-                            second = movers if low == entry else on_board
+                            second = fields if low == entry else board
                     else:
-                        keep_first = [k for k in first if keeps[pos[k]][high]
-                                      or leaves_playable(pos, free, turn, seats, die_moves[high][k], low)]
+                        keep_first = [f for f in first if keeps[f][high] or leaves_playable(
+                            pos, free, turn, seats, die_moves[high][k0 + row.index(f)], low)]
                         if high == low:
                             first = keep_first or first
                         else:
-                            second = movers if low == entry else on_board
-                            keep_second = [k for k in second if keeps[pos[k]][low]
-                                           or leaves_playable(pos, free, turn, seats, die_moves[low][k], high)]
+                            second = fields if low == entry else board
+                            keep_second = [f for f in second if keeps[f][low] or leaves_playable(
+                                pos, free, turn, seats, die_moves[low][k0 + row.index(f)], high)]
                             if keep_first or keep_second:
                                 first, second = keep_first, keep_second
                             elif first:
-                                second = []
+                                second = empty
                 split = len(first)
                 count = split + len(second)
                 if not count:
@@ -579,31 +610,34 @@ class MinosGame(RaceGame):
                             pass
                         choice = 0
                     else:
-                        # -- the greedy player's scores, as `_scores_at` makes them
+                        # -- the greedy player's scores, as `_scores_at` makes them: per move, the
+                        # table's (field a piece may be swapped out of, value of the origin, value
+                        # of the origin less that field's, end score); the piece swapped out (-1:
+                        # none, weighing 0) adds its weight times the difference and what it
+                        # loses by being freed.
                         own = sums[seat]
                         base = -1.0 * own + others_weight * (total - own)
                         pw = piece_weights[seat]
-                        if held:
+                        if held_pieces:
+                            stale = False
                             for k in held_pieces:
                                 at = free[k]
                                 if at > turn:
-                                    base -= pw[k] * WAIT_COST * ((at - turn) // seats)
-                        scores = []
-                        for group, points in ((first, high), (second, low)):
-                            ends = die_ends[points]
-                            for k in group:
-                                origin = pos[k]
-                                field, end_score = ends[origin]
-                                if field and field in pos:  # the piece there is swapped out
-                                    other = pos.index(field)
-                                    at = free[other]
-                                    worth = values[field]
-                                    if at > turn:
-                                        worth -= WAIT_COST * ((at - turn) // seats)
-                                    scores.append(base + values[origin] + pw[other] * (values[origin] - worth)
-                                                  + end_score)
+                                    lost = (at - turn) // seats
+                                    base -= pw[k] * WAIT_COST * lost
+                                    pen[k] = WAIT_COST * lost
                                 else:
-                                    scores.append(base + values[origin] + end_score)
+                                    pen[k] = 0.0
+                                    stale = True
+                            if stale:
+                                held_pieces = [k for k in held_pieces if free[k] > turn]
+                        ends = die_ends[high]
+                        scores = [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
+                                  for sw, vo, dv, e in map(ends.__getitem__, first)]
+                        if second:
+                            ends = die_ends[low]
+                            scores += [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
+                                       for sw, vo, dv, e in map(ends.__getitem__, second)]
                         best = min(scores)
                         ties = scores.count(best)
                         if ties == 1:
@@ -617,37 +651,43 @@ class MinosGame(RaceGame):
                                 r = getrandbits(bits)
                             choice = [i for i, v in enumerate(scores) if v == best][r]
                     # -- play the die: its count, forced moves, a swap, the field's effect
-                    piece, points = (first[choice], high) if choice < split else (second[choice - split], low)
+                    origin, points = (first[choice], high) if choice < split else (second[choice - split], low)
+                    piece = k0 + row.index(origin)
                     if dice == 2:
                         dice = 1
                         if points == die_a:
                             die_a = die_b
                     else:
                         dice = 0
-                    origin = pos[piece]
                     for field in land[origin][points]:
                         landed[field] += 1
                     field = rest[origin][points]
+                    mover, mover_from, bumped_from = piece, origin, field
                     change_value = values[field] - values[origin]
                     sums[seat] += change_value
                     total += change_value
                     if field == goal:
                         pos[piece], free[piece] = goal, 0
-                        if pos[low_piece:low_piece + per].count(goal) == per:
+                        occ[origin] = -1
+                        if pos[k0:k0 + per].count(goal) == per:
                             winner = seat
                     else:
-                        if swap_at[origin][points] and field in pos:
-                            bumped = pos.index(field)
-                            pos[bumped], free[bumped] = origin, 0
-                            sums[bumped // per] -= change_value
-                            total -= change_value
+                        if swap_at[origin][points]:
+                            bumped = occ[field]
+                            if bumped >= 0:
+                                pos[bumped], free[bumped], pen[bumped] = origin, 0, 0.0
+                                sums[bumped // per] -= change_value
+                                total -= change_value
+                        occ[origin] = bumped
+                        occ[field] = piece
                         pos[piece] = field
                         lost = trap[field]
                         if lost:
-                            free[piece] = turn + seats * (lost + 1)
-                            wait_until = max(wait_until, free[piece])
-                            if delayed[pos[piece]]:
-                                release_turns.add(free[piece])
+                            free[piece] = at = turn + seats * (lost + 1)
+                            if at > seat_held[seat]:
+                                seat_held[seat] = at
+                            if delayed[field]:
+                                release_turns.add(at)
                             if piece not in held_pieces:
                                 insort(held_pieces, piece)
                         else:
@@ -657,25 +697,37 @@ class MinosGame(RaceGame):
             if winner < 0 and offer is None:
                 while True:
                     if turn in release_turns:
-                        low_piece = (turn % seats) * per
-                        for k in range(low_piece, low_piece + per):
+                        first_k = (turn % seats) * per
+                        for k in range(first_k, first_k + per):
                             exit_to = delayed[pos[k]]
                             if exit_to and free[k] == turn:
+                                if before is None:  # the position before this decision
+                                    before = pos[:]
+                                    if bumped >= 0:
+                                        before[bumped] = bumped_from
+                                    if mover >= 0:
+                                        before[mover] = mover_from
                                 origin = pos[k]
                                 landings = []
                                 offer, moved = arrive(pos, free, k, exit_to, origin, turn, seats, landings, True)
                                 for field in landings:
                                     landed[field] += 1
-                                change_value = values[pos[k]] - values[origin]
+                                field = pos[k]
+                                occ[origin] = moved
+                                occ[field] = k
+                                change_value = values[field] - values[origin]
                                 sums[k // per] += change_value
                                 total += change_value
                                 if moved >= 0:
                                     sums[moved // per] -= change_value
                                     total -= change_value
-                                if free[k] > turn:
-                                    wait_until = max(wait_until, free[k])
-                                    if delayed[pos[k]]:
-                                        release_turns.add(free[k])
+                                    pen[moved] = 0.0
+                                at = free[k]
+                                if at > turn:
+                                    if at > seat_held[k // per]:
+                                        seat_held[k // per] = at
+                                    if delayed[field]:
+                                        release_turns.add(at)
                                     if k not in held_pieces:
                                         insort(held_pieces, k)
                                 if offer is not None:
@@ -685,32 +737,34 @@ class MinosGame(RaceGame):
                             break
                     if dice == 2:
                         break
-                    if dice == 1:
-                        low_piece = (turn % seats) * per
-                        usable = False
-                        for k in range(low_piece, low_piece + per):
-                            p = pos[k]
-                            if p != goal and free[k] <= turn and (p or die_a == entry):
-                                usable = True
-                                break
+                    if dice == 1:  # the last die, if some piece can use it
+                        if seat_held[seat] > turn:
+                            usable = False
+                            for k in range(k0, k0 + per):
+                                p = pos[k]
+                                if p != goal and free[k] <= turn and (p or die_a == entry):
+                                    usable = True
+                                    break
+                        else:
+                            row = pos[k0:k0 + per]
+                            usable = (row.count(OUTSIDE) + row.count(goal) < per
+                                      or (die_a == entry and OUTSIDE in row))
                         if usable:
                             break
                     turn += 1
-                    # Two dice, as `roll` rolls them (splitmix64, `boardgen.rules.race.next_random`).
-                    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
-                    z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                    die_a = (z ^ (z >> 31)) % FACES + 1
-                    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
-                    z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                    die_b = (z ^ (z >> 31)) % FACES + 1
+                    seat = turn % seats
+                    k0 = seat * per
+                    if rolled + 2 > len(stream):
+                        stream += _dice(rng)
+                        rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+                    die_a, die_b = stream[rolled], stream[rolled + 1]
+                    rolled += 2
                     dice = 2
             offered += count
             if count > widest:
                 widest = count
-            if snapshot is not None:
-                moved_pieces = sum(map(operator.ne, snapshot, pos))
+            if before is not None:
+                moved_pieces = sum(map(operator.ne, before, pos))
                 if moved_pieces > 1:
                     swaps += moved_pieces - 1
             elif bumped >= 0:
@@ -727,17 +781,16 @@ class MinosGame(RaceGame):
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
 
-    def _playout_tables(self) -> tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
-                                       list[list[tuple[int, float]]], list[list[int]], list[list[bool]],
-                                       list[str | None],
-                                       list[tuple[tuple[int, float, bool], ...]]]:
+    def _playout_tables(self) -> _Tables:
         """What `greedy_playout` looks up, per field and die (built once):
 
         - the field values (`_field_values`), and where each count ends (`_rest`);
         - the fields each count lands on (for the counters);
         - the field a count ends on if a piece there would be swapped out, else 0;
-        - per die and field, that field and the part of the move's score that depends only on
-          where it ends (`_scores_at`);
+        - per die and field: the field where a piece may be swapped out (else `goal + 1`, a
+          field nobody is on), the field's value, the field's value less that field's (0 when
+          none), and the part of the move's score that depends only on where it ends
+          (`_scores_at`);
         - whether the piece ends free on the board (it can then use another die);
         - the offer a count ending on each field makes (RIDE, CROSS or None);
         - per field where an offer is made: per end of the ride or crossing, the field, the
@@ -747,8 +800,8 @@ class MinosGame(RaceGame):
             return self._tables
         goal, values, rest, trap, safe = self.goal, self._values, self._rest, self.trap, self.safe
         fields = range(goal + 1)
-        land = [[()] + [self.chain[self.target(origin, points)] for points in range(1, FACES + 1)]
-                for origin in fields]
+        land: list[list[tuple[int, ...]]] = [
+            [()] + [self.chain[self.target(origin, points)] for points in range(1, FACES + 1)] for origin in fields]
         tail: list[list[float]] = []
         swap_at: list[list[int]] = []
         for origin in fields:
@@ -787,10 +840,36 @@ class MinosGame(RaceGame):
             offer_terms[field] = tuple(terms)
         keeps = [[points > 0 and rest[origin][points] != goal and not trap[rest[origin][points]]
                   for points in range(FACES + 1)] for origin in fields]
-        die_ends = [[(swap_at[origin][points], tail[origin][points]) for origin in fields]
+        nobody = goal + 1
+        die_ends = [[(swap_at[origin][points] or nobody, values[origin],
+                      values[origin] - values[swap_at[origin][points]] if swap_at[origin][points] else 0.0,
+                      tail[origin][points]) for origin in fields]
                     for points in range(FACES + 1)]
         self._tables = (values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms)
         return self._tables
+
+
+def _dice(rng: int) -> list[int]:
+    """The next `_DICE_BLOCK` dice `roll` rolls from generator state `rng`, worked out side by
+    side: splitmix64's state i is rng + i * _STEP, and its mix is the same multiplications,
+    shifts and masks for every state, so one Python int holding every state in a lane of 128
+    bits (room for a 64-bit product) goes through it once, each step masked back to 64 bits
+    per lane; then `% FACES + 1` per die, as `roll` does."""
+    x = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
+    z = (((x ^ (x >> 30)) & _LANES) * 0xBF58476D1CE4E5B9) & _LANES
+    z = (((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB) & _LANES
+    z = (z ^ (z >> 31)) & _LANES
+    words = array(_WORD, z.to_bytes(16 * _DICE_BLOCK, "little"))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return [w % FACES + 1 for w in words[::2]]
+
+
+# The lanes of `_dice`: 1 in each lane, step i + 1 in lane i, and 64 set bits in each lane.
+_LANE_ONES = sum(1 << (128 * i) for i in range(_DICE_BLOCK))
+_LANE_STEPS = sum(((i + 1) * _STEP) << (128 * i) for i in range(_DICE_BLOCK))
+_LANES = _MASK * _LANE_ONES
+_WORD = next(code for code in "LQ" if array(code).itemsize == 8)  # an unsigned 64-bit array item
 
 
 _LANDED = [f"landed:{field}" for field in range(256)]
