@@ -60,6 +60,7 @@ from boardgen.errors import Problem
 Point = tuple[float, float]
 
 OUTSIDE = 0  # the index of "not on the board yet": in front of the start field
+_APART = 1e-6  # mm: boxes this far apart are apart whatever the rounding of a projection
 
 # Effect kinds, with the parameters each one needs.
 JUMP, TUNNEL, LOSE_TURNS, EXACT, SANCTUARY = "jump", "tunnel", "lose_turns", "exact", "sanctuary"
@@ -289,7 +290,19 @@ class TrackGraph:
         enters in order (the last is where the count ends, before any jump). From OUTSIDE
         the first point enters the start field. A count never passes an "exact" field nor
         the goal: it goes in and comes back along the way it came, one field per extra point
-        (then on along `back`, never past the start). Branches give one walk per choice."""
+        (then on along `back`, never past the start). Branches give one walk per choice.
+        Worked out once per graph (the static checks and the rules ask for the same ones)."""
+        key = (origin, points)
+        known = self._walks.get(key)
+        if known is None:
+            known = self._walks[key] = self._find_walks(origin, points)
+        return known
+
+    @cached_property
+    def _walks(self) -> dict[tuple[int, int], tuple[tuple[int, ...], ...]]:
+        return {}
+
+    def _find_walks(self, origin: int, points: int) -> tuple[tuple[int, ...], ...]:
         if points <= 0:
             return ((origin,),) if origin != OUTSIDE else ()
         out: list[tuple[int, ...]] = []
@@ -346,10 +359,35 @@ class TrackGraph:
         out += [Link("choice", n.index, m) for n in self.nodes if n.choice for m in n.next[1:]]
         return tuple(out)
 
+    def _steps(self, at: int) -> list[int]:
+        """Where a piece on `at` can go next (`reachable`'s edges)."""
+        forced = self.forced_map
+        nxt = list(self.node(at).next) if at != OUTSIDE else [self.start]
+        if at in forced:
+            nxt.append(forced[at])
+        if at != OUTSIDE and self.node(at).back and (self.node(at).has(EXACT) or at == self.goal):
+            nxt.append(self.node(at).back)
+        return nxt
+
+    def reaching(self, target: int) -> set[int]:
+        """Every field (and OUTSIDE) from which a piece can get to `target`: the fields whose
+        `reachable` holds it, found in one sweep backwards."""
+        comes_from: dict[int, list[int]] = {}
+        for at in (OUTSIDE, *self.indexes):
+            for nxt in self._steps(at):
+                comes_from.setdefault(nxt, []).append(at)
+        seen = {target}
+        stack = [target]
+        while stack:
+            for before in comes_from.get(stack.pop(), ()):
+                if before not in seen:
+                    seen.add(before)
+                    stack.append(before)
+        return seen
+
     def reachable(self, origin: int) -> set[int]:
         """Every field a piece can come to rest on or pass from `origin` (moving forward,
         bouncing back and following forced moves)."""
-        forced = self.forced_map
         seen: set[int] = set()
         stack = [origin]
         while stack:
@@ -357,12 +395,7 @@ class TrackGraph:
             if at in seen:
                 continue
             seen.add(at)
-            nxt = list(self.node(at).next) if at != OUTSIDE else [self.start]
-            if at in forced:
-                nxt.append(forced[at])
-            if at != OUTSIDE and self.node(at).back and (self.node(at).has(EXACT) or at == self.goal):
-                nxt.append(self.node(at).back)
-            stack.extend(nxt)
+            stack.extend(self._steps(at))
         return seen - {OUTSIDE}
 
 
@@ -544,8 +577,18 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
                 or bottom > graph.height_mm + 0.01):
             out.append((f"field {n.label} is off the {graph.width_mm:g} x {graph.height_mm:g} mm "
                         f"board", n.index))
-    for a in graph.nodes:
-        for b in graph.nodes[a.index:]:
+    # Two upright rectangles whose boxes lie apart cannot overlap (`Shape.overlaps` would
+    # find them apart along x or y): only the others are compared.
+    boxes = [n.shape.box for n in graph.nodes]
+    upright = [n.shape.polygon is None for n in graph.nodes]
+    for k, a in enumerate(graph.nodes):
+        left, top, right, bottom = boxes[k]
+        for j in range(k + 1, len(graph.nodes)):
+            b_left, b_top, b_right, b_bottom = boxes[j]
+            if upright[k] and upright[j] and (b_left - right > _APART or left - b_right > _APART
+                                               or b_top - bottom > _APART or top - b_bottom > _APART):
+                continue
+            b = graph.nodes[j]
             if a.shape.overlaps(b.shape):
                 out.append((f"fields {a.label} and {b.label} overlap", b.index))
     seen = graph.reachable(OUTSIDE)
@@ -553,7 +596,8 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
     if unreachable:
         shown = ", ".join(n.label for n in unreachable[:8]) + (", ..." if len(unreachable) > 8 else "")
         out.append((f"no piece can reach field(s) {shown} from the start", unreachable[0].index))
-    stranded = [i for i in seen if graph.goal not in graph.reachable(i)]
+    reaching = graph.reaching(graph.goal)
+    stranded = [i for i in seen if i not in reaching]
     if stranded:
         shown = ", ".join(graph.label(i) for i in sorted(stranded)[:8])
         out.append((f"the goal cannot be reached from field(s) {shown}", min(stranded)))

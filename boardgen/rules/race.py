@@ -559,38 +559,42 @@ class RaceGame:
             elif self.trap[f]:
                 cost[f] = float(self.trap[f])
         rolls = dice_rolls(self.dice_count)
-        value = [0.0] * size
-
-        def rest(end: int) -> float:
+        # Where a count ending on each field leaves the piece to be valued: the field it
+        # rests on, or each field it may move on to (the best of them counts).
+        rests = []
+        for end in range(size):
             field = self.chain[end][-1]
             ways = self.ways_on[field]
-            if ways:
-                return min(value[self.chain[w][-1]] + cost[self.chain[w][-1]] for w in ways)
-            return value[field] + cost[field]
-
-        options: list[list[tuple[float, list[int]]]] = []
+            rests.append({self.chain[w][-1] for w in ways} if ways else {field})
+        # Per field and roll: the chance, and the fields the best of which the roll leads to
+        # (None: it leads nowhere, the piece stays). The best of every end's best is the best
+        # of them all, so the sums below are those of the plain value iteration, term for term.
+        options: list[list[tuple[float, tuple[int, ...] | None]]] = []
         for f in range(size):
-            per_roll = []
+            per_roll: list[tuple[float, tuple[int, ...] | None]] = []
             for faces, chance in rolls:
                 ends = list(self.ends[f][sum(faces)])
                 if self.exact_one_die:
                     ends += [e for die in set(faces) for e in self.ends[f][die] if self.exact[e]]
-                per_roll.append((chance, ends))
+                per_roll.append((chance, tuple(sorted(set().union(*(rests[e] for e in ends)))) if ends else None))
             options.append(per_roll)
-        order = sorted(range(size), key=lambda i: self._distance[i])
+        order = [i for i in sorted(range(size), key=lambda i: self._distance[i]) if i != self.goal]
+        value = [0.0] * size
+        rested = [0.0 + c for c in cost]  # value + cost of each field, kept up to date
         for _ in range(500):
             change = 0.0
             for i in order:
-                if i == self.goal:
-                    continue
                 total = 1.0
-                for chance, ends in options[i]:
-                    if ends:
-                        total += chance * min(rest(e) for e in ends)
-                    else:
+                for chance, best in options[i]:
+                    if best is None:
                         total += chance * value[i]
+                    elif len(best) == 1:
+                        total += chance * rested[best[0]]
+                    else:
+                        total += chance * min([rested[x] for x in best])
                 change = max(change, abs(total - value[i]))
                 value[i] = total
+                rested[i] = total + cost[i]
             if change < 1e-3:
                 break
         return value

@@ -211,3 +211,63 @@ def test_one_die_may_make_an_exact_count():
     assert game.apply(s, Move(DIE, 2, 0)).winner == 0
     # 6 + 7 goes in at 8 after 2 and comes back 5: to 3.
     assert game.apply(s, Move(DIE, 7, 0)).pos[0] == 3
+
+
+def plain_value_iteration(game: RaceGame) -> list[float]:
+    """`RaceGame.expected` as first written: every end of every roll valued one by one (the
+    reference the faster sweep must match float for float: greedy ties hang on these)."""
+    from boardgen.model.race import STUCK_UNTIL
+    from boardgen.rules.race import STUCK_COST, dice_rolls
+
+    size = len(game.track) + 1
+    cost = [0.0] * size
+    for f in game.track.indexes:
+        if game.hold[f]:
+            cost[f] = STUCK_COST[STUCK_UNTIL[game.hold[f] - 1]]
+        elif game.trap[f]:
+            cost[f] = float(game.trap[f])
+    value = [0.0] * size
+
+    def rest(end: int) -> float:
+        field = game.chain[end][-1]
+        ways = game.ways_on[field]
+        if ways:
+            return min(value[game.chain[w][-1]] + cost[game.chain[w][-1]] for w in ways)
+        return value[field] + cost[field]
+
+    options = []
+    for f in range(size):
+        per_roll = []
+        for faces, chance in dice_rolls(game.dice_count):
+            ends = list(game.ends[f][sum(faces)])
+            if game.exact_one_die:
+                ends += [e for die in set(faces) for e in game.ends[f][die] if game.exact[e]]
+            per_roll.append((chance, ends))
+        options.append(per_roll)
+    for _ in range(500):
+        change = 0.0
+        for i in sorted(range(size), key=lambda i: game._distance[i]):
+            if i == game.goal:
+                continue
+            total = 1.0
+            for chance, ends in options[i]:
+                total += chance * (min(rest(e) for e in ends) if ends else value[i])
+            change = max(change, abs(total - value[i]))
+            value[i] = total
+        if change < 1e-3:
+            break
+    return value
+
+
+def test_expected_turns_are_the_plain_value_iteration(chancy):
+    import dataclasses
+
+    from boardgen.data.loader import load
+    from boardgen.model import grand
+    from boardgen.rules.grand import GrandGame
+
+    layout = grand.build(load("game", "grand"))
+    games = [chancy, RaceGame(chance_track(), players=(2, 2), dice=2, exact_one_die=True),
+             GrandGame(layout), GrandGame(dataclasses.replace(layout, exact_one_die=False))]
+    for game in games:
+        assert game.expected == plain_value_iteration(game)

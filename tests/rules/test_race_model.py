@@ -193,3 +193,21 @@ def test_schema_bounds():
     assert any("'turns' is a required property" in e for e in errors)
     assert any("'never' is not one of" in e for e in errors)
     assert any("-1 is less than the minimum" in e for e in errors)
+
+
+def test_the_fields_that_reach_the_goal_are_those_it_is_reachable_from():
+    """`reaching` (one sweep backwards) against `reachable` from every field, on the bundled
+    race boards and on one with a field cut off from the goal."""
+    import dataclasses
+
+    from boardgen.data.loader import load
+    from boardgen.model import grand, minos
+
+    layout = grand.build(load("game", "grand"))
+    cut = dataclasses.replace(layout, jumps={k: v for k, v in layout.jumps.items() if k != grand.parse_label("XXXVI")})
+    graphs = [layout.track(), minos.build(load("game", "minos")).track, cut.track()]
+    for graph in graphs:
+        for target in (graph.goal, graph.start, len(graph) // 2):
+            assert graph.reaching(target) == {i for i in (OUTSIDE, *graph.indexes)
+                                              if target == i or target in graph.reachable(i)}
+    assert graph.goal not in cut.track().reachable(cut.track().index("XXXVI"))
