@@ -107,11 +107,10 @@ class Beside(Generic[T]):
 def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside[T]:
     """`work(progress)` started in a forked child (see the module docstring); with `fork`
     false, or where forking is not possible or not worth it, run in this process later."""
-    from boardgen.rules.simulate import available_cpus, can_fork
-
     if not fork or not can_fork() or available_cpus() < 2:
         return Beside(work, None, None)
     read, write = os.pipe()
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -120,16 +119,47 @@ def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside
         return Beside(work, None, None)
     if pid == 0:  # the child: never returns
         os.close(read)
-        _child(work, write)
+        _child(work, write, parent)
     os.close(write)
     return Beside(work, pid, read)
 
 
-def _child(work: Callable[[Progress | None], object], fd: int) -> None:
+def available_cpus() -> int:
+    """CPUs this process may run on: the number of workers self-play uses by default."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def die_with_parent(parent: int) -> None:
+    """Have this forked process sent SIGTERM when its parent ends, however it ends (Linux;
+    elsewhere nothing): a child or self-play worker never outlives a killed render."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError, ImportError):
+        return
+    if prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) == 0 and os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)  # the parent ended before the request was made
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _child(work: Callable[[Progress | None], object], fd: int, parent: int) -> None:
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, _unwind)
+        die_with_parent(parent)
         os.set_blocking(fd, False)
 
         def progress(done: int, total: int, label: str) -> None:

@@ -132,14 +132,23 @@ def test_cancel_ends_the_child_and_the_pool_it_started(tmp_path: Path) -> None:
         pending.result()
 
 
-def test_a_render_interrupted_during_its_check_leaves_no_process(tmp_path: Path) -> None:
-    """A real `boardgen render` with an empty verdict cache, interrupted by SIGINT while its
-    check (a child and its self-play workers) runs: it ends with the usual code, writes no
-    kit, and no process that carries its unique output path is left."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL])
+def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signum: int) -> None:
+    """A real `boardgen render` of a 9 x 9 layout (its check takes seconds) with an empty
+    verdict cache, interrupted (SIGINT) or killed (SIGKILL) while its check (a child and its
+    self-play workers) runs: within a second no process that carries its unique output path
+    is left (a killed render's child and workers are told by the kernel), and an interrupted
+    one ends with the usual code and writes no kit."""
+    layout = tmp_path / "nine.toml"
+    made = subprocess.run([sys.executable, "-m", "boardgen", "generate", "classic", "--size", "9", "-o", str(layout)],
+                          capture_output=True)
+    assert made.returncode == 0, made.stderr
     out = tmp_path / "unique-output-4d1f"
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
-    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", "master", "-o", str(out), "--recheck"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Files, not pipes: waiting for a pipe to close would wait for every process holding it.
+    log = (tmp_path / "stderr").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", str(layout), "-o", str(out)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def ours() -> list[int]:
         found = []
@@ -153,13 +162,61 @@ def test_a_render_interrupted_during_its_check_leaves_no_process(tmp_path: Path)
         return found
 
     deadline = time.monotonic() + 30
-    while len(ours()) < 2:  # the checking child and at least one self-play worker
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+    while len(ours()) < 3:  # the checking child and its self-play workers
+        assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "stderr").read_text()
         time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 128 + signal.SIGINT, err
-    assert b"Traceback" not in err
-    assert not (out / "master").exists()
-    time.sleep(0.3)
-    assert ours() == []
+    proc.send_signal(signum)
+    proc.wait(timeout=30)
+    log.close()
+    err = (tmp_path / "stderr").read_bytes()
+    ended = time.monotonic()
+    while ours():
+        assert time.monotonic() - ended < 1.0, f"left running: {ours()}"
+        time.sleep(0.02)
+    if signum == signal.SIGINT:
+        assert proc.returncode == 128 + signal.SIGINT, err
+        assert b"Traceback" not in err
+        assert not list(out.glob("*/*.pdf"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_a_process_that_asked_dies_with_its_parent(tmp_path: Path) -> None:
+    """die_with_parent (self-play workers and the checking child call it): a grandchild that
+    asked is ended by the kernel when its parent is killed, even busy in a long sleep; one
+    that did not ask lives on."""
+    from boardgen.background import die_with_parent
+
+    pids = tmp_path / "pids"
+
+    def middle() -> None:  # forks the grandchildren, writes their pids, then waits to be killed
+        children = []
+        for asks in (True, False):
+            pid = os.fork()
+            if pid == 0:
+                if asks:
+                    die_with_parent(os.getppid())
+                time.sleep(30)
+                os._exit(0)
+            children.append(pid)
+        pids.write_text(" ".join(map(str, children)))
+        time.sleep(30)
+
+    parent = os.fork()
+    if parent == 0:
+        try:
+            middle()
+        finally:
+            os._exit(0)
+    deadline = time.monotonic() + 10
+    while not pids.exists() or len(pids.read_text().split()) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    asked, unasked = map(int, pids.read_text().split())
+    os.kill(parent, signal.SIGKILL)
+    os.waitpid(parent, 0)
+    deadline = time.monotonic() + 2
+    while alive(asked):
+        assert time.monotonic() < deadline, "the grandchild that asked outlived its parent"
+        time.sleep(0.01)
+    assert alive(unasked)
+    os.kill(unasked, signal.SIGKILL)

@@ -18,7 +18,7 @@ Stable API (other games' checks build on it):
   several batches (one per player count, say) through one process pool: the one pool every
   self-play in boardgen goes through (`play_many` and `simulate` use it too).
 - ``available_cpus()`` how many processes are worth starting (the default number of
-  workers everywhere).
+  workers everywhere); ``can_fork()`` (both from boardgen.background).
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
 Turns. A turn may span several decisions (shift then walk; one die then the other). A game
@@ -60,6 +60,8 @@ from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
 
+from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
+from boardgen.background import can_fork, die_with_parent
 from boardgen.rules.protocol import Game, Player
 
 Progress = Callable[[int, int, str], None]
@@ -483,18 +485,6 @@ class SelfPlayPool:
         return results
 
 
-def available_cpus() -> int:
-    """CPUs this process may run on: the number of workers self-play uses by default."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
 # Games per task handed to a worker process: small enough for a smooth progress bar and an
 # even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
@@ -504,10 +494,12 @@ _job: tuple[Game[Any, Any], Sequence[Batch], int, Hook | None] | None = None
 
 
 def _quiet_worker() -> None:
-    """A worker leaves interrupts to its parent and ends silently when the pool ends it: it
-    must not inherit a handler the parent set (the kit's, which raises)."""
+    """A worker leaves interrupts to its parent and ends silently when the pool ends it (or
+    its parent ends, killed say): it must not inherit a handler the parent set (the kit's,
+    which raises)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(os.getppid())
 
 
 def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
