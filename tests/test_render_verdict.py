@@ -1,0 +1,72 @@
+"""A render's verdict: the check runs in a child process beside the drawing (boardgen.background);
+the cover states the verdict the written report holds, in the kit's language, and a layout that
+fails is refused (exit 4) with nothing written, unless --force."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from boardgen.cli import cli
+from boardgen.data.strings import word
+
+FIXTURES = Path(__file__).parent / "fixtures" / "layouts"
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A generated 5 x 5 classic layout, 20 games per player count: a quick check."""
+    path = tmp_path_factory.mktemp("layout") / "small.toml"
+    result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("games_per_player_count = 200", "games_per_player_count = 20"), encoding="utf-8")
+    return str(path)
+
+
+def render(out: Path, layout: str, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["render", layout, "-o", str(out), "--no-preview", "--no-svg", "--recheck",
+                                      *extra])
+    return result.exit_code, result.output
+
+
+def cover_text(pdf: Path) -> str:
+    with pdfplumber.open(pdf) as doc:
+        return " ".join((doc.pages[0].extract_text() or "").split())
+
+
+@pytest.mark.parametrize("lang,line,passed", [("en", "Playability: ", "passed (seed 1)"),
+                                              ("fr", "Jouabilité : ", "validée (graine 1)")])
+def test_the_cover_states_the_verdict_of_the_written_report(tmp_path: Path, small: str, lang: str, line: str,
+                                                            passed: str) -> None:
+    code, output = render(tmp_path, small, "--lang", lang)
+    assert code == 0, output
+    report = json.loads((tmp_path / "small" / "small-playability.json").read_text(encoding="utf-8"))
+    games = sum(s["games"] for s in report["stats"]["self_play"].values())
+    finished = sum(s["finished"] for s in report["stats"]["self_play"].values())
+    text = cover_text(next((tmp_path / "small").glob("*.pdf")))
+    assert report["playable"] is True
+    assert f"{line}{passed}" in text
+    counts = sorted(int(k) for k in report["stats"]["self_play"])
+    said = word(lang, "check_games", finished=finished, games=games, low=counts[0], high=counts[-1])
+    assert " ".join(said.split()) in text  # the games as the report counts them
+
+
+def test_a_failing_layout_is_refused_with_nothing_written(tmp_path: Path) -> None:
+    code, output = render(tmp_path, str(FIXTURES / "turn_cap_too_low.toml"))
+    assert code == 4, output
+    assert "not playable" in output.lower() or "failed" in output.lower()
+    assert not (tmp_path / "turn_cap_too_low").exists() or not any((tmp_path / "turn_cap_too_low").iterdir())
+
+
+def test_force_prints_a_failing_layout_and_says_so_on_the_cover(tmp_path: Path) -> None:
+    code, output = render(tmp_path, str(FIXTURES / "turn_cap_too_low.toml"), "--force")
+    assert code == 0, output
+    folder = tmp_path / "turn_cap_too_low"
+    report = json.loads(next(folder.glob("*-playability.json")).read_text(encoding="utf-8"))
+    assert report["playable"] is False
+    assert "Playability: FAILED (seed" in cover_text(next(folder.glob("*.pdf")))
