@@ -364,6 +364,53 @@ class Board:
 
 # _TURNED[mask][t]: the mask turned t clockwise quarter turns.
 _TURNED = tuple(tuple(rotate(mask, t) for t in range(4)) for mask in range(16))
+# _SIDE_DIGITS[side]: a byte translation from a tile's open sides to "1" if it opens on that
+# side (N, E, S, W), else "0" (`SlidingRules.dealt`).
+_SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in range(256))
+                     for side in range(4))
+
+
+def _shuffle(getrandbits: Callable[[int], int], items: list[Any]) -> None:
+    """`random.Random.shuffle` of `items` with that Random's `getrandbits`: the same draws
+    (`_PLAIN_DRAWS`), without a method call per draw."""
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _plain_draws() -> bool:
+    """Whether `random.Random` draws an index below n as self-play writes it out: bits of
+    n's length until one is under n (`choice`, `shuffle`, `randrange`). Checked once, on
+    this Python; if not, self-play calls the Random's methods instead."""
+    ours, theirs = random.Random(20261123), random.Random(20261123)
+    bits = ours.getrandbits
+    for n in (1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 48, 64, 100):
+        for _ in range(8):
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:
+                r = bits(k)
+            if theirs.choice(range(n)) != r or (n == 4 and theirs.randrange(4) != _below(bits, 4)):
+                return False
+    mine, yours = list(range(40)), list(range(40))
+    _shuffle(bits, mine)
+    theirs.shuffle(yours)
+    return mine == yours and bits(32) == theirs.getrandbits(32)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+_PLAIN_DRAWS = _plain_draws()
 
 
 def distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
@@ -685,8 +732,8 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         # `_fast_lane`: the lanes by forbidden point (its index, -1 for none) and spare.
         self._fast_lanes: dict[int, Lanes] = {}
         # `dealt`: free squares, fixed tiles, their sides, loose tiles and their masks.
-        self._dealer: tuple[tuple[int, ...], list[int], tuple[int, int, int, int],
-                            tuple[int, ...], tuple[int, ...]] | None = None
+        self._dealer: tuple[tuple[int, ...], list[int], bytes, tuple[int, ...],
+                            tuple[tuple[int, ...], ...]] | None = None
         self._last_state: StateT | None = None
         self._last_moves: Sequence[Any] = ()
         # The last `lane_reaches`: (board, forbidden, pawn, lanes, reaches), so the shift
@@ -842,13 +889,16 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
 
     def dealt(self, seed: int) -> tuple[int, int, int, int, list[int], int, int]:
         """The board `deal` gives for `seed` as plain data, without its tiles or a `Board`:
-        (n, e, s, w, tile per bit square, spare tile, spare's open sides), as in `Board`."""
+        (n, e, s, w, tile per bit square, spare tile, spare's open sides), as in `Board`.
+
+        The draws of `deal_draws` are made here without a method call each (`_shuffle`,
+        `_PLAIN_DRAWS`), and the open sides are read off one byte per square."""
         layout = self.layout
         if self._dealer is None:
             table, index = _tables(layout)
             stride = self.geometry.stride
             base = [-1] * (layout.size * stride)
-            sides = [0, 0, 0, 0]
+            masks = bytearray(layout.size * stride)
             empty = []
             for row in range(layout.size):
                 for col in range(layout.size):
@@ -858,27 +908,34 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
                         empty.append(square)
                         continue
                     base[square] = index[fixed.id]
-                    for side in range(4):
-                        sides[side] |= ((fixed.mask >> side) & 1) << square
-            self._dealer = (tuple(empty), base, (sides[0], sides[1], sides[2], sides[3]),
+                    masks[square] = fixed.mask
+            self._dealer = (tuple(empty), base, bytes(masks),
                             tuple(index[t.id] for t in layout.loose),
-                            tuple(t.mask for t in layout.loose))
-        free, fixed_tiles, (n, e, s, w), loose, masks = self._dealer
-        order, turns = deal_draws(layout, seed)
+                            tuple(_TURNED[t.mask] for t in layout.loose))
+        free, fixed_tiles, fixed_masks, loose, turned = self._dealer
+        if _PLAIN_DRAWS:
+            bits = random.Random(seed).getrandbits
+            order = list(range(len(loose)))
+            _shuffle(bits, order)
+            turns = []
+            for _ in order:  # randrange(4): three bits until under 4
+                t = bits(3)
+                while t >= 4:
+                    t = bits(3)
+                turns.append(t)
+        else:
+            order, turns = deal_draws(layout, seed)
         tiles = fixed_tiles.copy()
+        masks = bytearray(fixed_masks)
         for square, i, t in zip(free, order, turns, strict=False):
             tiles[square] = loose[i]
-            mask, bit = _TURNED[masks[i]][t], 1 << square
-            if mask & N:
-                n |= bit
-            if mask & E:
-                e |= bit
-            if mask & S:
-                s |= bit
-            if mask & W:
-                w |= bit
+            masks[square] = turned[i][t]
+        # One side's bitboard: a "1" per square open on that side, read as a binary number.
+        digits = masks[::-1]
         last = len(free)
-        return n, e, s, w, tiles, loose[order[last]], _TURNED[masks[order[last]]][turns[last]]
+        return (int(digits.translate(_SIDE_DIGITS[0]), 2), int(digits.translate(_SIDE_DIGITS[1]), 2),
+                int(digits.translate(_SIDE_DIGITS[2]), 2), int(digits.translate(_SIDE_DIGITS[3]), 2),
+                tiles, loose[order[last]], turned[order[last]][turns[last]])
 
     def _fast_lane(self, forbidden: int, spare_mask: int) -> Lanes:
         """`lanes` by the index of the forbidden point (-1 for none), kept in `_fast_lanes`
@@ -952,7 +1009,11 @@ class SlidingGame(SlidingRules[SlidingState]):
     def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
         """Each seat's pile: `deck` (the treasures in layout order, by id or by tile) shuffled
         with `seed`, and dealt in blocks."""
-        random.Random(f"{seed}/cards").shuffle(deck)
+        rng = random.Random(f"{seed}/cards")
+        if _PLAIN_DRAWS:
+            _shuffle(rng.getrandbits, deck)
+        else:
+            rng.shuffle(deck)
         size = self.layout.deal[players]
         return tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(players))
 
@@ -1053,7 +1114,7 @@ class SlidingGame(SlidingRules[SlidingState]):
 
         if not all(type(p) is GreedyPlayer for p in players):
             return None
-        if type(self) in _PLAIN_VARIANTS and (
+        if type(self) in _PLAIN_VARIANTS and _PLAIN_DRAWS and (
                 hook is None or (type(hook) is BranchingSample and hook.game is self)):
             return self.greedy_game(len(players), seed, turn_cap=turn_cap,
                                     every=hook.every if hook is not None else 0)
@@ -1072,7 +1133,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         """
         if seats not in self.layout.deal or seats > len(self.homes):
             self.initial_state(seats, seed)  # raises the reason
-        choice = random.Random(seed).choice
+        bits = random.Random(seed).getrandbits  # `choice` written out (`_PLAIN_DRAWS`)
         geometry = self.geometry
         stride, size, full = geometry.stride, geometry.size, geometry.full
         n, e, s, w, tiles, spare, spare_mask = self.dealt(seed)
@@ -1144,7 +1205,18 @@ class SlidingGame(SlidingRules[SlidingState]):
                         while not hits:
                             grown = grow(grown)
                             hits = reaches & grown
-            k = choice(lanes.chosen_indices(hits))
+            chosen = lanes.chosen_indices(hits)
+            many = len(chosen)
+            if many == 1:
+                while bits(1):  # choice of one: one bit until it is 0
+                    pass
+                k = chosen[0]
+            else:
+                width = many.bit_length()
+                r = bits(width)
+                while r >= many:
+                    r = bits(width)
+                k = chosen[r]
             push = lanes.pushes[k]
             # -- play the shift: the chosen lane's board, pawns carried, the reach
             at, mask = k << lanes.bits, lanes.lane_mask
@@ -1193,10 +1265,18 @@ class SlidingGame(SlidingRules[SlidingState]):
                                    | targets >> stride) & full
                         hits = reach & targets
             if hits & (hits - 1):
-                square = choice([*chain.from_iterable(
-                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))])
+                squares = [*chain.from_iterable(
+                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))]
+                many = len(squares)
+                width = many.bit_length()
+                r = bits(width)
+                while r >= many:
+                    r = bits(width)
+                square = squares[r]
             else:
-                square = choice((hits.bit_length() - 1,))
+                while bits(1):
+                    pass
+                square = hits.bit_length() - 1
             if trace is not None:
                 trace.append(walks[square])
             if pile:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from boardgen.data.loader import load
 from boardgen.model.sliding import build, deal
 from boardgen.model.tiles import STEP
+from boardgen.rules import sliding
 from boardgen.rules.players import GreedyPlayer, pick_best
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import (
@@ -203,3 +204,14 @@ def test_the_plain_deal_is_the_board_of_the_deal(name):
         n, e, s, w, tiles, spare, spare_mask = game.dealt(seed)
         assert (n, e, s, w, tuple(tiles), spare, spare_mask) == (
             board.n, board.e, board.s, board.w, board.tiles, board.spare, board.spare_mask)
+
+
+def test_the_written_out_draws_are_the_draws_of_random_on_this_python():
+    """Self-play writes `choice` and `shuffle` out with `getrandbits`; on this Python that
+    must be what `random.Random` does, or the fast path would be off (and so untested)."""
+    assert sliding._PLAIN_DRAWS
+    for seed in range(50):
+        ours, theirs = list(range(seed % 40 + 1)), list(range(seed % 40 + 1))
+        sliding._shuffle(random.Random(seed).getrandbits, ours)
+        random.Random(seed).shuffle(theirs)
+        assert ours == theirs
