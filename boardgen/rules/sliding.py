@@ -522,8 +522,6 @@ class Lanes:
         self._byte_folds = [(shift, mask) for shift, mask in self.folds
                             if shift >= (64 if self._words else 8)]
         self._incoming: dict[int, tuple[int, int, int, int]] = {}
-        self._carried: dict[int, int] = {}
-        self._slid: dict[int, int] = {}
         # `ride`: per direction, the lanes' exit squares and how far their bits wrap back to
         # the entry squares; `slid` of the spare: every lane's entry square.
         wraps: dict[int, int] = {}
@@ -533,9 +531,13 @@ class Lanes:
             entries |= 1 << (push.entry + (k << self.bits))
         back = geometry.size - 1
         self._wraps = tuple((exits, delta * back) for delta, exits in wraps.items())
-        self._entries = entries
         # `split`: the array code of one lane, if a lane is one machine word or narrower.
         self._code = _WORD_CODES.get(width)
+        # By bit square: where a pawn there stands in each lane (`carried`), and where the
+        # tile there lies (`slid`; the spare's entry squares last, at index SPARE).
+        span = range(geometry.size * geometry.stride)
+        self.carries = tuple(self.ride(1 << square) for square in span)
+        self.slides = (*(self.push(1 << square, 0) for square in span), entries)
 
     def incoming(self, spare_mask: int) -> tuple[int, int, int, int]:
         """Per side (N, E, S, W): the lanes' entry squares where the spare, turned as the
@@ -564,7 +566,8 @@ class Lanes:
                 seeds: int) -> tuple[int, int, int, int, int]:
         """`reaches` from the open sides of a board and its spare, without a `Board`: every
         lane's squares joined to its `seeds`, then the lanes' open sides (N, E, S, W)."""
-        n_in, e_in, s_in, w_in = self.incoming(spare_mask)
+        sides = self._incoming.get(spare_mask)
+        n_in, e_in, s_in, w_in = sides if sides is not None else self.incoming(spare_mask)
         if self.four is None:
             push = self.push
             ln, le, ls, lw = push(n, n_in), push(e, e_in), push(s, s_in), push(w, w_in)
@@ -614,19 +617,12 @@ class Lanes:
 
     def carried(self, square: int) -> int:
         """Where a pawn on `square` stands in each lane (`Push.carry`)."""
-        bits = self._carried.get(square)
-        if bits is None:
-            bits = self._carried[square] = self.ride(1 << square)
-        return bits
+        return self.carries[square]
 
     def slid(self, square: int) -> int:
         """Where the tile on `square` (or the spare, `SPARE`) lies in each lane; nothing in
         the lanes where it is pushed off and becomes the spare (`Push.slide`)."""
-        bits = self._slid.get(square)
-        if bits is None:
-            bits = self._slid[square] = (self._entries if square == SPARE
-                                         else self.push(1 << square, 0))
-        return bits
+        return self.slides[square]
 
     def split(self, bits: int) -> list[int]:
         """Every lane of `bits` as a plain bitboard, in lane order."""
@@ -1166,19 +1162,20 @@ class SlidingGame(SlidingRules[SlidingState]):
                 widest = count
             ones = lanes.ones
             reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask,
-                                                    lanes.carried(pawns[seat]))
+                                                    lanes.carries[pawns[seat]])
             if every and turn % every == 0:
                 branching += reaches.bit_count()
                 samples += 1
             pile = piles[seat]
             if pile:
+                slides = lanes.slides
                 if every_card:
                     targets = 0
                     for tile in pile:
-                        targets |= lanes.slid(SPARE if tile == spare else tiles.index(tile))
+                        targets |= slides[SPARE if tile == spare else tiles.index(tile)]
                 else:
                     tile = pile[0]
-                    targets = lanes.slid(SPARE if tile == spare else tiles.index(tile))
+                    targets = slides[SPARE if tile == spare else tiles.index(tile)]
             elif home:
                 targets = ones << homes[seat]
             else:
@@ -1247,10 +1244,14 @@ class SlidingGame(SlidingRules[SlidingState]):
             if count > widest:
                 widest = count
             if pile:
-                targets = 0
-                for tile in (pile if every_card else pile[:1]):
-                    if tile != spare:
-                        targets |= 1 << tiles.index(tile)
+                if every_card:
+                    targets = 0
+                    for tile in pile:
+                        if tile != spare:
+                            targets |= 1 << tiles.index(tile)
+                else:
+                    tile = pile[0]
+                    targets = 0 if tile == spare else 1 << tiles.index(tile)
             elif home:
                 targets = 1 << homes[seat]
             else:
@@ -1280,10 +1281,9 @@ class SlidingGame(SlidingRules[SlidingState]):
             if trace is not None:
                 trace.append(walks[square])
             if pile:
-                for tile in (pile if every_card else pile[:1]):
-                    if tile != spare and tiles[square] == tile:
-                        pile.remove(tile)
-                        break
+                tile = tiles[square]
+                if tile != spare and (tile in pile if every_card else tile == pile[0]):
+                    pile.remove(tile)
             if not pile:
                 if home:
                     if square == homes[seat]:
