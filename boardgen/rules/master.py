@@ -69,7 +69,7 @@ from itertools import chain
 from operator import getitem
 from typing import Any
 
-from boardgen.model.master import MasterLayout, Setup, recipe_problems, setup
+from boardgen.model.master import RECIPE_TRIES, MasterLayout, Setup, design_recipes, recipe_problems, setup
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.playability import check_fixed, check_insertion_points, check_inventory
 from boardgen.rules.protocol import Outcome
@@ -77,6 +77,7 @@ from boardgen.rules.report import Check, Progress
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
 from boardgen.rules.sliding import (
     _ORIENTATIONS,
+    _PLAIN_DRAWS,
     SHIFT,
     WALK,
     Board,
@@ -86,6 +87,7 @@ from boardgen.rules.sliding import (
     Push,
     SlidingRules,
     _grower,
+    _shuffle,
     opens_onto_board,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, Flooded, PairResult, Solution, solve
@@ -164,6 +166,8 @@ class MasterGame(SlidingRules[MasterState]):
         # and one more entry last, so that TAKEN (-1) stays TAKEN.
         assert TAKEN == -1
         self._carries = tuple((*table, TAKEN) for table in self.geometry.carries)
+        # `_recipes`: whether the recipe rules that no shuffle changes hold (None: not known yet).
+        self._rules_hold: bool | None = None
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -434,7 +438,7 @@ class MasterGame(SlidingRules[MasterState]):
         if not all(type(p) is GreedyPlayer for p in players):
             return None
         if (hook is None or hook is count_wands) and type(self) is MasterGame and min(self.values) > 0 \
-                and self.layout.recipe_bonus >= 0:
+                and self.layout.recipe_bonus >= 0 and _PLAIN_DRAWS:
             return self.greedy_game(len(players), seed, turn_cap=turn_cap,
                                     count=hook is not None)
         return self.state_playout(len(players), seed, turn_cap, hook)
@@ -447,14 +451,12 @@ class MasterGame(SlidingRules[MasterState]):
         given, receives every move played. The rules of `shifted`, `arrive`, `end_turn`,
         `apply_other` and the greedy values (`best_moves`, `wand_values`) are written out
         again below, in locals; every object is worth something (values above 0)."""
-        state = self.initial_state(seats, seed)
-        choice = random.Random(seed).choice
+        n, e, s, w, spare_mask, tokens, recipes = self.plain_setup(seats, seed)
+        bits = random.Random(seed).getrandbits  # `choice` written out (`_PLAIN_DRAWS`)
         geometry = self.geometry
         stride, full = geometry.stride, geometry.full
-        board = state.board
-        n, e, s, w, spare_mask = board.n, board.e, board.s, board.w, board.spare_mask
-        pawns, tokens = list(state.pawns), list(state.tokens)
-        wands, recipes = list(state.wands), state.recipes
+        pawns = list(self.homes[:seats])
+        wands = [self.layout.wands_per_player] * seats
         taken: list[int] = []
         values, bonus, unused = self.values, self.layout.recipe_bonus, self.layout.unused_wand
         last_rank, carries, opposites = self.last_rank, self._carries, geometry.opposites
@@ -464,20 +466,10 @@ class MasterGame(SlidingRules[MasterState]):
         forbidden = -1
         seat = turn = decisions = offered = widest = used = 0
         extra = over = False
-        # The mover's flood kept from a wand decision for its extra turn: (pawn, flood).
-        kept: tuple[int, tuple[int, int, int, int, int]] | None = None
 
         def lanes_of(forbidden: int, spare_mask: int) -> Lanes:
             lanes = table.get(forbidden * 8 + orientations[spare_mask])
             return lanes if lanes is not None else self._fast_lane(forbidden, spare_mask)
-
-        def can_take(lanes: Lanes, pawn: int,
-                     target: int) -> tuple[int, int, int, int, int] | None:
-            """`MasterGame.can_take`: the pawn's flood if one turn can take the token."""
-            if pawn == target:
-                return None
-            flooded = lanes.flooded(n, e, s, w, spare_mask, lanes.carried(pawn))
-            return flooded if flooded[0] & lanes.carried(target) else None
 
         while not over and turn < turn_cap:
             # -- the shift (`best_moves`: the lowest token grown to the lanes' reaches)
@@ -488,13 +480,9 @@ class MasterGame(SlidingRules[MasterState]):
                 widest = moves
             low = len(taken)
             target, pawn = tokens[low], pawns[seat]
-            if kept is not None and kept[0] == pawn:
-                reaches, ln, le, ls, lw = kept[1]
-            else:
-                reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask,
-                                                        lanes.carried(pawn))
-            kept = None
-            targets = lanes.carried(target)
+            carried = lanes.carries
+            reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask, carried[pawn])
+            targets = carried[target]
             if pawn != target:
                 hits, grown = reaches & targets, targets
                 while not hits:
@@ -509,7 +497,18 @@ class MasterGame(SlidingRules[MasterState]):
                         break
                 else:
                     hits = lanes.full
-            k = choice(lanes.chosen_indices(hits))
+            chosen = lanes.chosen_indices(hits)
+            many = len(chosen)
+            if many == 1:
+                while bits(1):  # choice of one: one bit until it is 0
+                    pass
+                k = chosen[0]
+            else:
+                width = many.bit_length()
+                r = bits(width)
+                while r >= many:
+                    r = bits(width)
+                k = chosen[r]
             at, mask = k << lanes.bits, lanes.lane_mask
             push = lanes.pushes[k]
             out = push.exit
@@ -548,10 +547,18 @@ class MasterGame(SlidingRules[MasterState]):
                 if not hits or distance(hits.bit_length() - 1, target) == STANDING:
                     hits |= bit  # staying is as good as STANDING squares away
             if hits & (hits - 1):
-                square = choice([*chain.from_iterable(
-                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))])
+                squares = [*chain.from_iterable(
+                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))]
+                many = len(squares)
+                width = many.bit_length()
+                r = bits(width)
+                while r >= many:
+                    r = bits(width)
+                square = squares[r]
             else:
-                square = choice((hits.bit_length() - 1,))
+                while bits(1):
+                    pass
+                square = hits.bit_length() - 1
             if trace is not None:
                 trace.append(walks[square])
             # -- arrive and end the turn (`arrive`, `end_turn`)
@@ -579,21 +586,33 @@ class MasterGame(SlidingRules[MasterState]):
                 values[rank] + (bonus if rank in recipes[seat] else 0)
                 for rank, owner in enumerate(taken) if owner == seat)
             near = STANDING if square == target else distance(square, target)
-            lanes = lanes_of(forbidden, spare_mask)
-            flooded = can_take(lanes, square, target)
-            if flooded is None:
+            # `can_take` of every pawn at once: one flood from the token (a pawn can take it
+            # in the lanes where the token's corridors reach the pawn).
+            around = 0
+            if square != target:
+                lanes = lanes_of(forbidden, spare_mask)
+                carried = lanes.carries
+                around = lanes.flooded(n, e, s, w, spare_mask, carried[target])[0] & ~carried[target]
+            if not around & carried[square]:
                 use: tuple[int, ...] = (-(banked - unused), near, 1)
                 keep: tuple[int, ...] = (-banked, near, 0)
             else:
-                kept = (square, flooded)
                 gain = values[low] + (bonus if low in recipes[seat] else 0)
                 use = (-(banked - unused + gain), 0, 1)
-                if gain <= unused or any(can_take(lanes, pawns[other], target) is not None
+                if gain <= unused or any(around & carried[pawns[other]]
                                          for other in range(seats) if other != seat):
                     keep = (-banked, near, 0)
                 else:
                     keep = (-(banked + gain), 0, 0)
-            wand = choice((USE,) if use < keep else (PASS,) if keep < use else (USE, PASS))
+            if use < keep or keep < use:  # choice of one
+                while bits(1):
+                    pass
+                wand = USE if use < keep else PASS
+            else:
+                r = bits(2)
+                while r >= 2:
+                    r = bits(2)
+                wand = (USE, PASS)[r]
             if trace is not None:
                 trace.append(wand)
             decisions += 1
@@ -602,7 +621,7 @@ class MasterGame(SlidingRules[MasterState]):
                 used += 1
                 extra = True
             else:
-                seat, extra, kept = (seat + 1) % seats, False, None
+                seat, extra = (seat + 1) % seats, False
         counters = {"wands_used": float(used)} if count and used else {}
         if not over:
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
@@ -614,6 +633,63 @@ class MasterGame(SlidingRules[MasterState]):
         leaders = [seat for seat, score in enumerate(totals) if score == best]
         return GameRecord(seed, seats, leaders[0] if len(leaders) == 1 else None, turn, True,
                           decisions, offered, widest, counters, tuple(totals))
+
+    def plain_setup(self, seats: int, seed: int) -> tuple[int, int, int, int, int, list[int],
+                                                         tuple[tuple[int, ...], ...]]:
+        """`initial_state` as plain data for `greedy_game`: the board's open sides (N, E, S,
+        W) and spare, every token's square by rank, each seat's recipe card by rank.
+
+        The same draws as `model.master.setup` and `deal_recipes`, made without a method
+        call each (`boardgen.rules.sliding._shuffle`); the recipe deals that show an object
+        twice on a card or two cards alike (most of them) are told at once."""
+        self.check_players(seats)
+        if not _PLAIN_DRAWS:
+            state = self.initial_state(seats, seed)
+            board = state.board
+            return (board.n, board.e, board.s, board.w, board.spare_mask, list(state.tokens),
+                    state.recipes)
+        layout = self.layout
+        n, e, s, w, _, _, spare_mask = self.dealt(seed)
+        placed = list(self.ids)
+        _shuffle(random.Random(f"tokens-{seed}").getrandbits, placed)
+        tokens = [TAKEN] * len(placed)
+        bit, rank = self.geometry.bit, self.rank
+        for cell, object_id in zip(layout.token_squares, placed, strict=True):
+            tokens[rank[object_id]] = bit(*cell)
+        cards = self._recipes(seed)
+        order = list(range(len(cards)))
+        _shuffle(random.Random(f"recipe-deal-{seed}").getrandbits, order)
+        if seats > len(cards):
+            raise ValueError(f"{seats!r} players but only {len(cards)} recipe cards")
+        return n, e, s, w, spare_mask, tokens, tuple(cards[i] for i in order[:seats])
+
+    def _recipes(self, seed: int) -> tuple[tuple[int, ...], ...]:
+        """`model.master.design_recipes` by rank: the first shuffle of the object slots whose
+        cards keep every design rule."""
+        layout = self.layout
+        if layout.fixed_recipes is None:
+            bits = random.Random(f"recipes-{seed}").getrandbits
+            per_card, ids = layout.per_card, self.ids
+            slots = [i for i in range(len(ids)) for _ in range(layout.per_object)]
+            for _ in range(RECIPE_TRIES):
+                _shuffle(bits, slots)
+                cards = tuple(tuple(sorted(slots[i:i + per_card]))
+                              for i in range(0, len(slots), per_card))
+                if any(len(set(card)) != len(card) for card in cards) or len(set(cards)) != len(cards):
+                    continue
+                # The other design rules (how many cards, objects a card, cards an object)
+                # hold for every shuffle of the slots or for none: judged on the first.
+                if self._rules_hold is None:
+                    named = tuple(tuple(ids[i] for i in card) for card in cards)
+                    self._rules_hold = not recipe_problems(named, ids, {
+                        "cards": layout.recipe_cards, "per_card": per_card,
+                        "per_object": layout.per_object})
+                if self._rules_hold:
+                    return cards
+                break
+        # Fixed cards, or none found: the model's answer (or its error).
+        rank = self.rank
+        return tuple(tuple(rank[o] for o in card) for card in design_recipes(layout, seed))
 
     def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Greedy values (lower is better) of playing a wand and of passing, in a wand

@@ -113,3 +113,17 @@ def test_a_pawn_on_its_token_steps_off_to_a_neighbour_or_stays_if_walled_in():
     on = walk.pawns[0]
     assert [GAME.geometry.bit(*w.to) for w in GAME.best_moves(walk)] == sorted(
         sq for sq in GAME.geometry.squares if GAME.geometry.distance(sq, on) == 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5, 77, 2**31 - 1])
+def test_the_plain_setup_is_the_printed_setup(seed):
+    """`plain_setup` (the greedy game's start, its draws written out) against the printed
+    set-up of `model.master.setup` and the recipes dealt to the seats."""
+    for players in (2, 3, 4):
+        state = GAME.initial_state(players, seed)
+        board = state.board
+        n, e, s, w, spare_mask, tokens, recipes = GAME.plain_setup(players, seed)
+        assert (n, e, s, w, spare_mask) == (board.n, board.e, board.s, board.w, board.spare_mask)
+        assert tuple(tokens) == state.tokens and recipes == state.recipes
+    printed = setup(LAYOUT, seed).recipes
+    assert GAME._recipes(seed) == tuple(tuple(GAME.rank[o] for o in card) for card in printed)
