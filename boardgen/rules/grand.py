@@ -50,11 +50,26 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, partial
+from operator import itemgetter
 from typing import Any
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
-from boardgen.rules.race import DIE, FACES, MAX_AGAIN, STUCK_COST, Move, RaceGame, RaceState, Table, roll_two
+from boardgen.rules.race import (
+    BLOCK,
+    DIE,
+    FACES,
+    MASK,
+    MAX_AGAIN,
+    STEP,
+    STEP_INVERSE,
+    STUCK_COST,
+    Move,
+    RaceGame,
+    RaceState,
+    Table,
+    random_block,
+)
 from boardgen.rules.simulate import GameRecord, Hook
 
 CENTRAL_ROUTE, PERIPHERAL_ROUTE = 0, 1
@@ -89,6 +104,7 @@ class GrandGame(RaceGame):
         self.card_ids = layout.card_ids
         # The fast playout's tables: its decisions by field and roll, the counters' names.
         self._choices: list[Choice | None] = [None] * ((len(track) + 1) * FACES * FACES)
+        self._count_cache: dict[int, tuple[tuple[Step, float, tuple[bool, ...]], ...]] = {}
         self._landed_keys = [f"landed:{field}" for field in range(len(track) + 1)]
         self._route_keys = [f"route:{route}" for route in ROUTES]
 
@@ -185,6 +201,11 @@ class GrandGame(RaceGame):
         t = Table(state)
         pos, free, route, first = t.pos, t.free, t.route, t.first
         die_a, die_b = state.dice
+        # The dice come from the generator's next draws, worked out a block at a time: the
+        # generator's state is ``start + drawn * STEP``; the rules' own draws (puns, shuffles)
+        # take `t.rng`, set from it before and read back after.
+        start, drawn = state.rng, 0
+        stream = random_block(start)
         getrandbits = random.Random(seed).getrandbits
         goal, walks, ways_on, routes = self.goal, self.walks, self.ways_on, self.routes
         expected, after, choices = self.expected, self.after, self._choices
@@ -229,7 +250,11 @@ class GrandGame(RaceGame):
                     turn += 1
                     t.turn = turn
                     t.again = 0
-                    t.rng, die_a, die_b = roll_two(t.rng)
+                    if drawn > BLOCK - 2:
+                        start, drawn = (start + drawn * STEP) & MASK, 0
+                        stream = random_block(start)
+                    die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
+                    drawn += 2
                     if counting:
                         name = landed_keys[end]
                         counters[name] = get(name, 0.0) + 1
@@ -238,24 +263,28 @@ class GrandGame(RaceGame):
                             counters[name] = get(name, 0.0) + 1
                     continue
                 t.landings, t.events, t.rolls_again = [], [], False
+                t.rng = (start + drawn * STEP) & MASK
                 piece, moved, was = seat, points > 0, first[seat]
                 if moved:
+                    if last >= 0:  # `_choose`
+                        route[seat] = last
+                        if was < 0:
+                            first[seat] = earliest
                     origin = pos[piece]
-                    walk = walks[origin][points][way]
-                    choose(t, piece, walk, origin)
-                    offer = walk_on(t, piece, walk, origin, points, 0, True)
+                    offer = walk_on(t, piece, walks[origin][points][way], origin, points, 0, True)
                 else:
                     offer = None
             else:
                 t.landings, t.events, t.rolls_again = [], [], False
+                t.rng = (start + drawn * STEP) & MASK
                 if offered_piece >= 0:
                     # -- the way on from a field the pawn must move on from (`MOVE_ON`)
                     piece, offered_piece, moved = offered_piece, -1, True
                     origin = pos[piece]
                     targets = ways_on[origin]
                     count = len(targets)
-                    base = self._heuristic(pos, free, t.stuck, turn, seats, seat)
-                    scores = [base - expected[origin] + after[w] for w in targets]
+                    here = self._heuristic(pos, free, t.stuck, turn, seats, seat)
+                    scores = [here - expected[origin] + after[w] for w in targets]
                     if want == GREEDY:
                         low = min(scores)
                         ties = [way for way, score in enumerate(scores) if score == low]
@@ -278,23 +307,28 @@ class GrandGame(RaceGame):
                 if count > widest:
                     widest = count
             # What `RaceGame._play` does once the pawn has moved.
+            drawn = ((t.rng - start) * STEP_INVERSE) & MASK
             if pos[seat] == goal:
                 winner = seat
             elif offer is not None:
                 offered_piece = piece
-            elif moved and t.rolls_again and t.again < MAX_AGAIN and not (t.stuck[seat] or free[seat] > turn):
-                # A "roll again" card: another whole turn at once, with new dice.
-                t.again += 1
-                t.rng, die_a, die_b = roll_two(t.rng)
             else:
-                t.again = 0
-                turn += 1
-                t.turn = turn
-                t.rng, die_a, die_b = roll_two(t.rng)
-                if all(t.stuck):
-                    # Deadlock: every pawn is stuck; the seat to play frees its own.
-                    t.stuck[turn % seats] = 0
-                    t.events.append("deadlock")
+                if moved and t.rolls_again and t.again < MAX_AGAIN and not (t.stuck[seat] or free[seat] > turn):
+                    # A "roll again" card: another whole turn at once, with new dice.
+                    t.again += 1
+                else:
+                    t.again = 0
+                    turn += 1
+                    t.turn = turn
+                    if all(t.stuck):
+                        # Deadlock: every pawn is stuck; the seat to play frees its own.
+                        t.stuck[turn % seats] = 0
+                        t.events.append("deadlock")
+                if drawn > BLOCK - 2:
+                    start, drawn = (start + drawn * STEP) & MASK, 0
+                    stream = random_block(start)
+                die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
+                drawn += 2
             if counting:
                 for field in t.landings:
                     name = landed_keys[field]
@@ -315,29 +349,38 @@ class GrandGame(RaceGame):
         """A pawn free to move from `field` with these dice: how many moves are on offer
         (`_legal`), the greedy player's best ones (`score_moves`: the lowest score, in legal
         order) and each route player's (`RoutePlayer.choose`), each as a `Step`."""
-        points = die_a + die_b
-        moves = [(points, way) for way in range(len(self.ends[field][points]))]
+        moves = list(self._counts(field, die_a + die_b))
         if self.exact_one_die:
             for die in sorted({die_a, die_b}):
-                moves += [(die, way) for way, end in enumerate(self.ends[field][die]) if self.exact[end]]
+                moves += [move for move in self._counts(field, die) if self.exact[move[0][2]]]
         if not moves:
             return 1, (PASS_STEP,), (PASS_STEP,) * len(ROUTES)
-        # `score_moves` as it adds up for a pawn that is free to move (no turn to sit out,
-        # not stuck): the same float operations, so the same ties.
-        base = 0.0
-        base += self.expected[field] + 0
-        scores = [base - self.expected[field] + self.after[self.ends[field][die][way]] for die, way in moves]
-        steps = [self._step(field, die, way) for die, way in moves]
-        low = min(scores)
-        best = tuple(step for step, score in zip(steps, scores, strict=True) if score == low)
+        low = min(score for _, score, _ in moves)
+        best = tuple(step for step, score, _ in moves if score == low)
         if len(moves) == 1:
-            return 1, best, (steps[0],) * len(ROUTES)
-        by_route = []
-        for want in range(len(ROUTES)):
-            keep = [i for i, (die, way) in enumerate(moves)
-                    if all(r == want for r in self._walk_routes(field, self.walks[field][die][way]))]
-            by_route.append(steps[min(keep or range(len(moves)), key=scores.__getitem__)])
-        return len(moves), best, tuple(by_route)
+            return 1, best, (moves[0][0],) * len(ROUTES)
+        # A route player keeps the moves whose every choice is its route (all of them if
+        # none is), then takes the first of the lowest score.
+        by_route = tuple(min([move for move in moves if move[2][want]] or moves, key=itemgetter(1))[0]
+                         for want in range(len(ROUTES)))
+        return len(moves), best, by_route
+
+    def _counts(self, field: int, points: int) -> tuple[tuple[Step, float, tuple[bool, ...]], ...]:
+        """Every way a count of `points` from `field` goes: its `Step`, its score for a pawn
+        free to move (`score_moves`: the same float operations, so the same ties) and, per
+        route, whether its every choice is that route."""
+        key = field * (2 * FACES + 1) + points
+        known = self._count_cache.get(key)
+        if known is None:
+            base = 0.0
+            base += self.expected[field] + 0
+            out = []
+            for way, walk in enumerate(self.walks[field][points]):
+                chosen = self._walk_routes(field, walk)
+                out.append((self._step(field, points, way), base - self.expected[field] + self.after[walk[-1]],
+                            tuple(all(r == want for r in chosen) for want in range(len(ROUTES)))))
+            known = self._count_cache[key] = tuple(out)
+        return known
 
     def _step(self, origin: int, points: int, way: int) -> Step:
         """A count of `points` from `origin` the way `way` goes, as the fast playout plays it."""

@@ -271,3 +271,26 @@ def test_expected_turns_are_the_plain_value_iteration(chancy):
              GrandGame(layout), GrandGame(dataclasses.replace(layout, exact_one_die=False))]
     for game in games:
         assert game.expected == plain_value_iteration(game)
+
+
+@pytest.mark.parametrize("rng", [0, 1, 2**63, 2**64 - 1, 0x0123456789ABCDEF, 0xFEDCBA9876543210])
+def test_a_block_of_draws_is_the_draws_one_by_one(rng):
+    """`random_block` (the fast playouts' dice) against `next_random` called in turn, and
+    the count of draws between two states read back from them."""
+    from boardgen.rules.race import BLOCK, MASK, STEP_INVERSE, next_random, random_block, shuffled
+
+    state, draws = rng, []
+    for _ in range(2 * BLOCK):
+        state, z = next_random(state)
+        draws.append(z)
+    assert random_block(rng) == draws[:BLOCK]
+    assert ((state - rng) * STEP_INVERSE) & MASK == 2 * BLOCK
+    # A shuffle longer than a block takes its draws in turn too.
+    items = list(range(100))
+    for i, z in zip(range(99, 0, -1), draws, strict=False):
+        j = z % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    after = rng
+    for _ in range(99):
+        after = next_random(after)[0]
+    assert shuffled(rng, 100) == (after, items)
