@@ -229,3 +229,21 @@ def test_options_refused_before_the_check(tmp_path, monkeypatch, options, messag
     with pytest.raises(UsageError, match=message):
         render_kit("classic", tmp_path, options)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_staging_left_by_a_killed_render_is_removed_by_the_next(old_kit):
+    """A render killed outright (SIGKILL) cannot clean up: its hidden staging folder, named
+    with its pid, is removed by the next render of that kit; a running render's is kept."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no longer runs
+    stale = old_kit / f".classic.new-{gone.pid}-abc123"
+    (stale / "svg").mkdir(parents=True)
+    (stale / "classic-a4.pdf").write_bytes(b"half a kit")
+    stale_old = old_kit / f".classic.old-{gone.pid}-def456"
+    stale_old.mkdir()
+    running = old_kit / f".classic.new-{os.getppid()}-ghi789"  # pytest's parent: alive
+    running.mkdir()
+    other = old_kit / f".walls.new-{gone.pid}-jkl012"  # another kit's: not this render's business
+    other.mkdir()
+    render_kit("classic", old_kit, KitOptions(previews=False), check=False)
+    assert hidden(old_kit) == sorted([running.name, other.name])

@@ -299,10 +299,11 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
     all at once. owned: top-level names that belong to the kit, dropped from the old one
     even when the new kit has none. before_swap runs last: it may still cancel everything."""
     prepare_folder(folder.parent)
+    _drop_stale(folder)
     mask = _umask()
     staging: Path | None = None
     try:
-        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.new-"))
+        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.new-{os.getpid()}-"))
         os.chmod(staging, 0o777 & ~mask)
         for name, data in sorted(files.items()):
             path = staging / name
@@ -321,7 +322,7 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
         elif _exchange(staging, folder):
             pass  # staging now holds the old kit, removed below
         else:
-            old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-"))
+            old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-{os.getpid()}-"))
             os.rmdir(old)
             folder.rename(old)
             staging.rename(folder)
@@ -332,6 +333,33 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
     return [folder / name for name in sorted(files)]
+
+
+def _drop_stale(folder: Path) -> None:
+    """Remove the hidden staging folders (`.<kit>.new-<pid>-*`, `.<kit>.old-<pid>-*`) that a
+    render killed outright (SIGKILL, a power cut) left beside the kit: those of a process
+    that no longer runs. A render still running keeps its own."""
+    pattern = re.compile(re.escape(f".{folder.name}.") + r"(?:new|old)-(\d+)-")
+    try:
+        siblings = list(folder.parent.iterdir())
+    except OSError:
+        return
+    for path in siblings:
+        match = pattern.match(path.name)
+        if match and not _running(int(match.group(1))) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or a number no process has): left alone
+    return True
 
 
 # Rules text --------------------------------------------------------------------------------
