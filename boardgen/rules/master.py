@@ -673,9 +673,11 @@ class MasterGame(SlidingRules[MasterState]):
             slots = [i for i in range(len(ids)) for _ in range(layout.per_object)]
             for _ in range(RECIPE_TRIES):
                 _shuffle(bits, slots)
-                cards = tuple(tuple(sorted(slots[i:i + per_card]))
-                              for i in range(0, len(slots), per_card))
-                if any(len(set(card)) != len(card) for card in cards) or len(set(cards)) != len(cards):
+                dealt = [slots[i:i + per_card] for i in range(0, len(slots), per_card)]
+                if any(len(set(card)) != per_card for card in dealt):
+                    continue  # an object twice on a card: most deals, told before sorting
+                cards = tuple(tuple(sorted(card)) for card in dealt)
+                if len(set(cards)) != len(cards):
                     continue
                 # The other design rules (how many cards, objects a card, cards an object)
                 # hold for every shuffle of the slots or for none: judged on the first.
