@@ -75,15 +75,18 @@ from boardgen.rules.simulate import GameRecord, Hook
 CENTRAL_ROUTE, PERIPHERAL_ROUTE = 0, 1
 ROUTES = ("central", "peripheral")
 GREEDY = -1  # a seat of the fast playout played by the greedy player (else: the route it wants)
-# A count as the fast playout plays it (`GrandGame._step`): points and way (points 0: a pass),
-# the field where it ends, whether that is all it does (it ends on a field that does nothing
-# and passes no field where a pawn may be stuck), and the last and first route it chooses
-# (-1: none).
-Step = tuple[int, int, int, bool, int, int]
-PASS_STEP: Step = (0, 0, 0, False, -1, -1)
+# A move as the fast playout plays it (`GrandGame._step`): what it is (`QUIET`: it ends on a
+# field that does nothing, after forced moves; `OFFER`: on a centre the pawn moves on from;
+# `RULES`: the rules play it; `PASS_KIND`), the fields it enters, its points (0: moving on),
+# the field where it ends, the fields it lands on there (forced moves), the last and first
+# route it chooses (-1: none), and whether it passes a field where a stuck pawn is freed.
+Step = tuple[int, tuple[int, ...], int, int, tuple[int, ...], int, int, bool]
+QUIET, OFFER, RULES, PASS_KIND = 0, 1, 2, 3
+PASS_STEP: Step = (PASS_KIND, (), 0, 0, (), -1, -1, False)
 # A decision by the dice, worked out once per field and roll (`GrandGame._choice`): how many
 # moves are on offer, the greedy player's best moves and each route player's.
 Choice = tuple[int, tuple[Step, ...], tuple[Step, ...]]
+PASS_CHOICE: Choice = (1, (PASS_STEP,), (PASS_STEP,) * len(ROUTES))
 
 
 class GrandGame(RaceGame):
@@ -105,6 +108,7 @@ class GrandGame(RaceGame):
         # The fast playout's tables: its decisions by field and roll, the counters' names.
         self._choices: list[Choice | None] = [None] * ((len(track) + 1) * FACES * FACES)
         self._count_cache: dict[int, tuple[tuple[Step, float, tuple[bool, ...]], ...]] = {}
+        self._move_on_choices: dict[tuple[int, float], Choice] = {}
         self._landed_keys = [f"landed:{field}" for field in range(len(track) + 1)]
         self._route_keys = [f"route:{route}" for route in ROUTES]
 
@@ -171,7 +175,7 @@ class GrandGame(RaceGame):
         from boardgen.rules.players import GreedyPlayer
 
         if (hook not in (None, count_events) or type(self) is not GrandGame or self.per != 1
-                or self.dice_count != 2 or any(self.delayed)):
+                or self.dice_count != 2 or any(self.delayed) or not self.chance):
             return None
         wants = []
         for player in players:
@@ -189,13 +193,14 @@ class GrandGame(RaceGame):
         hook, no counters): decision for decision, with the same record and the same draws.
 
         One `Table` carries the game from the first decision to the last (no state is built,
-        no Move). A decision by the dice is looked up (`_choice`: what was on offer, the
-        greedy player's best moves and each route player's, worked out once per field and
-        roll); a count that ends on a field that does nothing, passing no field where a pawn
-        may be stuck, is played here, and every other one by the rules themselves (`_choose`,
-        `_walk`, `_settle`: cards, puns, stuck pawns, moving on). The greedy player's
-        tie-break draws from its generator as `random.Random.choice` does.
-        tests/rules/test_grand_playout.py holds it to `play`, decision by decision."""
+        no Move). A decision is looked up (`_choice` by field and roll, `_move_on_choice` for
+        the way on from a peripheral centre: what was on offer, the greedy player's best
+        moves and each route player's, worked out once). A move that ends on a field that
+        does nothing, or on a centre the pawn moves on from, after forced moves (`Step`), is
+        played here; every other one by the rules themselves (`_walk`, `_settle`: cards,
+        puns, stuck pawns, the goal). The greedy player's tie-break draws from its generator
+        as `random.Random.choice` does. tests/rules/test_grand_playout.py holds it to `play`,
+        decision by decision."""
         seats = len(wants)
         state = self.initial_state(seats, seed)
         t = Table(state)
@@ -206,112 +211,95 @@ class GrandGame(RaceGame):
         # take `t.rng`, set from it before and read back after.
         start, drawn = state.rng, 0
         stream = random_block(start)
-        getrandbits = random.Random(seed).getrandbits
-        goal, walks, ways_on, routes = self.goal, self.walks, self.ways_on, self.routes
-        expected, after, choices = self.expected, self.after, self._choices
-        choose, walk_on, settle = self._choose, self._walk, self._settle
+        # The greedy player's generator (route players draw nothing: none is seeded for them).
+        getrandbits = random.Random(seed).getrandbits if GREEDY in wants else _no_draws
+        goal, choices, move_on_choices = self.goal, self._choices, self._move_on_choices
+        walk_on, settle = self._walk, self._settle
         landed_keys, route_keys = self._landed_keys, self._route_keys
         turn = decisions = offered = widest = 0
-        winner = offered_piece = -1
+        winner = moving_on = -1
         counters: dict[str, float] = {}
         get = counters.get
         while turn < turn_cap:
             seat = turn % seats
             want = wants[seat]
-            if offered_piece < 0 and free[seat] <= turn and not t.stuck[seat]:
+            if moving_on >= 0:
+                # -- the way on from a field the pawn must move on from (`MOVE_ON`)
+                here = self._heuristic(pos, free, t.stuck, turn, seats, seat)
+                choice = move_on_choices.get((pos[seat], here))
+                if choice is None:
+                    choice = move_on_choices[pos[seat], here] = self._move_on_choice(pos[seat], here)
+                moving_on = -1
+            elif free[seat] > turn or t.stuck[seat]:
+                # -- a pawn that sits out or is stuck: the one move is a pass
+                choice = PASS_CHOICE
+            else:
                 # -- the dice
                 key = pos[seat] * 36 + die_a * 6 + die_b - 7
                 choice = choices[key]
                 if choice is None:
                     choice = choices[key] = self._choice(pos[seat], die_a, die_b)
-                count, best, by_route = choice
-                if want != GREEDY:
-                    step = by_route[want]
-                elif len(best) == 1:
-                    step = best[0]
-                    while getrandbits(1):  # `random.Random.choice` of one move
-                        pass
-                else:
-                    step = best[_below(getrandbits, len(best))]
-                decisions += 1
-                offered += count
-                if count > widest:
-                    widest = count
-                points, way, end, quiet, last, earliest = step
-                if quiet:
-                    # A count that ends on a field that does nothing: the pawn moves, the
-                    # next seat rolls.
-                    pos[seat] = end
-                    was = first[seat]
-                    if last >= 0:
-                        route[seat] = last
-                        if was < 0:
-                            first[seat] = earliest
-                    turn += 1
-                    t.turn = turn
-                    t.again = 0
-                    if drawn > BLOCK - 2:
-                        start, drawn = (start + drawn * STEP) & MASK, 0
-                        stream = random_block(start)
-                    die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
-                    drawn += 2
-                    if counting:
-                        name = landed_keys[end]
-                        counters[name] = get(name, 0.0) + 1
-                        if was < 0 <= earliest:
-                            name = route_keys[earliest]
-                            counters[name] = get(name, 0.0) + 1
-                    continue
-                t.landings, t.events, t.rolls_again = [], [], False
-                t.rng = (start + drawn * STEP) & MASK
-                piece, moved, was = seat, points > 0, first[seat]
-                if moved:
-                    if last >= 0:  # `_choose`
-                        route[seat] = last
-                        if was < 0:
-                            first[seat] = earliest
-                    origin = pos[piece]
-                    offer = walk_on(t, piece, walks[origin][points][way], origin, points, 0, True)
-                else:
-                    offer = None
+            count, best, by_route = choice
+            if want != GREEDY:
+                step = by_route[want]
+            elif len(best) == 1:
+                step = best[0]
+                while getrandbits(1):  # `random.Random.choice` of one move
+                    pass
             else:
-                t.landings, t.events, t.rolls_again = [], [], False
-                t.rng = (start + drawn * STEP) & MASK
-                if offered_piece >= 0:
-                    # -- the way on from a field the pawn must move on from (`MOVE_ON`)
-                    piece, offered_piece, moved = offered_piece, -1, True
-                    origin = pos[piece]
-                    targets = ways_on[origin]
-                    count = len(targets)
-                    here = self._heuristic(pos, free, t.stuck, turn, seats, seat)
-                    scores = [here - expected[origin] + after[w] for w in targets]
-                    if want == GREEDY:
-                        low = min(scores)
-                        ties = [way for way, score in enumerate(scores) if score == low]
-                        way = ties[_below(getrandbits, len(ties))]
-                    elif count == 1:
-                        way = 0
-                    else:
-                        keep = [way for way, w in enumerate(targets) if routes[w] == want] or list(range(count))
-                        way = min(keep, key=scores.__getitem__)
-                    was = first[piece]
-                    choose(t, piece, (targets[way],), origin)
-                    offer = settle(t, piece, targets[way], origin, 0, 0, True)
+                step = best[_below(getrandbits, len(best))]
+            decisions += 1
+            offered += count
+            if count > widest:
+                widest = count
+            kind, walk, points, final, landings, last, earliest, passes = step
+            was = first[seat]
+            if kind <= OFFER and not (passes and any(t.stuck)):
+                # A move that ends on a field that does nothing, or on a centre to move on
+                # from: the pawn moves (and the next seat rolls, or the pawn moves on).
+                pos[seat] = final
+                if last >= 0:  # `_choose`
+                    route[seat] = last
+                    if was < 0:
+                        first[seat] = earliest
+                if counting:
+                    for field in landings:
+                        name = landed_keys[field]
+                        counters[name] = get(name, 0.0) + 1
+                    if was < 0 <= earliest:
+                        name = route_keys[earliest]
+                        counters[name] = get(name, 0.0) + 1
+                if kind == OFFER:
+                    moving_on = seat
+                    continue
+                turn += 1
+                t.turn = turn
+                t.again = 0
+                if drawn > BLOCK - 2:
+                    start, drawn = (start + drawn * STEP) & MASK, 0
+                    stream = random_block(start)
+                die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
+                drawn += 2
+                continue
+            # -- the rules play it (`RaceGame._play`)
+            t.landings, t.events, t.rolls_again = [], [], False
+            t.rng = (start + drawn * STEP) & MASK
+            moved, offer = kind != PASS_KIND, None
+            if moved:
+                if last >= 0:  # `_choose`
+                    route[seat] = last
+                    if was < 0:
+                        first[seat] = earliest
+                origin = pos[seat]
+                if points:
+                    offer = walk_on(t, seat, walk, origin, points, 0, True)
                 else:
-                    # -- a pawn that sits out or is stuck: the one move is a pass
-                    count, piece, moved, offer, was = 1, seat, False, None, 0
-                    if want == GREEDY:
-                        _below(getrandbits, 1)
-                decisions += 1
-                offered += count
-                if count > widest:
-                    widest = count
-            # What `RaceGame._play` does once the pawn has moved.
+                    offer = settle(t, seat, walk[-1], origin, 0, 0, True)
             drawn = ((t.rng - start) * STEP_INVERSE) & MASK
             if pos[seat] == goal:
                 winner = seat
             elif offer is not None:
-                offered_piece = piece
+                moving_on = seat
             else:
                 if moved and t.rolls_again and t.again < MAX_AGAIN and not (t.stuck[seat] or free[seat] > turn):
                     # A "roll again" card: another whole turn at once, with new dice.
@@ -335,8 +323,8 @@ class GrandGame(RaceGame):
                     counters[name] = get(name, 0.0) + 1
                 for name in t.events:
                     counters[name] = get(name, 0.0) + 1
-                if moved and was < 0 <= first[piece]:
-                    name = route_keys[first[piece]]
+                if moved and was < 0 <= first[seat]:
+                    name = route_keys[first[seat]]
                     counters[name] = get(name, 0.0) + 1
                 if winner >= 0 and first[winner] >= 0:
                     name = "won:" + ROUTES[first[winner]]
@@ -348,13 +336,13 @@ class GrandGame(RaceGame):
     def _choice(self, field: int, die_a: int, die_b: int) -> Choice:
         """A pawn free to move from `field` with these dice: how many moves are on offer
         (`_legal`), the greedy player's best ones (`score_moves`: the lowest score, in legal
-        order) and each route player's (`RoutePlayer.choose`), each as a `Step`."""
+        order) and each route player's (`RoutePlayer.choose`)."""
         moves = list(self._counts(field, die_a + die_b))
         if self.exact_one_die:
             for die in sorted({die_a, die_b}):
-                moves += [move for move in self._counts(field, die) if self.exact[move[0][2]]]
+                moves += [move for move in self._counts(field, die) if self.exact[move[0][1][-1]]]
         if not moves:
-            return 1, (PASS_STEP,), (PASS_STEP,) * len(ROUTES)
+            return PASS_CHOICE
         low = min(score for _, score, _ in moves)
         best = tuple(step for step, score, _ in moves if score == low)
         if len(moves) == 1:
@@ -375,22 +363,40 @@ class GrandGame(RaceGame):
             base = 0.0
             base += self.expected[field] + 0
             out = []
-            for way, walk in enumerate(self.walks[field][points]):
+            for walk in self.walks[field][points]:
                 chosen = self._walk_routes(field, walk)
-                out.append((self._step(field, points, way), base - self.expected[field] + self.after[walk[-1]],
+                out.append((self._step(field, walk, points), base - self.expected[field] + self.after[walk[-1]],
                             tuple(all(r == want for r in chosen) for want in range(len(ROUTES)))))
             known = self._count_cache[key] = tuple(out)
         return known
 
-    def _step(self, origin: int, points: int, way: int) -> Step:
-        """A count of `points` from `origin` the way `way` goes, as the fast playout plays it."""
-        walk = self.walks[origin][points][way]
-        end = walk[-1]
-        quiet = (self.chain[end] == (end,) and end != self.goal and not self.ways_on[end] and not self.hold[end]
-                 and not self.trap[end] and not self.again_chance[end] and not self.draws[end]
-                 and not any(self.hold[f] for f in walk[:-1]))
+    def _move_on_choice(self, field: int, here: float) -> Choice:
+        """The ways on from `field` for a pawn whose `heuristic` is `here`, as `_choice` gives
+        the moves of a roll (a route player keeps the ways onto its route)."""
+        targets = self.ways_on[field]
+        scores = [here - self.expected[field] + self.after[target] for target in targets]
+        steps = [self._step(field, (target,), 0) for target in targets]
+        low = min(scores)
+        best = tuple(step for step, score in zip(steps, scores, strict=True) if score == low)
+        if len(targets) == 1:
+            return 1, best, (steps[0],) * len(ROUTES)
+        by_route = tuple(steps[min([way for way, target in enumerate(targets) if self.routes[target] == want]
+                                   or range(len(targets)), key=scores.__getitem__)] for want in range(len(ROUTES)))
+        return len(targets), best, by_route
+
+    def _step(self, origin: int, walk: tuple[int, ...], points: int) -> Step:
+        """A move from `origin` along `walk` (a count of `points`, or 0: moving on to the one
+        field of `walk`), as the fast playout plays it (`_walk`, `_settle`)."""
+        landings = self.chain[walk[-1]]
+        final = landings[-1]
+        if final == self.goal or (not self.ways_on[final] and (
+                self.hold[final] or self.trap[final] or (self.again_chance[final] and points) or self.draws[final])):
+            kind = RULES
+        else:
+            kind = OFFER if self.ways_on[final] else QUIET
         chosen = self._walk_routes(origin, walk)
-        return points, way, end, quiet, chosen[-1] if chosen else -1, chosen[0] if chosen else -1
+        return (kind, walk, points, final, landings, chosen[-1] if chosen else -1, chosen[0] if chosen else -1,
+                any(self.hold[f] == 1 for f in walk[:-1]))
 
 class RoutePlayer:
     """Always the same route where there is a choice (central or peripheral), otherwise the
@@ -453,3 +459,8 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
     while r >= n:
         r = getrandbits(k)
     return r
+
+
+def _no_draws(bits: int) -> int:
+    """The generator of a game without a greedy player: never drawn from."""
+    raise AssertionError("only the greedy player draws")
