@@ -273,6 +273,11 @@ class PdfKit:
         if self.page_open:
             self._close_page()
             self.page_open = False
+        # The forms kept pages show are converted first: a deferred drawing may wait (for the
+        # verdict of the check running beside the render).
+        for name in list(self.needed):
+            if name in self.pending:
+                self._define_form(name)
         current = self.frame
         for name, frame, draw in self.deferred:
             self.frame = frame
@@ -280,7 +285,7 @@ class PdfKit:
             draw()
             self.c.endForm()
         self.frame = current
-        # Forms shown on kept pages (or by the deferred drawings just made), in order of first use.
+        # Forms shown by the deferred drawings just made (or on the last page), in order of first use.
         self.needed.update(dict.fromkeys(self.on_page))
         for name in self.needed:
             if name in self.pending:
