@@ -3,8 +3,9 @@ child, draws and imposes the kit meanwhile, and takes the verdict when the cover
 
 `beside(work)` forks a child that runs `work(progress)`; `Beside.result(progress)` waits for
 its return value (or raises the exception it raised), relaying the progress it reported;
-`Beside.cancel()` ends it. Where no child can be forked (Windows, a sandbox) or this process
-has a single CPU, the work runs in this process, when `result` is first asked for.
+`Beside.cancel()` ends it. Where no child can be forked (Windows, a sandbox), this process
+has a single CPU or runs other threads, the work runs in this process, when `result` is first
+asked for.
 
 The child and its parent talk through one pipe, in frames of a length and a pickle. Progress
 is sent without waiting: while the parent is busy drawing, a full pipe drops progress frames,
@@ -18,6 +19,7 @@ import os
 import pickle
 import signal
 import struct
+import threading
 import traceback
 from collections.abc import Callable
 from types import FrameType
@@ -107,7 +109,8 @@ class Beside(Generic[T]):
 def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside[T]:
     """`work(progress)` started in a forked child (see the module docstring); with `fork`
     false, or where forking is not possible or not worth it, run in this process later."""
-    if not fork or not can_fork() or available_cpus() < 2:
+    # A process with other threads is not forked: one of them may hold a lock the child needs.
+    if not fork or not can_fork() or available_cpus() < 2 or threading.active_count() > 1:
         return Beside(work, None, None)
     read, write = os.pipe()
     parent = os.getpid()

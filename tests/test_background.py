@@ -220,3 +220,18 @@ def test_a_process_that_asked_dies_with_its_parent(tmp_path: Path) -> None:
         time.sleep(0.01)
     assert alive(unasked)
     os.kill(unasked, signal.SIGKILL)
+
+
+def test_a_process_with_other_threads_does_the_work_itself() -> None:
+    """Forking while another thread may hold a lock is unsafe: the work runs here instead."""
+    import threading
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert beside(lambda _progress: os.getpid()).result() == os.getpid()
+    finally:
+        release.set()
+        other.join()
+    assert beside(lambda _progress: os.getpid()).result() != os.getpid()
