@@ -154,6 +154,9 @@ class Geometry:
         span = size * stride
         self.carries = tuple(tuple(push.carry(sq) for sq in range(span))
                              for push in self.pushes.values())
+        # And where the tile on each square lies (`Push.slide`), the spare's last (SPARE).
+        self.slides = tuple((*(push.slide(sq) for sq in range(span)), push.slide(SPARE))
+                            for push in self.pushes.values())
         self.slices = tuple(slice(min(push.order), max(push.order) + 1, abs(push.delta))
                             for push in self.pushes.values())
 
@@ -1147,6 +1150,8 @@ class SlidingGame(SlidingRules[SlidingState]):
         home = self.ending is HOME
         north, east, south, west = self.edges
         carries, slices, opposites = geometry.carries, geometry.slices, geometry.opposites
+        slid = geometry.slides
+        wanted = SPARE  # classic: the square of the mover's top card's tile
         table = self._fast_lanes
         orientations = _ORIENTATIONS
         square_bytes, nbytes = self._square_bytes, len(self._square_bytes)
@@ -1177,9 +1182,9 @@ class SlidingGame(SlidingRules[SlidingState]):
                     targets = 0
                     for tile in pile:
                         targets |= slides[SPARE if tile == spare else tiles.index(tile)]
-                else:
-                    tile = pile[0]
-                    targets = slides[SPARE if tile == spare else tiles.index(tile)]
+                else:  # the top card's tile: where it lies now, and in each lane
+                    wanted = SPARE if pile[0] == spare else tiles.index(pile[0])
+                    targets = slides[wanted]
             elif home:
                 targets = ones << homes[seat]
             else:
@@ -1190,14 +1195,16 @@ class SlidingGame(SlidingRules[SlidingState]):
             if not hits:
                 if not targets:
                     hits = lanes.full
-                else:
-                    grow, grown = lanes.grow, targets
+                else:  # `lanes.grow`, written out
+                    every_lane, grown = lanes.full, targets
                     for _ in range(size - 1):
-                        grown = grow(grown)
+                        grown = (grown | grown << 1 | grown >> 1 | grown << stride
+                                 | grown >> stride) & every_lane
                         hits = reaches & grown
                         if hits:
                             break
                     else:
+                        grow = lanes.grow
                         grown = grow(grown)
                         hits = reaches & grown
                         aimless = lanes.ones & ~lanes.flags(targets)
@@ -1254,8 +1261,8 @@ class SlidingGame(SlidingRules[SlidingState]):
                         if tile != spare:
                             targets |= 1 << tiles.index(tile)
                 else:
-                    tile = pile[0]
-                    targets = 0 if tile == spare else 1 << tiles.index(tile)
+                    wanted = slid[point][wanted]  # the top card's tile, pushed with its line
+                    targets = 0 if wanted == SPARE else 1 << wanted
             elif home:
                 targets = 1 << homes[seat]
             else:
@@ -1285,9 +1292,12 @@ class SlidingGame(SlidingRules[SlidingState]):
             if trace is not None:
                 trace.append(walks[square])
             if pile:
-                tile = tiles[square]
-                if tile != spare and (tile in pile if every_card else tile == pile[0]):
-                    pile.remove(tile)
+                if every_card:
+                    tile = tiles[square]
+                    if tile in pile:
+                        pile.remove(tile)
+                elif square == wanted:
+                    del pile[0]
             if not pile:
                 if home:
                     if square == homes[seat]:
