@@ -202,15 +202,13 @@ class GrandGame(RaceGame):
         as `random.Random.choice` does. tests/rules/test_grand_playout.py holds it to `play`,
         decision by decision."""
         seats = len(wants)
-        state = self.initial_state(seats, seed)
+        # The dice come from the generator's draws, worked out a block at a time (`opening`
+        # starts them): the generator's state is ``start + drawn * STEP``; the rules' own
+        # draws (puns, shuffles) take `t.rng`, set from it before and read back after.
+        state, start, stream, drawn = self.opening(seats, seed)
         t = Table(state)
         pos, free, route, first = t.pos, t.free, t.route, t.first
         die_a, die_b = state.dice
-        # The dice come from the generator's next draws, worked out a block at a time: the
-        # generator's state is ``start + drawn * STEP``; the rules' own draws (puns, shuffles)
-        # take `t.rng`, set from it before and read back after.
-        start, drawn = state.rng, 0
-        stream = random_block(start)
         # The greedy player's generator (route players draw nothing: none is seeded for them).
         getrandbits = random.Random(seed).getrandbits if GREEDY in wants else _no_draws
         goal, choices, move_on_choices = self.goal, self._choices, self._move_on_choices

@@ -224,23 +224,32 @@ class RaceGame:
     # -- the protocol --------------------------------------------------------------------------
 
     def initial_state(self, players: int, seed: int) -> RaceState:
+        return self.opening(players, seed)[0]
+
+    def opening(self, players: int, seed: int) -> tuple[RaceState, int, list[int], int]:
+        """The first state of a game, with what the generator drew for it: the generator's
+        state `start` before the first draw, the draws from there on (`random_block`s, at
+        least those the state took: the dice, then one per swap of the deck's shuffle) and
+        how many of them the state took (its `rng` is ``start + taken * STEP``). A fast
+        playout goes on drawing from them."""
         low, high = self.players
         if not low <= players <= high:
             raise ValueError(f"{self.id!r} is for {low} to {high} players, not {players!r}")
-        rng = next_random(seed & MASK)[1]
+        start = next_random(seed & MASK)[1]
         count = players * self.per
-        dice = []
-        for _ in range(self.dice_count):
-            rng, face = roll(rng)
-            dice.append(face)
+        swaps = max(0, len(self.deck) - 1) if self.chance else 0
+        taken = self.dice_count + swaps
+        draws = random_block(start)
+        while len(draws) < taken:
+            draws += random_block((start + len(draws) * STEP) & MASK)
+        dice = tuple(z % FACES + 1 for z in draws[:self.dice_count])
+        rng = (start + taken * STEP) & MASK
         if not self.chance:
-            return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, tuple(dice), None, rng)
-        deck: list[int] = []
-        if self.deck:
-            rng, deck = shuffled(rng, len(self.deck))
-        return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, tuple(dice), None, rng,
-                         stuck=(0,) * count, route=(0,) * count, first_route=(-1,) * count,
-                         deck=tuple(deck))
+            return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, dice, None, rng), start, draws, taken
+        deck = shuffle_by(draws[self.dice_count:taken], len(self.deck)) if self.deck else []
+        state = RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, dice, None, rng,
+                          stuck=(0,) * count, route=(0,) * count, first_route=(-1,) * count, deck=tuple(deck))
+        return state, start, draws, taken
 
     def to_move(self, state: RaceState) -> int:
         return state.turn % state.seats
@@ -654,16 +663,22 @@ class RaceGame:
 
 
 def shuffled(rng: int, count: int) -> tuple[int, list[int]]:
-    """The generator after shuffling ``range(count)`` (Fisher-Yates, one `next_random` per
+    """The generator after shuffling ``range(count)`` (`shuffle_by`, one `next_random` per
     swap, drawn a `random_block` at a time), and the shuffled list."""
-    items = list(range(count))
+    swaps = max(0, count - 1)
     draws: list[int] = []
-    while len(draws) < count - 1:
+    while len(draws) < swaps:
         draws += random_block((rng + len(draws) * STEP) & MASK)
-    for i, z in zip(range(count - 1, 0, -1), draws[:max(0, count - 1)], strict=True):
+    return (rng + swaps * STEP) & MASK, shuffle_by(draws[:swaps], count)
+
+
+def shuffle_by(draws: Sequence[int], count: int) -> list[int]:
+    """``range(count)`` shuffled (Fisher-Yates) by ``count - 1`` draws of `next_random`."""
+    items = list(range(count))
+    for i, z in zip(range(count - 1, 0, -1), draws, strict=True):
         j = z % (i + 1)
         items[i], items[j] = items[j], items[i]
-    return (rng + max(0, count - 1) * STEP) & MASK, items
+    return items
 
 
 def dice_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:

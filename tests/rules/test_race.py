@@ -294,3 +294,35 @@ def test_a_block_of_draws_is_the_draws_one_by_one(rng):
     for _ in range(99):
         after = next_random(after)[0]
     assert shuffled(rng, 100) == (after, items)
+
+
+def test_the_opening_draws_as_rolling_and_shuffling_one_by_one(chancy):
+    """`initial_state` (drawn a block at a time, see `RaceGame.opening`) against the dice
+    rolled and the deck shuffled one `next_random` at a time, on games with and without a
+    deck."""
+    from boardgen.data.loader import load
+    from boardgen.model import grand, minos
+    from boardgen.rules.grand import GrandGame
+    from boardgen.rules.minos import MinosGame
+    from boardgen.rules.race import MASK, next_random, roll
+
+    def reference(game: RaceGame, players: int, seed: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        rng = next_random(seed & MASK)[1]
+        dice = []
+        for _ in range(game.dice_count):
+            rng, face = roll(rng)
+            dice.append(face)
+        items = list(range(len(game.deck)))
+        for i in range(len(items) - 1, 0, -1):
+            rng, z = next_random(rng)
+            j = z % (i + 1)
+            items[i], items[j] = items[j], items[i]
+        return tuple(dice), rng, tuple(items)
+
+    games = [chancy, GrandGame(grand.build(load("game", "grand"))), MinosGame(minos.build(load("game", "minos")))]
+    for game in games:
+        low, high = game.players
+        for seed in (0, 1, 99, 2**31 - 1, 2**64 + 3):
+            state = game.initial_state(high, seed)
+            assert (state.dice, state.rng, state.deck) == reference(game, high, seed)
+            assert state.pos == (OUTSIDE,) * (high * game.per)
