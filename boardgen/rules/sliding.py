@@ -380,13 +380,19 @@ _SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in 
 def _shuffle(getrandbits: Callable[[int], int], items: list[Any]) -> None:
     """`random.Random.shuffle` of `items` with that Random's `getrandbits`: the same draws
     (`_PLAIN_DRAWS`), without a method call per draw."""
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+# _SHUFFLE_STEPS[length]: (position, bound, bits to draw) of each step of `_shuffle`.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def _plain_draws() -> bool:
