@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
+from operator import itemgetter
 from typing import NamedTuple
 
 from boardgen.model.race import (
@@ -593,17 +594,23 @@ class RaceGame:
             field = self.chain[end][-1]
             ways = self.ways_on[field]
             rests.append({self.chain[w][-1] for w in ways} if ways else {field})
-        # Per field and roll: the chance, and the fields the best of which the roll leads to
-        # (None: it leads nowhere, the piece stays). The best of every end's best is the best
-        # of them all, so the sums below are those of the plain value iteration, term for term.
-        options: list[list[tuple[float, tuple[int, ...] | None]]] = []
+        # Per field and roll: the chance, and the field whose value the roll leads to or,
+        # where the piece may rest on several, a getter of their values, the best of which
+        # counts (-1 and None: it leads nowhere, the piece stays). The best of every end's
+        # best is the best of them all, so the sums below are those of the plain value
+        # iteration, term for term.
+        options: list[list[tuple[float, int, Callable[[list[float]], tuple[float, ...]] | None]]] = []
         for f in range(size):
-            per_roll: list[tuple[float, tuple[int, ...] | None]] = []
+            per_roll: list[tuple[float, int, Callable[[list[float]], tuple[float, ...]] | None]] = []
             for faces, chance in rolls:
                 ends = list(self.ends[f][sum(faces)])
                 if self.exact_one_die:
                     ends += [e for die in set(faces) for e in self.ends[f][die] if self.exact[e]]
-                per_roll.append((chance, tuple(sorted(set().union(*(rests[e] for e in ends)))) if ends else None))
+                best = sorted(set().union(*(rests[e] for e in ends)))
+                if len(best) == 1:
+                    per_roll.append((chance, best[0], None))
+                else:
+                    per_roll.append((chance, -1, itemgetter(*best) if best else None))
             options.append(per_roll)
         order = [i for i in sorted(range(size), key=lambda i: self._distance[i]) if i != self.goal]
         value = [0.0] * size
@@ -612,13 +619,13 @@ class RaceGame:
             change = 0.0
             for i in order:
                 total = 1.0
-                for chance, best in options[i]:
-                    if best is None:
-                        total += chance * value[i]
-                    elif len(best) == 1:
-                        total += chance * rested[best[0]]
+                for chance, single, several in options[i]:
+                    if single >= 0:
+                        total += chance * rested[single]
+                    elif several is not None:
+                        total += chance * min(several(rested))
                     else:
-                        total += chance * min([rested[x] for x in best])
+                        total += chance * value[i]
                 change = max(change, abs(total - value[i]))
                 value[i] = total
                 rested[i] = total + cost[i]
