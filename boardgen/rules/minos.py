@@ -57,6 +57,7 @@ import random
 import sys
 from array import array
 from bisect import insort
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -87,8 +88,8 @@ MinosState = RaceState  # a King Minos position is a race position (its offers a
 _next_random = next_random
 
 # What `MinosGame._playout_tables` builds (see there).
-_Tables = tuple[list[float], list[list[int]], list[list[tuple[int, ...]]],
-                list[list[tuple[int, float, float, float]]], list[list[int]], list[list[bool]],
+_Tables = tuple[list[float], list[int], list[tuple[int, ...]],
+                list[list[tuple[int, float, float, float]]], list[int], list[list[bool]],
                 list[str | None], list[tuple[tuple[int, float, bool], ...]]]
 
 __all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
@@ -471,19 +472,22 @@ class MinosGame(RaceGame):
         release_turns: set[int] = set()
         turn, winner = 0, -1
         offer, offered_piece = None, -1
-        landed = [0] * (goal + 1)
-        rides = crossings = swaps = decisions = offered = widest = 0
+        landed = [0] * (goal + 1)  # per field, the times a piece landed there (but by a die move)
+        made: list[int] = []  # the die moves made (origin * 8 + points)
+        counts: list[int] = []  # per decision, the moves on offer
+        made = [0] * (8 * (goal + 1))  # per die move (origin * 8 + points), the times it was made
+        rides = crossings = swaps = 0
         empty: list[int] = []
         while turn < turn_cap:
             seat = turn % seats
             k0 = seat * per  # the seat's first piece
             # What this decision moved, to count the pieces it moved if a tunnel moves more.
             mover = bumped = -1
-            mover_from = bumped_from = 0
             before: list[int] | None = None
             if offer is not None:
                 # -- an Orbit ride or a Millstone crossing offered to `offered_piece`
                 count = 2
+                spare = False
                 piece = offered_piece
                 origin = pos[piece]
                 own = sums[seat]
@@ -541,6 +545,7 @@ class MinosGame(RaceGame):
                         sums[bumped // per] -= change_value
                         total -= change_value
                         pen[bumped] = 0.0
+                        swaps += 1
                     at = free[piece]
                     if at > turn:
                         if at > seat_held[seat]:
@@ -558,15 +563,21 @@ class MinosGame(RaceGame):
                     row = [goal if free[k] > turn else pos[k] for k in range(k0, k0 + per)]
                 else:
                     row = pos[k0:k0 + per]
-                fields: list[int] = []
-                for p in row:
-                    if p != goal and p not in fields:
-                        fields.append(p)
-                if OUTSIDE in fields:  # only a die showing the entry face brings a piece in
-                    board = fields[:]
-                    board.remove(OUTSIDE)
-                else:
-                    board = fields
+                if OUTSIDE in row or goal in row or len(set(row)) < per:
+                    fields: list[int] = []
+                    for p in row:
+                        if p != goal and p not in fields:
+                            fields.append(p)
+                    if OUTSIDE in fields:  # only a die showing the entry face brings a piece in
+                        board = fields[:]
+                        board.remove(OUTSIDE)
+                    else:
+                        board = fields
+                    # free pieces on the board (for the rule of both dice)
+                    free_board = per - row.count(OUTSIDE) - row.count(goal) if dice == 2 else 0
+                else:  # (most often) every piece free on a field of its own
+                    fields = board = row
+                    free_board = per
                 # The moves on offer: `first` with die `high`, then `second` with die `low`.
                 second = empty
                 if dice == 1:
@@ -579,8 +590,10 @@ class MinosGame(RaceGame):
                     # that ends free on the board can use it (`keeps`); so can another free piece
                     # on the board when the move starts on the board (a swap only sends it back
                     # and frees it). Only the other moves are played out (`_leaves_playable`).
-                    if (per - row.count(OUTSIDE) - row.count(goal) >= 2
-                            and (board is fields or keeps[OUTSIDE][entry])):
+                    # With two free pieces on the board, one is left for the other die whatever
+                    # this die does (`spare`).
+                    spare = free_board >= 2
+                    if spare and (board is fields or keeps[OUTSIDE][entry]):
                         if high != low:
                             second = fields if low == entry else board
                     else:
@@ -632,12 +645,20 @@ class MinosGame(RaceGame):
                             if stale:
                                 held_pieces = [k for k in held_pieces if free[k] > turn]
                         ends = die_ends[high]
-                        scores = [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
-                                  for sw, vo, dv, e in map(ends.__getitem__, first)]
-                        if second:
-                            ends = die_ends[low]
-                            scores += [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
-                                       for sw, vo, dv, e in map(ends.__getitem__, second)]
+                        if held_pieces:
+                            scores = [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
+                                      for sw, vo, dv, e in map(ends.__getitem__, first)]
+                            if second:
+                                ends = die_ends[low]
+                                scores += [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
+                                           for sw, vo, dv, e in map(ends.__getitem__, second)]
+                        else:  # the same without `pen`, 0 for every piece
+                            scores = [base + vo + pw[occ[sw]] * dv + e
+                                      for sw, vo, dv, e in map(ends.__getitem__, first)]
+                            if second:
+                                ends = die_ends[low]
+                                scores += [base + vo + pw[occ[sw]] * dv + e
+                                           for sw, vo, dv, e in map(ends.__getitem__, second)]
                         best = min(scores)
                         ties = scores.count(best)
                         if ties == 1:
@@ -649,7 +670,10 @@ class MinosGame(RaceGame):
                             r = getrandbits(bits)
                             while r >= ties:
                                 r = getrandbits(bits)
-                            choice = [i for i, v in enumerate(scores) if v == best][r]
+                            choice = scores.index(best)  # the r-th of the best moves
+                            while r:
+                                choice = scores.index(best, choice + 1)
+                                r -= 1
                     # -- play the die: its count, forced moves, a swap, the field's effect
                     origin, points = (first[choice], high) if choice < split else (second[choice - split], low)
                     piece = k0 + row.index(origin)
@@ -659,9 +683,9 @@ class MinosGame(RaceGame):
                             die_a = die_b
                     else:
                         dice = 0
-                    for field in land[origin][points]:
-                        landed[field] += 1
-                    field = rest[origin][points]
+                    move = origin * 8 + points
+                    made.append(move)
+                    field = rest[move]
                     mover, mover_from, bumped_from = piece, origin, field
                     change_value = values[field] - values[origin]
                     sums[seat] += change_value
@@ -672,10 +696,11 @@ class MinosGame(RaceGame):
                         if pos[k0:k0 + per].count(goal) == per:
                             winner = seat
                     else:
-                        if swap_at[origin][points]:
+                        if swap_at[move]:
                             bumped = occ[field]
                             if bumped >= 0:
                                 pos[bumped], free[bumped], pen[bumped] = origin, 0, 0.0
+                                swaps += 1
                                 sums[bumped // per] -= change_value
                                 total -= change_value
                         occ[origin] = bumped
@@ -738,6 +763,8 @@ class MinosGame(RaceGame):
                     if dice == 2:
                         break
                     if dice == 1:  # the last die, if some piece can use it
+                        if spare:
+                            break
                         if seat_held[seat] > turn:
                             usable = False
                             for k in range(k0, k0 + per):
@@ -752,31 +779,27 @@ class MinosGame(RaceGame):
                         if usable:
                             break
                     turn += 1
-                    seat = turn % seats
-                    k0 = seat * per
                     if rolled + 2 > len(stream):
                         stream += _dice(rng)
                         rng = (rng + _DICE_BLOCK * _STEP) & _MASK
                     die_a, die_b = stream[rolled], stream[rolled + 1]
                     rolled += 2
                     dice = 2
-            offered += count
-            if count > widest:
-                widest = count
-            if before is not None:
+            counts.append(count)
+            if before is not None:  # count the swaps as count_events does: pieces moved, less one
                 moved_pieces = sum(map(operator.ne, before, pos))
-                if moved_pieces > 1:
-                    swaps += moved_pieces - 1
-            elif bumped >= 0:
-                swaps += 1
-            decisions += 1
+                swaps += max(0, moved_pieces - 1) - (bumped >= 0)
             if winner >= 0:
                 break
         counters: dict[str, float] = {}
         if counting:
+            for move, k in Counter(made).items():
+                for field in land[move]:
+                    landed[field] += k
             counters = {f"landed:{field}": float(k) for field, k in enumerate(landed) if k}
             counters.update({key: float(k) for key, k in (("rides", rides), ("crossings", crossings),
                                                            ("swaps", swaps)) if k})
+        decisions, offered, widest = len(counts), sum(counts), max(counts, default=0)
         if winner < 0:
             return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
         return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
@@ -784,9 +807,10 @@ class MinosGame(RaceGame):
     def _playout_tables(self) -> _Tables:
         """What `greedy_playout` looks up, per field and die (built once):
 
-        - the field values (`_field_values`), and where each count ends (`_rest`);
-        - the fields each count lands on (for the counters);
-        - the field a count ends on if a piece there would be swapped out, else 0;
+        - the field values (`_field_values`);
+        - per die move (origin * 8 + points): where it ends (`_rest`), the fields it lands on
+          (for the counters), and the field it ends on if a piece there would be swapped
+          out, else 0;
         - per die and field: the field where a piece may be swapped out (else `goal + 1`, a
           field nobody is on), the field's value, the field's value less that field's (0 when
           none), and the part of the move's score that depends only on where it ends
@@ -845,7 +869,11 @@ class MinosGame(RaceGame):
                       values[origin] - values[swap_at[origin][points]] if swap_at[origin][points] else 0.0,
                       tail[origin][points]) for origin in fields]
                     for points in range(FACES + 1)]
-        self._tables = (values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms)
+        # The die moves' own tables go by move = origin * 8 + points: one lookup, not two.
+        moves = [(origin, points) for origin in fields for points in range(8)]
+        self._tables = (values, [rest[o][p] if p <= FACES else 0 for o, p in moves],
+                        [land[o][p] if p <= FACES else () for o, p in moves], die_ends,
+                        [swap_at[o][p] if p <= FACES else 0 for o, p in moves], keeps, offer_at, offer_terms)
         return self._tables
 
 
