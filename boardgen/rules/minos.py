@@ -54,8 +54,6 @@ from __future__ import annotations
 
 import operator
 import random
-import sys
-from array import array
 from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -63,15 +61,18 @@ from typing import TYPE_CHECKING
 
 from boardgen.model.race import OUTSIDE
 from boardgen.rules.race import (
+    BLOCK,
     DIE,
     FACES,
     OTHERS_WEIGHT,
     PASS,
+    STEP,
     IllegalMoveError,
     Move,
     RaceGame,
     RaceState,
     next_random,
+    random_block,
     roll,
 )
 from boardgen.rules.simulate import GameRecord, Hook
@@ -82,8 +83,6 @@ if TYPE_CHECKING:
 RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
 _MASK = (1 << 64) - 1
-_STEP = 0x9E3779B97F4A7C15  # splitmix64's increment (`boardgen.rules.race.next_random`)
-_DICE_BLOCK = 64  # dice `greedy_playout` rolls at a time (a game uses a few hundred)
 MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
 _next_random = next_random
 
@@ -449,7 +448,7 @@ class MinosGame(RaceGame):
         # is the next to use (two per turn, one per ride).
         rng = next_random(seed & _MASK)[1]
         stream = _dice(rng)
-        rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+        rng = (rng + BLOCK * STEP) & _MASK
         die_a, die_b = stream[0], stream[1]
         rolled, dice = 2, 2
         pos, free = [OUTSIDE] * n, [0] * n
@@ -523,7 +522,7 @@ class MinosGame(RaceGame):
                     if kind == RIDE:
                         if rolled == len(stream):
                             stream += _dice(rng)
-                            rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+                            rng = (rng + BLOCK * STEP) & _MASK
                         end = ride_to[origin][stream[rolled] - 1]
                         rolled += 1
                         rides += 1
@@ -781,7 +780,7 @@ class MinosGame(RaceGame):
                     turn += 1
                     if rolled + 2 > len(stream):
                         stream += _dice(rng)
-                        rng = (rng + _DICE_BLOCK * _STEP) & _MASK
+                        rng = (rng + BLOCK * STEP) & _MASK
                     die_a, die_b = stream[rolled], stream[rolled + 1]
                     rolled += 2
                     dice = 2
@@ -878,26 +877,8 @@ class MinosGame(RaceGame):
 
 
 def _dice(rng: int) -> list[int]:
-    """The next `_DICE_BLOCK` dice `roll` rolls from generator state `rng`, worked out side by
-    side: splitmix64's state i is rng + i * _STEP, and its mix is the same multiplications,
-    shifts and masks for every state, so one Python int holding every state in a lane of 128
-    bits (room for a 64-bit product) goes through it once, each step masked back to 64 bits
-    per lane; then `% FACES + 1` per die, as `roll` does."""
-    x = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
-    z = (((x ^ (x >> 30)) & _LANES) * 0xBF58476D1CE4E5B9) & _LANES
-    z = (((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB) & _LANES
-    z = (z ^ (z >> 31)) & _LANES
-    words = array(_WORD, z.to_bytes(16 * _DICE_BLOCK, "little"))
-    if sys.byteorder == "big":
-        words.byteswap()
-    return [w % FACES + 1 for w in words[::2]]
-
-
-# The lanes of `_dice`: 1 in each lane, step i + 1 in lane i, and 64 set bits in each lane.
-_LANE_ONES = sum(1 << (128 * i) for i in range(_DICE_BLOCK))
-_LANE_STEPS = sum(((i + 1) * _STEP) << (128 * i) for i in range(_DICE_BLOCK))
-_LANES = _MASK * _LANE_ONES
-_WORD = next(code for code in "LQ" if array(code).itemsize == 8)  # an unsigned 64-bit array item
+    """The next `BLOCK` dice `roll` rolls from generator state `rng`, in one go (`random_block`)."""
+    return [z % FACES + 1 for z in random_block(rng)]
 
 
 _LANDED = [f"landed:{field}" for field in range(256)]
