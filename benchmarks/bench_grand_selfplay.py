@@ -7,7 +7,9 @@ counters, each lineup of `GrandEngine.self_play_lineups`), in one process; `--st
 them decision by decision instead (players the fast path does not serve, the same games), to
 compare. Speed is given per second of this process's CPU time (the clock on a shared machine
 also measures the neighbours), best of `--repeat`, with the load average. The check's own
-work outside self-play (static checks, the game's tables) is timed once, on a fresh layout.
+work outside self-play (static checks, the game's tables) is timed once, on a fresh layout,
+and the whole check (`boardgen validate grand` without the process start: static checks,
+every lineup's self-play, the closing checks) in this one process, best of `--repeat`.
 `--profile` prints where one round of every lineup's self-play spends its time.
 """
 
@@ -27,6 +29,7 @@ from boardgen.model.grand import GrandLayout, build, static_problems
 from boardgen.rules.grand import GrandGame, RoutePlayer, count_events
 from boardgen.rules.players import GreedyPlayer
 from boardgen.rules.protocol import Player
+from boardgen.rules.report import check
 from boardgen.rules.simulate import GameRecord, game_seeds, play
 
 
@@ -89,6 +92,8 @@ def main() -> None:
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for label, seconds in static_work(args.layout).items():
         print(f"{label}: {seconds * 1000:.0f} ms of CPU time")
+    whole = best_of(args.repeat, lambda: check(engine, build(load("game", args.layout)), args.seed, workers=1))
+    print(f"the whole check, one process: {whole:.3f} s of CPU time")
     runs = []
     for players in (2, 3, 4):
         for lineup in engine.self_play_lineups(layout, players):
