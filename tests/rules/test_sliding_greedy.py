@@ -215,3 +215,21 @@ def test_the_written_out_draws_are_the_draws_of_random_on_this_python():
         sliding._shuffle(random.Random(seed).getrandbits, ours)
         random.Random(seed).shuffle(theirs)
         assert ours == theirs
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_the_lane_tables_are_each_push_applied_alone(name):
+    """`Lanes.carried` / `slid` (a push of one bit in every lane) and `split` against each
+    lane's own `Push.carry` / `Push.slide` and `Lanes.lane`, with and without a forbidden
+    point, for two numbers of orientations of the spare."""
+    game = SlidingGame(LAYOUTS[name])
+    geometry = game.geometry
+    for forbidden in (None, geometry.points[-1]):
+        for spare_mask in (0b0101, 0b0011):  # a straight, a corner
+            lanes = game.lanes(forbidden, spare_mask)
+            for square in (*geometry.squares, SPARE):
+                slid = [lanes.lane(lanes.slid(square), k) for k in range(lanes.count)]
+                assert slid == [0 if p.slide(square) == SPARE else 1 << p.slide(square) for p in lanes.pushes]
+                if square != SPARE:
+                    carried = lanes.split(lanes.carried(square))
+                    assert carried == [1 << p.carry(square) for p in lanes.pushes]
