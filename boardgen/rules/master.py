@@ -88,6 +88,7 @@ from boardgen.rules.sliding import (
     SlidingRules,
     _grower,
     _shuffle,
+    flood,
     opens_onto_board,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, Flooded, PairResult, Solution, solve
@@ -466,6 +467,8 @@ class MasterGame(SlidingRules[MasterState]):
         forbidden = -1
         seat = turn = decisions = offered = widest = used = 0
         extra = over = False
+        # The token's flood of a wand decision, for the shift that follows on the same board.
+        kept: tuple[int, int, int, int, int] | None = None
 
         def lanes_of(forbidden: int, spare_mask: int) -> Lanes:
             lanes = table.get(forbidden * 8 + orientations[spare_mask])
@@ -481,13 +484,27 @@ class MasterGame(SlidingRules[MasterState]):
             low = len(taken)
             target, pawn = tokens[low], pawns[seat]
             carried = lanes.carries
-            reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask, carried[pawn])
             targets = carried[target]
+            hits = 0
+            if kept is None:
+                reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask, carried[pawn])
+            else:
+                # The wand decision just flooded this very board from the token. In the
+                # lanes where the pawn is in the token's corridors (or on the token), those
+                # are the pawn's corridors: the lanes that take it, and the chosen lane's
+                # reach. Else the pawn's own flood, on the lanes' sides pushed already.
+                reaches, ln, le, ls, lw = kept
+                kept = None
+                if pawn != target:
+                    hits = reaches & carried[pawn]
+                    if not hits:
+                        reaches = flood(carried[pawn], le & (lw >> 1), ls & (ln >> stride), stride)
             if pawn != target:
-                hits, grown = reaches & targets, targets
-                while not hits:
-                    grown = lanes.grow(grown)
-                    hits = reaches & grown
+                if not hits:
+                    hits, grown = reaches & targets, targets
+                    while not hits:
+                        grown = lanes.grow(grown)
+                        hits = reaches & grown
             else:
                 others, grown = reaches & ~targets, targets
                 for _ in range(STANDING - 1):
@@ -592,7 +609,8 @@ class MasterGame(SlidingRules[MasterState]):
             if square != target:
                 lanes = lanes_of(forbidden, spare_mask)
                 carried = lanes.carries
-                around = lanes.flooded(n, e, s, w, spare_mask, carried[target])[0] & ~carried[target]
+                kept = lanes.flooded(n, e, s, w, spare_mask, carried[target])
+                around = kept[0] & ~carried[target]
             if not around & carried[square]:
                 use: tuple[int, ...] = (-(banked - unused), near, 1)
                 keep: tuple[int, ...] = (-banked, near, 0)
