@@ -421,7 +421,6 @@ class SelfPlayPool:
         self.game, self.batches, self.turn_cap, self.hook, self.workers = game, batches, turn_cap, hook, workers
         self._pool: Any = None
         self._forkless = workers <= 1 or not can_fork()
-        self._per_game: float | None = None  # seconds a game takes here, once timed
 
     def __enter__(self) -> SelfPlayPool:
         return self
@@ -439,22 +438,18 @@ class SelfPlayPool:
 
     def play(self, ranges: Sequence[tuple[int, int, int]], *,
              progress: Progress | None = None) -> list[list[GameRecord]]:
-        """The records of each ``(batch, start, stop)`` range of seeds, in seed order.
-
-        The workers are started only when the games left would take longer than
-        `POOL_WORTH` seconds here: the first two tasks are played here, the second timed (a check whose
-        self-play is a fraction of a second, Grand's, is faster without forking and sending
-        records back, and leaves the other core to a render drawing beside it)."""
+        """The records of each ``(batch, start, stop)`` range of seeds, in seed order."""
         tasks = [(r, i, self.batches[b].seeds[i:min(i + CHUNK, stop)])
                  for r, (b, start, stop) in enumerate(ranges) for i in range(start, stop, CHUNK)]
         total = sum(stop - start for _, start, stop in ranges)
         labels = [self.batches[b].label for b, _, _ in ranges]
-        results: dict[tuple[int, int], list[GameRecord]] = {}
-        done = 0
-
-        def here(some: Sequence[tuple[int, int, tuple[int, ...]]]) -> None:
-            nonlocal done
-            for r, i, seeds in some:
+        results: dict[tuple[int, int], list[GameRecord]] | None = None
+        if not self._forkless and (self._pool is not None or total >= 2 * CHUNK):
+            results = self._in_processes(ranges, tasks, total, labels, progress)
+        if results is None:
+            results = {}
+            done = 0
+            for r, i, seeds in tasks:
                 players = self.batches[ranges[r][0]].players
                 chunk = results[r, i] = []
                 for game_seed in seeds:
@@ -462,30 +457,11 @@ class SelfPlayPool:
                     done += 1
                     if progress is not None:
                         progress(done, total, labels[r])
-
-        rest = tasks
-        if not self._forkless and self._pool is None and total >= 2 * CHUNK:
-            if self._per_game is None:  # the first task warms up the game's tables; the second is timed
-                here(rest[:1])
-                started = time.perf_counter()
-                here(rest[1:2])
-                self._per_game = (time.perf_counter() - started) / len(rest[1][2])
-                rest = rest[2:]
-            left = sum(len(seeds) for _, _, seeds in rest)
-            worth = left * self._per_game >= POOL_WORTH
-        else:
-            worth = self._pool is not None
-        if rest and worth and not self._forkless:
-            shared = self._in_processes(ranges, rest, total, labels, progress, done)
-            if shared is not None:
-                results.update(shared)
-                rest = []
-        here(rest)
         return [[record for r2, i, _ in tasks if r2 == r for record in results[r2, i]] for r in range(len(ranges))]
 
     def _in_processes(self, ranges: Sequence[tuple[int, int, int]], tasks: list[tuple[int, int, tuple[int, ...]]],
-                      total: int, labels: list[str], progress: Progress | None,
-                      done: int = 0) -> dict[tuple[int, int], list[GameRecord]] | None:
+                      total: int, labels: list[str],
+                      progress: Progress | None) -> dict[tuple[int, int], list[GameRecord]] | None:
         """The tasks played by the workers; None where processes cannot be had (some
         sandboxes forbid them), so the caller plays them itself."""
         global _job
@@ -499,6 +475,7 @@ class SelfPlayPool:
                 self._forkless = True
                 return None
         results: dict[tuple[int, int], list[GameRecord]] = {}
+        done = 0
         work = [(ranges[r][0], r, i, seeds) for r, i, seeds in tasks]
         for r, index, records in self._pool.imap_unordered(_play_chunk, work):
             results[r, index] = records
@@ -508,9 +485,6 @@ class SelfPlayPool:
         return results
 
 
-# Seconds of games left below which the workers are not started: forking them and sending
-# the records back costs about a tenth of a second, and half of the rest is saved at best.
-POOL_WORTH = 0.3
 # Games per task handed to a worker process: small enough for a smooth progress bar and an
 # even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
