@@ -6,7 +6,7 @@ import json
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +179,6 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
-    from boardgen.kit import render_kit
     from boardgen.kits.common import KitOptions
 
     if all_games and game:
@@ -190,6 +189,23 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck)
+    for result, took in _render_each(names, output, options):
+        click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
+        if result.summary:
+            click.echo(f"  playability: {result.summary}")
+        for warning in result.warnings:
+            click.echo(f"  warning: {warning}", err=True)
+
+
+def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
+    """(KitResult, seconds) for each game in turn: one game with its progress bar,
+    several (--all) rendered side by side (boardgen.kit.render_all)."""
+    from boardgen.kit import render_all, render_kit
+
+    if len(names) > 1:
+        for _game, result, took in render_all(names, output, options):
+            yield result, took
+        return
     for name in names:
         started = time.perf_counter()
         bar, progress = _progress_bar(f"checking {name}")
@@ -198,12 +214,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
         finally:
             if bar is not None:
                 bar.render_finish()
-        took = time.perf_counter() - started
-        click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
-        if result.summary:
-            click.echo(f"  playability: {result.summary}")
-        for warning in result.warnings:
-            click.echo(f"  warning: {warning}", err=True)
+        yield result, time.perf_counter() - started
 
 
 @cli.command()

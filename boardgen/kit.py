@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-from collections.abc import Callable
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
-from boardgen.background import Beside, beside
+from boardgen.background import Beside, available_cpus, beside
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
@@ -173,6 +176,35 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
         written = write_kit(folder, files, owned=("svg", preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings)
     return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
+
+
+def render_all(games: list[str], out_root: Path, options: KitOptions, *,
+               at_once: int | None = None) -> Iterator[tuple[str, KitResult, float]]:
+    """(game, its KitResult, seconds from its start) for each game, in order. Up to `at_once`
+    games (default: the CPUs) are rendered at the same time, each in a child process with
+    its own check beside it (boardgen.background): a render is mostly one core of drawing,
+    and its check leaves the other idle once done. Where no child can be forked they are
+    rendered one after the other here. The first error ends the others and is raised."""
+    at_once = max(1, at_once or available_cpus())
+    waiting = list(games)
+    running: deque[tuple[str, float, Beside[KitResult]]] = deque()
+    with interruptible():
+        try:
+            while waiting or running:
+                while waiting and len(running) < at_once:
+                    game = waiting.pop(0)
+                    running.append((game, time.perf_counter(), beside(functools.partial(_render_one, game,
+                                                                                        out_root, options))))
+                game, started, pending = running.popleft()
+                result = pending.result()
+                yield game, result, time.perf_counter() - started
+        finally:
+            for _, _, pending in running:
+                pending.cancel()
+
+
+def _render_one(game: str, out_root: Path, options: KitOptions, _progress: Progress | None) -> KitResult:
+    return render_kit(game, out_root, options)
 
 
 def _printed_parts(kinds: list[str]) -> list[str]:

@@ -1,0 +1,97 @@
+"""`render --all` renders games side by side in child processes (boardgen.kit.render_all): the
+kits are byte for byte those of one-by-one renders, reported in order; the first error ends
+the rest and is raised as it was; an interrupted run leaves no process and no half kit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boardgen.errors import DataError
+from boardgen.kit import render_all, render_kit
+from boardgen.kits.common import KitOptions
+from boardgen.rules.simulate import can_fork
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
+BAD = Path(__file__).parent / "fixtures" / "bad" / "broken_syntax.toml"
+
+
+@pytest.fixture
+def no_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playability check has its own tests; the forked renders inherit this."""
+    monkeypatch.setattr("boardgen.kit.start_verdict", lambda *args, **kwargs: None)
+
+
+def test_side_by_side_kits_are_those_of_one_by_one_renders(tmp_path: Path, no_check: None) -> None:
+    games = ["walls", "classic", "grand"]
+    options = KitOptions(previews=False, svg=False)
+    together = list(render_all(games, tmp_path / "together", options, at_once=2))
+    assert [game for game, _, _ in together] == games
+    for game, result, took in together:
+        alone = render_kit(game, tmp_path / "alone", options)
+        assert result.pdf.read_bytes() == alone.pdf.read_bytes()
+        assert result.pages == alone.pages and took > 0
+
+
+def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path, no_check: None) -> None:
+    seen = []
+    with pytest.raises(DataError) as caught:
+        for game, _, _ in render_all(["walls", str(BAD), "classic", "grand"], tmp_path,
+                                     KitOptions(previews=False, svg=False), at_once=2):
+            seen.append(game)
+    assert seen == ["walls"]
+    assert "broken_syntax.toml" in str(caught.value)
+    assert not (tmp_path / "grand").exists()  # never started
+    assert not list(tmp_path.glob(".*"))  # no staging folder left by the one cancelled
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: Path) -> None:
+    out = tmp_path / "unique-all-7c2e"
+    env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
+    log = (tmp_path / "stderr").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", "--all", "-o", str(out)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+    def ours() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != proc.pid:
+                try:
+                    if str(out).encode() in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
+                        found.append(int(entry.name))
+                except OSError:
+                    continue
+        return found
+
+    deadline = time.monotonic() + 30
+    while len(ours()) < 3:  # two renders and at least one check beside them
+        assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "stderr").read_text()
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    log.close()
+    ended = time.monotonic()
+    while ours():
+        assert time.monotonic() - ended < 2.0, f"left running: {ours()}"
+        time.sleep(0.02)
+    err = (tmp_path / "stderr").read_bytes()
+    assert proc.returncode == 128 + signal.SIGINT, err
+    assert b"Traceback" not in err
+    assert not list(out.glob(".*")) if out.exists() else True  # no staging folder
+    for kit in out.iterdir() if out.exists() else []:  # a kit finished before the interrupt is whole
+        assert list(kit.glob("*.pdf")) and list(kit.glob("*-playability.json")), kit
