@@ -136,7 +136,7 @@ def test_cancel_ends_the_child_and_the_pool_it_started(tmp_path: Path) -> None:
 def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signum: int) -> None:
     """A real `boardgen render` of a 9 x 9 layout (its check takes seconds) with an empty
     verdict cache, interrupted (SIGINT) or killed (SIGKILL) while its check (a child and its
-    self-play workers) runs: within a second no process that carries its unique output path
+    self-play workers) runs: within seconds no process that carries its unique output path
     is left (a killed render's child and workers are told by the kernel), and an interrupted
     one ends with the usual code and writes no kit."""
     layout = tmp_path / "nine.toml"
@@ -171,7 +171,7 @@ def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signu
     err = (tmp_path / "stderr").read_bytes()
     ended = time.monotonic()
     while ours():
-        assert time.monotonic() - ended < 1.0, f"left running: {ours()}"
+        assert time.monotonic() - ended < 3.0, f"left running: {ours()}"
         time.sleep(0.02)
     if signum == signal.SIGINT:
         assert proc.returncode == 128 + signal.SIGINT, err

@@ -87,7 +87,7 @@ def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: P
     log.close()
     ended = time.monotonic()
     while ours():
-        assert time.monotonic() - ended < 2.0, f"left running: {ours()}"
+        assert time.monotonic() - ended < 5.0, f"left running: {ours()}"
         time.sleep(0.02)
     err = (tmp_path / "stderr").read_bytes()
     assert proc.returncode == 128 + signal.SIGINT, err
