@@ -23,6 +23,8 @@ import pstats
 import time
 from collections.abc import Callable, Sequence
 
+from timing import best_of  # benchmarks/timing.py (run as a script, its folder is on the path)
+
 from boardgen.data.loader import load
 from boardgen.engines.grand import GrandEngine
 from boardgen.model.grand import GrandLayout, build, static_problems
@@ -39,16 +41,6 @@ class StepGreedy(GreedyPlayer):
 
 class StepRoute(RoutePlayer):
     """A route player, played decision by decision."""
-
-
-def best_of(repeat: int, run: Callable[[], object], clock: Callable[[], float] = time.process_time) -> float:
-    """The fastest of `repeat` runs, in seconds of `clock`."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = clock()
-        run()
-        best = min(best, clock() - started)
-    return best
 
 
 def seats_of(names: Sequence[str], step: bool) -> list[Player]:

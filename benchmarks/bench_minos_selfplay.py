@@ -16,23 +16,14 @@ import os
 import platform
 import pstats
 import time
-from collections.abc import Callable
+
+from timing import best_of  # benchmarks/timing.py (run as a script, its folder is on the path)
 
 from boardgen.data.loader import load
 from boardgen.model.minos import build
 from boardgen.rules.minos import MinosGame, count_events
 from boardgen.rules.players import GreedyPlayer
 from boardgen.rules.simulate import GameRecord, game_seeds, play
-
-
-def best_of(repeat: int, run: Callable[[], object], clock: Callable[[], float] = time.process_time) -> float:
-    """The fastest of `repeat` runs, in seconds of `clock`."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = clock()
-        run()
-        best = min(best, clock() - started)
-    return best
 
 
 def main() -> None:

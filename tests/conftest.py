@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from boardgen.cli import cli
 from boardgen.kit import render_kit
 from boardgen.kits.common import KitOptions
 
@@ -19,6 +21,20 @@ def pytest_addoption(parser):
 def own_verdict_cache(tmp_path_factory, monkeypatch):
     """Every test starts with an empty verdict cache of its own (never the user's)."""
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
+
+
+@pytest.fixture(scope="session")
+def five(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A small generated layout (5 x 5, 20 games per player count) whose check is quick."""
+    path = tmp_path_factory.mktemp("layout") / "five.toml"
+    with pytest.MonkeyPatch.context() as patch:  # never the user's cache, even for a session fixture
+        patch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    assert "games_per_player_count = 200" in text
+    path.write_text(text.replace("games_per_player_count = 200", "games_per_player_count = 20"), encoding="utf-8")
+    return str(path)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import alive, carrying
 
 from boardgen.background import Progress, beside
 from boardgen.errors import BoardgenError, DataError, Problem
@@ -21,13 +22,6 @@ from boardgen.rules.simulate import can_fork
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
 
-def alive(pid: int) -> bool:
-    """Whether the process exists and is not a zombie."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
 
 
 def test_the_value_comes_back_with_the_progress_and_from_another_process() -> None:
@@ -151,15 +145,7 @@ def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signu
                             env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def ours() -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and int(entry.name) != proc.pid:
-                try:
-                    if str(out).encode() in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
-                        found.append(int(entry.name))
-                except OSError:
-                    continue
-        return found
+        return carrying(str(out), but=proc.pid)
 
     deadline = time.monotonic() + 30
     while len(ours()) < 3:  # the checking child and its self-play workers

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import carrying
 
 from boardgen.errors import DataError
 from boardgen.kit import render_all, render_kit
@@ -51,12 +52,6 @@ def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path, no_
     assert not list(tmp_path.glob(".*"))  # no staging folder left by the one cancelled
 
 
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -68,15 +63,7 @@ def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: P
                             env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def ours() -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and int(entry.name) != proc.pid:
-                try:
-                    if str(out).encode() in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
-                        found.append(int(entry.name))
-                except OSError:
-                    continue
-        return found
+        return carrying(str(out), but=proc.pid)
 
     deadline = time.monotonic() + 30
     while len(ours()) < 3:  # two renders and at least one check beside them

@@ -17,17 +17,6 @@ from boardgen.data.strings import word
 FIXTURES = Path(__file__).parent / "fixtures" / "layouts"
 
 
-@pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A generated 5 x 5 classic layout, 20 games per player count: a quick check."""
-    path = tmp_path_factory.mktemp("layout") / "small.toml"
-    result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
-    assert result.exit_code == 0, result.output
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("games_per_player_count = 200", "games_per_player_count = 20"), encoding="utf-8")
-    return str(path)
-
-
 def render(out: Path, layout: str, *extra: str) -> tuple[int, str]:
     result = CliRunner().invoke(cli, ["render", layout, "-o", str(out), "--no-preview", "--no-svg", "--recheck",
                                       *extra])
@@ -41,14 +30,14 @@ def cover_text(pdf: Path) -> str:
 
 @pytest.mark.parametrize("lang,line,passed", [("en", "Playability: ", "passed (seed 1)"),
                                               ("fr", "Jouabilité : ", "validée (graine 1)")])
-def test_the_cover_states_the_verdict_of_the_written_report(tmp_path: Path, small: str, lang: str, line: str,
+def test_the_cover_states_the_verdict_of_the_written_report(tmp_path: Path, five: str, lang: str, line: str,
                                                             passed: str) -> None:
-    code, output = render(tmp_path, small, "--lang", lang)
+    code, output = render(tmp_path, five, "--lang", lang)
     assert code == 0, output
-    report = json.loads((tmp_path / "small" / "small-playability.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "five" / "five-playability.json").read_text(encoding="utf-8"))
     games = sum(s["games"] for s in report["stats"]["self_play"].values())
     finished = sum(s["finished"] for s in report["stats"]["self_play"].values())
-    text = cover_text(next((tmp_path / "small").glob("*.pdf")))
+    text = cover_text(next((tmp_path / "five").glob("*.pdf")))
     assert report["playable"] is True
     assert f"{line}{passed}" in text
     counts = sorted(int(k) for k in report["stats"]["self_play"])

@@ -16,18 +16,6 @@ from boardgen.cli import cli
 from boardgen.rules.report import check as real_check
 
 
-@pytest.fixture(scope="module")
-def five(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A small generated layout (5 x 5, 20 games per player count) whose check is quick."""
-    path = tmp_path_factory.mktemp("layout") / "five.toml"
-    result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
-    assert result.exit_code == 0, result.output
-    text = path.read_text(encoding="utf-8")
-    assert "games_per_player_count = 200" in text
-    path.write_text(text.replace("games_per_player_count = 200", "games_per_player_count = 20"), encoding="utf-8")
-    return str(path)
-
-
 class Calls:
     """Playability checks that really ran, one line each in a file: a render runs its check in
     a child process (boardgen.background), so a list in this process would not see them."""

@@ -55,6 +55,7 @@ from typing import Any
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
+from boardgen.rules.draws import below
 from boardgen.rules.race import (
     BLOCK,
     DIE,
@@ -245,7 +246,7 @@ class GrandGame(RaceGame):
                 while getrandbits(1):  # `random.Random.choice` of one move
                     pass
             else:
-                step = best[_below(getrandbits, len(best))]
+                step = best[below(getrandbits, len(best))]
             decisions += 1
             offered += count
             if count > widest:
@@ -448,15 +449,6 @@ def route_figures(totals: Mapping[str, Any], pawns: int) -> dict[str, dict[str, 
         out[route] = {"taken": taken, "share": round(taken / pawns, 4) if pawns else 0.0,
                       "win_rate": round(won / taken, 4) if taken else 0.0}
     return out
-
-
-def _below(getrandbits: Callable[[int], int], n: int) -> int:
-    """A number below `n` drawn as `random.Random.choice` draws the index of its pick."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 def _no_draws(bits: int) -> int:

@@ -43,6 +43,7 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, deal_draws
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
+from boardgen.rules.draws import below
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.simulate import GameRecord, Hook
 
@@ -407,20 +408,12 @@ def _plain_draws() -> bool:
             r = bits(k)
             while r >= n:
                 r = bits(k)
-            if theirs.choice(range(n)) != r or (n == 4 and theirs.randrange(4) != _below(bits, 4)):
+            if theirs.choice(range(n)) != r or (n == 4 and theirs.randrange(4) != below(bits, 4)):
                 return False
     mine, yours = list(range(40)), list(range(40))
     _shuffle(bits, mine)
     theirs.shuffle(yours)
     return mine == yours and bits(32) == theirs.getrandbits(32)
-
-
-def _below(getrandbits: Callable[[int], int], n: int) -> int:
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 _PLAIN_DRAWS = _plain_draws()

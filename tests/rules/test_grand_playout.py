@@ -20,7 +20,8 @@ from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout, build, parse_label
-from boardgen.rules.grand import GREEDY, ROUTES, GrandGame, RoutePlayer, _below, count_events
+from boardgen.rules.draws import below
+from boardgen.rules.grand import GREEDY, ROUTES, GrandGame, RoutePlayer, count_events
 from boardgen.rules.players import GreedyPlayer
 from boardgen.rules.protocol import Player
 from boardgen.rules.race import Move, RaceState
@@ -182,7 +183,7 @@ def test_tie_breaks_draw_as_random_choice_does() -> None:
     for seed in range(20):
         ours, theirs = random.Random(seed), random.Random(seed)
         for n in (1, 2, 3, 4, 5, 7, 8, 1, 6):
-            assert _below(ours.getrandbits, n) == theirs.choice(range(n))
+            assert below(ours.getrandbits, n) == theirs.choice(range(n))
         assert ours.random() == theirs.random()
 
 
