@@ -135,14 +135,14 @@ def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signu
     one ends with the usual code and writes no kit."""
     layout = tmp_path / "nine.toml"
     made = subprocess.run([sys.executable, "-m", "boardgen", "generate", "classic", "--size", "9", "-o", str(layout)],
-                          capture_output=True)
+                          capture_output=True, cwd=tmp_path)  # not the source tree: the installed package
     assert made.returncode == 0, made.stderr
     out = tmp_path / "unique-output-4d1f"
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
     # Files, not pipes: waiting for a pipe to close would wait for every process holding it.
     log = (tmp_path / "stderr").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", str(layout), "-o", str(out)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=log)
+                            env=env, stdout=subprocess.DEVNULL, stderr=log, cwd=tmp_path)
 
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)

@@ -60,7 +60,7 @@ def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: P
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
     log = (tmp_path / "stderr").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", "--all", "-o", str(out)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=log)
+                            env=env, stdout=subprocess.DEVNULL, stderr=log, cwd=tmp_path)
 
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)
