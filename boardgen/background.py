@@ -1,5 +1,6 @@
 """Work done beside the main process: a render starts the playability check in a forked
-child, draws and imposes the kit meanwhile, and takes the verdict when the cover needs it.
+child, draws and imposes the kit meanwhile, and takes the verdict when the cover needs it;
+`render --all` renders its games side by side, each in a child (boardgen.kit.render_all).
 
 `beside(work)` forks a child that runs `work(progress)`; `Beside.result(progress)` waits for
 its return value (or raises the exception it raised), relaying the progress it reported;
