@@ -151,11 +151,16 @@ def load(key: str, accept: Callable[[Any], bool],
 
 def store(key: str, drawing: Any) -> None:
     """Keep the drawing under key (written whole or not at all; failures are ignored)."""
+    _keep_pickled(key, "drawings", drawing)
+
+
+def _keep_pickled(key: str, folder: str, thing: Any) -> None:
+    """Keep `thing` pickled under key; one that cannot be pickled is simply made again next time."""
     try:
-        payload = pickle.dumps(drawing, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # a drawing that cannot be kept is simply converted next time
+        payload = pickle.dumps(thing, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
         return
-    _write(key, "drawings", payload)
+    _write(key, folder, payload)
 
 
 # A kit's SVGs ---------------------------------------------------------------------------------
@@ -270,11 +275,7 @@ def load_font(key: str) -> Any | None:
 
 
 def store_font(key: str, font: Any) -> None:
-    try:
-        payload = pickle.dumps(font, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # a font that cannot be kept is simply parsed next time
-        return
-    _write(key, "fonts", payload)
+    _keep_pickled(key, "fonts", font)
 
 
 # Size ----------------------------------------------------------------------------------------
