@@ -11,7 +11,7 @@ asked for.
 The child and its parent talk through one pipe, in frames of a length and a pickle. Progress
 is sent without waiting: while the parent is busy drawing, a full pipe drops progress frames,
 never the work. The child ignores SIGINT (the parent owns the terminal and cancels it) and
-on SIGTERM unwinds, so the self-play pool it started ends its own workers.
+ends on SIGTERM; the self-play workers it started end with it (see die_with_parent).
 """
 
 from __future__ import annotations
@@ -142,17 +142,20 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> bool:
     """Have this forked process sent SIGTERM when its parent ends, however it ends (Linux;
-    elsewhere nothing): a child or self-play worker never outlives a killed render."""
+    elsewhere nothing, and False): a child or self-play worker never outlives a killed render."""
     try:
         import ctypes
 
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (AttributeError, OSError, ImportError):
-        return
-    if prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) == 0 and os.getppid() != parent:
+        return False
+    if prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
+        return False
+    if os.getppid() != parent:
         os.kill(os.getpid(), signal.SIGTERM)  # the parent ended before the request was made
+    return True
 
 
 _PR_SET_PDEATHSIG = 1
@@ -162,8 +165,12 @@ def _child(work: Callable[[Progress | None], object], fd: int, parent: int) -> N
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, _unwind)
-        die_with_parent(parent)
+        # On SIGTERM the child just ends where the kernel ends its self-play workers with it
+        # (die_with_parent); elsewhere it unwinds, so its pool ends them. Unwinding by an
+        # exception may land where Python can only print it (an at-fork hook, a finaliser).
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if not die_with_parent(parent):
+            signal.signal(signal.SIGTERM, _unwind)
         os.set_blocking(fd, False)
 
         def progress(done: int, total: int, label: str) -> None:
