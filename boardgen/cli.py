@@ -179,7 +179,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     if all_games and game:
         raise UsageError("give a game or --all, not both")
@@ -326,7 +326,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
-    from boardgen.kits.common import write_atomic
+    from boardgen.kits.output import write_atomic
 
     if game == "walls":
         from boardgen.model import walls_generate
@@ -409,8 +409,9 @@ def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: s
 
     from boardgen.data.strings import strings
     from boardgen.data.theme import load_theme
-    from boardgen.kits.common import KitOptions, kit_file_name, write_atomic
     from boardgen.kits.dice import dice_sheet
+    from boardgen.kits.output import write_atomic
+    from boardgen.options import KitOptions, kit_file_name
 
     if not math.isfinite(face):
         raise UsageError("--face: give the side of a die face in millimetres, e.g. 16")
@@ -428,7 +429,7 @@ def new() -> None:
 
 
 def _write_new(name: str, text: str, directory: Path, force: bool) -> Path:
-    from boardgen.kits.common import write_atomic
+    from boardgen.kits.output import write_atomic
 
     target = directory / f"{name}.toml"
     if target.exists() and not force:
@@ -483,7 +484,7 @@ def show(what: str, contact: Path | None, theme: str) -> None:
         names = authoring.bundled_pictures()
         if contact is not None:
             from boardgen.data.theme import load_theme
-            from boardgen.kits.common import write_atomic
+            from boardgen.kits.output import write_atomic
             from boardgen.render.pdf import svg_page
             from boardgen.render.preview import png_of_pdf_page
             from boardgen.render.svg.contact import contact_sheet_svg

@@ -50,7 +50,7 @@ from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seed
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
     from boardgen.data.theme import Theme
-    from boardgen.kits.common import KitOptions, Summary
+    from boardgen.options import KitOptions, Summary
     from boardgen.render.imposition import Tiling
 
 LayoutT = TypeVar("LayoutT", bound=GameInfo)

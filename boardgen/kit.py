@@ -18,19 +18,9 @@ from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
 from boardgen.errors import UsageError
 from boardgen.kits import reprint
-from boardgen.kits.common import (
-    KIT_FOLDERS,
-    KitOptions,
-    KitResult,
-    check_output,
-    interruptible,
-    kit_file_name,
-    kit_id,
-    pieces_fit,
-    write_atomic,
-    write_kit,
-)
-from boardgen.options import check_kit_options, page_kinds
+from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
+from boardgen.kits.packing import pieces_fit
+from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds
 from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
@@ -113,7 +103,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
                progress: Progress | None = None) -> KitResult:
     """Every input is checked before the playability check (the slow part) starts; everything
     is made in memory while it runs; then the whole kit folder is replaced at once (see
-    kits.common.write_kit)."""
+    kits.output.write_kit)."""
     sheet = check_kit_options(options)
     strings(options.lang)
     engine, layout = load_game(game)

@@ -5,15 +5,87 @@ UsageError saying what is allowed; cli.py turns those into click's usual option 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardgen.errors import UsageError, quote
 
 if TYPE_CHECKING:
-    from boardgen.kits.common import KitOptions
     from boardgen.render.imposition import Paper
+
+# The check's one-line verdict for the cover, or what gives it once the check is done (it may
+# still be running beside the drawing when the cover is made: see boardgen.background).
+Summary = str | Callable[[], str]
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    paper: str = "a4"
+    margin: float = 8.0
+    theme: str = "classic"
+    lang: str = "en"
+    seed: int | None = None
+    joint: str = "butt"
+    overlap: float = 10.0
+    orientation: str = "auto"
+    backs: str = "duplex"
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    board_sheets: tuple[int, ...] | None = None
+    only: tuple[str, ...] | None = None  # reprint only these kinds of page (options.PARTS)
+    previews: bool = True
+    preview_dpi: int | None = None  # None: board.png at 150 dpi, pages at 60 (render.preview)
+    svg: bool = True
+    force: bool = False
+    recheck: bool = False  # check the layout again even if its verdict is kept
+
+
+def _mm(value: float) -> str:
+    return f"{value:g}".replace("-", "m")
+
+
+def kit_file_name(game: str, options: KitOptions) -> str:
+    """The PDF's file name: the game and paper, then every option that changes the printed
+    pages and differs from its default, so two variants of a kit never overwrite each other.
+    The one place kit names are made (reprints, authoring commands and tests use it)."""
+    from boardgen.render.imposition import paper as lookup
+
+    default = KitOptions()
+    parts = [game, lookup(options.paper).name]
+    if options.lang != default.lang:
+        parts.append(options.lang)
+    if options.theme != default.theme:
+        parts.append(Path(options.theme).stem if options.theme.endswith(".toml") else options.theme)
+    if options.seed is not None:
+        parts.append(f"seed{options.seed}")
+    if options.orientation != default.orientation:
+        parts.append(options.orientation)
+    if options.margin != default.margin:
+        parts.append(f"margin{_mm(options.margin)}")
+    if options.joint != default.joint:
+        parts.append(options.joint + ("" if options.overlap == default.overlap else _mm(options.overlap)))
+    if options.backs != default.backs:
+        parts.append({"fold": "fold", "none": "nobacks"}.get(options.backs, options.backs))
+    elif options.flip != default.flip:
+        parts.append(f"flip{options.flip}")
+    if options.backs == "duplex" and options.back_offset != default.back_offset:
+        parts.append("offset" + "_".join(_mm(v) for v in options.back_offset))
+    if options.board_sheets is not None:
+        # A reprint of some board sheets gets its own file: it never replaces the whole kit.
+        parts.append("sheets-" + "-".join(map(str, options.board_sheets)))
+    if options.only is not None:
+        only = "only-" + "-".join(options.only)
+        if len(only) > 120:  # many single pieces: a file name stays well under the 255 bytes allowed
+            digest = hashlib.sha256(",".join(options.only).encode()).hexdigest()[:10]
+            only = f"only-{len(options.only)}-parts-{digest}"
+        parts.append(only)
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".pdf"
+
 
 # Millimetres. A printer's unprintable margin is 3-10 mm; 30 leaves room for odd printers.
 MARGIN_MM = (0.0, 30.0)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
+from boardgen.options import KitOptions
 
 
 def pytest_addoption(parser):

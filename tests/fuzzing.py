@@ -148,7 +148,7 @@ def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bo
     before the playability check and the PDF. deep: then the PDF and two self-played games."""
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
     from boardgen.rules.report import simulate
 
     engine, layout = load_game(game)

@@ -156,7 +156,7 @@ def test_exported_schemas_carry_help_for_editors() -> None:
 
 def test_a_copy_keeping_a_bundled_id_is_written_apart(tmp_path: Path) -> None:
     from boardgen.kit import render_kit
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     for stem, expected in (("my-copy", "my-copy"), ("classic", "classic-own")):
         folder = tmp_path / stem
@@ -205,7 +205,7 @@ def test_a_layout_brings_its_own_rules_text_and_never_from_outside(tmp_path: Pat
     import pypdf
 
     from boardgen.kit import render_kit
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     folder = tmp_path / "mine"
     folder.mkdir()

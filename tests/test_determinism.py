@@ -8,8 +8,8 @@ from pathlib import Path
 from boardgen.data.loader import load
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
 from boardgen.model.sliding import build, deal
+from boardgen.options import KitOptions
 from boardgen.render.svg.sliding import board_svg
 
 GOLDEN = Path(__file__).parent / "golden" / "classic-setup-seed7.svg"

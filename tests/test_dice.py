@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.data.theme import load_theme
-from boardgen.kits.common import KitOptions
 from boardgen.kits.dice import dice_sheet
+from boardgen.options import KitOptions
 from boardgen.render.svg.pieces import DIE_NET, die_net_size
 
 

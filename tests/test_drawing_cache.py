@@ -13,8 +13,8 @@ import pytest
 
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
 from boardgen.kits.dice import dice_sheet
+from boardgen.options import KitOptions
 from boardgen.render import drawing_cache, pdf
 
 

@@ -15,8 +15,8 @@ from boardgen.data.loader import layouts_root
 from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
 from boardgen.model.master import setup
+from boardgen.options import KitOptions
 from boardgen.rules.master import static_checks
 
 THEMES = sorted(p.stem for p in (layouts_root() / "themes").glob("*.toml"))

@@ -112,7 +112,7 @@ def test_every_theme_draws_every_piece(layout, theme: str, lang: str) -> None:
 
 
 def test_board_fits_two_by_two_on_a4_and_letter(layout) -> None:
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     for name in ("a4", "letter"):
         tiling = kit.board_tiling(layout, KitOptions(paper=name))

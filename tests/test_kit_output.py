@@ -22,7 +22,8 @@ from pypdf import PdfReader
 
 from boardgen.errors import Interrupted, OutputError, UsageError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions, write_kit
+from boardgen.kits.output import write_kit
+from boardgen.options import KitOptions
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:

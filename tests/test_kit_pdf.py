@@ -234,7 +234,7 @@ def test_back_offset_moves_only_the_backs_as_seen_from_the_front(kit_factory, fl
 def test_back_offset_is_bounded_by_the_printable_area(tmp_path):
     from boardgen.errors import UsageError
     from boardgen.kit import render_kit
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     # The 4 x 3 block with bleed is 182 mm wide, the A4 window 194: 6 mm to spare on each side.
     render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(5.9, 0.0)), check=False)
@@ -274,7 +274,7 @@ def test_letter_and_a3_board_sheet_counts(kit_factory):
 def test_reprint_of_some_sheets_is_its_own_file(tmp_path):
     from boardgen.errors import UsageError
     from boardgen.kit import render_kit
-    from boardgen.kits.common import KitOptions
+    from boardgen.options import KitOptions
 
     full = render_kit("classic", tmp_path, KitOptions(previews=False), check=False)
     before = full.pdf.read_bytes()

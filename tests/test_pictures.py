@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from boardgen.data.theme import load_theme
 from boardgen.errors import BoardgenError, DataError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
+from boardgen.options import KitOptions
 from boardgen.render import art
 from boardgen.render.pdf import svg_page
 

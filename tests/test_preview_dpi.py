@@ -9,7 +9,7 @@ from PIL import Image
 from boardgen.cli import cli
 from boardgen.errors import UsageError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
+from boardgen.options import KitOptions
 from boardgen.render import preview
 
 

@@ -8,7 +8,7 @@ import pytest
 from pdfcheck import form_matrices, forms_drawn, ink_bounds, mm, open_plumber, page_texts, rects_of_size
 from pypdf import PdfReader
 
-from boardgen.kits.common import KitOptions, kit_file_name
+from boardgen.options import KitOptions, kit_file_name
 from boardgen.render.imposition import PAPERS
 
 BOARD_MM = 7 * 40 + 2 * 18

@@ -9,8 +9,7 @@ import pytest
 
 from boardgen.errors import UsageError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
-from boardgen.options import parts, sheets
+from boardgen.options import KitOptions, parts, sheets
 
 
 def headings(pdf: Path) -> list[str]:

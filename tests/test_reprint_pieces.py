@@ -14,8 +14,7 @@ from boardgen.cli import cli
 from boardgen.data.loader import layouts_root
 from boardgen.errors import UsageError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions
-from boardgen.options import parts
+from boardgen.options import KitOptions, parts
 
 sys.path.insert(0, str(Path(__file__).parent))
 from pdfcheck import forms_drawn  # noqa: E402
@@ -120,7 +119,7 @@ def test_unknown_ids_are_named_before_anything_is_drawn(tmp_path: Path, monkeypa
 
 
 def test_many_pieces_keep_a_short_file_name() -> None:
-    from boardgen.kits.common import kit_file_name
+    from boardgen.options import kit_file_name
 
     many = parts(",".join(f"card:{name}" for name in NAMES))
     name = kit_file_name("classic", KitOptions(only=many))

@@ -10,10 +10,11 @@ from pdfcheck import page_texts
 from boardgen.data.loader import load
 from boardgen.errors import DataError
 from boardgen.kit import render_kit
-from boardgen.kits.common import KitOptions, fill_placeholders, rules_blocks
+from boardgen.kits.rules_text import fill_placeholders, rules_blocks
 from boardgen.model.master import build as build_master
 from boardgen.model.master import rule_values as master_values
 from boardgen.model.sliding import build, rule_values
+from boardgen.options import KitOptions
 
 EDITED = """extends = "classic"
 [game]

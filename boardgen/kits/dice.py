@@ -5,7 +5,8 @@ from __future__ import annotations
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
-from boardgen.kits.common import KitOptions, pack_pieces
+from boardgen.kits.packing import pack_pieces
+from boardgen.options import KitOptions
 from boardgen.render.imposition import frame_for, paper
 from boardgen.render.pdf import PdfKit
 from boardgen.render.svg import pieces

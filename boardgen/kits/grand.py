@@ -6,18 +6,11 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import (
-    KitOptions,
-    Summary,
-    board_line,
-    card_section,
-    cover_page,
-    impose,
-    pack_pieces,
-    rules_blocks,
-    rules_pages,
-)
+from boardgen.kits.cover import board_line, cover_page
+from boardgen.kits.packing import card_section, impose, pack_pieces
+from boardgen.kits.rules_text import rules_blocks, rules_pages
 from boardgen.model.grand import GrandLayout, label
+from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import grand, pieces

@@ -7,23 +7,14 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.kits import sliding
-from boardgen.kits.common import (
-    Block,
-    KitOptions,
-    Packer,
-    Summary,
-    board_line,
-    card_section,
-    cover_page,
-    impose,
-    interpretation_blocks,
-    rules_blocks,
-    rules_pages,
-)
+from boardgen.kits.cover import board_line, cover_page
+from boardgen.kits.packing import Block, Packer, card_section, impose
+from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.kits.sliding import board_tiling as board_tiling  # cut like the sliding board
 from boardgen.kits.sliding import piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
+from boardgen.options import KitOptions, Summary
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces

@@ -14,8 +14,7 @@ import dataclasses
 from typing import Any, TypeVar
 
 from boardgen.errors import UsageError
-from boardgen.kits.common import KitOptions
-from boardgen.options import PIECES, single_pieces
+from boardgen.options import PIECES, KitOptions, single_pieces
 
 DrawingsT = TypeVar("DrawingsT")
 SHOWN = 12  # valid ids listed in an error, at most (the messages are kept short)

@@ -6,20 +6,11 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.kits.common import (
-    Block,
-    KitOptions,
-    Packer,
-    Summary,
-    board_line,
-    card_section,
-    cover_page,
-    impose,
-    interpretation_blocks,
-    rules_blocks,
-    rules_pages,
-)
+from boardgen.kits.cover import board_line, cover_page
+from boardgen.kits.packing import Block, Packer, card_section, impose
+from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
+from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces

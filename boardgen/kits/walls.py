@@ -8,17 +8,11 @@ from dataclasses import dataclass
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
-from boardgen.kits.common import (
-    KitOptions,
-    Summary,
-    board_line,
-    cover_page,
-    impose,
-    pack_pieces,
-    rules_blocks,
-    rules_pages,
-)
+from boardgen.kits.cover import board_line, cover_page
+from boardgen.kits.packing import impose, pack_pieces
+from boardgen.kits.rules_text import rules_blocks, rules_pages
 from boardgen.model.walls import WallsLayout, rule_values
+from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Rect, Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces

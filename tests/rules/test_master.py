@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.errors import DataError
-from boardgen.kits.common import interpretation_blocks
+from boardgen.kits.rules_text import interpretation_blocks
 from boardgen.model.master import build, rule_values, setup
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.master import (

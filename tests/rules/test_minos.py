@@ -361,7 +361,7 @@ def test_player_count_is_checked(game):
 
 
 def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
-    from boardgen.kits.common import interpretation_blocks
+    from boardgen.kits.rules_text import interpretation_blocks
     from boardgen.model.minos import rule_values
 
     texts = {lang: [text for kind, text in interpretation_blocks("minos", lang, rule_values(game.layout, lang))

@@ -81,7 +81,7 @@ def test_simulate_refuses_three_players_without_a_traceback() -> None:
 
 
 def test_printed_rules_follow_the_layout(tmp_path) -> None:
-    from boardgen.kits.common import rules_blocks
+    from boardgen.kits.rules_text import rules_blocks
     from boardgen.model.walls import rule_values
 
     for lang in ("en", "fr"):

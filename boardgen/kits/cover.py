@@ -1,0 +1,140 @@
+"""A kit's cover page: title, contents, how to print, the check's verdict, the assembly map."""
+
+from __future__ import annotations
+
+from boardgen.data.strings import word
+from boardgen.options import KitOptions, Summary
+from boardgen.render.imposition import Rect, Tiling, place_keys
+from boardgen.render.pdf import Form, PdfKit
+
+
+def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
+    """A small picture of the board with the sheet grid, numbers and place names."""
+    scale = min(box.w / tiling.board_w, box.h / tiling.board_h)
+    w, h = tiling.board_w * scale, tiling.board_h * scale
+    x0, y0 = box.x + (box.w - w) / 2, box.y + (box.h - h) / 2
+    pdf.place(board, x0, y0, scale=scale)
+    width = pdf.theme.strokes["map_seam"]
+    for sx in tiling.seams_x:
+        pdf.line(x0 + sx * scale, y0 - 2, x0 + sx * scale, y0 + h + 2, colour="ink", width=width, dash=(2, 1))
+    for sy in tiling.seams_y:
+        pdf.line(x0 - 2, y0 + sy * scale, x0 + w + 2, y0 + sy * scale, colour="ink", width=width, dash=(2, 1))
+    for piece in tiling.pieces:
+        cx = x0 + (piece.trim.x + piece.trim.w / 2) * scale
+        cy = y0 + (piece.trim.y + piece.trim.h / 2) * scale
+        disc = Rect(cx - 5, cy - 5, 10, 10)
+        pdf.rect(disc, fill="paper", stroke="ink", width=pdf.theme.strokes["tile_edge"], alpha=0.9)
+        pdf.text(str(piece.index + 1), cx, cy + 1.5, size=4.2, weight="bold", anchor="middle")
+        name = " ".join(word(pdf.lang, k) for k in place_keys(piece))
+        if name:
+            # On a light box so the name reads over the board's picture and the seam lines.
+            width = min(pdf.text_width(name, size=2.8) + 2.0, piece.trim.w * scale * 0.9)
+            pdf.rect(Rect(cx - width / 2, cy + 6.4, width, 3.8), fill="paper", alpha=0.9)
+            pdf.text(name, cx, cy + 9, size=2.8, anchor="middle", width=width - 2.0)
+
+
+def _bullets(lines: list[str]) -> list[tuple[str, str]]:
+    return [("li", line.replace("&", "&amp;").replace("<", "&lt;")) for line in lines]
+
+
+def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
+                size: float = 3.2) -> float:
+    """Short bullet lines from y down; returns the y below the last one."""
+    blocks = _bullets(lines)
+    height = pdf.measure(blocks, width, size=size) + 2
+    pdf.paragraphs(blocks, Rect(x, y, width, height), size=size)
+    return y + height
+
+
+def board_line(lang: str, tiling: Tiling) -> str:
+    """The contents line for a tiled board."""
+    return word(lang, "contents_board", sheets=len(tiling.pieces), rows=tiling.rows, cols=tiling.cols,
+                w=tiling.board_w, h=tiling.board_h)
+
+
+def page_ranges(pages: list[int]) -> str:
+    """1-based page numbers as '1-8, 15'."""
+    out: list[str] = []
+    for n in sorted(pages):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = out[-1].split("-")[0] + f"-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling, *,
+               pieces_on_board: bool = False) -> list[str]:
+    """The cover's printing steps, from the options and the kinds of the pages that follow."""
+    lines = [word(lang, "print_scale")]
+    duplex = [i + 1 for i, kind in enumerate(kinds) if kind in ("cards", "card-backs")] \
+        if options.backs == "duplex" else []
+    if duplex:
+        single = [i + 1 for i in range(len(kinds)) if i + 1 not in duplex]
+        edge = word(lang, f"edge_{options.flip}")
+        if single:
+            lines.append(word(lang, "print_sides", single=page_ranges(single), double=page_ranges(duplex),
+                              edge=edge))
+        else:
+            lines.append(word(lang, "print_sides_only", double=page_ranges(duplex), edge=edge))
+        lines.append(word(lang, "print_duplex_test", pair=page_ranges(duplex[:2])))
+    else:
+        lines.append(word(lang, "print_single"))
+        if "cards" in kinds:
+            lines.append(word(lang, "print_fold" if options.backs == "fold" else "print_no_backs"))
+    lines.append(word(lang, "print_stock"))
+    lines.append(word(lang, "print_board_overlap" if tiling.style == "overlap" else "print_board_butt"))
+    if pieces_on_board:
+        lines.append(word(lang, "print_pieces_on_board"))
+    lines += [word(lang, "print_warning", text=text) for text in tiling.warnings]
+    return lines
+
+
+def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: Summary,
+               board: Form, tiling: Tiling, options: KitOptions, side: tuple[str, Form, float] | None = None,
+               side_lines: tuple[str, list[str]] | None = None) -> None:
+    """Title, contents, print help, the check's verdict, the assembly map and one side panel:
+    a picture (title, form, its size in mm) or a list of lines (title, lines)."""
+    lang = pdf.lang
+    pdf.new_page(title, kind="cover")
+    area = pdf.frame.content
+    pdf.text(title, area.x, area.y + 10, size=11, role="title", weight="bold", width=area.w)
+    pdf.text(tagline, area.x, area.y + 17, size=4.2, fill="muted", width=area.w)
+    y = area.y + 25
+    half = (area.w - 8) / 2
+    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
+    y_left = bullet_list(pdf, contents, area.x, y + 2, half)
+    pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
+    # The steps name page numbers not known yet: room is measured with the longest numbers a
+    # kit can have, and the text is drawn when the PDF is finished.
+    widest = ["cards", "card-backs"] * 2 + ["tiles"] * 90 + ["cards", "card-backs"] * 2
+    sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
+    help_x, help_y = area.x + half + 8, y + 2
+    y_right = help_y + pdf.measure(_bullets(sample), half, size=3.2) + 2
+
+    def steps() -> None:
+        lines = print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board)
+        bullet_list(pdf, lines, help_x, help_y, half)
+
+    pdf.later("PrintHelp", steps)
+    y = max(y_left, y_right) + 3
+    def verdict(line_y: float = y) -> None:
+        said = summary() if callable(summary) else summary
+        pdf.text(word(lang, "playability_line", summary=said or word(lang, "not_checked")), area.x, line_y,
+                 size=3.2, width=area.w)
+
+    # Drawn when the PDF is finished: the check may still be running while the pages are made.
+    pdf.later("Playability", verdict)
+    y += 8
+    size = min(half, area.bottom - y - 8)
+    pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
+    assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))
+    right = area.x + half + 8
+    if side is not None:
+        heading, form, form_mm = side
+        pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
+        pdf.place(form, right + (half - size) / 2, y + 3, scale=size / form_mm, showcase=True)
+    elif side_lines is not None:
+        heading, lines = side_lines
+        pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
+        bullet_list(pdf, lines, right, y + 3, half, size=2.8)
