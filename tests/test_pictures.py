@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
+from boardgen.data import pictures
 from boardgen.data.theme import load_theme
 from boardgen.errors import BoardgenError, DataError
 from boardgen.kit import render_kit
@@ -34,7 +35,7 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
 
 def rendered(name: str) -> Image.Image:
     """The picture alone, through art.py, svglib and reportlab, rasterised by pdfium."""
-    pic = art.load_picture(PICTURES / name, "book")
+    pic = pictures.load_picture(PICTURES / name, "book")
     pdf = svg_page(art.picture_document(pic), load_theme("classic"))
     document = pdfium.PdfDocument(pdf)
     try:
@@ -99,7 +100,7 @@ def test_inkscape_svg_keeps_its_colours_gradient_and_text():
 
 
 def test_inkscape_text_is_real_text_in_a_bundled_font():
-    pic = art.load_picture(PICTURES / "inkscape-medal.svg", "book")
+    pic = pictures.load_picture(PICTURES / "inkscape-medal.svg", "book")
     pdf = svg_page(art.picture_document(pic), load_theme("classic"))
     reader = PdfReader(io.BytesIO(pdf))
     assert "GOLD" in reader.pages[0].extract_text()
@@ -142,7 +143,7 @@ def test_icon_site_single_path_keeps_its_colour():
 
 
 def test_picture_ids_are_prefixed_per_placement():
-    pic = art.load_picture(PICTURES / "inkscape-medal.svg", "book")
+    pic = pictures.load_picture(PICTURES / "inkscape-medal.svg", "book")
     nodes = art.rename_ids(pic.nodes, "card-book-art--")
     text = repr(nodes)
     assert "url(#card-book-art--linearGradient1018)" in text
@@ -264,7 +265,7 @@ def test_unsupported_features_warn_naming_file_and_element(tmp_path, caplog):
         '<rect id="half" width="10" height="10" fill="#ffff00" mask="url(#cut)"/>'
         '</svg>', encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="boardgen"):
-        pic = art.load_picture(path, "book")
+        pic = pictures.load_picture(path, "book")
     text = "\n".join(pic.warnings)
     assert "effects.svg: <rect id='shadow'> (line 1) filter" in text
     assert "<rect id='dotted'> (line 1) fill is a pattern" in text and "fallback colour" in text
@@ -365,7 +366,7 @@ REFUSED = sorted(p.name for p in HOSTILE.iterdir() if p.name not in {
 @pytest.mark.parametrize("name", REFUSED)
 def test_hostile_picture_is_a_clear_error(name):
     with pytest.raises(BoardgenError) as caught:
-        art.load_picture(HOSTILE / name, "book")
+        pictures.load_picture(HOSTILE / name, "book")
     assert name in str(caught.value)
     assert len(str(caught.value)) < 400
 
@@ -373,7 +374,7 @@ def test_hostile_picture_is_a_clear_error(name):
 @pytest.mark.parametrize("name", ["remote-paint.svg", "script-and-events.svg", "outside-image.svg",
                                   "outside-use.svg", "css-import.svg"])
 def test_hostile_picture_is_cleaned_and_warned_about(name):
-    pic = art.load_picture(HOSTILE / name, "book")
+    pic = pictures.load_picture(HOSTILE / name, "book")
     document = art.picture_document(pic)
     for banned in ("example.com", "<script", "alert(", "onload", "onclick", "passwd", "foreignObject",
                    "other.svg"):
@@ -382,20 +383,20 @@ def test_hostile_picture_is_cleaned_and_warned_about(name):
 
 
 def test_remote_paint_keeps_its_fallback_colour():
-    document = art.picture_document(art.load_picture(HOSTILE / "remote-paint.svg", "book"))
+    document = art.picture_document(pictures.load_picture(HOSTILE / "remote-paint.svg", "book"))
     assert 'fill="#336699"' in document
 
 
 def test_limits_on_bytes_and_elements(tmp_path):
     many = tmp_path / "many.svg"
     many.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
-                    + '<rect width="1" height="1"/>' * (art.MAX_ELEMENTS + 1) + "</svg>", encoding="utf-8")
-    with pytest.raises(BoardgenError, match=f"over {art.MAX_ELEMENTS:,} elements"):
-        art.load_picture(many, "book")
+                    + '<rect width="1" height="1"/>' * (pictures.MAX_ELEMENTS + 1) + "</svg>", encoding="utf-8")
+    with pytest.raises(BoardgenError, match=f"over {pictures.MAX_ELEMENTS:,} elements"):
+        pictures.load_picture(many, "book")
     big = tmp_path / "big.svg"
-    big.write_bytes(b"<svg" + b" " * art.MAX_SVG_BYTES + b"/>")
+    big.write_bytes(b"<svg" + b" " * pictures.MAX_SVG_BYTES + b"/>")
     with pytest.raises(BoardgenError, match="big.svg is .* bytes; the limit"):
-        art.load_picture(big, "book")
+        pictures.load_picture(big, "book")
 
 
 def test_hostile_picture_in_a_theme_is_a_data_error_naming_key_and_file(tmp_path):
@@ -411,7 +412,7 @@ def test_picture_text_a_font_cannot_draw_is_warned_about(tmp_path):
     path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
                     '<text id="label" x="1" y="8" style="font-family:serif">Roi \u2654 \u4e2d</text></svg>',
                     encoding="utf-8")
-    pic = art.load_picture(path, "book")
+    pic = pictures.load_picture(path, "book")
     (warning,) = [w for w in pic.warnings if "label" in w]
     assert "king.svg: <text id='label'>" in warning and "U+4E2D" in warning
 
@@ -484,7 +485,7 @@ def test_colour_profile_is_applied_and_alpha_kept(tmp_path, kind):
     path = tmp_path / f"profiled.{kind.lower()}"
     image.save(path, format=kind, icc_profile=_icc_swapping_red_and_blue(), **({"quality": 95} if kind == "JPEG"
                                                                              else {}))
-    pic = art.load_picture(path, "book")
+    pic = pictures.load_picture(path, "book")
     assert pic.raster_uri is not None
     decoded = Image.open(io.BytesIO(base64.b64decode(pic.raster_uri.split(",", 1)[1])))
     assert decoded.mode == mode

@@ -108,7 +108,7 @@ def _check(doc: Document) -> list[Problem]:
         problems += _font_problems(doc, fonts, families)
     art = data.get("art")
     if isinstance(art, dict):
-        from boardgen.render.art import PictureError, bundled_keys, load_picture, picture_families
+        from boardgen.data.pictures import PictureError, bundled_keys, load_picture, picture_families
 
         known = bundled_keys()
         for key, value in sorted(art.items()):
