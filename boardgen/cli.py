@@ -281,8 +281,8 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
+    from boardgen.checks.sliding import solve_pairs
     from boardgen.engines import load_game
-    from boardgen.rules.playability import solve_pairs
 
     engine, layout = load_game(game)
     if not engine.solves:

@@ -31,7 +31,7 @@ from boardgen import __version__
 FORMAT = 2  # 2: reports state how self-play was sampled (stats["sampling"])
 MAX_ENTRY_BYTES = 4 << 20
 # The code a verdict depends on, relative to the package: the rules as played and judged.
-SOURCES = ("engine.py", "engines", "rules", "model")
+SOURCES = ("engine.py", "engines", "rules", "checks", "model")
 
 
 def cache_dir() -> Path:

@@ -106,8 +106,8 @@ def test_every_theme_key_has_help() -> None:
 def test_generated_classic_boards_pass_the_static_checks_and_render(tmp_path: Path, size: int) -> None:
     """The generated layout follows the documented scaling, and its dealt board passes every
     static check and the solver (self-play is exercised by `boardgen validate` in the README)."""
+    from boardgen.checks.sliding import static_checks
     from boardgen.model.sliding import deal
-    from boardgen.rules.playability import static_checks
 
     path = tmp_path / f"g{size}.toml"
     code, out = run("generate", "classic", "--size", str(size), "-o", str(path))

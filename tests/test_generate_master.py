@@ -10,6 +10,7 @@ import pypdfium2
 import pytest
 from click.testing import CliRunner
 
+from boardgen.checks.master import static_checks
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root
 from boardgen.data.theme import load_theme
@@ -17,7 +18,6 @@ from boardgen.engines import load_game
 from boardgen.kit import render_kit
 from boardgen.model.master import setup
 from boardgen.options import KitOptions
-from boardgen.rules.master import static_checks
 
 THEMES = sorted(p.stem for p in (layouts_root() / "themes").glob("*.toml"))
 

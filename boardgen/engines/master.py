@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.checks import master as checks
+from boardgen.checks import sliding as playability
 from boardgen.engine import Engine, Kit
 from boardgen.model.master import MasterLayout, Setup, build, setup
-from boardgen.rules import master, playability
+from boardgen.rules import master
 from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
 
@@ -37,13 +39,13 @@ class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
         return kit
 
     def static_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any]) -> list[Check]:
-        return master.static_checks(layout, start)
+        return checks.static_checks(layout, start)
 
     def extra_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any], *,
                      progress: Progress | None = None) -> Extra:
         """The solver: every object from every start used, within the turn limit."""
         starts = layout.starts[:max(self.player_counts(layout))]
-        results = master.solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
+        results = checks.solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
                                       budget=limits["solver_budget"], starts=starts,
                                       progress=progress)
         return Extra([playability.reach_check(layout, results, limits, "object")],
@@ -58,9 +60,9 @@ class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     def self_play_figures(self, layout: MasterLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:
         """The score spread and the wands played per game."""
-        extra = master.score_figures(records)
+        extra = checks.score_figures(records)
         extra["wands_used"] = stats.extra_totals.get("wands_used", 0.0) / len(records)
         return extra
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
-        return self_play_check(sim, limits, extra=master.self_play_extra(sim))
+        return self_play_check(sim, limits, extra=checks.self_play_extra(sim))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.checks import sliding as playability
 from boardgen.engine import Engine, Kit
 from boardgen.model.sliding import Deal, SlidingLayout, build, deal
-from boardgen.rules import playability
 from boardgen.rules.planner import PlannerPlayer
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player

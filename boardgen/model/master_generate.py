@@ -41,8 +41,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardgen.checks.sliding import DEFAULTS
 from boardgen.model import sliding_generate as grow
-from boardgen.rules.playability import DEFAULTS
 
 # At most about half as many objects again as the master's 21: see the docstring.
 MOST_OBJECTS = 33

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgen.checks.master import check_recipes
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.errors import DataError
@@ -24,7 +25,6 @@ from boardgen.rules.master import (
     USE,
     WAND,
     MasterGame,
-    check_recipes,
     deal_recipes,
     turns_to_token,
 )
