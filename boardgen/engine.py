@@ -11,10 +11,12 @@ of it (``layouts/games/*.toml``). To add one:
    validated layout `Document` (every data problem raised as one `DataError` naming file,
    key and line), and the seeded start of a game (the deal, the shuffled cards; the layout
    itself when the seed changes nothing on the table).
-3. **Rules.** A `boardgen.rules.protocol.Game`: immutable states, `legal_moves`, `apply`,
-   `outcome`, chance drawn from the state's seed; ``heuristic(state, seat)`` (lower is
-   better) so the greedy player can play it; ``turns_played`` when a turn is several
-   decisions.
+3. **Rules.** A `boardgen.rules.protocol.Game`: `legal_moves`, `apply`, `outcome`, chance
+   drawn from `boardgen.rules.draws` (seeded from the game's seed, never Python's `random`);
+   ``heuristic(state, seat)`` (lower is better) so the greedy player can play it;
+   ``turns_played`` when a turn is several decisions; ``events(state)`` for self-play
+   counters (what a decision set off); ``play(state, move)`` when positions are mutable.
+   The checks of its layouts go in ``boardgen/checks/<game>.py``.
 4. **Kit.** A module of `boardgen.kits` that satisfies `Kit`: ``setup``, ``draw`` (every SVG,
    a `Drawings`) and ``build_pdf`` (the imposed PDF and the kind of each page).
 5. **Engine.** A subclass of `Engine` below, filling every abstract member and overriding
@@ -41,10 +43,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from boardgen.checks.common import self_play_check
+from boardgen.checks.verdict import Check, Extra, Lineup, Progress, thresholds
 from boardgen.model.game import GameInfo
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Game, Player
-from boardgen.rules.report import Check, Extra, Lineup, Progress, play_checks, self_play_check, thresholds
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
@@ -88,6 +91,11 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
       reach the command line).
 
+    Optional members (see `KitExtras`): ``Drawings``, the dataclass `draw` returns (drawings
+    are cached between renders only for such a kit); ``piece_ids(layout)``, every single
+    piece it can reprint, by kind; ``TILE_PAGE_PIECES``, the other drawings printed on the
+    tiles' pages.
+
     Nothing is written to disk here; `boardgen.kit.render_kit` writes the files.
     """
 
@@ -99,6 +107,17 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
                   options: KitOptions, /, *, summary: Summary) -> tuple[bytes, list[str]]: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
+
+
+class KitExtras(Protocol):
+    """The optional members of a kit module (`Kit`) that shared code looks for with
+    ``getattr``: `boardgen.kit.draw_kit` (``Drawings``) and `boardgen.kits.reprint`
+    (``piece_ids``, ``TILE_PAGE_PIECES``)."""
+
+    Drawings: type
+    TILE_PAGE_PIECES: tuple[str, ...]
+
+    def piece_ids(self, layout: Any, /) -> Mapping[str, Mapping[str, str]]: ...
 
 
 class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
@@ -188,7 +207,8 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         return [Lineup("", (self.self_play_player,) * players)]
 
     def self_play_hook(self, game: GameT, limits: Mapping[str, Any]) -> Hook | None:
-        """Counters summed over every decision of a game (see `boardgen.rules.simulate`)."""
+        """The old way of counting (a function of each decision), kept only until the sliding
+        games record events like the others (issue 20); a new game reports `events`."""
         return None
 
     def self_play_figures(self, layout: LayoutT, stats: SimulationStats,
@@ -205,10 +225,3 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
                          limits: Mapping[str, Any]) -> Extra:
         """Checks over the self-play of every player count and lineup (none by default)."""
         return Extra()
-
-    def play_checks(self, layout: LayoutT, seed: int, limits: Mapping[str, Any], *,
-                    workers: int | None = None, progress: Progress | None = None) -> Extra:
-        """The whole self-play phase: by default `boardgen.rules.report.play_checks` (every
-        player count through the one pool, then the checks above). Override it only for a
-        game whose self-play does not fit that mould yet, and say why."""
-        return play_checks(self, layout, seed, limits, workers=workers, progress=progress)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.checks import minos as checks
+from boardgen.checks.common import self_play_check
+from boardgen.checks.verdict import Check, Extra, Progress
 from boardgen.engine import Engine, Kit
-from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, build, geometry_problems
-from boardgen.rules import minos_playability
+from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, build
 from boardgen.rules.minos import MinosGame, count_events
-from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
@@ -43,9 +44,8 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     def extra_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any], *,
                      progress: Progress | None = None) -> Extra:
         """The board's geometry; self-play only on a sound board."""
-        problems = geometry_problems(layout)
-        summary = f"{layout.goal} fields on a {layout.size}x{layout.size} grid, {len(layout.links)} links"
-        return Extra([Check.of("geometry", problems, summary)], play=not problems)
+        check = checks.geometry_check(layout)
+        return Extra([check], play=check.ok)
 
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
@@ -56,7 +56,7 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     def self_play_figures(self, layout: MinosLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:
         """Rides, crossings, swaps and lost-turn traps per game."""
-        return minos_playability.figures(layout, stats)
+        return checks.figures(layout, stats)
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
         return self_play_check(sim, limits, unit="rounds")
@@ -64,5 +64,5 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     def self_play_checks(self, layout: MinosLayout, sims: Sequence[SimulationStats],
                          limits: Mapping[str, Any]) -> Extra:
         """How often each special field is reached over all of self-play."""
-        visits, check = minos_playability.visits_check(layout, list(sims), limits)
+        visits, check = checks.visits_check(layout, list(sims), limits)
         return Extra([check], {"visits": visits})

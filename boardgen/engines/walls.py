@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.checks import walls as checks
+from boardgen.checks.verdict import Check, Extra
 from boardgen.engine import Engine, Kit
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, WallsLayout, build
-from boardgen.rules import walls_playability as checks
 from boardgen.rules.protocol import Player
-from boardgen.rules.report import Check, Extra
 from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
 from boardgen.rules.walls import PLAYERS, WallsGame
 

@@ -1,14 +1,176 @@
-"""Random draws written out as `random.Random` makes them, for the fast playouts that must
-draw exactly what the reference players draw (same seed, same moves)."""
+"""The one seeded generator of boardgen: every deal, set-up, roll, shuffle and player's
+tie-break draws from it, so nothing depends on how CPython's `random` draws.
+
+The generator is splitmix64: its whole state is one 64-bit int (so a position can carry it
+and stay hashable), each draw is the state plus a constant, mixed by two multiplications,
+and a state ``n`` draws on is ``state + n * STEP`` (so a block of draws can be worked out side
+by side, `random_block`, and the number of draws between two states read back).
+
+`Draws` is the object to draw from (pure Python, no dependency)::
+
+    rng = Draws(seed)          # any int; the same seed, the same draws, on every platform
+    rng.below(n)               # an int in [0, n), n >= 1: one draw, Lemire's multiply-shift
+    rng.die(sides=6)           # 1..sides: ``below(sides) + 1``
+    rng.chance(p)              # True with probability p: one draw, ``draw / 2**64 < p``
+    rng.choice(seq)            # ``seq[below(len(seq))]``, one draw (also for one item)
+    rng.shuffle(items)         # Fisher-Yates in place, one `below` per swap (len - 1 draws)
+    rng.sample(items, k)       # k distinct items, k draws;  rng.random(): a float in [0, 1)
+    rng.draw()                 # the next raw 64-bit draw
+    rng.block()                # the next `BLOCK` raw draws at once (hot loops: roll from a list)
+    rng.state                  # the whole state, an int: ``Draws.at(state)`` goes on from it
+    rng.copy()                 # an independent generator at the same point
+
+Module functions work on the bare state for code that keeps it in an int (the race
+positions): ``next_random(state) -> (state, draw)``, ``random_block(state) -> list`` (the
+`BLOCK` draws from `state`; the state after them is ``advance(state, BLOCK)``),
+``advance(state, n)``, ``drawn_between(before, after)``.
+
+Mapping a draw to a range: ``below(n) = (draw * n) >> 64`` (the high bits, unbiased to within
+n / 2**64, no retry, so every call takes exactly one draw and a block of draws can be used
+as one). A die of a roll taken from a block is ``(draw * 6 >> 64) + 1``, the same as `die`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from array import array
+from collections.abc import Callable, MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MASK = (1 << 64) - 1
+STEP = 0x9E3779B97F4A7C15  # splitmix64's increment: the state after n draws is state + n * STEP
+STEP_INVERSE = pow(STEP, -1, 1 << 64)
+BLOCK = 64  # draws worked out at once by `random_block`
+_M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+# The lanes of `random_block`: 1 in each 128-bit lane, step i + 1 in lane i, 64 set bits in each lane.
+_LANE_ONES = sum(1 << (128 * i) for i in range(BLOCK))
+_LANE_STEPS = sum(((i + 1) * STEP) << (128 * i) for i in range(BLOCK))
+_LANES = MASK * _LANE_ONES
+_WORD = next(code for code in "LQ" if array(code).itemsize == 8)  # an unsigned 64-bit array item
+
+
+def next_random(state: int) -> tuple[int, int]:
+    """splitmix64: the next state and the draw it gives (a 64-bit int)."""
+    state = (state + STEP) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * _M1) & MASK
+    z = ((z ^ (z >> 27)) * _M2) & MASK
+    return state, z ^ (z >> 31)
+
+
+def random_block(state: int) -> list[int]:
+    """What the next `BLOCK` calls of `next_random` from `state` draw, worked out side by side:
+    state i is ``state + i * STEP``, and the mix is the same multiplications, shifts and masks
+    for every state, so one Python int holding each state in a lane of 128 bits (room for a
+    64-bit product) goes through it once, masked back to 64 bits per lane after each step."""
+    x = (state * _LANE_ONES + _LANE_STEPS) & _LANES
+    z = (((x ^ (x >> 30)) & _LANES) * _M1) & _LANES
+    z = (((z ^ (z >> 27)) & _LANES) * _M2) & _LANES
+    z = (z ^ (z >> 31)) & _LANES
+    words = array(_WORD, z.to_bytes(16 * BLOCK, "little"))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words[::2].tolist()
+
+
+def advance(state: int, draws: int) -> int:
+    """The state `draws` draws after `state`."""
+    return (state + draws * STEP) & MASK
+
+
+def drawn_between(before: int, after: int) -> int:
+    """How many draws lead from state `before` to state `after`."""
+    return ((after - before) * STEP_INVERSE) & MASK
+
+
+def seed_state(seed: int) -> int:
+    """The generator's first state for a seed (any int, negative or wide: it is mixed in, so
+    neighbouring seeds start far apart)."""
+    return next_random((seed ^ (seed >> 64)) & MASK)[1]
+
+
+class Draws:
+    """A seeded splitmix64 generator (see the module doc for the API)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0, *, state: int | None = None):
+        self.state = seed_state(seed) if state is None else state & MASK
+
+    @classmethod
+    def at(cls, state: int) -> Draws:
+        """A generator going on from a bare state (`state`)."""
+        return cls(state=state)
+
+    def copy(self) -> Draws:
+        return Draws(state=self.state)
+
+    def draw(self) -> int:
+        """The next raw draw, 64 bits."""
+        self.state, z = next_random(self.state)
+        return z
+
+    def block(self) -> list[int]:
+        """The next `BLOCK` raw draws (as `BLOCK` calls of `draw`)."""
+        out = random_block(self.state)
+        self.state = (self.state + BLOCK * STEP) & MASK
+        return out
+
+    def below(self, n: int) -> int:
+        """An int in ``[0, n)`` from one draw."""
+        if n < 1:
+            raise ValueError(f"below needs n >= 1, got {n!r}")
+        self.state, z = next_random(self.state)
+        return (z * n) >> 64
+
+    def die(self, sides: int = 6) -> int:
+        """A die of `sides` faces, 1 to `sides`."""
+        return self.below(sides) + 1
+
+    def chance(self, p: float) -> bool:
+        """True with probability `p` (one draw)."""
+        self.state, z = next_random(self.state)
+        return z / 18446744073709551616.0 < p
+
+    def random(self) -> float:
+        """A float in [0, 1) from one draw (53 bits)."""
+        self.state, z = next_random(self.state)
+        return (z >> 11) / 9007199254740992.0
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """`k` distinct items in random order (a partial Fisher-Yates: k draws)."""
+        pool = list(items)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"sample of {k} from {len(pool)} items")
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One of `items` (not empty), one draw."""
+        if not items:
+            raise IndexError("choice from an empty sequence")
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle in place (Fisher-Yates from the end, one draw per swap)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def below_of(draw: int, n: int) -> int:
+    """`Draws.below` of a raw draw (a draw taken from a `random_block`)."""
+    return (draw * n) >> 64
 
 
 def below(getrandbits: Callable[[int], int], n: int) -> int:
     """A number below `n` drawn as `random.Random.choice` draws the index of its pick
-    (`_randbelow_with_getrandbits`: the bits of n, redrawn until under n)."""
+    (`_randbelow_with_getrandbits`). Only for the sliding games' fast copies until they go
+    (issue 20); new code draws from `Draws`."""
     k = n.bit_length()
     r = getrandbits(k)
     while r >= n:

@@ -51,11 +51,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, partial
 from operator import itemgetter
-from typing import Any
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
 from boardgen.rules.draws import below
+from boardgen.rules.protocol import Rng
 from boardgen.rules.race import (
     BLOCK,
     DIE,
@@ -407,7 +407,7 @@ class RoutePlayer:
         self.name = route
         self.want = ROUTES.index(route)
 
-    def choose(self, game: GrandGame, state: RaceState, rng: random.Random) -> Move:
+    def choose(self, game: GrandGame, state: RaceState, rng: Rng) -> Move:
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
@@ -437,18 +437,6 @@ def count_events(before: RaceState, move: Move, after: RaceState) -> Mapping[str
     if after.winner >= 0 and after.first_route and after.first_route[after.winner] >= 0:
         counters[f"won:{ROUTES[after.first_route[after.winner]]}"] = 1
     return counters
-
-
-def route_figures(totals: Mapping[str, Any], pawns: int) -> dict[str, dict[str, float]]:
-    """Per route, from summed counters: pawns that took it first (count and share of all
-    `pawns`) and how often such a pawn won."""
-    out = {}
-    for route in ROUTES:
-        taken = int(totals.get(f"route:{route}", 0))
-        won = int(totals.get(f"won:{route}", 0))
-        out[route] = {"taken": taken, "share": round(taken / pawns, 4) if pawns else 0.0,
-                      "win_rate": round(won / taken, 4) if taken else 0.0}
-    return out
 
 
 def _no_draws(bits: int) -> int:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from boardgen.rules.players import pick_best, scored
+from boardgen.rules.protocol import Rng
 from boardgen.rules.sliding import SHIFT
 from boardgen.rules.solver import next_turn_hits
 
@@ -17,7 +17,7 @@ class PlannerPlayer:
 
     name = "planner"
 
-    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: Any, state: Any, rng: Rng) -> Any:
         moves, seat, scores = scored(game, state)
         if min(scores)[0] < game.steps_left(state, seat):
             return pick_best(moves, scores, rng)

@@ -8,11 +8,10 @@ only live with that game (the sliding game's planner: `boardgen.rules.planner`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from boardgen.rules.protocol import Game, HeuristicGame, Player
+from boardgen.rules.protocol import Game, HeuristicGame, Player, Rng
 
 
 class RandomPlayer:
@@ -20,7 +19,7 @@ class RandomPlayer:
 
     name = "random"
 
-    def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, rng: Rng) -> Any:
         return rng.choice(list(game.legal_moves(state)))
 
 
@@ -34,7 +33,7 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: random.Random) -> Any:
+    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
         # A game may list its best moves without scoring them all (``best_moves(state)``:
         # the legal moves of the lowest `score`, in legal order); the draw is the same.
         best = getattr(game, "best_moves", None)
@@ -60,7 +59,7 @@ class SearchPlayer:
         self.width = width
         self.name = f"search{depth}"
 
-    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: random.Random) -> Any:
+    def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
         moves, seat, scores = scored(game, state)
         if self.depth > 1:
             ranked = sorted(range(len(moves)), key=scores.__getitem__)[:self.width]
@@ -84,7 +83,7 @@ def scored(game: HeuristicGame[Any, Any], state: Any) -> tuple[list[Any], int, l
     return moves, seat, score(game, state, moves, seat)
 
 
-def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: random.Random) -> Any:
+def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: Rng) -> Any:
     """One of the moves with the lowest value, drawn at random."""
     best = min(values)
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 State = TypeVar("State")
 Move = TypeVar("Move", bound=Hashable)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -20,22 +20,34 @@ class Outcome:
     scores: tuple[int, ...] | None = None
 
 
-class Game(Protocol[State, Move]):
-    """A game's rules. States are immutable; `apply` returns a new state and never mutates.
+# What a decision set off, for self-play figures: a counter name (counts one) or a name
+# and an amount. The one play loop sums them per game (`boardgen.rules.simulate.play`).
+Event = str | tuple[str, float]
 
-    Chance (dice, shuffles) is drawn from a seed carried inside the state, so the same
-    state and move always give the same result.
+
+class Game(Protocol[State, Move]):
+    """A game's rules. `apply` returns the position after a move and never changes the one
+    it is given (a game whose positions are mutable copies it, or offers `play` below).
+
+    Chance (dice, shuffles) is drawn from a generator carried inside the position
+    (`boardgen.rules.draws`), so the same position and move always give the same result.
 
     A turn may be split into several decisions (for example shift, then walk); `to_move`
-    then stays on the same seat until the turn is over. Optional methods that shared code
-    uses when a game defines them:
+    then stays on the same seat until the turn is over. Optional members, each declared by
+    a protocol below (shared code looks for them with ``getattr`` and nothing else):
 
-    - ``turns_played(state) -> int``: complete turns so far (simulation caps and measures
-      games by it; without it every decision counts as a turn);
-    - ``heuristic(state, seat) -> float | tuple``: how far `seat` is from winning, lower is
-      better (used by the greedy player);
-    - ``score_moves(state, moves, seat) -> list``: the heuristic of each move's result, for
-      games that can compute it faster than `apply` + `heuristic`.
+    - `TurnCounting` ``turns_played(state) -> int``: complete turns so far (simulation caps
+      and measures games by it; without it every decision counts as a turn);
+    - `Recording` ``events(state) -> Iterable[Event]``: what the decision that led to
+      `state` set off (cards drawn, pawns bumped, wands used...), summed per game into the
+      record's counters; the only way a game reports self-play counters;
+    - `InPlace` ``play(state, move) -> None``: `apply` in place on a mutable position (the
+      self-play loop uses it when present; players get the position between decisions and
+      must not change it);
+    - `HeuristicGame` ``heuristic(state, seat)``: how far `seat` is from winning (the greedy
+      player); `Scoring` ``score_moves(state, moves, seat) -> list``: the heuristic of each
+      move's result at once; `BestMoves` ``best_moves(state) -> Sequence``: the legal moves
+      of the lowest score, in legal order, without scoring every move.
     """
 
     id: str
@@ -57,6 +69,37 @@ class Game(Protocol[State, Move]):
         ...
 
 
+class TurnCounting(Protocol):
+    """A game whose turn is several decisions: complete turns so far."""
+
+    def turns_played(self, state: Any) -> int: ...
+
+
+class Recording(Protocol):
+    """A game that reports what each decision set off (self-play counters)."""
+
+    def events(self, state: Any) -> Iterable[Event]: ...
+
+
+class InPlace(Protocol):
+    """A game whose positions are mutable: a move played in place."""
+
+    def play(self, state: Any, move: Any) -> None: ...
+
+
+class Scoring(Protocol):
+    """A game that scores every move of a position at once (see `HeuristicGame`)."""
+
+    def score_moves(self, state: Any, moves: Sequence[Any], seat: int) -> list[Any]: ...
+
+
+class BestMoves(Protocol):
+    """A game that lists the greedy player's candidates itself: the legal moves whose result
+    has the lowest heuristic for the seat to move, in legal order."""
+
+    def best_moves(self, state: Any) -> Sequence[Any]: ...
+
+
 class HeuristicGame(Game[State, Move], Protocol[State, Move]):
     """A game the generic players (`boardgen.rules.players`: greedy, search) can play: it
     says how far a seat is from winning. ``score_moves(state, moves, seat)``, when the game
@@ -67,6 +110,17 @@ class HeuristicGame(Game[State, Move], Protocol[State, Move]):
         ...
 
 
+class Rng(Protocol):
+    """What a player may draw from: `boardgen.rules.draws.Draws` (its seed derived from the
+    game's), or anything with the same calls."""
+
+    def choice(self, items: Sequence[T]) -> T: ...
+
+    def random(self) -> float: ...
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]: ...
+
+
 class Player(Protocol):
     """Chooses a move; `rng` is the only source of randomness it may use. A player may need
     more of the game than `Game` (the generic greedy and search players need a
@@ -75,4 +129,4 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, game: Any, state: Any, rng: random.Random) -> Any: ...
+    def choose(self, game: Any, state: Any, rng: Rng) -> Any: ...

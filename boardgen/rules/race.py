@@ -37,8 +37,6 @@ many extra turns the seat has played this turn (`again`) and what the last decis
 
 from __future__ import annotations
 
-import sys
-from array import array
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from operator import itemgetter
@@ -64,12 +62,14 @@ from boardgen.model.race import (
     CardEffect,
     TrackGraph,
 )
+from boardgen.rules.draws import BLOCK, MASK, STEP, STEP_INVERSE, next_random, random_block
 from boardgen.rules.protocol import Outcome
+
+__all__ = ["BLOCK", "MASK", "STEP", "STEP_INVERSE", "next_random", "random_block"]  # the generator, from draws
 
 DIE, PASS = "die", "pass"
 FACES = 6
 OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
-MASK = (1 << 64) - 1
 MAX_AGAIN = 5  # extra turns a seat may play in a row ("roll again" cards)
 MAX_DEPTH = 12  # cards and "again" fields set off by one count
 # Expected turns a piece resting on a stuck field is counted to lose, by what frees it (a
@@ -125,47 +125,10 @@ class RaceState(NamedTuple):
         return max(0, (self.free_at[piece] - self.turn) // self.seats)
 
 
-def next_random(x: int) -> tuple[int, int]:
-    """splitmix64: a fast generator whose whole state is one int, so states stay hashable."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return x, z ^ (z >> 31)
-
-
 def roll(rng: int) -> tuple[int, int]:
     """The next generator state and a die from 1 to 6."""
     rng, z = next_random(rng)
     return rng, z % FACES + 1
-
-
-def random_block(rng: int) -> list[int]:
-    """What the next `BLOCK` calls of `next_random` from state `rng` return, worked out side by
-    side (fast playouts): state i is ``rng + i * STEP``, and the mix is the same
-    multiplications, shifts and masks for every state, so one Python int holding each state
-    in a lane of 128 bits (room for a 64-bit product) goes through it once, masked back to 64
-    bits per lane after each step. The state after them is ``rng + BLOCK * STEP`` (masked)."""
-    x = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
-    z = (((x ^ (x >> 30)) & _LANES) * 0xBF58476D1CE4E5B9) & _LANES
-    z = (((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB) & _LANES
-    z = (z ^ (z >> 31)) & _LANES
-    words = array(_WORD, z.to_bytes(16 * BLOCK, "little"))
-    if sys.byteorder == "big":
-        words.byteswap()
-    return words[::2].tolist()
-
-
-# splitmix64's step: the state after n draws is ``(rng + n * STEP) & MASK``, so the draws
-# between two states are ``((after - before) * STEP_INVERSE) & MASK``.
-STEP = 0x9E3779B97F4A7C15
-STEP_INVERSE = pow(STEP, -1, 1 << 64)
-BLOCK = 64
-# The lanes of `random_block`: 1 in each lane, step i + 1 in lane i, 64 set bits in each lane.
-_LANE_ONES = sum(1 << (128 * i) for i in range(BLOCK))
-_LANE_STEPS = sum(((i + 1) * STEP) << (128 * i) for i in range(BLOCK))
-_LANES = MASK * _LANE_ONES
-_WORD = next(code for code in "LQ" if array(code).itemsize == 8)  # an unsigned 64-bit array item
 
 
 class RaceGame:

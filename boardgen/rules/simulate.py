@@ -25,11 +25,12 @@ Turns. A turn may span several decisions (shift then walk; one die then the othe
 that defines ``turns_played(state) -> int`` is capped and measured by it; otherwise every
 decision counts as one turn. A finished game's length is ``Outcome.turns``.
 
-Hook. ``hook(before, move, after) -> Mapping[str, float]`` is called after every decision;
-its numbers are summed per game and reported in ``SimulationStats.extra`` as a mean per game
-(``extra_totals`` keeps the sums; a caller may replace ``extra`` with figures derived from
-them, as the sliding game does for its sampled turn branching). Use it for game-specific
-counters (pawns bumped, cards found, lost turns...).
+Counters. A game reports what each decision set off as events (``events(state)``, see
+`boardgen.rules.protocol.Recording`: cards found, pawns bumped, wands used...); `play` sums
+them per game into ``GameRecord.counters``, reported in ``SimulationStats.extra`` as a mean
+per game (``extra_totals`` keeps the sums; an engine may derive its own figures from them,
+`boardgen.engine.Engine.self_play_figures`). (`hook`, the old way, goes with the sliding
+games' fast copies.)
 
 Seat balance. Win rates are over finished games that have a winner; ``seat_gap`` is the
 largest minus the smallest seat win rate; ``seat_p`` is the chi-square p-value of the wins
@@ -58,11 +59,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
-from typing import Any
+from typing import Any, cast
 
 from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
 from boardgen.background import can_fork, die_with_parent
-from boardgen.rules.protocol import Game, Player
+from boardgen.rules.protocol import Game, InPlace, Player, Recording, TurnCounting
 
 Progress = Callable[[int, int, str], None]
 Hook = Callable[[Any, Any, Any], Mapping[str, float]]
@@ -326,9 +327,11 @@ def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significanc
 
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int,
          hook: Hook | None = None) -> GameRecord:
-    """Play one game to its end or to the turn cap. A game may play it faster itself, with
-    the same record: ``game.playout(players, seed, turn_cap=..., hook=...)``, when it
-    defines it and does not return None (King Minos with greedy players does)."""
+    """Play one game to its end or to the turn cap: the one play loop of boardgen. The
+    record's counters are the sum of the game's `events` after each decision (see
+    `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
+    each move in place. `hook` and a game's own ``playout`` are the old ways of the sliding
+    games, kept until they move onto events (issue 20); no other game may use them."""
     fast = getattr(game, "playout", None)
     if fast is not None:
         record = fast(players, seed, turn_cap=turn_cap, hook=hook)
@@ -336,12 +339,14 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
             return record  # type: ignore[no-any-return]
     rng = random.Random(seed)
     state = game.initial_state(len(players), seed)
-    turns_played = getattr(game, "turns_played", None)
+    counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
+    recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
+    in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
     decisions = offered = widest = 0
     counters: dict[str, float] = {}
     outcome = game.outcome(state)
     while outcome is None:
-        turns = turns_played(state) if turns_played else decisions
+        turns = counting.turns_played(state) if counting else decisions
         if turns >= turn_cap:
             break
         moves = game.legal_moves(state)
@@ -350,11 +355,22 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         offered += len(moves)
         widest = max(widest, len(moves))
         move = players[game.to_move(state)].choose(game, state, rng)
-        after = game.apply(state, move)
         if hook is not None:
-            for key, value in hook(state, move, after).items():
+            before = state
+            state = game.apply(state, move)
+            for key, value in hook(before, move, state).items():
                 counters[key] = counters.get(key, 0.0) + value
-        state = after
+        elif in_place is not None:
+            in_place.play(state, move)
+        else:
+            state = game.apply(state, move)
+        if recording is not None:
+            for event in recording.events(state):
+                if isinstance(event, str):
+                    counters[event] = counters.get(event, 0.0) + 1.0
+                else:
+                    key, amount = event
+                    counters[key] = counters.get(key, 0.0) + amount
         decisions += 1
         outcome = game.outcome(state)
     if outcome is None:

@@ -16,13 +16,12 @@ and shifting a shape by a direction's offset moves it one square without wrappin
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from boardgen.model.walls import Cell, WallsLayout
-from boardgen.rules.protocol import Game, Outcome, Player
+from boardgen.rules.protocol import Game, Outcome, Player, Rng
 
 PAWN, BLOCK, PASS = 0, 1, 2
 
@@ -431,7 +430,7 @@ def block_value(game: WallsGame, state: WallsState, move: Move, seat: int) -> fl
 
 
 def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
-                rng: random.Random) -> list[Move]:
+                rng: Rng) -> list[Move]:
     """Block slides that may change a distance that matters: those leaving or entering the
     lines of sight of the mover's pawns and of the leading opponent's, or the edge of the
     region from which the centre can be reached."""
@@ -455,7 +454,7 @@ def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat:
                                                      or shift(state.blocks[m.piece], m.target) & watch)]
 
 
-def pick(moves: Sequence[Move], values: Sequence[float], rng: random.Random) -> tuple[Move, float]:
+def pick(moves: Sequence[Move], values: Sequence[float], rng: Rng) -> tuple[Move, float]:
     best = min(values)
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best]), best
 
@@ -471,10 +470,10 @@ class HeuristicPlayer:
     def __init__(self, candidates: int = 8):
         self.candidates = candidates
 
-    def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Move:
+    def choose(self, game: Game[Any, Any], state: Any, rng: Rng) -> Move:
         return self.decide(cast(WallsGame, game), cast(WallsState, state), rng)
 
-    def decide(self, game: WallsGame, state: WallsState, rng: random.Random) -> Move:
+    def decide(self, game: WallsGame, state: WallsState, rng: Rng) -> Move:
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
@@ -489,7 +488,7 @@ class HeuristicPlayer:
         return self.best_block(game, state, blocks, seat, rng)
 
     def best_block(self, game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
-                   rng: random.Random) -> Move:
+                   rng: Rng) -> Move:
         near = near_blocks(game, state, moves, seat, rng)
         if not near:
             return rng.choice(list(moves))
@@ -511,10 +510,10 @@ class SearchPlayer:
         self.nodes = nodes
         self.helper = HeuristicPlayer()
 
-    def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Move:
+    def choose(self, game: Game[Any, Any], state: Any, rng: Rng) -> Move:
         return self.decide(cast(WallsGame, game), cast(WallsState, state), rng)
 
-    def decide(self, game: WallsGame, state: WallsState, rng: random.Random) -> Move:
+    def decide(self, game: WallsGame, state: WallsState, rng: Rng) -> Move:
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
@@ -557,7 +556,7 @@ class RandomPlayer:
 
     name = "random"
 
-    def choose(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Move:
+    def choose(self, game: Game[Any, Any], state: Any, rng: Rng) -> Move:
         moves: list[Move] = list(game.legal_moves(state))
         return rng.choice(moves)
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from boardgen.checks.walls import static_checks
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root, load
 from boardgen.engines import get_engine
 from boardgen.model.walls import build, placement_problems
 from boardgen.model.walls_generate import generate, to_toml
-from boardgen.rules.walls_playability import static_checks
 
 thresholds = get_engine("walls").thresholds
 

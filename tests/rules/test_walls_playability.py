@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from boardgen.checks.walls import counters, start_distances, static_checks
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
 from boardgen.rules.report import Report, check
 from boardgen.rules.walls import BLOCK, Move, WallsGame
-from boardgen.rules.walls_playability import counters, start_distances, static_checks
 
 LAYOUT = build(load("game", "walls"))
 ENGINE = get_engine("walls")

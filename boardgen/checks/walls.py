@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from boardgen.checks.common import self_play_check
+from boardgen.checks.verdict import Check
 from boardgen.model.walls import QUADRANTS, WallsLayout, placement_problems
-from boardgen.rules.report import Check, self_play_check
 from boardgen.rules.simulate import GameRecord, SimulationStats
 from boardgen.rules.walls import BLOCK, Move, WallsGame, WallsState, distances
 

@@ -1,4 +1,5 @@
-"""King Minos's part of the playability check: self-play figures and the special fields.
+"""How a King Minos layout is judged: the board's geometry, self-play figures and the
+special fields.
 
 The check harness (`boardgen.rules.report.check`, through `boardgen.engines.minos`)
 re-checks the board's geometry, then plays ``games_per_player_count`` games for every
@@ -12,12 +13,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout
-from boardgen.rules.report import Check
+from boardgen.checks import race
+from boardgen.checks.verdict import Check
+from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, geometry_problems
 from boardgen.rules.simulate import SimulationStats
 
 DEFAULTS: dict[str, Any] = PLAYABILITY_DEFAULTS
 
+
+def geometry_check(layout: MinosLayout) -> Check:
+    """The board as drawn: every problem `geometry_problems` finds."""
+    summary = f"{layout.goal} fields on a {layout.size}x{layout.size} grid, {len(layout.links)} links"
+    return Check.of("geometry", geometry_problems(layout), summary)
 
 
 def special_fields(layout: MinosLayout) -> list[int]:
@@ -39,21 +46,14 @@ def figures(layout: MinosLayout, stats: SimulationStats) -> dict[str, float]:
 def visits_check(layout: MinosLayout, sims: list[SimulationStats],
                   limits: Mapping[str, Any]) -> tuple[dict[str, Any], Check]:
     """Special fields that self-play never (or too rarely) reaches are suspect."""
-    games = sum(sim.games for sim in sims)
-    totals: dict[str, float] = {}
-    for sim in sims:
-        for key, value in sim.extra_totals.items():
-            totals[key] = totals.get(key, 0.0) + value
-    landed = {field: int(totals.get(f"landed:{field}", 0)) for field in special_fields(layout)}
+    totals, games = race.summed(sims)
+    landed = race.landed(totals, special_fields(layout))
     least = limits["min_visits"]
-    problems = [f"special field {field} ({_describe(layout, field)}) was reached {count} times "
-                f"in {games} games (minimum {least})"
-                for field, count in landed.items() if count < least]
+    counted = [(f"special field {field} ({_describe(layout, field)})", "reached", count)
+               for field, count in landed.items()]
     for key, what in (("rides", "the Orbit ride"), ("crossings", "the Millstone crossing")):
-        present = layout.orbit if key == "rides" else layout.millstone
-        if present and totals.get(key, 0) < least:
-            problems.append(f"{what} was taken {int(totals.get(key, 0))} times in {games} "
-                            f"games (minimum {least})")
+        if layout.orbit if key == "rides" else layout.millstone:
+            counted.append((what, "taken", int(totals.get(key, 0))))
     rides, crossings, swaps = (int(totals.get(key, 0)) for key in ("rides", "crossings", "swaps"))
     visits: dict[str, Any] = {
         "games": games,
@@ -66,7 +66,7 @@ def visits_check(layout: MinosLayout, sims: list[SimulationStats],
                f"({landed[rarest] / games:.2f} per game); {rides / games:.2f} rides, "
                f"{crossings / games:.2f} crossings, {swaps / games:.1f} "
                f"swaps per game" if rarest is not None else "no special fields")
-    return visits, Check("special fields", not problems, summary, problems)
+    return visits, race.visits_check("special fields", counted, games, least, summary)
 
 
 def _describe(layout: MinosLayout, field: int) -> str:

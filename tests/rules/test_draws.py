@@ -1,0 +1,72 @@
+"""boardgen's one generator (`boardgen.rules.draws`) against splitmix64's published output and
+against itself drawn one at a time."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from boardgen.rules.draws import (
+    BLOCK,
+    Draws,
+    advance,
+    below_of,
+    drawn_between,
+    next_random,
+    random_block,
+)
+
+
+def test_splitmix64_gives_the_reference_sequence():
+    # Vigna's splitmix64.c with x = 0: the first three outputs of next().
+    state, out = 0, []
+    for _ in range(3):
+        state, z = next_random(state)
+        out.append(z)
+    assert out == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+@pytest.mark.parametrize("state", [0, 1, 2**63 + 5, 2**64 - 1])
+def test_a_block_is_the_draws_one_at_a_time(state):
+    rng = Draws.at(state)
+    one_by_one = [rng.draw() for _ in range(BLOCK)]
+    assert random_block(state) == one_by_one
+    assert Draws.at(state).block() == one_by_one
+    assert rng.state == advance(state, BLOCK)
+    assert drawn_between(state, rng.state) == BLOCK
+
+
+def test_the_same_seed_draws_the_same_and_every_call_takes_one_draw():
+    a, b = Draws(7), Draws(7)
+    assert [a.die() for _ in range(20)] == [b.die() for _ in range(20)]
+    before = a.state
+    a.below(5)
+    a.chance(0.5)
+    a.choice("xyz")
+    a.random()
+    assert drawn_between(before, a.state) == 4
+    assert Draws(7).state != Draws(8).state
+    copy = a.copy()
+    assert copy.draw() == a.draw()
+
+
+def test_below_and_die_cover_their_range_evenly():
+    rng = Draws(1)
+    counts = Counter(rng.die() for _ in range(6000))
+    assert set(counts) == set(range(1, 7))
+    assert all(900 < n < 1100 for n in counts.values())
+    assert below_of(Draws(3).draw(), 6) == Draws(3).below(6)
+    with pytest.raises(ValueError):
+        rng.below(0)
+
+
+def test_shuffle_and_sample_are_permutations():
+    rng = Draws(5)
+    items = list(range(10))
+    rng.shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
+    picked = rng.sample(range(10), 4)
+    assert len(set(picked)) == 4 and set(picked) <= set(range(10))
+    firsts = Counter(Draws(s).sample("abc", 3)[0] for s in range(300))
+    assert set(firsts) == set("abc")
