@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from boardgen import options as bounds
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import LANGUAGES
 from boardgen.engines import engine_names, game_names
+from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
 
 # Only what every command needs is imported here: `boardgen --help` stays fast, and each
@@ -300,11 +300,9 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["minos", "classic", "master", "walls"]))
+@click.argument("game", type=click.Choice(list(GENERATORS)))
 @click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option("--size", type=click.IntRange(3, 25), default=None,
-              help="Squares per side: minos 9 or 11 (default 9); classic and master any odd size 5-13 "
-                   "(default 7); walls 21 only.")
+@click.option("--size", type=click.IntRange(3, 25), default=None, help="Squares per side: " + sizes_help() + ".")
 @click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
@@ -324,51 +322,16 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     valued 1, 2, ... with the mistletoe last, worth 5 more; one recipe card per object; the
     turn cap and the solver's budget grow with the board.
 
+    minos, walls, grand: a new arrangement of the fields (minos: on a 9x9 or 11x11 mosaic),
+    blocks or corridors from the seed, checked as the bundled layout is.
+
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
     from boardgen.kits.output import write_atomic
 
-    if game == "walls":
-        from boardgen.model import walls_generate
-
-        if size not in (None, 21):
-            raise UsageError("walls boards are 21 squares a side")
-        size = 21
-        try:
-            made = walls_generate.generate(seed)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        text = walls_generate.to_toml(made, game_id=check_name(new_id or output.stem.lower()))
-    elif game == "minos":
-        from boardgen.model.minos_generate import GenerationError, to_toml
-        from boardgen.model.minos_generate import generate as make
-
-        size = 9 if size is None else size
-        try:
-            data = make(seed, size)
-            data["game"]["id"] = check_name(new_id or output.stem.lower())
-            text = to_toml(data)
-        except (ValueError, GenerationError) as exc:
-            raise UsageError(str(exc)) from None
-    elif game == "master":
-        from boardgen.model import master_generate, sliding_generate
-
-        size = 7 if size is None else size
-        data = master_generate.generate(size, seed)
-        data["game"]["id"] = check_name(new_id or output.stem.lower())
-        text = sliding_generate.to_toml(data, header=(
-            f"A {size}x{size} Labyrinthe Master board made by `boardgen generate master --size {size} --seed {seed}`.\n"
-            + "\n".join(textwrap.wrap("How it scales: " + master_generate.how_it_scales(), 92))
-            + "\nThe details are at the top of boardgen/model/master_generate.py."))
-    else:
-        from boardgen.model import sliding_generate
-
-        size = 7 if size is None else size
-        data = sliding_generate.generate(game, size, seed)
-        data["game"]["id"] = check_name(new_id or output.stem.lower())
-        text = sliding_generate.to_toml(data, header=(
-            f"A {size}x{size} {game} board made by `boardgen generate {game} --size {size} --seed {seed}`.\n"
-            "How the tiles and treasures scale with the size: see boardgen/model/sliding_generate.py."))
+    maker = GENERATORS[game]
+    size = maker.check_size(game, size)
+    text = maker.make(size, seed, check_name(new_id or output.stem.lower()))
     write_atomic(output, text.encode("utf-8"))
     click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
                f"`boardgen validate {output}`")
