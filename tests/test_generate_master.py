@@ -104,8 +104,8 @@ def test_generated_master_follows_the_documented_scaling(tmp_path: Path, size: i
 @pytest.mark.parametrize("size", [5, 9])
 def test_generated_master_passes_validate(tmp_path: Path, size: int) -> None:
     """The whole check (static checks, solver from every start to every object, self-play at
-    every player count), with few self-play games to stay quick. The largest size, 13, passes
-    too (measured: 26 s, mostly its solver), too slow for the suite."""
+    every player count), with few self-play games to stay quick. The largest size, 13, has
+    the whole check in tests/test_board_sizes.py."""
     path, _ = generated(tmp_path, size)
     code, out = run("validate", str(path), "--games", "3")
     assert code == 0, out

@@ -29,7 +29,7 @@ reuses); the Master's own parts then scale with the board. For a board of size N
   `per_object` cards [21 cards, 3 and 3];
 - wands, scoring, cards, pawns and playability thresholds are the source's, except that the
   turn cap grows with the objects and the board's side, and the solver's budget with the
-  board's squares; the token diameter shrinks with the pitch (25 mm on a 40 mm square);
+  cube of the insertion points; the token diameter shrinks with the pitch (25 mm on a 40 mm square);
 - a board smaller than 7 x 7 is for two or three players, as for the classic board.
 The result is checked like any layout: `boardgen validate FILE`.
 """
@@ -153,15 +153,14 @@ def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any
 
 def playability(data: Mapping[str, Any], size: int, count: int) -> dict[str, Any]:
     """The source's thresholds, with room for the longer hunts of a larger board: the turn cap
-    grows with the objects and the board's side, the solver's budget with the board's squares
-    (a 13 x 13 board has twice the insertion points, so far more boards a turn)."""
+    grows with the objects and the board's side, the solver's budget with the cube of the insertion
+    points (`boardgen.model.sliding_generate.solver_budget`)."""
     source = dict(data.get("playability", {}))
     source_size = int(data["board"]["size"])
     growth = count / len(data["objects"]) * size / source_size
     cap = int(source.get("turn_cap", DEFAULTS["turn_cap"]))
     source["turn_cap"] = max(cap, math.ceil(cap * growth / 100) * 100)
-    budget = int(source.get("solver_budget", DEFAULTS["solver_budget"]))
-    source["solver_budget"] = max(budget, int(round(budget * size * size / source_size**2, -3)))
+    source["solver_budget"] = grow.solver_budget(data, size)
     return source
 
 

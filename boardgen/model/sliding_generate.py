@@ -19,6 +19,8 @@ brackets, for N = 7):
   name 45), so a very large board may carry fewer treasures than it has T-junctions;
 - each player is dealt the source's number of cards, or an equal share of the treasures if
   there are fewer [12, 8, 6];
+- the solver's budget grows with the cube of the insertion points (`solver_budget`), so the
+  four-turn hunts of a 13 x 13 board are found [200,000];
 - a board smaller than 7 x 7 is for two or three players (with four, the first seat wins
   too often: see SMALL_FOR_FOUR);
 - the pitch shrinks if needed so the board, frame included, stays within 378 mm (MAX_BOARD_MM):
@@ -38,6 +40,7 @@ from typing import Any
 from boardgen.data import toml_write
 from boardgen.data.loader import Document, layouts_root, load
 from boardgen.errors import UsageError
+from boardgen.rules.solver import DEFAULT_BUDGET
 
 SIZES = range(5, 14, 2)
 # Below this size the board is for two or three players: with four on a 5 x 5 board the seats
@@ -109,7 +112,18 @@ def treasure_pool(source: Document) -> list[dict[str, Any]]:
 
 def check_size(size: int) -> None:
     if size not in SIZES:
-        raise UsageError(f"--size must be an odd number from {SIZES.start} to {SIZES.stop - 2}, got {size}")
+        raise UsageError(f"--size must be an odd number from {SIZES[0]} to {SIZES[-1]}, got {size}")
+
+
+def solver_budget(data: Mapping[str, Any], size: int) -> int:
+    """The source's solver budget (boards per start/treasure pair) grown for `size`: with the
+    cube of the insertion points, since a board has that many more boards three turns deep
+    (the depth where a larger board's longest hunts are told apart from the fourth turn).
+    200,000 for 7 x 7 becomes 474,000, 926,000 and 1,600,000 for 9, 11 and 13."""
+    budget = int(data.get("playability", {}).get("solver_budget", DEFAULT_BUDGET))
+    points = len(range(1, size, 2))
+    source_points = len(data["board"]["sliding_lines"])
+    return max(budget, int(round(budget * (points / source_points) ** 3, -3)))
 
 
 def load_source(source_name: str, engine: str) -> Document:
@@ -234,6 +248,7 @@ def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
     out["tiles"] = {"fixed": fixed, "loose": loose}
     out["treasures"] = used
     out["deal"] = deal
+    out["playability"] = {**data.get("playability", {}), "solver_budget": solver_budget(data, size)}
     return out
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.sliding import (
@@ -144,10 +145,24 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
     seen = dict(layer)
     floods = memo if memo is not None else {}
     nodes = 0
+    rings = geometry.rings
+    far = 2 * geometry.size
+
+    def nearest(pawns: int, square: int) -> int:
+        if square == SPARE:
+            return far
+        for distance, ring in enumerate(rings[square]):
+            if pawns & ring:
+                return distance
+        return far
+
     for turn in range(1, max_turns + 1):
         last = turn == max_turns
         expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]] = []
-        for key, pawns in layer.items():
+        # Nearest first: a layer's nodes whose pawns stand closest to their target are
+        # likelier to answer, and the search ends at the first node that does.
+        order = sorted(layer.items(), key=lambda item: nearest(item[1], item[0][5]))
+        for key, pawns in order:
             n, e, s, w, spare, goal, banned = key
             fan = table.get(banned * 8 + _ORIENTATIONS[spare])
             if fan is None:
@@ -182,6 +197,13 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
             expanded.append((fan, key, where, found))
         if last:
             break
+        # The next layer floods about one fan per child. When that would overrun the budget,
+        # its children are searched lazily instead, those whose pawns stand nearest their
+        # target first; the first that reaches it answers, since no shorter answer exists.
+        children = sum(fan.count for fan, _, _, _ in expanded)
+        if nodes + children * children // max(1, len(expanded)) > budget:
+            return _nearest_first(expanded, seen, table, make, floods, memo is not None, rides,
+                                  nodes, budget, turn + 1, turn + 1 == max_turns)
         following: dict[NodeKey, int] = {}
         seen_get, following_get = seen.get, following.get
         for fan, (n, e, s, w, _, _, _), where, (reaches, ln, le, ls, lw) in expanded:
@@ -200,6 +222,74 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
             return Solution(None, nodes, exhausted=True)
         layer = following
     return Solution(None, nodes)
+
+
+def _nearest_first(expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]],
+                   seen: dict[NodeKey, int], table: dict[int, _Fan],
+                   make: Callable[[int, int], _Fan], floods: dict[tuple[int, ...], Flooded],
+                   keep: bool, rides: bool, nodes: int, budget: int, turn: int,
+                   last: bool) -> Solution:
+    """Layer `turn` searched child by child, nearest first: the children of the `expanded`
+    nodes whose pawns stand within Manhattan distance 1 of their target, then 2, and so on
+    (the target grown one step at a time in every lane at once), those whose target went
+    into the spare last. Each child flooded counts its fan against the budget. Without a
+    hit the search stops here: unproven, unless this was the last turn allowed."""
+    # Per parent: its fan, key, reach lanes, the target's lanes grown so far, the children
+    # done (a bit per lane), and its lanes split (made when first needed).
+    parents: list[list[Any]] = [[fan, key, found, fan.goal(key[5], rides)[1], 0, None]
+                                for fan, key, _, found in expanded]
+    radius = 0
+    size = expanded[0][0].lanes.geometry.size if expanded else 0
+    while parents:
+        radius += 1
+        final = radius > 2 * size
+        for parent in parents:
+            fan, key, found, ring, done, parts = parent
+            lanes = fan.lanes
+            if final:
+                close = (1 << lanes.count) - 1 & ~done
+                picked = [k for k in range(lanes.count) if (close >> k) & 1]
+            else:
+                ring = parent[3] = lanes.grow(ring)
+                picked = [k for k in lanes.chosen_indices(found[0] & ring) if not (done >> k) & 1]
+            if not picked:
+                continue
+            if parts is None:
+                n, e, s, w = key[:4]
+                per = fan.per
+                ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                           | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
+                parts = parent[5] = [lanes.split(found[k]) for k in range(5)] + [ejected]
+            where = fan.goal(key[5], rides)[0]
+            for k in picked:
+                done |= 1 << k
+                reach, a, b, c, d, out = (part[k] for part in parts)
+                child_key = (a, b, c, d, out, where[k], fan.bans[k])
+                known = seen.get(child_key, 0)
+                if not reach & ~known:
+                    continue
+                seen[child_key] = known | reach
+                child = table.get(fan.bans[k] * 8 + _ORIENTATIONS[out])
+                if child is None:
+                    child = make(fan.bans[k], out)
+                flooded = floods.get((a, b, c, d, out, fan.bans[k], reach))
+                if flooded is None:
+                    flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
+                    if keep:
+                        if len(floods) >= MEMO_NODES:
+                            floods.clear()
+                        floods[(a, b, c, d, out, fan.bans[k], reach)] = flooded
+                hits = flooded[0] & child.goal(where[k], rides)[1]
+                if hits:
+                    first = ((hits & -hits).bit_length() - 1) >> child.lanes.bits
+                    return Solution(turn, nodes + first + 1)
+                nodes += child.count
+                if nodes > budget:
+                    return Solution(None, nodes, proven=False)
+            parent[4] = done
+        if final:
+            break
+    return Solution(None, nodes, proven=last)
 
 
 def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, budget: int,
