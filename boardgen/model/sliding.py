@@ -80,6 +80,12 @@ class SlidingLayout(GameInfo):
             points.extend(InsertionPoint(side, i) for i in self.sliding_lines)
         return tuple(points)
 
+    @property
+    def first_seat_fewer_cards(self) -> int:
+        """The seat compensation ``[compensation] first_seat_fewer_cards``: the first player
+        is dealt this many cards fewer (a rule: the rules sheet says it, the game deals it)."""
+        return int(self.doc.data.get("compensation", {}).get("first_seat_fewer_cards", 0))
+
     def treasure(self, treasure_id: str) -> Treasure:
         return next(t for t in self.treasures if t.id == treasure_id)
 
@@ -252,7 +258,8 @@ def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:
     """What the printed rules say about this layout, for their ``{name}`` placeholders:
     ``size``, ``tiles`` (loose tiles, the spare included), ``treasures``, ``starts``,
     ``players_min``/``players_max``, ``deal_N`` (cards each with N players) and ``deal``,
-    the whole deal as a phrase in `lang` ("12 each with 2 players, 8 each with 3"). Each
+    the whole deal as a phrase in `lang` ("12 each with 2 players, 8 each with 3"; with the
+    seat compensation, "...; the first player is dealt one card fewer"). Each
     whole number up to twelve also comes spelt out as ``<name>_word``."""
     counts = [n for n in sorted(layout.deal) if layout.players[0] <= n <= layout.players[1]]
     values: dict[str, object] = {
@@ -264,6 +271,10 @@ def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:
     values["deal"] = word(lang, "list_sep").join(
         word(lang, "deal_first" if i == 0 else "deal_next", cards=layout.deal[n], players=n)
         for i, n in enumerate(counts))
+    fewer = layout.first_seat_fewer_cards
+    if fewer:
+        key = "deal_fewer_one" if fewer == 1 else "deal_fewer_many"
+        values["deal"] = f"{values['deal']}{word(lang, key, fewer=fewer)}"
     return spelt_out(values, lang)
 
 

@@ -1017,7 +1017,8 @@ class SlidingGame(SlidingRules[SlidingState]):
         else:
             rng.shuffle(deck)
         size = self.layout.deal[players]
-        return tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(players))
+        fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
+        return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
 
     def is_over(self, state: SlidingState) -> bool:
         return state.winner is not None
