@@ -174,25 +174,32 @@ def list_command() -> None:
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
 @click.option("--recheck", is_flag=True,
               help="Run the playability check again even if this layout and seed were checked before.")
+@click.option("--no-check", is_flag=True,
+              help="Skip the playability check (a draft): the cover says the kit is not checked, no report is written.")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
-           no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool) -> None:
+           no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool,
+           no_check: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.options import KitOptions
 
     if all_games and game:
         raise UsageError("give a game or --all, not both")
+    if no_check and (recheck or force):
+        raise UsageError(f"give --no-check or {'--recheck' if recheck else '--force'}, not both")
     names = game_names() if all_games else [game or DEFAULT_GAME]
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
-                         recheck=recheck)
+                         recheck=recheck, check=not no_check)
     for result, took in _render_each(names, output, options):
         click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
         if result.summary:
             click.echo(f"  playability: {result.summary}")
+        elif no_check and sheets is None and only is None:
+            click.echo("  playability: not checked (--no-check)")
         for warning in result.warnings:
             click.echo(f"  warning: {warning}", err=True)
 

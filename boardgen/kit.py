@@ -99,8 +99,7 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     return drawings
 
 
-def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = True,
-               progress: Progress | None = None) -> KitResult:
+def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Progress | None = None) -> KitResult:
     """Every input is checked before the playability check (the slow part) starts; everything
     is made in memory while it runs; then the whole kit folder is replaced at once (see
     kits.output.write_kit)."""
@@ -124,7 +123,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, check: bool = 
     with interruptible() as interrupted:
         # The check (the slow part) runs beside the drawing and imposing (a child process, see
         # Verdict); the cover takes its verdict last, and nothing is written before it is known.
-        verdict = start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck) if check else None
+        verdict = (start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck)
+                   if options.check else None)
         try:
             # Drawing reads the theme's every colour and picture: it finds a broken picture or
             # theme at once; the pieces' sizes tell whether the paper is large enough.

@@ -43,6 +43,7 @@ class KitOptions:
     svg: bool = True
     force: bool = False
     recheck: bool = False  # check the layout again even if its verdict is kept
+    check: bool = True  # False (--no-check): no playability check; the cover says the kit is not checked
 
 
 def _mm(value: float) -> str:

@@ -53,7 +53,7 @@ def kit_factory(tmp_path_factory):
             folder = tmp_path_factory.mktemp(f"kit-{game}")
             options.setdefault("previews", False)
             # The playability check has its own tests; here only the printed kit matters.
-            result = render_kit(game, folder, KitOptions(**options), check=False)
+            result = render_kit(game, folder, KitOptions(**options, check=False))
             made[key] = (result.pdf, result)
         return made[key]
 

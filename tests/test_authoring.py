@@ -163,7 +163,7 @@ def test_a_copy_keeping_a_bundled_id_is_written_apart(tmp_path: Path) -> None:
         folder.mkdir()
         path = folder / f"{stem}.toml"
         path.write_text('extends = "classic"\n', encoding="utf-8")
-        result = render_kit(str(path), tmp_path / "out", KitOptions(previews=False, svg=False), check=False)
+        result = render_kit(str(path), tmp_path / "out", KitOptions(previews=False, svg=False, check=False))
         assert result.folder == tmp_path / "out" / expected and result.pdf.name == f"{expected}-a4.pdf"
     assert not (tmp_path / "out" / "classic").exists()
 
@@ -213,7 +213,7 @@ def test_a_layout_brings_its_own_rules_text_and_never_from_outside(tmp_path: Pat
     (folder / "house.en.md").write_text("# House rules\n\n- Deal {deal_2} cards each to two players.\n",
                                         encoding="utf-8")
     result = render_kit(str(folder / "x.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False,
-                                                                              svg=False), check=False)
+                                                                              svg=False, check=False))
     text = "".join(page.extract_text() or "" for page in pypdf.PdfReader(result.pdf).pages)
     assert "House rules" in text and "Deal 12 cards each to two players." in text
     # A name that climbs out of the folder is not looked for beside the layout.
@@ -221,8 +221,8 @@ def test_a_layout_brings_its_own_rules_text_and_never_from_outside(tmp_path: Pat
     (folder / "y.toml").write_text('extends = "classic"\n\n[game]\nid = "mine2"\nrules = "../outside"\n',
                                    encoding="utf-8")
     with pytest.raises(Exception) as caught:
-        render_kit(str(folder / "y.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False, svg=False),
-                   check=False)
+        render_kit(str(folder / "y.toml"), tmp_path / "out",
+                   KitOptions(only=("rules",), previews=False, svg=False, check=False))
     assert "Stolen" not in str(caught.value)
     assert isinstance(caught.value, BoardgenError)
 

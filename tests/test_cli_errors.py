@@ -18,7 +18,6 @@ import pytest
 from click.testing import CliRunner, Result
 from pypdf import PdfReader
 
-from boardgen import kit as kit_module
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root
 from boardgen.engines import game_names, load_game
@@ -28,7 +27,12 @@ BAD = Path(__file__).parent / "fixtures" / "bad"
 
 
 def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args])
+    """The command line; a render skips the playability check (--no-check): these tests are about
+    errors and files, and the check has its own tests."""
+    words = [str(a) for a in args]
+    if words[:1] == ["render"] and "--help" not in words:
+        words.append("--no-check")
+    return CliRunner().invoke(cli, words)
 
 
 def assert_clean_error(result: Result, *, code: int | None = None, quiet: bool = True) -> str:
@@ -78,17 +82,6 @@ def classic_with_treasure_name(folder: Path, english: str) -> Path:
     path.write_text(text.replace(original, f'name = {{ en = "{english}", fr = "Grimoire" }}'),
                     encoding="utf-8")
     return path
-
-
-@pytest.fixture(scope="module", autouse=True)
-def no_playability_check():
-    """`boardgen render` runs the playability check (solver and self-play: about ten seconds
-    for classic) before drawing. These tests are about errors and files, not playability, so
-    the check is a no-op here (if render_kit stops calling it by this name, nothing breaks:
-    the tests only get slower)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kit_module, "start_verdict", lambda *args, **kwargs: None)
-        yield
 
 
 @pytest.fixture(scope="module")
@@ -332,6 +325,6 @@ def test_negative_seed_is_refused(tmp_path):
 
 
 def test_paper_too_small_names_the_piece(tmp_path):
-    message = assert_clean_error(run("render", "classic", "--paper", "100x100", "-o", tmp_path, "--force"),
+    message = assert_clean_error(run("render", "classic", "--paper", "100x100", "-o", tmp_path),
                                  code=2)
     assert "pawn does not fit" in message and "larger paper" in message

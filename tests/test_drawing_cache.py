@@ -98,7 +98,7 @@ def test_a_changed_font_file_or_svg_changes_the_key() -> None:
 
 
 def test_a_card_reprint_converts_only_the_cards(tmp_path: Path, conversions: list[str]) -> None:
-    result = render_kit("classic", tmp_path, KitOptions(only=("cards",), previews=False, svg=False), check=False)
+    result = render_kit("classic", tmp_path, KitOptions(only=("cards",), previews=False, svg=False, check=False))
     # 24 treasure card fronts and the card back; not the board, the set-up, tiles or pawns.
     assert len(conversions) == 25
     reader = pypdf.PdfReader(result.pdf)
@@ -149,24 +149,24 @@ def own_theme(folder: Path, size: int) -> str:
 
 
 def test_a_kit_drawn_before_is_not_drawn_again(tmp_path: Path, draws: list[str]) -> None:
-    options = KitOptions(previews=False)
-    first = render_kit("classic", tmp_path / "a", options, check=False)
+    options = KitOptions(previews=False, check=False)
+    first = render_kit("classic", tmp_path / "a", options)
     assert len(draws) == 1
-    second = render_kit("classic", tmp_path / "b", options, check=False)
+    second = render_kit("classic", tmp_path / "b", options)
     assert len(draws) == 1
     assert second.pdf.read_bytes() == first.pdf.read_bytes()
     assert snapshot(tmp_path / "b" / "classic" / "svg") == snapshot(tmp_path / "a" / "classic" / "svg")
-    render_kit("classic", tmp_path / "c", KitOptions(previews=False, paper="letter"), check=False)
+    render_kit("classic", tmp_path / "c", KitOptions(previews=False, paper="letter", check=False))
     assert len(draws) == 1  # the paper is not drawn on the pieces
-    render_kit("classic", tmp_path / "d", KitOptions(previews=False, lang="fr"), check=False)
+    render_kit("classic", tmp_path / "d", KitOptions(previews=False, lang="fr", check=False))
     assert len(draws) == 2  # the language is
 
 
 def test_a_changed_picture_file_is_drawn_again(tmp_path: Path, draws: list[str]) -> None:
     theme = own_theme(tmp_path, 4)
-    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False, theme=theme), check=False)
+    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False, theme=theme, check=False))
     own_theme(tmp_path, 6)  # same theme file, another picture in the file it names
-    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, theme=theme), check=False)
+    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, theme=theme, check=False))
     assert len(draws) == 2
     svg = "svg/card-book.svg"
     assert (first.folder / svg).read_text(encoding="utf-8") != (second.folder / svg).read_text(encoding="utf-8")
@@ -174,11 +174,11 @@ def test_a_changed_picture_file_is_drawn_again(tmp_path: Path, draws: list[str])
 
 
 def test_a_damaged_kit_entry_is_drawn_again(tmp_path: Path, draws: list[str]) -> None:
-    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False), check=False)
+    first = render_kit("classic", tmp_path / "a", KitOptions(previews=False, check=False))
     [entry] = (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "kit-svgs").rglob("*.bin")
     data = entry.read_bytes()
     entry.write_bytes(data.replace(b"<svg", b"<SVG", 1))  # the digest no longer matches
-    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False), check=False)
+    second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, check=False))
     assert len(draws) == 2
     assert second.pdf.read_bytes() == first.pdf.read_bytes()
 

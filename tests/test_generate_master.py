@@ -135,7 +135,7 @@ def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: s
     """The 9 x 9 board prints on its six A4 sheets in every bundled theme, its floor in the theme's colour."""
     path, _ = generated(tmp_path, 9)
     result = render_kit(str(path), tmp_path / "out", KitOptions(theme=theme, only=("board",), previews=False,
-                                                                svg=False), check=False)
+                                                                svg=False, check=False))
     engine, layout = load_game(str(path))
     sheets = len(engine.kit().board_tiling(layout, KitOptions()).pieces)
     reader = pypdf.PdfReader(result.pdf)
@@ -148,13 +148,13 @@ def test_generated_master_kits_render(tmp_path: Path) -> None:
     """The whole kit of the smallest board (every object has its token, one recipe card per
     object), and the largest board's sheets."""
     path, data = generated(tmp_path, 5)
-    result = render_kit(str(path), tmp_path / "out", KitOptions(previews=False), check=False)
+    result = render_kit(str(path), tmp_path / "out", KitOptions(previews=False, check=False))
     svgs = {p.stem for p in (result.folder / "svg").glob("*.svg")}
     assert {f"token-{o['id']}" for o in data["objects"]} <= svgs
     assert len([s for s in svgs if s.startswith("card-recipe-")]) == len(data["objects"])
     text = "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(result.pdf).pages)
     assert data["game"]["title"]["en"] in text
     path, data = generated(tmp_path, 13)
-    result = render_kit(str(path), tmp_path / "out", KitOptions(only=("board",), previews=False, svg=False),
-                        check=False)
+    result = render_kit(str(path), tmp_path / "out",
+                        KitOptions(only=("board",), previews=False, svg=False, check=False))
     assert result.pages == 6 and near(hex_rgb(load_theme("classic").palette["floor"]), board_pixels(result.pdf))

@@ -42,7 +42,7 @@ def hidden(folder: Path) -> list[str]:
 def kit_root(tmp_path_factory) -> Path:
     """An output root holding a classic kit (seed 1, no previews)."""
     root = tmp_path_factory.mktemp("kits")
-    render_kit("classic", root, KitOptions(previews=False), check=False)
+    render_kit("classic", root, KitOptions(previews=False, check=False))
     return root
 
 
@@ -68,7 +68,7 @@ def no_check_expected(monkeypatch) -> None:
 def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
     kit = old_kit / "classic"
     before = snapshot(kit)
-    render_kit("classic", old_kit, KitOptions(previews=False, seed=2), check=False)
+    render_kit("classic", old_kit, KitOptions(previews=False, seed=2, check=False))
     after = snapshot(kit)
     assert after["notes.txt"] == before["notes.txt"]
     assert after["classic-a4-sheets-2.pdf"][0] == b"%PDF-reprint"
@@ -82,7 +82,7 @@ def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
 
 def test_kit_without_svg_drops_the_old_svg_folder(old_kit):
     # An svg/ of seed 1 beside a PDF of seed 2 would be a mixed kit.
-    render_kit("classic", old_kit, KitOptions(previews=False, svg=False, seed=2), check=False)
+    render_kit("classic", old_kit, KitOptions(previews=False, svg=False, seed=2, check=False))
     assert not (old_kit / "classic" / "svg").exists()
     assert (old_kit / "classic" / "notes.txt").exists()
 
@@ -121,7 +121,7 @@ def test_full_disk_while_writing_leaves_the_old_kit(old_kit, monkeypatch):
 
     monkeypatch.setattr(Path, "open", filling_up)
     with pytest.raises(OutputError, match="No space left on device"):
-        render_kit("classic", old_kit, KitOptions(previews=False, seed=2), check=False)
+        render_kit("classic", old_kit, KitOptions(previews=False, seed=2, check=False))
     assert calls["n"] > 20
     assert snapshot(kit) == before
     assert hidden(old_kit) == []
@@ -144,7 +144,7 @@ def test_signal_swallowed_inside_the_previews_still_stops_the_render(old_kit, mo
 
     monkeypatch.setattr("boardgen.render.preview.previews", previews_that_swallow)
     with pytest.raises(Interrupted) as caught:
-        render_kit("classic", old_kit, KitOptions(previews=True, seed=2), check=False)
+        render_kit("classic", old_kit, KitOptions(previews=True, seed=2, check=False))
     assert caught.value.exit_code == 128 + signal.SIGINT
     assert snapshot(kit) == before
     assert hidden(old_kit) == []
@@ -153,10 +153,8 @@ def test_signal_swallowed_inside_the_previews_still_stops_the_render(old_kit, mo
 
 DRIVER = textwrap.dedent("""
     import sys
-    import boardgen.kit as kit
     import boardgen.render.preview as preview
 
-    kit.start_verdict = lambda *args, **kwargs: None  # the check has its own tests
     real = preview._render
 
     def announced(*args, **kwargs):
@@ -174,7 +172,8 @@ DRIVER = textwrap.dedent("""
 def test_signal_during_the_previews_of_a_real_process(old_kit, signum):
     kit = old_kit / "classic"
     before = snapshot(kit)
-    process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "-o", str(old_kit)],
+    process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "--no-check", "-o",
+                                str(old_kit)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=old_kit)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -246,5 +245,5 @@ def test_staging_left_by_a_killed_render_is_removed_by_the_next(old_kit):
     running.mkdir()
     other = old_kit / f".walls.new-{gone.pid}-jkl012"  # another kit's: not this render's business
     other.mkdir()
-    render_kit("classic", old_kit, KitOptions(previews=False), check=False)
+    render_kit("classic", old_kit, KitOptions(previews=False, check=False))
     assert hidden(old_kit) == sorted([running.name, other.name])

@@ -237,10 +237,9 @@ def test_back_offset_is_bounded_by_the_printable_area(tmp_path):
     from boardgen.options import KitOptions
 
     # The 4 x 3 block with bleed is 182 mm wide, the A4 window 194: 6 mm to spare on each side.
-    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(5.9, 0.0)), check=False)
+    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(5.9, 0.0), check=False))
     with pytest.raises(UsageError, match="moves the card backs 0.1 mm off the printable area"):
-        render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(6.1, 0.0)),
-                   check=False)
+        render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, back_offset=(6.1, 0.0), check=False))
 
 
 def test_fold_over_puts_backs_beside_fronts(kit_factory):
@@ -276,14 +275,14 @@ def test_reprint_of_some_sheets_is_its_own_file(tmp_path):
     from boardgen.kit import render_kit
     from boardgen.options import KitOptions
 
-    full = render_kit("classic", tmp_path, KitOptions(previews=False), check=False)
+    full = render_kit("classic", tmp_path, KitOptions(previews=False, check=False))
     before = full.pdf.read_bytes()
-    some = render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(2, 4)), check=False)
+    some = render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(2, 4), check=False))
     assert some.pdf.name == "classic-a4-sheets-2-4.pdf"
     assert full.pdf.read_bytes() == before
     assert [t.split("\n", 1)[0].split(" · ")[-1] for t in page_texts(some.pdf)] == ["sheet 2 of 4", "sheet 4 of 4"]
     with pytest.raises(UsageError, match="no sheet 5: this board has 4 sheets"):
-        render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(5,)), check=False)
+        render_kit("classic", tmp_path, KitOptions(previews=False, board_sheets=(5,), check=False))
 
 
 def test_cards_without_backs(kit_factory):

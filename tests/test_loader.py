@@ -52,12 +52,6 @@ def theme_file(folder: Path, *, art_lines: str = "", extends: str = "classic", i
     return path
 
 
-@pytest.fixture
-def no_playability_check(monkeypatch):
-    """`boardgen render` runs the (slow) playability check first; not what these tests are about."""
-    monkeypatch.setattr("boardgen.kit.start_verdict", lambda *args, **kwargs: None)
-
-
 # The bundled data is clean ------------------------------------------------------------------
 
 def test_bundled_classic_game_loads_and_builds():
@@ -298,7 +292,7 @@ def test_picture_named_by_a_parent_theme_is_relative_to_the_parent(tmp_path):
     assert art.picture(theme, "book").viewbox == (0.0, 0.0, 4.0, 4.0)
 
 
-def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path, no_playability_check):
+def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path):
     """One render: `book` drawn from the user's SVG, `purse` from the user's PNG."""
     from PIL import Image
 
@@ -309,7 +303,7 @@ def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path, no_playability
     Image.new("RGB", (6, 4), (200, 30, 30)).save(tmp_path / "mine.png")
     path = theme_file(tmp_path, art_lines='book = "mine.svg"\npurse = "mine.png"\n')
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["render", "--theme", str(path), "-o", str(out), "--no-preview"])
+    result = CliRunner().invoke(cli, ["render", "--theme", str(path), "-o", str(out), "--no-preview", "--no-check"])
     assert result.exit_code == 0, result.output
     svg = out / "classic" / "svg"
     book = (svg / "card-book.svg").read_text(encoding="utf-8")

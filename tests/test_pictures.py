@@ -165,7 +165,7 @@ def user_kit(tmp_path_factory) -> tuple[Path, Path]:
         '[palette]\nframe = "navy"\narrow = "#fc0"\nfloor = "rgb(250, 240, 220)"\n\n'
         '[fonts]\ntitle = "fonts/Mono.ttf"\n\n'
         '[art]\nbook = "inkscape-medal.svg"\npurse = "transparent-disc.png"\n', encoding="utf-8")
-    result = render_kit("classic", folder / "out", KitOptions(theme=str(theme), previews=False), check=False)
+    result = render_kit("classic", folder / "out", KitOptions(theme=str(theme), previews=False, check=False))
     return result.pdf, theme
 
 

@@ -19,7 +19,7 @@ def pngs(result) -> dict[str, Image.Image]:
 
 @pytest.mark.parametrize(("dpi", "board_dpi", "page_dpi"), [(None, 150, 60), (100, 100, 100)])
 def test_preview_sizes_follow_the_resolution(tmp_path, dpi, board_dpi, page_dpi):
-    result = render_kit("classic", tmp_path, KitOptions(preview_dpi=dpi, svg=False), check=False)
+    result = render_kit("classic", tmp_path, KitOptions(preview_dpi=dpi, svg=False, check=False))
     images = pngs(result)
     board_mm = 316.0  # the classic board: 7 tiles of 40 mm and its frame (the kit's cover says so)
     assert abs(images["board.png"].width - board_mm / 25.4 * board_dpi) <= 2
@@ -31,7 +31,7 @@ def test_preview_dpi_is_bounded():
     result = CliRunner().invoke(cli, ["render", "--preview-dpi", "5000", "-o", "/nonexistent"])
     assert result.exit_code == 2 and "30<=x<=600" in result.output
     with pytest.raises(UsageError, match="30 to 600 dpi"):
-        render_kit("classic", __import__("pathlib").Path("/nonexistent"), KitOptions(preview_dpi=0), check=False)
+        render_kit("classic", __import__("pathlib").Path("/nonexistent"), KitOptions(preview_dpi=0, check=False))
 
 
 def test_a_preview_never_exceeds_the_pixel_cap():

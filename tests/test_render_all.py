@@ -23,15 +23,9 @@ pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform
 BAD = Path(__file__).parent / "fixtures" / "bad" / "broken_syntax.toml"
 
 
-@pytest.fixture
-def no_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The playability check has its own tests; the forked renders inherit this."""
-    monkeypatch.setattr("boardgen.kit.start_verdict", lambda *args, **kwargs: None)
-
-
-def test_side_by_side_kits_are_those_of_one_by_one_renders(tmp_path: Path, no_check: None) -> None:
+def test_side_by_side_kits_are_those_of_one_by_one_renders(tmp_path: Path) -> None:
     games = ["walls", "classic", "grand"]
-    options = KitOptions(previews=False, svg=False)
+    options = KitOptions(previews=False, svg=False, check=False)  # the check has its own tests
     together = list(render_all(games, tmp_path / "together", options, at_once=2))
     assert [game for game, _, _ in together] == games
     for game, result, took in together:
@@ -40,11 +34,11 @@ def test_side_by_side_kits_are_those_of_one_by_one_renders(tmp_path: Path, no_ch
         assert result.pages == alone.pages and took > 0
 
 
-def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path, no_check: None) -> None:
+def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path) -> None:
     seen = []
     with pytest.raises(DataError) as caught:
         for game, _, _ in render_all(["walls", str(BAD), "classic", "grand"], tmp_path,
-                                     KitOptions(previews=False, svg=False), at_once=2):
+                                     KitOptions(previews=False, svg=False, check=False), at_once=2):
             seen.append(game)
     assert seen == ["walls"]
     assert "broken_syntax.toml" in str(caught.value)

@@ -59,3 +59,22 @@ def test_force_prints_a_failing_layout_and_says_so_on_the_cover(tmp_path: Path) 
     report = json.loads(next(folder.glob("*-playability.json")).read_text(encoding="utf-8"))
     assert report["playable"] is False
     assert "Playability: FAILED (seed" in cover_text(next(folder.glob("*.pdf")))
+
+
+def test_no_check_draws_a_draft_that_says_it_is_not_checked(tmp_path: Path) -> None:
+    # A layout the check refuses (exit 4 above) still draws as a draft: nothing judged it, and
+    # the cover and the output say so; no report is written.
+    result = CliRunner().invoke(cli, ["render", str(FIXTURES / "turn_cap_too_low.toml"), "-o", str(tmp_path),
+                                      "--no-preview", "--no-svg", "--no-check"])
+    assert result.exit_code == 0, result.output
+    assert "playability: not checked (--no-check)" in result.output
+    folder = tmp_path / "turn_cap_too_low"
+    assert not list(folder.glob("*-playability.json"))
+    assert f"Playability: {word('en', 'not_checked')}" in cover_text(next(folder.glob("*.pdf")))
+
+
+@pytest.mark.parametrize("other", ["--force", "--recheck"])
+def test_no_check_with_an_option_of_the_check_is_refused(tmp_path: Path, other: str) -> None:
+    result = CliRunner().invoke(cli, ["render", "classic", "-o", str(tmp_path), "--no-check", other])
+    assert result.exit_code == 2
+    assert f"give --no-check or {other}, not both" in result.output

@@ -24,14 +24,14 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("reprint")
-    result = render_kit("classic", root, KitOptions(previews=True), check=False)
+    result = render_kit("classic", root, KitOptions(previews=True, check=False))
     return root, result.pdf
 
 
 def test_only_cards_and_rules(kit: tuple[Path, Path]) -> None:
     root, full = kit
     before = snapshot(full.parent)
-    result = render_kit("classic", root, KitOptions(only=("cards", "rules")), check=False)
+    result = render_kit("classic", root, KitOptions(only=("cards", "rules"), check=False))
     assert result.pdf.name == "classic-a4-only-cards-rules.pdf"
     # The kit, its SVG, previews and report are untouched; only the reprint is new.
     after = snapshot(full.parent)
@@ -50,7 +50,7 @@ def test_only_cards_and_rules(kit: tuple[Path, Path]) -> None:
 
 def test_only_board_keeps_every_sheet(kit: tuple[Path, Path]) -> None:
     root, full = kit
-    result = render_kit("classic", root, KitOptions(only=("board",)), check=False)
+    result = render_kit("classic", root, KitOptions(only=("board",), check=False))
     got = headings(result.pdf)
     assert got == [h for h in headings(full) if h.startswith("Board")] and len(got) == 4
 
@@ -58,7 +58,7 @@ def test_only_board_keeps_every_sheet(kit: tuple[Path, Path]) -> None:
 def test_sheets_take_ranges_and_leave_the_kit(kit: tuple[Path, Path]) -> None:
     root, full = kit
     before = snapshot(full.parent)
-    result = render_kit("classic", root, KitOptions(board_sheets=sheets("2-3")), check=False)
+    result = render_kit("classic", root, KitOptions(board_sheets=sheets("2-3"), check=False))
     assert result.pdf.name == "classic-a4-sheets-2-3.pdf"
     assert len(pypdf.PdfReader(result.pdf).pages) == 2
     assert {k: v for k, v in snapshot(full.parent).items() if k != result.pdf.name} == before
@@ -77,15 +77,15 @@ def test_part_and_sheet_parsing() -> None:
 def test_a_part_the_game_lacks_is_named(kit: tuple[Path, Path]) -> None:
     root, _ = kit
     with pytest.raises(UsageError, match="no 'dice' pages; its parts: board, cards, cover, rules, tiles"):
-        render_kit("classic", root, KitOptions(only=("dice",)), check=False)
+        render_kit("classic", root, KitOptions(only=("dice",), check=False))
 
 
 def test_previews_belong_to_the_pdf_they_show(tmp_path: Path) -> None:
-    a4 = render_kit("classic", tmp_path, KitOptions(previews=True, svg=False), check=False)
-    letter = render_kit("classic", tmp_path, KitOptions(paper="letter", previews=True, svg=False), check=False)
+    a4 = render_kit("classic", tmp_path, KitOptions(previews=True, svg=False, check=False))
+    letter = render_kit("classic", tmp_path, KitOptions(paper="letter", previews=True, svg=False, check=False))
     folder = a4.folder / "preview"
     assert sorted(p.name for p in folder.iterdir()) == ["classic-a4", "classic-letter"]
     assert (folder / "classic-a4" / "board.png").is_file() and letter.pdf.is_file() and a4.pdf.is_file()
     # A new a4 kit without previews drops the a4 previews only: none is left stale.
-    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False), check=False)
+    render_kit("classic", tmp_path, KitOptions(previews=False, svg=False, check=False))
     assert sorted(p.name for p in folder.iterdir()) == ["classic-letter"]

@@ -24,8 +24,8 @@ NAMES = {t["id"]: t["name"]["en"] for t in CLASSIC["treasures"]}
 
 
 def reprint(root: Path, only: str, game: str = "classic", **options: object) -> tuple[Path, list[list[str]], str]:
-    result = render_kit(game, root, KitOptions(only=parts(only), previews=False, svg=False, **options),  # type: ignore[arg-type]
-                        check=False)
+    result = render_kit(game, root, KitOptions(only=parts(only), previews=False, svg=False, check=False,
+                                               **options))  # type: ignore[arg-type]
     reader = pypdf.PdfReader(result.pdf)
     assert result.pages == len(reader.pages)
     text = "\n".join(page.extract_text() or "" for page in reader.pages)
@@ -78,7 +78,7 @@ def test_only_tiles_reprints_every_tile(tmp_path: Path) -> None:
 
 
 def test_the_kit_is_left_alone(tmp_path: Path) -> None:
-    full = render_kit("classic", tmp_path, KitOptions(previews=False), check=False)
+    full = render_kit("classic", tmp_path, KitOptions(previews=False, check=False))
     before = {p: p.read_bytes() for p in sorted(full.folder.rglob("*")) if p.is_file()}
     pdf, _, _ = reprint(tmp_path, "card:book")
     after = {p: p.read_bytes() for p in sorted(full.folder.rglob("*")) if p.is_file()}

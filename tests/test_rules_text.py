@@ -63,7 +63,7 @@ def test_rule_values_follow_the_layout():
 def test_the_printed_rules_show_the_deal_of_an_edited_layout(tmp_path, lang, expected):
     path = tmp_path / "classic-edited.toml"
     path.write_text(EDITED, encoding="utf-8")
-    result = render_kit(str(path), tmp_path / "out", KitOptions(lang=lang, previews=False, svg=False), check=False)
+    result = render_kit(str(path), tmp_path / "out", KitOptions(lang=lang, previews=False, svg=False, check=False))
     rules = " ".join(" ".join(t.split()) for t in page_texts(result.pdf) if t.startswith(("Rules", "Règles")))
     assert " ".join(expected.split()) in rules
     assert "12 each" not in rules and "12 chacun" not in rules
