@@ -20,6 +20,7 @@ from boardgen.errors import UsageError
 from boardgen.kits import reprint
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
+from boardgen.kits.rules_text import check_language
 from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds
 from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
@@ -106,6 +107,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     sheet = check_kit_options(options)
     strings(options.lang)
     engine, layout = load_game(game)
+    check_language(layout, engine.name, options.lang)
     theme = load_theme(options.theme)
     kit = engine.kit()
     options = reprint.resolve(kit, layout, options, game)  # single pieces (--only card:ID) exist, spelt as listed

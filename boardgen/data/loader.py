@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardgen.data import languages
 from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
 from boardgen.data.toml_lines import key_lines, line_of
@@ -200,10 +201,11 @@ def _problem_order(problem: Problem) -> tuple[bool, int, str]:
 
 
 def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """Deep-merge tables; arrays and values from `over` replace those of `base`."""
+    """Deep-merge tables; arrays and values from `over` replace those of `base`, and so do
+    texts: `title = { en = "My maze" }` is the whole title, not the English half of the base's."""
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and not languages.is_text(value):
             out[key] = merge(out[key], value)
         else:
             out[key] = value
@@ -455,6 +457,8 @@ def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]
             _remember_pass(mark)
     if check is not None:
         problems.extend(check(doc))
+    if not problems:
+        problems.extend(languages.gaps(kind, doc.data, doc.lines, doc.path))
     if kind == "theme" and not problems:
         problems.extend(_theme_gaps(doc))
     if problems:

@@ -1,4 +1,5 @@
-"""Printed interface words in each supported language."""
+"""Printed interface words in each supported language: one file per language,
+layouts/strings/<code>.toml, is all boardgen needs to print in it (with the rules texts)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,18 @@ import tomllib
 from functools import cache
 from typing import Any
 
+from boardgen.data.languages import LANGUAGE_CODE, order
 from boardgen.data.paths import layouts_root
 from boardgen.errors import UsageError
 
-LANGUAGES = ("en", "fr")
+
+def _available() -> tuple[str, ...]:
+    """The languages with a strings file, English first."""
+    codes = {path.stem for path in (layouts_root() / "strings").glob("*.toml") if LANGUAGE_CODE.match(path.stem)}
+    return tuple(order(codes))
+
+
+LANGUAGES = _available()
 
 
 @cache

@@ -104,7 +104,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
         blocks = (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                  + interpretation_blocks("master", lang, values))
+                  + interpretation_blocks("master", lang, values, layout=layout))
         for free in rules_pages(pdf, blocks, word(lang, "rules")):
             packer.fill(free)
         packer.pages(kind="tiles")

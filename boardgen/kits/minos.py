@@ -102,7 +102,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
         blocks = (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                  + interpretation_blocks("minos", lang, values))
+                  + interpretation_blocks("minos", lang, values, layout=layout))
         for free in rules_pages(pdf, blocks, word(lang, "rules")):
             packer.fill(free)
         packer.pages(kind="pieces")

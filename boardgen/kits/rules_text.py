@@ -6,12 +6,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from boardgen.data import languages
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
+from boardgen.data.toml_lines import line_of
 from boardgen.errors import DataError, Problem
 from boardgen.render.imposition import Rect
 from boardgen.render.pdf import PdfKit
+
+if TYPE_CHECKING:
+    from boardgen.model.game import GameInfo
 
 # A placeholder in rules text: a name in braces, filled from the layout (`fill_placeholders`).
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -67,37 +73,139 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
 RULES_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
-def rules_blocks(name: str, lang: str, values: Mapping[str, object] | None = None, *,
-                 beside: str | None = None) -> list[tuple[str, str]]:
-    """The rules text <name>.<lang>.md as blocks (see `read_blocks`), its ``{name}``
-    placeholders filled from `values` (a game model's ``rule_values``). A layout of the
-    user's (`beside`: its file) may bring its own text in its folder; otherwise, and for the
-    bundled layouts, it is layouts/rules/<name>.<lang>.md. A plain name only: the text never
-    comes from outside the layout's folder."""
-    own = _own_rules(name, lang, beside)
-    if own is not None:
-        return read_blocks("", values, path=own)
-    return read_blocks(f"rules/{name}.{lang}.md", values)
-
-
-def _own_rules(name: str, lang: str, beside: str | None) -> Path | None:
-    if beside is None or not RULES_NAME.match(name):
+def _own_folder(beside: str | None) -> Path | None:
+    """The folder of a layout of the user's (None for a bundled one): its own texts live there."""
+    if beside is None:
         return None
     layout = Path(beside)
     if not layout.is_file() or layout.resolve().is_relative_to(layouts_root().resolve()):
         return None
-    candidate = layout.parent / f"{name}.{lang}.md"
-    if candidate.is_file() and candidate.resolve().parent == layout.resolve().parent:
-        return candidate
-    return None
+    return layout.resolve().parent
 
 
-def interpretation_blocks(engine: str, lang: str,
-                          values: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
-    """The engine's reading of every unclear rule, printed so people play what was checked:
-    the heading, then the bullets of layouts/rules/<engine>.interpretations.<lang>.md with
-    their placeholders filled from `values` like `rules_blocks`."""
-    return [("h", word(lang, "interpretations"))] + read_blocks(f"rules/{engine}.interpretations.{lang}.md", values)
+def own_texts(name: str, beside: str | None) -> list[Path]:
+    """The layout's own rules texts <name>.<lang>.md in its folder (none for a bundled layout)."""
+    folder = _own_folder(beside)
+    if folder is None or not RULES_NAME.match(name):
+        return []
+    return sorted(p for p in folder.glob(f"{name}.*.md")
+                  if re.fullmatch(r"[a-z]{2}", p.name[len(name) + 1:-3]) and p.resolve().parent == folder)
+
+
+def _bundled() -> list[str]:
+    """The bundled rules texts' names."""
+    return sorted({p.name.split(".")[0] for p in (layouts_root() / "rules").glob("*.md")
+                   if ".interpretations." not in p.name})
+
+
+def rules_file(name: str, lang: str, beside: str | None) -> Path:
+    """Where the rules text <name> in `lang` is: beside a layout of the user's that has texts
+    of that name (then only there), else bundled. A missing one is a DataError at the layout's
+    ``game.rules``, saying where it was looked for."""
+    shown = beside if beside is not None else "layouts/games"
+    own = own_texts(name, beside)
+    if own:
+        wanted = own[0].parent / f"{name}.{lang}.md"
+        if wanted in own:
+            return wanted
+        have = ", ".join(p.name for p in own)
+        raise DataError([Problem(shown, "game.rules", f"{name}.{lang}.md not found beside the layout "
+                                 f"(in {own[0].parent}); it has {have}")])
+    bundled = layouts_root() / "rules" / f"{name}.{lang}.md"
+    if RULES_NAME.match(name) and bundled.is_file():
+        return bundled
+    folder = _own_folder(beside)
+    where = f"beside the layout (in {folder}) nor " if folder is not None else ""
+    raise DataError([Problem(shown, "game.rules", f"no rules text {name}.{lang}.md {where}among the bundled "
+                             f"ones ({', '.join(_bundled())})")])
+
+
+def rules_blocks(name: str, lang: str, values: Mapping[str, object] | None = None, *,
+                 beside: str | None = None) -> list[tuple[str, str]]:
+    """The rules text <name>.<lang>.md as blocks (see `read_blocks`), its ``{name}``
+    placeholders filled from `values` (a game model's ``rule_values``). A layout of the
+    user's (`beside`: its file) may bring its own texts in its folder; otherwise, and for the
+    bundled layouts, it is layouts/rules/<name>.<lang>.md (see `rules_file`). A plain name
+    only: the text never comes from outside the layout's folder."""
+    return _blocks(rules_file(name, lang, beside), values)
+
+
+def _blocks(path: Path, values: Mapping[str, object] | None) -> list[tuple[str, str]]:
+    """A bundled text is named as layouts/rules/... in messages, a user's by its path."""
+    if path.parent == layouts_root() / "rules":
+        return read_blocks(f"rules/{path.name}", values)
+    return read_blocks("", values, path=path)
+
+
+def notes_file(engine: str, lang: str, *, rules: str | None = None, beside: str | None = None,
+               wanted: bool | None = None) -> Path | None:
+    """Which notes on how boardgen reads the rules go with the rules text used, or None.
+
+    With the bundled rules text: its own notes (<rules>.interpretations.<lang>.md, which may
+    speak of its variants), else the engine's (<engine>.interpretations.<lang>.md: the rules
+    as the engine plays them, no variant). With a text of the user's beside the layout: its
+    own <rules>.interpretations.<lang>.md if there is one, else the engine's only if the
+    layout asks for them (``interpretations = true``), since a house rule may differ.
+    ``interpretations = false`` prints none."""
+    folder = layouts_root() / "rules"
+    engine_notes = folder / f"{engine}.interpretations.{lang}.md"
+    own = own_texts(rules, beside) if rules is not None else []
+    if own:
+        mine = own[0].parent / f"{rules}.interpretations.{lang}.md"
+        if mine.is_file() and wanted is not False:
+            return mine
+        return engine_notes if wanted and engine_notes.is_file() else None
+    if wanted is False:
+        return None
+    if rules is not None and RULES_NAME.match(rules) and (folder / f"{rules}.interpretations.{lang}.md").is_file():
+        return folder / f"{rules}.interpretations.{lang}.md"
+    return engine_notes if engine_notes.is_file() else None
+
+
+def interpretation_blocks(engine: str, lang: str, values: Mapping[str, object] | None = None, *,
+                          layout: GameInfo | None = None) -> list[tuple[str, str]]:
+    """The reading of every unclear rule, printed so people play what was checked: the
+    heading, then the bullets of the notes `notes_file` picks for the layout's rules text
+    (none: nothing), their placeholders filled from `values` like `rules_blocks`."""
+    rules = layout.rules if layout is not None else None
+    beside = layout.doc.path if layout is not None else None
+    wanted = notes_wanted(layout) if layout is not None else None
+    path = notes_file(engine, lang, rules=rules, beside=beside, wanted=wanted)
+    if path is None:
+        return []
+    return [("h", word(lang, "interpretations")), *_blocks(path, values)]
+
+
+def notes_wanted(layout: GameInfo) -> bool | None:
+    """The layout's ``interpretations`` choice (None: not said)."""
+    game = layout.doc.data.get("game")
+    value = game.get("interpretations") if isinstance(game, dict) else None
+    return value if isinstance(value, bool) else None
+
+
+def check_language(layout: GameInfo, engine: str, lang: str) -> None:
+    """Everything a render in `lang` prints from the layout: every text of it in that language,
+    its rules text and the notes that go with it. One DataError naming each missing key (file,
+    key, line) and file: an English-only layout renders in English with nothing else, and
+    says what French would need."""
+    doc = layout.doc
+    problems = languages.missing(doc.data, lang, doc.lines, doc.path)
+    rules_line = line_of(doc.lines, ("game", "rules"))
+    try:
+        rules_file(layout.rules, lang, doc.path)
+    except DataError as exc:
+        problems += [Problem(doc.path, p.key, p.message, rules_line) for p in exc.problems]
+    if notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is not None \
+            and notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is None:
+        problems.append(Problem(doc.path, "game.interpretations", f"the notes on the rules have no {lang!r} text "
+                                f"({layout.rules}.interpretations.{lang}.md or {engine}.interpretations.{lang}.md)",
+                                rules_line))
+    if not problems:
+        return
+    has = languages.languages("game", doc.data)
+    other = f"; it renders with --lang {has[0]}" if has and lang not in has else ""
+    raise languages.LanguageError(f"{doc.path} is in {', '.join(has) or 'no language'}{other}. "
+                                  f"A render in {lang!r} needs:", problems)
 
 
 def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> list[Rect]:

@@ -116,7 +116,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
         for free in rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                                + interpretation_blocks("sliding", lang, values), word(lang, "rules")):
+                                + interpretation_blocks("sliding", lang, values, layout=layout), word(lang, "rules")):
             packer.fill(free)
         packer.pages(kind="tiles")
         fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
