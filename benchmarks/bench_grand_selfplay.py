@@ -2,10 +2,10 @@
 
 Run from the repository root:  .venv/bin/python benchmarks/bench_grand_selfplay.py [--games 200]
 
-Games are played as the playability check plays them (`play` with the engine's players and
-counters, each lineup of `GrandEngine.self_play_lineups`), in one process; `--step` plays
-them decision by decision instead (players the fast path does not serve, the same games), to
-compare. Speed is given per second of this process's CPU time (the clock on a shared machine
+Games are played as the playability check plays them (`play` with the engine's players, the
+game's events counted, each lineup of `GrandEngine.self_play_lineups`), in one process, on one
+position played in place (the rules' own kernel: there is no second copy to compare). Speed
+is given per second of this process's CPU time (the clock on a shared machine
 also measures the neighbours), best of `--repeat`, with the load average. The check's own
 work outside self-play (static checks, the game's tables) is timed once, on a fresh layout,
 and the whole check (`boardgen validate grand` without the process start: static checks,
@@ -28,24 +28,13 @@ from timing import best_of  # benchmarks/timing.py (run as a script, its folder 
 from boardgen.data.loader import load
 from boardgen.engines.grand import GrandEngine
 from boardgen.model.grand import GrandLayout, build, static_problems
-from boardgen.rules.grand import GrandGame, RoutePlayer, count_events
-from boardgen.rules.players import GreedyPlayer
+from boardgen.rules.grand import GrandGame
 from boardgen.rules.protocol import Player
 from boardgen.rules.report import check
 from boardgen.rules.simulate import GameRecord, game_seeds, play
 
 
-class StepGreedy(GreedyPlayer):
-    """The greedy player, played decision by decision (the fast path serves only its parent)."""
-
-
-class StepRoute(RoutePlayer):
-    """A route player, played decision by decision."""
-
-
-def seats_of(names: Sequence[str], step: bool) -> list[Player]:
-    if step:
-        return [StepGreedy() if name == "greedy" else StepRoute(name) for name in names]
+def seats_of(names: Sequence[str]) -> list[Player]:
     factories = GrandEngine().players()
     return [factories[name]() for name in names]
 
@@ -70,7 +59,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=200, help="self-play games to time per lineup and count")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--step", action="store_true", help="play decision by decision (no fast playout)")
     parser.add_argument("--profile", action="store_true", help="profile one round of every lineup")
     args = parser.parse_args()
 
@@ -78,9 +66,8 @@ def main() -> None:
     layout: GrandLayout = engine.build(load("game", args.layout))
     game: GrandGame = engine.game(layout)
     turn_cap = int(engine.thresholds(layout)["turn_cap"])
-    mode = "decision by decision" if args.step else "as the check plays"
     print(f"boardgen grand self-play benchmark: {args.layout}, seed {args.seed}, {args.games} games per run, "
-          f"{mode}, Python {platform.python_version()}, best of {args.repeat}")
+          f"Python {platform.python_version()}, best of {args.repeat}")
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for label, seconds in static_work(args.layout).items():
         print(f"{label}: {seconds * 1000:.0f} ms of CPU time")
@@ -89,11 +76,11 @@ def main() -> None:
     runs = []
     for players in (2, 3, 4):
         for lineup in engine.self_play_lineups(layout, players):
-            seats = seats_of(lineup.seats, args.step)
+            seats = seats_of(lineup.seats)
             seeds = game_seeds(args.seed + players, args.games)
 
             def run(seats: list[Player] = seats, seeds: list[int] = seeds) -> list[GameRecord]:
-                return [play(game, seats, s, turn_cap=turn_cap, hook=count_events) for s in seeds]
+                return [play(game, seats, s, turn_cap=turn_cap) for s in seeds]
 
             runs.append(run)
             cpu = best_of(args.repeat, run)

@@ -24,10 +24,10 @@ from boardgen.checks.verdict import Check, Extra, Lineup
 from boardgen.engine import Engine, Kit
 from boardgen.model.grand import GrandLayout, build
 from boardgen.model.grand_generate import PLAYABILITY_DEFAULTS
-from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame, count_events
+from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
+from boardgen.rules.simulate import GameRecord, SimulationStats
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
@@ -38,7 +38,7 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
-    version = "2"
+    version = "3"
     schema = "grand"
     defaults = DEFAULTS
 
@@ -78,9 +78,6 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         lineups += [Lineup(name, tuple(ROUTES[(seat + k) % 2] for seat in range(players)), 1.0, stream=3)
                     for k, name in enumerate(MIXED)]
         return lineups
-
-    def self_play_hook(self, game: GrandGame, limits: Mapping[str, Any]) -> Hook:
-        return count_events
 
     def self_play_figures(self, layout: GrandLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

@@ -21,7 +21,8 @@ by side, `random_block`, and the number of draws between two states read back).
     rng.copy()                 # an independent generator at the same point
 
 Module functions work on the bare state for code that keeps it in an int (the race
-positions): ``next_random(state) -> (state, draw)``, ``random_block(state) -> list`` (the
+positions): ``next_random(state) -> (state, draw)``, ``roll(state, dice, faces)`` (the
+races' dice, ``draw % faces + 1`` each; `Roller` rolls the same from blocks), ``random_block(state) -> list`` (the
 `BLOCK` draws from `state`; the state after them is ``advance(state, BLOCK)``),
 ``advance(state, n)``, ``drawn_between(before, after)``.
 
@@ -58,6 +59,38 @@ def next_random(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * _M1) & MASK
     z = ((z ^ (z >> 27)) * _M2) & MASK
     return state, z ^ (z >> 31)
+
+
+class Roller:
+    """Dice from a bare state, as `roll` rolls them, read from the last `random_block` worked
+    out while the state lies within it (a hot loop's dice: a block costs about what four
+    draws one at a time do). One per game object; it only remembers draws, never changes one."""
+
+    __slots__ = ("base", "draws")
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.draws = random_block(0)
+
+    def roll(self, state: int, dice: int, faces: int = 6) -> tuple[int, tuple[int, ...]]:
+        """`roll(state, dice, faces)`."""
+        at = ((state - self.base) * STEP_INVERSE) & MASK
+        if at + dice > BLOCK:
+            self.base, self.draws, at = state, random_block(state), 0
+        draws = self.draws
+        if dice == 2:
+            return (state + 2 * STEP) & MASK, (draws[at] % faces + 1, draws[at + 1] % faces + 1)
+        return (state + dice * STEP) & MASK, tuple(z % faces + 1 for z in draws[at:at + dice])
+
+
+def roll(state: int, dice: int, faces: int = 6) -> tuple[int, tuple[int, ...]]:
+    """`dice` dice of `faces` faces, one draw each (``draw % faces + 1``, as the races have
+    always rolled), from a bare state: the next state and the faces."""
+    out = []
+    for _ in range(dice):
+        state, z = next_random(state)
+        out.append(z % faces + 1)
+    return state, tuple(out)
 
 
 def random_block(state: int) -> list[int]:

@@ -7,8 +7,11 @@ open fields' cards, the pun fields ("again" with the layout's ``pun_success``, e
 the drowning fields (stuck until passed) and the prison (stuck until replaced), the
 petrifying field (back to the rooster). The deck is the layout's 32 cards. What is Grand's
 own here: the routes (0 central, 1 peripheral: a field is on the peripheral route when it is
-in a peripheral labyrinth), the greedy player's estimate (expected turns left) and the route
-players.
+in a peripheral labyrinth), the greedy player's estimate (expected turns left), the route
+players, the self-play counters (`GrandGame.events`) and the tables that make self-play fast
+on the one rule set: a pawn's moves, the greedy player's best and each route player's pick,
+by field and roll (`GrandGame._choice`), on a position played in place
+(`boardgen.rules.race.Position`).
 
 Where the source is silent or unclear, the engine decides as follows (the same decisions,
 worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.md``):
@@ -47,47 +50,31 @@ worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property, partial
-from operator import itemgetter
+from typing import cast
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
-from boardgen.rules.draws import below
 from boardgen.rules.protocol import Rng
 from boardgen.rules.race import (
-    BLOCK,
     DIE,
-    FACES,
-    MASK,
-    MAX_AGAIN,
-    STEP,
-    STEP_INVERSE,
+    PASS,
     STUCK_COST,
+    AnyPosition,
+    IllegalMoveError,
     Move,
+    Position,
     RaceGame,
     RaceState,
-    Table,
-    random_block,
 )
-from boardgen.rules.simulate import GameRecord, Hook
 
 CENTRAL_ROUTE, PERIPHERAL_ROUTE = 0, 1
 ROUTES = ("central", "peripheral")
-GREEDY = -1  # a seat of the fast playout played by the greedy player (else: the route it wants)
-# A move as the fast playout plays it (`GrandGame._step`): what it is (`QUIET`: it ends on a
-# field that does nothing, after forced moves; `OFFER`: on a centre the pawn moves on from;
-# `RULES`: the rules play it; `PASS_KIND`), the fields it enters, its points (0: moving on),
-# the field where it ends, the fields it lands on there (forced moves), the last and first
-# route it chooses (-1: none), and whether it passes a field where a stuck pawn is freed.
-Step = tuple[int, tuple[int, ...], int, int, tuple[int, ...], int, int, bool]
-QUIET, OFFER, RULES, PASS_KIND = 0, 1, 2, 3
-PASS_STEP: Step = (PASS_KIND, (), 0, 0, (), -1, -1, False)
-# A decision by the dice, worked out once per field and roll (`GrandGame._choice`): how many
-# moves are on offer, the greedy player's best moves and each route player's.
-Choice = tuple[int, tuple[Step, ...], tuple[Step, ...]]
-PASS_CHOICE: Choice = (1, (PASS_STEP,), (PASS_STEP,) * len(ROUTES))
+_PASS = (Move(PASS),)
+# A position's legal moves, the greedy player's best of them and each route player's pick.
+Choice = tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]
+_PASS_CHOICE: Choice = (_PASS, _PASS, _PASS * len(ROUTES))
 
 
 class GrandGame(RaceGame):
@@ -106,12 +93,13 @@ class GrandGame(RaceGame):
                          routes=routes)
         self.layout = layout
         self.card_ids = layout.card_ids
-        # The fast playout's tables: its decisions by field and roll, the counters' names.
-        self._choices: list[Choice | None] = [None] * ((len(track) + 1) * FACES * FACES)
-        self._count_cache: dict[int, tuple[tuple[Step, float, tuple[bool, ...]], ...]] = {}
-        self._move_on_choices: dict[tuple[int, float], Choice] = {}
+        # The kernel's tables: a free pawn's moves by field and roll (`legal_moves`), each
+        # route player's pick among them, the counters' names (`events`).
+        self._rolls: dict[int, Choice] = {}
+        self._last: tuple[AnyPosition | None, Choice] = (None, _PASS_CHOICE)
         self._landed_keys = [f"landed:{field}" for field in range(len(track) + 1)]
         self._route_keys = [f"route:{route}" for route in ROUTES]
+        self._won_keys = [f"won:{route}" for route in ROUTES]
 
     def _after(self, end: int) -> float:
         """Expected turns left for a pawn whose count ends on `end` (its forced moves, its
@@ -155,7 +143,7 @@ class GrandGame(RaceGame):
             out.append(base - self.expected[origin] + self._after(end))
         return out
 
-    # -- fast self-play ------------------------------------------------------------------------
+    # -- self-play: the same rules on one position played in place ------------------------------
 
     @cached_property
     def after(self) -> list[float]:
@@ -167,235 +155,99 @@ class GrandGame(RaceGame):
         that the processes self-play forks share them instead of each working them out."""
         self.after  # noqa: B018 - the cached table is what is wanted
 
-    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
-                hook: Hook | None) -> GameRecord | None:
-        """`boardgen.rules.simulate.play` asks this first: the record of the game when every
-        seat is a greedy player (`boardgen.rules.players.GreedyPlayer`) or a route player
-        (`RoutePlayer`) and the counters asked for are `count_events` (or none), by
-        `fast_playout`; None otherwise (then `play` plays it decision by decision)."""
-        from boardgen.rules.players import GreedyPlayer
+    def position(self, players: int, seed: int) -> Position:
+        """The first position of a game, to be played in place (`play`)."""
+        return Position(self.initial_state(players, seed))
 
-        if (hook not in (None, count_events) or type(self) is not GrandGame or self.per != 1
-                or self.dice_count != 2 or any(self.delayed) or not self.chance):
-            return None
-        wants = []
-        for player in players:
-            if type(player) is GreedyPlayer:
-                wants.append(GREEDY)
-            elif type(player) is RoutePlayer:
-                wants.append(player.want)
-            else:
-                return None
-        return self.fast_playout(wants, seed, turn_cap, counting=hook is not None)
+    def play(self, state: Position, move: Move) -> None:
+        """`apply` in place: the position after `move` (see `RaceGame._play_on`)."""
+        if move not in self._choice(state)[0]:
+            raise IllegalMoveError(f"{move} is not legal here; legal: "
+                                   f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
+        state.clear()
+        self._play_on(state, move)
 
-    def fast_playout(self, wants: Sequence[int], seed: int, turn_cap: int, *, counting: bool = True) -> GameRecord:
-        """The game `play` plays with seat ``i`` a route player for route ``wants[i]`` or,
-        for `GREEDY`, a greedy player, and ``hook=count_events`` (without `counting`: no
-        hook, no counters): decision for decision, with the same record and the same draws.
+    def legal_moves(self, state: AnyPosition) -> Sequence[Move]:
+        return self._choice(state)[0]
 
-        One `Table` carries the game from the first decision to the last (no state is built,
-        no Move). A decision is looked up (`_choice` by field and roll, `_move_on_choice` for
-        the way on from a peripheral centre: what was on offer, the greedy player's best
-        moves and each route player's, worked out once). A move that ends on a field that
-        does nothing, or on a centre the pawn moves on from, after forced moves (`Step`), is
-        played here; every other one by the rules themselves (`_walk`, `_settle`: cards,
-        puns, stuck pawns, the goal). The greedy player's tie-break draws from its generator
-        as `random.Random.choice` does. tests/rules/test_grand_playout.py holds it to `play`,
-        decision by decision."""
-        seats = len(wants)
-        # The dice come from the generator's draws, worked out a block at a time (`opening`
-        # starts them): the generator's state is ``start + drawn * STEP``; the rules' own
-        # draws (puns, shuffles) take `t.rng`, set from it before and read back after.
-        state, start, stream, drawn = self.opening(seats, seed)
-        t = Table(state)
-        pos, free, route, first = t.pos, t.free, t.route, t.first
-        die_a, die_b = state.dice
-        # The greedy player's generator (route players draw nothing: none is seeded for them).
-        getrandbits = random.Random(seed).getrandbits if GREEDY in wants else _no_draws
-        goal, choices, move_on_choices = self.goal, self._choices, self._move_on_choices
-        walk_on, settle = self._walk, self._settle
-        landed_keys, route_keys = self._landed_keys, self._route_keys
-        turn = decisions = offered = widest = 0
-        winner = moving_on = -1
-        counters: dict[str, float] = {}
-        get = counters.get
-        while turn < turn_cap:
-            seat = turn % seats
-            want = wants[seat]
-            if moving_on >= 0:
-                # -- the way on from a field the pawn must move on from (`MOVE_ON`)
-                here = self._heuristic(pos, free, t.stuck, turn, seats, seat)
-                choice = move_on_choices.get((pos[seat], here))
-                if choice is None:
-                    choice = move_on_choices[pos[seat], here] = self._move_on_choice(pos[seat], here)
-                moving_on = -1
-            elif free[seat] > turn or t.stuck[seat]:
-                # -- a pawn that sits out or is stuck: the one move is a pass
-                choice = PASS_CHOICE
-            else:
-                # -- the dice
-                key = pos[seat] * 36 + die_a * 6 + die_b - 7
-                choice = choices[key]
-                if choice is None:
-                    choice = choices[key] = self._choice(pos[seat], die_a, die_b)
-            count, best, by_route = choice
-            if want != GREEDY:
-                step = by_route[want]
-            elif len(best) == 1:
-                step = best[0]
-                while getrandbits(1):  # `random.Random.choice` of one move
-                    pass
-            else:
-                step = best[below(getrandbits, len(best))]
-            decisions += 1
-            offered += count
-            if count > widest:
-                widest = count
-            kind, walk, points, final, landings, last, earliest, passes = step
-            was = first[seat]
-            if kind <= OFFER and not (passes and any(t.stuck)):
-                # A move that ends on a field that does nothing, or on a centre to move on
-                # from: the pawn moves (and the next seat rolls, or the pawn moves on).
-                pos[seat] = final
-                if last >= 0:  # `_choose`
-                    route[seat] = last
-                    if was < 0:
-                        first[seat] = earliest
-                if counting:
-                    for field in landings:
-                        name = landed_keys[field]
-                        counters[name] = get(name, 0.0) + 1
-                    if was < 0 <= earliest:
-                        name = route_keys[earliest]
-                        counters[name] = get(name, 0.0) + 1
-                if kind == OFFER:
-                    moving_on = seat
-                    continue
-                turn += 1
-                t.turn = turn
-                t.again = 0
-                if drawn > BLOCK - 2:
-                    start, drawn = (start + drawn * STEP) & MASK, 0
-                    stream = random_block(start)
-                die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
-                drawn += 2
-                continue
-            # -- the rules play it (`RaceGame._play`)
-            t.landings, t.events, t.rolls_again = [], [], False
-            t.rng = (start + drawn * STEP) & MASK
-            moved, offer = kind != PASS_KIND, None
-            if moved:
-                if last >= 0:  # `_choose`
-                    route[seat] = last
-                    if was < 0:
-                        first[seat] = earliest
-                origin = pos[seat]
-                if points:
-                    offer = walk_on(t, seat, walk, origin, points, 0, True)
+    def best_moves(self, state: AnyPosition) -> Sequence[Move]:
+        """The greedy player's candidates: the legal moves that leave the pawn with the fewest
+        expected turns left (`score_moves` less the part common to every move)."""
+        return self._choice(state)[1]
+
+    def route_move(self, state: AnyPosition, want: int) -> Move:
+        """What a route player for route `want` plays (`RoutePlayer`): of the moves whose every
+        choice is on its route (all of them if none is), the first of the best."""
+        return self._choice(state)[2][want]
+
+    def _choice(self, state: AnyPosition) -> Choice:
+        """The legal moves of the position, the greedy player's and each route player's, from
+        tables where one pawn per seat makes them depend only on its field and the roll (or on
+        the field it moves on from); kept with a mutable position until it changes."""
+        if isinstance(state, Position):
+            if state.memo is not None:
+                return state.memo  # type: ignore[no-any-return]
+            seat = state.turn % state.seats
+            key = None
+            if self.per == 1 and state.winner < 0:
+                if state.offer is not None:
+                    key = -1 - state.pos[state.offer[1]] - 1000 * state.offer[1]
+                elif state.free_at[seat] > state.turn or state.stuck[seat]:
+                    state.memo = _PASS_CHOICE
+                    return _PASS_CHOICE
                 else:
-                    offer = settle(t, seat, walk[-1], origin, 0, 0, True)
-            drawn = ((t.rng - start) * STEP_INVERSE) & MASK
-            if pos[seat] == goal:
-                winner = seat
-            elif offer is not None:
-                moving_on = seat
-            else:
-                if moved and t.rolls_again and t.again < MAX_AGAIN and not (t.stuck[seat] or free[seat] > turn):
-                    # A "roll again" card: another whole turn at once, with new dice.
-                    t.again += 1
-                else:
-                    t.again = 0
-                    turn += 1
-                    t.turn = turn
-                    if all(t.stuck):
-                        # Deadlock: every pawn is stuck; the seat to play frees its own.
-                        t.stuck[turn % seats] = 0
-                        t.events.append("deadlock")
-                if drawn > BLOCK - 2:
-                    start, drawn = (start + drawn * STEP) & MASK, 0
-                    stream = random_block(start)
-                die_a, die_b = stream[drawn] % FACES + 1, stream[drawn + 1] % FACES + 1
-                drawn += 2
-            if counting:
-                for field in t.landings:
-                    name = landed_keys[field]
-                    counters[name] = get(name, 0.0) + 1
-                for name in t.events:
-                    counters[name] = get(name, 0.0) + 1
-                if moved and was < 0 <= first[seat]:
-                    name = route_keys[first[seat]]
-                    counters[name] = get(name, 0.0) + 1
-                if winner >= 0 and first[winner] >= 0:
-                    name = "won:" + ROUTES[first[winner]]
-                    counters[name] = get(name, 0.0) + 1
-            if winner >= 0:
-                return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters)
-        return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
+                    a, b = state.dice
+                    key = ((seat * 1000 + state.pos[seat]) * 7 + min(a, b)) * 7 + max(a, b)
+            choice = self._rolls.get(key) if key is not None else None
+            if choice is None:
+                choice = self._choose_among(state)
+                if key is not None:
+                    self._rolls[key] = choice
+            state.memo = choice
+            return choice
+        cached, choice = self._last
+        if cached is not state:
+            choice = self._choose_among(state)
+            self._last = (state, choice)
+        return choice
 
-    def _choice(self, field: int, die_a: int, die_b: int) -> Choice:
-        """A pawn free to move from `field` with these dice: how many moves are on offer
-        (`_legal`), the greedy player's best ones (`score_moves`: the lowest score, in legal
-        order) and each route player's (`RoutePlayer.choose`)."""
-        moves = list(self._counts(field, die_a + die_b))
-        if self.exact_one_die:
-            for die in sorted({die_a, die_b}):
-                moves += [move for move in self._counts(field, die) if self.exact[move[0][1][-1]]]
-        if not moves:
-            return PASS_CHOICE
-        low = min(score for _, score, _ in moves)
-        best = tuple(step for step, score, _ in moves if score == low)
-        if len(moves) == 1:
-            return 1, best, (moves[0][0],) * len(ROUTES)
-        # A route player keeps the moves whose every choice is its route (all of them if
-        # none is), then takes the first of the lowest score.
-        by_route = tuple(min([move for move in moves if move[2][want]] or moves, key=itemgetter(1))[0]
-                         for want in range(len(ROUTES)))
-        return len(moves), best, by_route
+    def _choose_among(self, state: AnyPosition) -> Choice:
+        moves = self._legal(cast(RaceState, state))
+        if len(moves) <= 1:  # none: the game is over
+            return moves, moves, moves * len(ROUTES)
+        gains = [self._gain(state, move) for move in moves]
+        low = min(gains)
+        best = tuple(move for move, gain in zip(moves, gains, strict=True) if gain == low)
+        by_route = []
+        for want in range(len(ROUTES)):
+            keep = [i for i, move in enumerate(moves) if all(r == want for r in self.move_routes(state, move))]
+            by_route.append(moves[min(keep or range(len(moves)), key=gains.__getitem__)])
+        return moves, best, tuple(by_route)
 
-    def _counts(self, field: int, points: int) -> tuple[tuple[Step, float, tuple[bool, ...]], ...]:
-        """Every way a count of `points` from `field` goes: its `Step`, its score for a pawn
-        free to move (`score_moves`: the same float operations, so the same ties) and, per
-        route, whether its every choice is that route."""
-        key = field * (2 * FACES + 1) + points
-        known = self._count_cache.get(key)
-        if known is None:
-            base = 0.0
-            base += self.expected[field] + 0
-            out = []
-            for walk in self.walks[field][points]:
-                chosen = self._walk_routes(field, walk)
-                out.append((self._step(field, walk, points), base - self.expected[field] + self.after[walk[-1]],
-                            tuple(all(r == want for r in chosen) for want in range(len(ROUTES)))))
-            known = self._count_cache[key] = tuple(out)
-        return known
+    def _gain(self, state: AnyPosition, move: Move) -> float:
+        """How a move changes the expected turns left of its pawn (`score_moves` less the
+        heuristic of the position)."""
+        origin = state.pos[move.piece]
+        if move.kind == DIE:
+            return self.after[self.ends[origin][move.die][move.way]] - self.expected[origin]
+        if move.kind == race.MOVE_ON:
+            return self.after[self.ways_on[origin][move.way]] - self.expected[origin]
+        return 0.0
 
-    def _move_on_choice(self, field: int, here: float) -> Choice:
-        """The ways on from `field` for a pawn whose `heuristic` is `here`, as `_choice` gives
-        the moves of a roll (a route player keeps the ways onto its route)."""
-        targets = self.ways_on[field]
-        scores = [here - self.expected[field] + self.after[target] for target in targets]
-        steps = [self._step(field, (target,), 0) for target in targets]
-        low = min(scores)
-        best = tuple(step for step, score in zip(steps, scores, strict=True) if score == low)
-        if len(targets) == 1:
-            return 1, best, (steps[0],) * len(ROUTES)
-        by_route = tuple(steps[min([way for way, target in enumerate(targets) if self.routes[target] == want]
-                                   or range(len(targets)), key=scores.__getitem__)] for want in range(len(ROUTES)))
-        return len(targets), best, by_route
+    def events(self, state: AnyPosition) -> list[str]:
+        """Self-play counters of the decision that led to `state`: fields reached
+        (``landed:<index>``), what it set off (``card:<deck index>``, ``again``, ``rescued``,
+        ``replaced``, ``deadlock``, ``swap``, ``freed``, ``reshuffle``), a pawn's first route
+        choice (``route:<route>``) and the winning pawn's route (``won:<route>``)."""
+        keys = self._landed_keys
+        out = [keys[field] for field in state.landings]
+        out += state.events
+        if state.chose >= 0:
+            out.append(self._route_keys[state.chose])
+        if state.winner >= 0 and state.first_route[state.winner] >= 0:
+            out.append(self._won_keys[state.first_route[state.winner]])
+        return out
 
-    def _step(self, origin: int, walk: tuple[int, ...], points: int) -> Step:
-        """A move from `origin` along `walk` (a count of `points`, or 0: moving on to the one
-        field of `walk`), as the fast playout plays it (`_walk`, `_settle`)."""
-        landings = self.chain[walk[-1]]
-        final = landings[-1]
-        if final == self.goal or (not self.ways_on[final] and (
-                self.hold[final] or self.trap[final] or (self.again_chance[final] and points) or self.draws[final])):
-            kind = RULES
-        else:
-            kind = OFFER if self.ways_on[final] else QUIET
-        chosen = self._walk_routes(origin, walk)
-        return (kind, walk, points, final, landings, chosen[-1] if chosen else -1, chosen[0] if chosen else -1,
-                any(self.hold[f] == 1 for f in walk[:-1]))
 
 class RoutePlayer:
     """Always the same route where there is a choice (central or peripheral), otherwise the
@@ -407,38 +259,8 @@ class RoutePlayer:
         self.name = route
         self.want = ROUTES.index(route)
 
-    def choose(self, game: GrandGame, state: RaceState, rng: Rng) -> Move:
-        moves = game.legal_moves(state)
-        if len(moves) == 1:
-            return moves[0]
-        keep = [m for m in moves if all(r == self.want for r in game.move_routes(state, m))] or list(moves)
-        scores = game.score_moves(state, keep, game.to_move(state))
-        return keep[scores.index(min(scores))]
+    def choose(self, game: GrandGame, state: AnyPosition, rng: Rng) -> Move:
+        return game.route_move(state, self.want)
 
 
 PLAYERS: dict[str, Callable[[], RoutePlayer]] = {route: partial(RoutePlayer, route) for route in ROUTES}
-
-
-def count_events(before: RaceState, move: Move, after: RaceState) -> Mapping[str, float]:
-    """Self-play counters of one decision: fields reached (``landed:<index>``), what it set
-    off (``card:<deck index>``, ``again``, ``rescued``, ``replaced``, ``deadlock``, ``swap``,
-    ``freed``, ``reshuffle``), a pawn's first route choice (``route:<route>``) and the winning
-    pawn's route (``won:<route>``)."""
-    counters: dict[str, float] = {}
-    for field in after.landings:
-        key = f"landed:{field}"
-        counters[key] = counters.get(key, 0) + 1
-    for event in after.events:
-        counters[event] = counters.get(event, 0) + 1
-    for was, now in zip(before.first_route, after.first_route, strict=True):
-        if was < 0 <= now:
-            key = f"route:{ROUTES[now]}"
-            counters[key] = counters.get(key, 0) + 1
-    if after.winner >= 0 and after.first_route and after.first_route[after.winner] >= 0:
-        counters[f"won:{ROUTES[after.first_route[after.winner]]}"] = 1
-    return counters
-
-
-def _no_draws(bits: int) -> int:
-    """The generator of a game without a greedy player: never drawn from."""
-    raise AssertionError("only the greedy player draws")

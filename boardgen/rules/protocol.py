@@ -41,9 +41,9 @@ class Game(Protocol[State, Move]):
     - `Recording` ``events(state) -> Iterable[Event]``: what the decision that led to
       `state` set off (cards drawn, pawns bumped, wands used...), summed per game into the
       record's counters; the only way a game reports self-play counters;
-    - `InPlace` ``play(state, move) -> None``: `apply` in place on a mutable position (the
-      self-play loop uses it when present; players get the position between decisions and
-      must not change it);
+    - `InPlace` ``position(players, seed)`` and ``play(state, move) -> None``: the first
+      position as a mutable one, and `apply` in place on it (the self-play loop uses them
+      when present; players get the position between decisions and must not change it);
     - `HeuristicGame` ``heuristic(state, seat)``: how far `seat` is from winning (the greedy
       player); `Scoring` ``score_moves(state, moves, seat) -> list``: the heuristic of each
       move's result at once; `BestMoves` ``best_moves(state) -> Sequence``: the legal moves
@@ -82,7 +82,10 @@ class Recording(Protocol):
 
 
 class InPlace(Protocol):
-    """A game whose positions are mutable: a move played in place."""
+    """A game whose positions are mutable: self-play starts from `position` (the position
+    `initial_state` describes, as one to change) and plays each move in place."""
+
+    def position(self, players: int, seed: int) -> Any: ...
 
     def play(self, state: Any, move: Any) -> None: ...
 

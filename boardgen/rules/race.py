@@ -32,7 +32,14 @@ so states stay hashable and games reproducible), the winner and the fields the l
 decision passed through (`landings`, for self-play counters); with chance and hold-ups also
 each piece's hold (`stuck`), its route (`route`, `first_route`), the draw pile (`deck`), how
 many extra turns the seat has played this turn (`again`) and what the last decision set off
-(`events`, for self-play counters). Seat ``turn % seats`` moves.
+(`events`, `chose`: for self-play counters). Seat ``turn % seats`` moves. The generator is
+boardgen's (`boardgen.rules.draws`); a die is ``draw % 6 + 1``.
+
+A game with chance and hold-ups is played on one mutable `Position` (the same members as a
+`RaceState`, in lists): `apply` copies a state into one, plays the decision on it
+(`_play_on`) and hands back its `snapshot`; self-play keeps one `Position` for a whole game
+and plays every decision on it in place (`boardgen.rules.grand.GrandGame.position`, `play`),
+so the rules are written once and self-play is as fast as they are.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from boardgen.model.race import (
     ADVANCE,
@@ -62,7 +69,7 @@ from boardgen.model.race import (
     CardEffect,
     TrackGraph,
 )
-from boardgen.rules.draws import BLOCK, MASK, STEP, STEP_INVERSE, next_random, random_block
+from boardgen.rules.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, next_random, random_block
 from boardgen.rules.protocol import Outcome
 
 __all__ = ["BLOCK", "MASK", "STEP", "STEP_INVERSE", "next_random", "random_block"]  # the generator, from draws
@@ -115,6 +122,7 @@ class RaceState(NamedTuple):
     deck: tuple[int, ...] = ()  # the draw pile, indexes into the game's deck; the top is last
     again: int = 0  # extra turns the seat has played this turn
     events: tuple[str, ...] = ()  # what the last decision set off (cards, rescues...)
+    chose: int = -1  # the route of a first choice the last decision made (-1: none)
 
     @property
     def seat(self) -> int:
@@ -157,6 +165,7 @@ class RaceGame:
             tunnel = n.effect(TUNNEL)
             if tunnel is not None and n.has(LOSE_TURNS):
                 self.delayed[n.index] = tunnel.to
+        self._delays = any(self.delayed)
         # Where a piece coming to rest on a field ends up, through every forced move; and
         # where it must move on from at once, choosing the way (a "move_on" with a choice).
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
@@ -170,7 +179,7 @@ class RaceGame:
         self.ends: list[list[tuple[int, ...]]] = [[tuple(w[-1] for w in by) for by in walks]
                                                   for walks in self.walks]
         self._distance = self._distances()
-        self._cached: tuple[RaceState | None, tuple[Move, ...]] = (None, ())
+        self._cached: tuple[AnyPosition | None, tuple[Move, ...]] = (None, ())
         # Chance and hold-ups (see the module doc); a plain race has none of them.
         self.deck = tuple(deck)
         self.exact_one_die = exact_one_die and dice == 2
@@ -184,6 +193,8 @@ class RaceGame:
         self.chance = bool(self.deck or any(self.hold) or any(self.again_chance) or self.exact_one_die)
         # Per field: the fields a count chooses between there (empty where there is no choice).
         self._branches: list[frozenset[int]] = [frozenset(n.next) if n and n.choice else frozenset() for n in nodes]
+        self._routes_of: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        self._roller = Roller()  # the dice, a block of draws at a time
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -215,10 +226,10 @@ class RaceGame:
                           stuck=(0,) * count, route=(0,) * count, first_route=(-1,) * count, deck=tuple(deck))
         return state, start, draws, taken
 
-    def to_move(self, state: RaceState) -> int:
+    def to_move(self, state: AnyPosition) -> int:
         return state.turn % state.seats
 
-    def turns_played(self, state: RaceState) -> int:
+    def turns_played(self, state: AnyPosition) -> int:
         return state.turn
 
     def legal_moves(self, state: RaceState) -> Sequence[Move]:
@@ -234,7 +245,7 @@ class RaceGame:
                                    f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
         return self._apply(state, move)
 
-    def outcome(self, state: RaceState) -> Outcome | None:
+    def outcome(self, state: AnyPosition) -> Outcome | None:
         if state.winner < 0:
             return None
         return Outcome(state.winner, state.turn + 1)
@@ -321,9 +332,10 @@ class RaceGame:
         """Carry the game on until a decision is needed: release pieces due out of a tunnel
         behind lost turns, end the turn and roll for the next seat when no die is left.
         Changes the lists; returns the turn, the dice, the generator and any offer made."""
+        delays = self._delays
         while True:
             seat = turn % seats
-            for k in range(seat * self.per, (seat + 1) * self.per):
+            for k in range(seat * self.per, (seat + 1) * self.per) if delays else ():
                 exit_to = self.delayed[pos[k]]
                 if exit_to and free[k] == turn:
                     offer = self._arrive(pos, free, k, exit_to, pos[k], turn, seats, landings, True)[0]
@@ -332,10 +344,8 @@ class RaceGame:
             if self._turn_goes_on(pos, free, seat, dice, turn):
                 return turn, dice, rng, None
             turn += 1
-            dice = []
-            for _ in range(self.dice_count):
-                rng, face = roll(rng)
-                dice.append(face)
+            rng, rolled = self._roller.roll(rng, self.dice_count)
+            dice = list(rolled)
 
     def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int],
                       turn: int) -> bool:
@@ -346,10 +356,17 @@ class RaceGame:
         return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
 
     # -- chance and hold-ups (see the module doc) ----------------------------------------------
-    # One decision is played on a mutable `Table`; `_play` turns it back into a state.
+    # One decision is played on a mutable `Position`; `_play` turns it back into a state.
 
     def _play(self, state: RaceState, move: Move) -> RaceState:
-        t = Table(state)
+        t = Position(state)
+        t.clear()
+        self._play_on(t, move)
+        return t.snapshot()
+
+    def _play_on(self, t: Position, move: Move) -> None:
+        """Play `move` on the position, in place, up to the next decision (its dice, offer and
+        winner set). The one place a decision of a game with chance and hold-ups is played."""
         piece = move.piece
         seat = t.turn % t.seats
         offer = None
@@ -363,21 +380,21 @@ class RaceGame:
             target = self.ways_on[origin][move.way]
             self._choose(t, piece, (target,), origin)
             offer = self._settle(t, piece, target, origin, 0, 0, True)
-        if self._has_finished(t.pos, seat):
-            return t.state((), None, seat)
+        if t.pos[piece] == self.goal and self._has_finished(t.pos, seat):
+            t.dice, t.offer, t.winner = (), None, seat
+            return
         if offer is not None:
-            return t.state((), (offer, piece), -1)
+            t.dice, t.offer = (), (offer, piece)
+            return
+        t.offer = None
         if move.kind != PASS and t.rolls_again and t.again < MAX_AGAIN and not any(
-                t.stuck[k] or t.free[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per)):
+                t.stuck[k] or t.free_at[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per)):
             # A "roll again" card: another whole turn at once, with new dice.
             t.again += 1
-            dice = []
-            for _ in range(self.dice_count):
-                t.rng, face = roll(t.rng)
-                dice.append(face)
-            return t.state(tuple(dice), None, -1)
+            t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
+            return
         t.again = 0
-        turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free, [], t.rng, t.landings)
+        turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free_at, [], t.rng, t.landings)
         t.turn = turn
         if all(t.stuck):
             # Deadlock: every piece is stuck; the seat to play frees its own.
@@ -385,17 +402,17 @@ class RaceGame:
             for k in range(seat * self.per, (seat + 1) * self.per):
                 t.stuck[k] = 0
             t.events.append("deadlock")
-        return t.state(tuple(dice), pending, -1)
+        t.dice, t.offer = tuple(dice), pending
 
-    def _choose(self, t: Table, piece: int, walk: Sequence[int], origin: int) -> None:
+    def _choose(self, t: Position, piece: int, walk: Sequence[int], origin: int) -> None:
         """Record the route choices a count or a move on makes (`routes` of the fields
         chosen where there was a choice; the first one is the piece's `first_route`)."""
         for route in self._walk_routes(origin, walk):
             t.route[piece] = route
-            if t.first[piece] < 0:
-                t.first[piece] = route
+            if t.first_route[piece] < 0:
+                t.first_route[piece] = t.chose = route
 
-    def _walk(self, t: Table, piece: int, walk: Sequence[int], origin: int, points: int, depth: int,
+    def _walk(self, t: Position, piece: int, walk: Sequence[int], origin: int, points: int, depth: int,
               asks: bool) -> str | None:
         """Move `piece` along `walk` (freeing the pieces stuck "until passed" on the fields it
         goes through) and let it come to rest on its last field."""
@@ -404,13 +421,13 @@ class RaceGame:
                 self._free_at(t, piece, passed)
         return self._settle(t, piece, walk[-1], origin, points, depth, asks)
 
-    def _free_at(self, t: Table, mover: int, field: int) -> None:
+    def _free_at(self, t: Position, mover: int, field: int) -> None:
         for other, at in enumerate(t.pos):
             if at == field and other != mover and t.stuck[other]:
                 t.stuck[other] = 0
                 t.events.append("rescued")
 
-    def _settle(self, t: Table, piece: int, field: int, origin: int, points: int, depth: int,
+    def _settle(self, t: Position, piece: int, field: int, origin: int, points: int, depth: int,
                 asks: bool) -> str | None:
         """`piece` comes to rest on `field`, coming from `origin` by a count of `points`:
         forced moves, then what the field does. Returns "move_on" when the player must choose
@@ -422,7 +439,7 @@ class RaceGame:
         pos = t.pos
         pos[piece] = field
         if field == self.goal:
-            t.free[piece] = 0
+            t.free_at[piece] = 0
             return None
         ways = self.ways_on[field]
         if ways:
@@ -440,13 +457,13 @@ class RaceGame:
                     if STUCK_UNTIL[hold - 1] == "landed":
                         t.events.append("rescued")
                     else:
-                        pos[other], t.free[other] = origin, 0
+                        pos[other], t.free_at[other] = origin, 0
                         t.events.append("replaced")
             t.stuck[piece] = hold
             return None
         lost = self.trap[field]
         if lost:
-            t.free[piece] = t.turn + t.seats * (lost + 1)
+            t.free_at[piece] = t.turn + t.seats * (lost + 1)
             return None
         if depth >= MAX_DEPTH:
             return None
@@ -474,6 +491,13 @@ class RaceGame:
 
     def _walk_routes(self, origin: int, walk: Sequence[int]) -> list[int]:
         """The routes of the fields a walk picks where it has a choice, in order."""
+        key = (origin, tuple(walk))
+        known = self._routes_of.get(key)
+        if known is None:
+            known = self._routes_of[key] = self._routes_along(origin, walk)
+        return known
+
+    def _routes_along(self, origin: int, walk: Sequence[int]) -> list[int]:
         out, at, branches = [], origin, self._branches
         for nxt in walk:
             if nxt in branches[at]:
@@ -481,7 +505,7 @@ class RaceGame:
             at = nxt
         return out
 
-    def move_routes(self, state: RaceState, move: Move) -> tuple[int, ...]:
+    def move_routes(self, state: AnyPosition, move: Move) -> tuple[int, ...]:
         """The routes a move chooses (of the fields it picks where there is a choice)."""
         origin = state.pos[move.piece]
         if move.kind == DIE:
@@ -490,7 +514,7 @@ class RaceGame:
             return (self.routes[self.ways_on[origin][move.way]],)
         return ()
 
-    def _draw(self, t: Table, piece: int, points: int, depth: int) -> None:
+    def _draw(self, t: Position, piece: int, points: int, depth: int) -> None:
         """Draw the top card (a new shuffled deck from the discards when none is left) and
         play it."""
         if not self.deck:
@@ -517,7 +541,7 @@ class RaceGame:
         elif kind == GOTO:
             self._settle(t, piece, effect.to, here, 0, depth + 1, False)
         elif kind == LOSE_TURNS:
-            t.free[piece] = max(t.free[piece], t.turn + t.seats) + t.seats * effect.turns
+            t.free_at[piece] = max(t.free_at[piece], t.turn + t.seats) + t.seats * effect.turns
         elif kind == ROLL_AGAIN:
             t.rolls_again = True
         elif kind == FREE_ALL:
@@ -664,31 +688,56 @@ def dice_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:
     return sorted(rolls.items())
 
 
-class Table:
-    """A state's lists, changed in place while one decision is played (`RaceGame._play`), or
-    while a whole game is played on them (a fast playout, `boardgen.rules.grand.GrandGame.playout`:
-    `clear` before each decision)."""
+class Position:
+    """A race position that changes in place: the one position the rules play on, whether a
+    decision comes through `RaceGame.apply` (a `RaceState` in, a `RaceState` out: its
+    `snapshot`) or self-play plays a whole game on it (`position`, `play`: `boardgen.rules.grand.GrandGame`).
+    Its members are named as `RaceState`'s, so everything that reads a position (the legal
+    moves, the heuristic, the players) reads either; `landings`, `events` and `chose` are what
+    the last decision did (`chose`: the route of a piece's first choice made by it, -1 none)."""
+
+    __slots__ = ("seats", "turn", "pos", "free_at", "dice", "offer", "rng", "winner", "landings", "stuck",
+                 "route", "first_route", "deck", "again", "events", "rolls_again", "chose", "memo")
 
     def __init__(self, state: RaceState):
         n = len(state.pos)
         self.seats, self.turn, self.rng, self.again = state.seats, state.turn, state.rng, state.again
-        self.pos, self.free = list(state.pos), list(state.free_at)
+        self.pos, self.free_at = list(state.pos), list(state.free_at)
+        self.dice, self.offer, self.winner = state.dice, state.offer, state.winner
         self.stuck = list(state.stuck) or [0] * n
         self.route = list(state.route) or [0] * n
-        self.first = list(state.first_route) or [-1] * n
+        self.first_route = list(state.first_route) or [-1] * n
         self.deck = list(state.deck)
-        self.landings: list[int] = []
-        self.events: list[str] = []
+        self.landings: list[int] = list(state.landings)
+        self.events: list[str] = list(state.events)
         self.rolls_again = False
+        self.chose = state.chose
+        self.memo: Any = None  # what a game worked out about the position (its legal moves...)
+
+    @property
+    def seat(self) -> int:
+        return self.turn % self.seats
+
+    def lost_turns(self, piece: int) -> int:
+        """How many of its owner's turns, from this one on, the piece still sits out."""
+        return max(0, (self.free_at[piece] - self.turn) // self.seats)
 
     def clear(self) -> None:
-        """Forget what the last decision set off (`landings`, `events`, a "roll again" card)."""
+        """Forget what the last decision did, before the next one."""
         self.landings = []
         self.events = []
         self.rolls_again = False
+        self.chose = -1
+        self.memo = None
 
-    def state(self, dice: tuple[int, ...], offer: tuple[str, int] | None,
-              winner: int) -> RaceState:
-        return RaceState(self.seats, self.turn, tuple(self.pos), tuple(self.free), dice, offer, self.rng, winner,
-                         tuple(self.landings), tuple(self.stuck), tuple(self.route), tuple(self.first),
-                         tuple(self.deck), self.again, tuple(self.events))
+    def copy(self) -> Position:
+        return Position(self.snapshot())
+
+    def snapshot(self) -> RaceState:
+        """The position, frozen."""
+        return RaceState(self.seats, self.turn, tuple(self.pos), tuple(self.free_at), tuple(self.dice), self.offer,
+                         self.rng, self.winner, tuple(self.landings), tuple(self.stuck), tuple(self.route),
+                         tuple(self.first_route), tuple(self.deck), self.again, tuple(self.events), self.chose)
+
+
+AnyPosition = RaceState | Position

@@ -338,28 +338,31 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         if record is not None:
             return record  # type: ignore[no-any-return]
     rng = random.Random(seed)
-    state = game.initial_state(len(players), seed)
     counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
     recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
     in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
+    state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
     decisions = offered = widest = 0
     counters: dict[str, float] = {}
-    outcome = game.outcome(state)
+    get = counters.get
+    legal, to_move, outcome_of = game.legal_moves, game.to_move, game.outcome
+    outcome = outcome_of(state)
     while outcome is None:
         turns = counting.turns_played(state) if counting else decisions
         if turns >= turn_cap:
             break
-        moves = game.legal_moves(state)
+        moves = legal(state)
         if not moves:
             raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
         offered += len(moves)
-        widest = max(widest, len(moves))
-        move = players[game.to_move(state)].choose(game, state, rng)
+        if len(moves) > widest:
+            widest = len(moves)
+        move = players[to_move(state)].choose(game, state, rng)
         if hook is not None:
             before = state
             state = game.apply(state, move)
             for key, value in hook(before, move, state).items():
-                counters[key] = counters.get(key, 0.0) + value
+                counters[key] = get(key, 0.0) + value
         elif in_place is not None:
             in_place.play(state, move)
         else:
@@ -367,12 +370,12 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         if recording is not None:
             for event in recording.events(state):
                 if isinstance(event, str):
-                    counters[event] = counters.get(event, 0.0) + 1.0
+                    counters[event] = get(event, 0.0) + 1.0
                 else:
                     key, amount = event
-                    counters[key] = counters.get(key, 0.0) + amount
+                    counters[key] = get(key, 0.0) + amount
         decisions += 1
-        outcome = game.outcome(state)
+        outcome = outcome_of(state)
     if outcome is None:
         return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest,
                           counters)

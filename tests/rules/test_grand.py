@@ -310,3 +310,37 @@ def test_route_players_on_the_protocol(layout: GrandLayout, game: GrandGame) -> 
         assert state.first_route == (route, route), policy
     with pytest.raises(ValueError):
         rules.RoutePlayer("sideways")
+
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "grand-check-seed5-games40.json"
+
+
+def test_the_check_reports_what_it_reported_before(update_golden: bool) -> None:
+    """The whole check (static checks, every lineup's self-play, the closing checks) gives the
+    report kept in tests/golden, byte for byte (regenerate it with ``pytest --update-golden``
+    only when the rules, the players or the generator change on purpose, and say so)."""
+    engine = get_engine("grand")
+    report = check(engine, engine.build(load("game", "grand")), 5, games=40, workers=1)
+    text = report.to_json() + "\n"
+    if update_golden:
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_self_play_in_place_plays_the_games_apply_plays(game: GrandGame) -> None:
+    """The one position played in place (self-play) and `apply` (a frozen position in, a new
+    one out) are the same rules: the same moves lead to the same positions and events."""
+    rng = random.Random(3)
+    for seed in range(6):
+        state = game.initial_state(3, seed)
+        position = game.position(3, seed)
+        assert position.snapshot() == state
+        while game.outcome(state) is None and state.turn < 120:
+            moves = game.legal_moves(state)
+            assert list(game.legal_moves(position)) == list(moves)
+            move = rng.choice(list(moves))
+            state = game.apply(state, move)
+            game.play(position, move)
+            assert position.snapshot() == state
+            assert game.events(position) == game.events(state)
+        assert game.outcome(position) == game.outcome(state)

@@ -1,0 +1,79 @@
+"""Count tables (``tests/data/<game>.perft``): from a position written out, the number of
+decision sequences of each depth, hand-checked at depth 1-2 (each file says how), played both
+through `apply` (a frozen position in, a new one out) and in place on one mutable position (what
+self-play does). A rule change that alters what is on offer changes a count."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardgen.data.loader import load
+from boardgen.model.grand import build
+from boardgen.rules.grand import GrandGame
+from boardgen.rules.race import Position, RaceState
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def lines(name: str) -> list[tuple[str, int, int]]:
+    out = []
+    for line in (DATA / f"{name}.perft").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            position, depth, count = (part.strip() for part in line.split(";"))
+            out.append((position, int(depth), int(count)))
+    return out
+
+
+def fields(text: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in text.split())
+
+
+def ints(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(","))
+
+
+def perft(game: Any, state: Any, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if game.outcome(state) is not None:
+        return 0
+    return sum(perft(game, game.apply(state, move), depth - 1) for move in game.legal_moves(state))
+
+
+def perft_in_place(game: Any, position: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if game.outcome(position) is not None:
+        return 0
+    total = 0
+    for move in list(game.legal_moves(position)):
+        child = position.copy()
+        game.play(child, move)
+        total += perft_in_place(game, child, depth - 1)
+    return total
+
+
+GRAND = build(load("game", "grand"))
+
+
+def grand_position(text: str) -> tuple[GrandGame, RaceState]:
+    given = fields(text)
+    game = GrandGame(dataclasses.replace(GRAND, exact_one_die=given["one_die"] == "1"))
+    pos = ints(given["pos"])
+    n = len(pos)
+    stuck = ints(given["stuck"]) if "stuck" in given else (0,) * n
+    state = RaceState(n, int(given.get("turn", 0)), pos, (0,) * n, ints(given["dice"]), None,
+                      int(given.get("rng", 11)), stuck=stuck, route=(0,) * n, first_route=(-1,) * n,
+                      deck=tuple(range(len(game.deck))))
+    return game, state
+
+
+@pytest.mark.parametrize(("position", "depth", "count"), lines("grand"))
+def test_grand_counts(position: str, depth: int, count: int) -> None:
+    game, state = grand_position(position)
+    assert perft(game, state, depth) == count
+    assert perft_in_place(game, Position(state), depth) == count
