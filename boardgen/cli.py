@@ -194,14 +194,22 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck, check=not no_check)
-    for result, took in _render_each(names, output, options):
-        click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
-        if result.summary:
-            click.echo(f"  playability: {result.summary}")
-        elif no_check and sheets is None and only is None:
-            click.echo("  playability: not checked (--no-check)")
-        for warning in result.warnings:
-            click.echo(f"  warning: {warning}", err=True)
+    from boardgen.errors import UnplayableError
+    from boardgen.tune import hint
+
+    try:
+        for result, took in _render_each(names, output, options):
+            click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
+            if result.summary:
+                click.echo(f"  playability: {result.summary}")
+            elif no_check and sheets is None and only is None:
+                click.echo("  playability: not checked (--no-check)")
+            for warning in result.warnings:
+                click.echo(f"  warning: {warning}", err=True)
+    except UnplayableError as exc:
+        if len(names) > 1:
+            raise
+        raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
 
 
 def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
@@ -249,6 +257,9 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
             bar.render_finish()
     click.echo(report.to_json() if as_json else report.to_text())
     if not report.playable:
+        from boardgen.tune import hint
+
+        click.echo(hint(game, seed), err=True)
         sys.exit(4)
 
 
@@ -342,6 +353,32 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     write_atomic(output, text.encode("utf-8"))
     click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
                f"`boardgen validate {output}`")
+
+
+@cli.command()
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--seed", type=SEED, default=None, help="Start from this seed (default: the layout's).")
+@click.option("--trials", type=click.IntRange(1, 10_000), default=60, show_default=True,
+              help="Most trials (a small grid may settle sooner).")
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes (default: the CPUs).")
+@click.option("--study", "study_url", default=None, metavar="URL",
+              help="Share the study through a journal file or a database URL (sqlite:///, postgresql://): "
+                   "several processes or machines running the same command split its trials.")
+@click.option("--margin", type=click.FloatRange(0.1, 1.0), default=0.8, show_default=True,
+              help="Every seat gap at most this share of the layout's max_seat_gap.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="Layout file to write (default: ID-tuned.toml here).")
+def tune(game: str, seed: int | None, trials: int, workers: int | None, study_url: str | None, margin: float,
+         output: Path | None) -> None:
+    """Search what GAME's [tune] table may change for the smallest change that passes the check with
+    margin; write it as a layout file, checked again in full, and say what changed in one sentence."""
+    from boardgen.rules.simulate import available_cpus
+    from boardgen.tune import tune as search
+    from boardgen.tune import write_answer
+
+    outcome = search(game, seed=seed, trials=trials, workers=workers or available_cpus(), study_url=study_url,
+                     margin=margin, report=lambda line: click.echo(line, err=True))
+    click.echo(write_answer(game, outcome, output, seed=seed))
 
 
 @cli.command()

@@ -1,0 +1,583 @@
+"""`boardgen tune`: from a failing verdict to a tested repair.
+
+A layout's ``[tune]`` table names what may change, each with its bounds: ``seed`` (the
+layout's ``game.default_seed``) or the dotted key of any number in the layout (``deal.4``,
+``compensation.first_seat_fewer_cards``, ``race.pun_success``, ``deck.3.count``). The tuner
+searches those values for the smallest change that passes the check with margin (every
+player count's seat gap at most `DEFAULT_MARGIN` of the layout's ``max_seat_gap``), with
+Optuna:
+
+- a small space of whole numbers is a grid, tried nearest first (fewest keys changed, then
+  the smallest steps; the layout's own values are trial 0), and the answer is the first
+  trial in that order that passes with margin, once every trial before it is judged;
+- a larger one is searched by TPE (seeded), in batches of `BATCH` trials, the best passing
+  trial (fewest keys changed, then the widest margin) winning.
+
+Every trial is judged by the check `boardgen validate` runs (`boardgen.rules.report.check`,
+through the engine registry), first on a `SCREEN_GAMES`-game sample per player count whose
+score goes to Optuna's pruner (`PRUNE_ABOVE`), then in full. A trial's games take their
+seeds from the trial's values only, and a batch is asked for before any of it is played,
+so the answer does not depend on ``--workers``. With ``--study URL`` (a journal file, or
+an ``sqlite:///``, ``postgresql://`` or ``mysql://`` database) several processes, on one
+machine or several, share one study: each asks the storage for the next trial, so none is
+played twice.
+
+The answer is written as a layout file and checked again, in full, from that file, before
+the sentence that reports it is printed.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boardgen.data.loader import Document
+from boardgen.errors import DataError, Problem, UsageError
+
+if TYPE_CHECKING:
+    import optuna
+
+    from boardgen.engine import Engine
+    from boardgen.rules.report import Report
+
+# Every player count's seat gap must stay within this share of ``max_seat_gap``.
+DEFAULT_MARGIN = 0.8
+DEFAULT_TRIALS = 60
+# Games per player count of a trial's first look, whose score the pruner judges.
+SCREEN_GAMES = 50
+# A trial whose first look scores above this is pruned: it fails, or a seat gap is twice the
+# layout's maximum (the score of a playable trial is its worst gap over the maximum).
+PRUNE_ABOVE = 2.0
+# Trials asked for at once: the same for any number of workers, so the answer is too.
+BATCH = 4
+# A grid larger than this is searched by TPE instead.
+GRID_MAX = 2000
+# The score of a trial that fails the check, on top of its gap ratio.
+FAIL = 10.0
+# Keys of the layout that may be absent, with the value their absence means.
+ABSENT: dict[tuple[str | int, ...], float] = {
+    ("game", "default_seed"): 1,
+    ("compensation", "first_seat_fewer_cards"): 0,
+}
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One thing the tuner may change: its name in ``[tune]``, where it is in the layout's
+    data, its bounds, whether it is a whole number, and the layout's own value."""
+
+    name: str
+    path: tuple[str | int, ...]
+    low: float
+    high: float
+    integer: bool
+    current: float
+
+    def values(self) -> list[float]:
+        """Every whole value within the bounds, nearest the current one first (the lower of
+        two as near)."""
+        return sorted(range(int(self.low), int(self.high) + 1), key=lambda v: (abs(v - self.current), v))
+
+
+def knobs(doc: Document) -> list[Knob]:
+    """The ``[tune]`` table of a layout as knobs; UsageError when there is none, DataError
+    naming the file, key and line of every bad entry."""
+    table = doc.data.get("tune") or {}
+    if not table:
+        raise UsageError(
+            f"{doc.path}: nothing to tune: the layout declares no tunable parameter. Add a [tune] "
+            "table naming what may change, with bounds, e.g.\n  [tune]\n  seed = { min = 1, max = 1000 }\n"
+            '  "deal.4" = { min = 5, max = 6 }\n(`boardgen schema` describes the key)')
+    found: list[Knob] = []
+    problems: list[Problem] = []
+    for name, bounds in table.items():
+        key = ("tune", name)
+        path = _path(doc.data, ("game", "default_seed") if name == "seed" else tuple(name.split(".")))
+        value = _value(doc.data, path)
+        if value is None:
+            value = ABSENT.get(path)
+        if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+            problems.append(doc.problem(key, f"{name!r} is not a number of this layout"))
+            continue
+        low, high = bounds["min"], bounds["max"]
+        if low > high:
+            problems.append(doc.problem(key, f"min {low} is above max {high}"))
+            continue
+        integer = all(isinstance(v, int) for v in (value, low, high))
+        found.append(Knob(name, path, low, high, integer, value))
+    if problems:
+        raise DataError(problems)
+    return found
+
+
+def _path(data: Any, parts: tuple[str, ...]) -> tuple[str | int, ...]:
+    """Dotted parts as keys into `data`: a number indexes an array."""
+    out: list[str | int] = []
+    node = data
+    for part in parts:
+        if isinstance(node, list) and part.isdigit():
+            out.append(int(part))
+            node = node[int(part)] if int(part) < len(node) else None
+        else:
+            out.append(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return tuple(out)
+
+
+def _value(data: Any, path: tuple[str | int, ...]) -> Any:
+    node = data
+    for part in path:
+        if isinstance(node, dict) and isinstance(part, str):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def with_values(data: Mapping[str, Any], values: Mapping[tuple[str | int, ...], float]) -> dict[str, Any]:
+    """A copy of the layout's data with `values` set (tables made where missing)."""
+    out = copy.deepcopy(dict(data))
+    for path, value in values.items():
+        node: Any = out
+        for part in path[:-1]:
+            node = node.setdefault(part, {}) if isinstance(node, dict) else node[part]
+        node[path[-1]] = value
+    return out
+
+
+# -- judging one trial ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the check said of one trial: playable or not, why not, and each player count's
+    seat win rates and gap."""
+
+    playable: bool
+    reasons: tuple[str, ...]
+    rates: dict[str, list[float]]
+    gaps: dict[str, float]
+    ratio: float  # the worst seat gap over max_seat_gap (inf when no game was played)
+
+    def score(self, changed: int) -> float:
+        """Lower is better: a failure costs `FAIL`, then the gap ratio, then the keys changed."""
+        return (0.0 if self.playable else FAIL) + min(self.ratio, FAIL) + 0.01 * changed
+
+    def passes(self, margin: float) -> bool:
+        return self.playable and self.ratio <= margin
+
+    def worst(self) -> str | None:
+        """The player count with the widest gap against the maximum."""
+        return max(self.gaps, key=lambda k: (self.gaps[k], -int(k)), default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"playable": self.playable, "reasons": list(self.reasons), "rates": self.rates,
+                "gaps": self.gaps, "ratio": None if math.isinf(self.ratio) else self.ratio}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
+        ratio = data["ratio"]
+        return cls(data["playable"], tuple(data["reasons"]), dict(data["rates"]), dict(data["gaps"]),
+                   math.inf if ratio is None else ratio)
+
+
+def verdict_of(report: Report, max_gap: float) -> Verdict:
+    """The parts of a check's report the tuner weighs, as the report gives them."""
+    played = report.stats.get("self_play", {})
+    rates = {count: [round(r, 2) for r in s["seat_win_rates"]] for count, s in played.items()}
+    gaps = {count: float(s["seat_gap"]) for count, s in played.items()}
+    ratio = max(gaps.values()) / max_gap if gaps and max_gap > 0 else math.inf
+    return Verdict(report.playable, tuple(report.reasons), rates, gaps, ratio)
+
+
+def judge(engine: Engine[Any, Any, Any], doc: Document, data: dict[str, Any], *,
+          games: int | None = None, workers: int | None = 1) -> Verdict:
+    """The check of the layout `data` (a candidate built from `doc`), as `boardgen validate`
+    runs it; `games` fixes the games per player count. A candidate the layout rules refuse
+    (a deal larger than the deck) fails with the reasons the loader gives."""
+    from boardgen.data.loader import validate
+    from boardgen.rules.report import check
+
+    candidate = Document(doc.name, doc.path, data, doc.lines)
+    try:
+        validate("game", candidate)
+        layout = engine.build(candidate)
+    except DataError as exc:
+        return Verdict(False, tuple(str(p) for p in exc.problems), {}, {}, math.inf)
+    if games is not None:
+        games = min(games, int(engine.thresholds(layout)["games_per_player_count"]))
+    report = check(engine, layout, layout.default_seed, games=games, workers=workers)
+    return verdict_of(report, float(engine.thresholds(layout)["max_seat_gap"]))
+
+
+# Per worker process: the source layout's data (by its JSON text), read once.
+_SOURCE: dict[str, tuple[Engine[Any, Any, Any], Document]] = {}
+
+
+def _evaluate(source: str, data_json: str, values: list[tuple[list[str | int], float]],
+              games: int | None) -> dict[str, Any]:
+    """One trial in a worker: the source's data (as given) with `values`, judged."""
+    from boardgen.engines import get_engine
+
+    if data_json not in _SOURCE:
+        data = json.loads(data_json)
+        _SOURCE.clear()
+        _SOURCE[data_json] = (get_engine(data["game"]["engine"]), Document(Path(source).stem, source, data, {}))
+    engine, doc = _SOURCE[data_json]
+    data = with_values(doc.data, {tuple(path): value for path, value in values})
+    return judge(engine, doc, data, games=games).to_dict()
+
+
+# -- the search ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The tuner's answer: the values that pass (None if none did), their verdict, the
+    layout's own verdict, and how many trials were judged."""
+
+    knobs: tuple[Knob, ...]
+    values: dict[str, float] | None
+    verdict: Verdict | None
+    baseline: Verdict | None
+    trials: int
+    pruned: int
+    elapsed_s: float
+
+
+def study_storage(url: str | None) -> Any:
+    """Optuna's storage for ``--study``: a database URL, or else a journal file (made if
+    missing) that processes on one or several machines share; None keeps it in memory."""
+    if url is None:
+        return None
+    if url.split(":", 1)[0] in ("sqlite", "postgresql", "mysql") or "+" in url.split(":", 1)[0]:
+        return url
+    from optuna.storages.journal import JournalFileBackend, JournalStorage
+
+    path = Path(url)
+    if path.is_dir() or not path.parent.is_dir():
+        raise UsageError(f"--study {url}: give a journal file in an existing folder, or a database URL")
+    return JournalStorage(JournalFileBackend(str(path)))
+
+
+def study_name(doc: Document, found: Sequence[Knob]) -> str:
+    """The study's name: the layout's id and a digest of its data, so a changed layout never
+    meets the trials of an earlier one in a shared storage."""
+    digest = hashlib.sha256(json.dumps(doc.data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return f"boardgen-{doc.data['game']['id']}-{digest}"
+
+
+def grid(found: Sequence[Knob], limit: int) -> list[dict[str, float]] | None:
+    """Every combination of whole values, nearest first (fewest keys changed, then the
+    smallest steps, each in the order `Knob.values` gives), at most `limit`; None when the
+    space is not a small grid of whole numbers."""
+    if not all(k.integer for k in found) or math.prod(int(k.high - k.low) + 1 for k in found) > GRID_MAX:
+        return None
+    spans = [max(1.0, k.high - k.low) for k in found]
+    combos = itertools.product(*(k.values() for k in found))
+
+    def distance(combo: tuple[float, ...]) -> tuple[int, float, tuple[int, ...]]:
+        moved = [abs(v - k.current) / span for v, k, span in zip(combo, found, spans, strict=True)]
+        return (sum(m > 0 for m in moved), sum(moved),
+                tuple(k.values().index(v) for v, k in zip(combo, found, strict=True)))
+
+    ordered = sorted(combos, key=distance)[:limit]
+    return [{k.name: v for k, v in zip(found, combo, strict=True)} for combo in ordered]
+
+
+def changed(found: Sequence[Knob], values: Mapping[str, float]) -> int:
+    return sum(values[k.name] != k.current for k in found)
+
+
+def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, workers: int = 1,
+         study_url: str | None = None, margin: float = DEFAULT_MARGIN,
+         report: Callable[[str], None] | None = None) -> Outcome:
+    """Search the layout `source` (a bundled name or a file) for the smallest change its
+    ``[tune]`` table allows that passes the check with `margin`; `seed` first replaces the
+    layout's own seed. `report` receives a line per trial judged."""
+    import optuna
+
+    from boardgen.engines import load_game
+
+    started = time.perf_counter()
+    engine, layout = load_game(source)
+    doc = layout.doc
+    found = knobs(doc)
+    data = doc.data if seed is None else with_values(doc.data, {("game", "default_seed"): seed})
+    if seed is not None:
+        found = [Knob(k.name, k.path, k.low, k.high, k.integer, seed) if k.path == ("game", "default_seed") else k
+                 for k in found]
+    doc = Document(doc.name, doc.path, data, doc.lines)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    ordered = grid(found, trials)
+    sampler = (optuna.samplers.TPESampler(seed=0) if ordered is None else
+               optuna.samplers.GridSampler({k.name: list(k.values()) for k in found}, seed=0))
+    storage = study_storage(study_url)
+    name = study_name(doc, found) + f"-m{margin:g}-t{trials}"
+    pruner = optuna.pruners.ThresholdPruner(upper=PRUNE_ABOVE)
+    try:
+        study = optuna.create_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner,
+                                    direction="minimize")
+        first = True
+    except optuna.exceptions.DuplicatedStudyError:
+        study = optuna.load_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner)
+        first = False
+    if first:
+        for values in ordered or [{k.name: k.current for k in found}]:
+            study.enqueue_trial(values, user_attrs={"queued": True})
+        study.set_user_attr("ready", True)
+    else:
+        _wait_ready(study)
+    by_name = {k.name: k for k in found}
+    data_json = json.dumps(data, default=str)
+    pool: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for trial, verdict in _trials(study, ordered is not None, trials, margin, found, pool, source,
+                                      data_json, by_name):
+            if report is not None:
+                report(_trial_line(trial, verdict, found))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return _outcome(study, found, margin, ordered is not None, time.perf_counter() - started)
+
+
+def _wait_ready(study: optuna.Study) -> None:
+    """Another process made the study: wait (a few seconds at most) for its trials queue."""
+    for _ in range(100):
+        if study.user_attrs.get("ready"):
+            return
+        time.sleep(0.1)
+    raise UsageError("the shared study was made by another process that never queued its trials")
+
+
+def _trials(study: optuna.Study, is_grid: bool, most: int, margin: float, found: Sequence[Knob],
+            pool: Executor | None, source: str, data_json: str,
+            by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
+    """Ask, screen, prune, judge and tell, a batch at a time, until the study is settled."""
+    from optuna.trial import TrialState
+
+    while not _settled(study, is_grid, most, margin):
+        waiting = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
+        room = most - len(study.get_trials(deepcopy=False))
+        size = min(BATCH, waiting) if is_grid else min(BATCH, waiting + room)
+        if size <= 0:
+            if is_grid and not study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+                return
+            time.sleep(0.2)  # another process is judging the trials left
+            continue
+        asked = [study.ask() for _ in range(size)]
+        if is_grid:  # another process took the last queued trial first: drop the new one
+            for trial in [t for t in asked if not t.user_attrs.get("queued")]:
+                study.tell(trial, state=TrialState.FAIL)
+            asked = [t for t in asked if t.user_attrs.get("queued")]
+        values = [{k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
+                            else trial.suggest_float(k.name, k.low, k.high)) for k in found} for trial in asked]
+        screens = _judge_all(pool, source, data_json, by_name, values, SCREEN_GAMES)
+        survivors = []
+        for trial, value, screen in zip(asked, values, screens, strict=True):
+            trial.report(screen.score(changed(found, value)), step=0)
+            if trial.should_prune():
+                trial.set_user_attr("verdict", screen.to_dict())
+                study.tell(trial, state=TrialState.PRUNED)
+                yield study.get_trials(deepcopy=False)[trial.number], None
+            else:
+                survivors.append((trial, value))
+        fulls = _judge_all(pool, source, data_json, by_name, [v for _, v in survivors], None)
+        for (trial, value), verdict in zip(survivors, fulls, strict=True):
+            trial.set_user_attr("verdict", verdict.to_dict())
+            study.tell(trial, verdict.score(changed(found, value)))
+            yield study.get_trials(deepcopy=False)[trial.number], verdict
+
+
+def _judge_all(pool: Executor | None, source: str, data_json: str, by_name: Mapping[str, Knob],
+               values: Sequence[Mapping[str, float]], games: int | None) -> list[Verdict]:
+    jobs = [(source, data_json, [(list(by_name[n].path), v) for n, v in value.items()], games) for value in values]
+    if pool is None:
+        return [Verdict.from_dict(_evaluate(*job)) for job in jobs]
+    return [Verdict.from_dict(f.result()) for f in [pool.submit(_evaluate, *job) for job in jobs]]
+
+
+def _passing(study: optuna.Study, margin: float) -> list[optuna.trial.FrozenTrial]:
+    from optuna.trial import TrialState
+
+    return [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+            if Verdict.from_dict(t.user_attrs["verdict"]).passes(margin)]
+
+
+def _settled(study: optuna.Study, is_grid: bool, most: int, margin: float) -> bool:
+    """A grid is settled by its first passing trial once every trial before it is judged;
+    TPE by its number of trials."""
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False)
+    if is_grid:
+        passing = _passing(study, margin)
+        if passing:
+            first = min(t.number for t in passing)
+            return all(t.state.is_finished() for t in trials if t.number < first)
+        return all(t.state.is_finished() for t in trials) and not any(
+            t.state == TrialState.WAITING for t in trials)
+    return sum(t.state.is_finished() for t in trials) >= most
+
+
+def _outcome(study: optuna.Study, found: Sequence[Knob], margin: float, is_grid: bool, elapsed: float) -> Outcome:
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False)
+    passing = _passing(study, margin)
+    if passing:
+        best = (min(passing, key=lambda t: t.number) if is_grid else
+                min(passing, key=lambda t: (changed(found, t.params), t.value, t.number)))
+        values: dict[str, float] | None = dict(best.params)
+        verdict: Verdict | None = Verdict.from_dict(best.user_attrs["verdict"])
+    else:
+        values, verdict = None, None
+    current = {k.name: k.current for k in found}
+    base = [t for t in trials if t.params == current and "verdict" in t.user_attrs]
+    baseline = Verdict.from_dict(base[0].user_attrs["verdict"]) if base else None
+    pruned = sum(t.state == TrialState.PRUNED for t in trials)
+    judged = sum(t.state.is_finished() for t in trials)
+    return Outcome(tuple(found), values, verdict, baseline, judged, pruned, elapsed)
+
+
+def _trial_line(trial: optuna.trial.FrozenTrial, verdict: Verdict | None, found: Sequence[Knob]) -> str:
+    what = ", ".join(f"{k.name} {trial.params[k.name]:g}" for k in found)
+    if verdict is None:
+        return f"  trial {trial.number}: {what}: pruned after {SCREEN_GAMES} games per player count"
+    gap = "-" if math.isinf(verdict.ratio) else f"worst seat gap {verdict.ratio:.2f} of the maximum"
+    return f"  trial {trial.number}: {what}: {'passes' if verdict.playable else 'fails'}, {gap}"
+
+
+# -- the answer ------------------------------------------------------------------------------------
+
+
+def tuned_data(doc: Document, outcome: Outcome) -> dict[str, Any]:
+    """The layout's data with the answer's values set."""
+    assert outcome.values is not None
+    return with_values(doc.data, {k.path: outcome.values[k.name] for k in outcome.knobs})
+
+
+def describe(knob: Knob, value: float) -> str:
+    return f"seed {value:g}" if knob.name == "seed" else f"{knob.name} = {value:g}"
+
+
+def sentence(outcome: Outcome, verdict: Verdict) -> str:
+    """One sentence: what was wrong, what passes, and the seat win rates the check reports
+    for the player count that was worst ("seed 4 favours the first seat: seed 23 passes,
+    seat win rates 0.26 / 0.25 / 0.25 / 0.24")."""
+    assert outcome.values is not None
+    before = ", ".join(describe(k, k.current) for k in outcome.knobs)
+    base = outcome.baseline
+    count = (base.worst() if base is not None and base.gaps else None) or verdict.worst()
+    if base is None:
+        problem = f"{before} was not judged"
+    elif base.playable and base.gaps:
+        problem = f"{before} passes narrowly"
+    elif count is not None and any(r.startswith(f"self-play, {count} players: seat") for r in base.reasons):
+        rates = base.rates[count]
+        problem = f"{before} favours the {ORDINALS[rates.index(max(rates))]} seat"
+    else:
+        problem = f"{before} fails ({base.reasons[0] if base.reasons else 'see validate'})"
+    moved = [describe(k, outcome.values[k.name]) for k in outcome.knobs if outcome.values[k.name] != k.current]
+    change = " with ".join(moved) if moved else before
+    rates = verdict.rates.get(count or "", [])
+    shown = " / ".join(f"{r:.2f}" for r in rates)
+    tail = f", seat win rates {shown}" + (f" with {count} players" if len(verdict.rates) > 1 else "") if rates else ""
+    return f"{problem}: {change} passes{tail}"
+
+
+def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: int | None = None) -> str:
+    """Write the answer as a layout file (default ``<id>-tuned.toml`` here), check that file
+    again in full (the verdict is kept for its render), and say what changed. UnplayableError
+    when nothing passed, or when the written file fails its check."""
+    from boardgen import verdicts
+    from boardgen.data import toml_write
+    from boardgen.engines import load_game
+    from boardgen.errors import UnplayableError
+    from boardgen.kits.output import write_atomic
+    from boardgen.rules.report import check
+
+    took = f"{outcome.trials} trials, {outcome.pruned} pruned early, {outcome.elapsed_s:.0f} s"
+    if outcome.values is None:
+        bounds = ", ".join(f"{k.name} {k.low:g}-{k.high:g}" for k in outcome.knobs)
+        raise UnplayableError(f"{source}: nothing within the bounds of [tune] ({bounds}) passes with margin "
+                              f"({took}); widen the bounds or name more keys in [tune]")
+    engine, layout = load_game(source)
+    doc = layout.doc
+    if seed is not None:
+        doc = Document(doc.name, doc.path, with_values(doc.data, {("game", "default_seed"): seed}), doc.lines)
+    if outcome.baseline is not None and changed(outcome.knobs, outcome.values) == 0:
+        assert outcome.verdict is not None
+        return f"{sentence(outcome, outcome.verdict)} with margin already; nothing to change ({took})"
+    data = tuned_data(doc, outcome)
+    target = output or Path(f"{data['game']['id']}-tuned.toml")
+    moved = ", ".join(describe(k, outcome.values[k.name]) for k in outcome.knobs
+                      if outcome.values[k.name] != k.current)
+    command = f"boardgen tune {source}" + ("" if seed is None else f" --seed {seed}")
+    header = [f"{data['game']['id']} tuned by `{command}`: {moved}.",
+              "Every value the tuner may change, and its bounds, are in [tune]."]
+    write_atomic(target, toml_write.document(data, header=header, nested=True).encode("utf-8"))
+    engine, tuned = load_game(str(target))
+    report = check(engine, tuned, tuned.default_seed)
+    verdict = verdict_of(report, float(engine.thresholds(tuned)["max_seat_gap"]))
+    if not report.playable:
+        target.unlink()
+        raise UnplayableError(f"{target}: the tuned layout failed its full check again; reasons: "
+                              + "; ".join(report.reasons))
+    verdicts.store(verdicts.verdict_key(engine.name, engine.version, tuned.doc.data, tuned.default_seed),
+                   report.to_dict())
+    return f"{target}: {sentence(outcome, verdict)} ({took})"
+
+
+def nearest_passing_seed(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, tries: int = 6) -> int | None:
+    """The passing seed nearest `seed` (the lower first when two are as near), trying at
+    most `tries` seeds with the whole check (each verdict kept for the next render), or None."""
+    from boardgen import verdicts
+    from boardgen.rules.report import Report, check
+
+    for step in range(1, tries + 1):
+        candidate = seed - (step + 1) // 2 if step % 2 else seed + step // 2
+        if candidate < 0:
+            continue
+        key = verdicts.verdict_key(engine.name, engine.version, layout.doc.data, candidate)
+        kept = verdicts.load(key)
+        report = Report.from_dict(kept) if kept else check(engine, layout, candidate)
+        if not kept:
+            verdicts.store(key, report.to_dict())
+        if report.playable:
+            return candidate
+    return None
+
+
+def hint(name: str, seed: int | None) -> str:
+    """What to run next after a failing check of `name` (a bundled game or a file) with
+    `seed` (None: the layout's): the tuner, and for a bundled game's seed the nearest seed
+    that passes."""
+    from boardgen.engines import game_names, load_game
+
+    engine, layout = load_game(name)
+    seed = layout.default_seed if seed is None else seed
+    lines = [f"To search for a repair: boardgen tune {name}"
+             + ("" if seed == layout.default_seed else f" --seed {seed}")
+             + ("" if layout.doc.data.get("tune") else " (after adding a [tune] table: see `boardgen schema`)")]
+    if name in game_names():
+        near = nearest_passing_seed(engine, layout, seed)
+        if near is not None:
+            lines.append(f"The nearest passing seed is {near}: boardgen validate {name} --seed {near}")
+    return "\n".join(lines)
+
+
+__all__ = ["Knob", "Outcome", "hint", "knobs", "sentence", "tune", "tuned_data"]

@@ -1,0 +1,138 @@
+"""`boardgen tune`: a failing layout gets a tested repair, from the values its [tune] table
+lets change; the hint after a failing check; a seat compensation as a printed, played rule."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+from click.testing import CliRunner
+
+from boardgen.cli import cli
+from boardgen.data.loader import layouts_root
+from boardgen.engines import load_game
+from boardgen.kit import render_kit
+from boardgen.options import KitOptions
+from boardgen.rules.sliding import SlidingGame
+
+CLASSIC = layouts_root() / "games" / "classic.toml"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def layout_file(tmp_path: Path, name: str, extra: str, base: str = "classic") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'extends = "{base}"\n{extra}', encoding="utf-8")
+    return path
+
+
+def test_classic_seed_4_is_repaired_by_a_seed_whose_rates_are_the_checks(tmp_path: Path) -> None:
+    """Seed 4 fails on the 4-player seat gap; the tuner names the nearest seed passing with
+    margin, writes it as a layout, and quotes the win rates `validate` reports for it."""
+    code, out, _ = run("validate", "classic", "--seed", "4", "--json")
+    before = json.loads(out)["stats"]["self_play"]["4"]["seat_win_rates"]
+    assert code == 4 and max(before) == before[0]  # the first seat is favoured
+    answer = tmp_path / "repaired.toml"
+    code, out, err = run("tune", "classic", "--seed", "4", "--trials", "8", "--workers", "1", "-o", str(answer))
+    assert code == 0, out + err
+    found = re.search(r"seed 4 favours the first seat: seed (\d+) passes, seat win rates "
+                      r"([0-9.]+) / ([0-9.]+) / ([0-9.]+) / ([0-9.]+) with 4 players", out)
+    assert found, out
+    seed = int(found.group(1))
+    assert seed != 4 and re.search(rf"trial \d+: seed {seed}: passes", err)
+    code, checked, _ = run("validate", "classic", "--seed", str(seed), "--json")
+    report = json.loads(checked)
+    assert code == 0 and report["playable"]
+    rates = report["stats"]["self_play"]["4"]["seat_win_rates"]
+    assert [f"{r:.2f}" for r in rates] == list(found.groups()[1:])
+    gap = report["stats"]["self_play"]["4"]["seat_gap"]
+    assert gap <= 0.8 * report["stats"]["thresholds"]["max_seat_gap"]
+    # The written layout is classic with that seed, and passes as it stands.
+    _, tuned = load_game(str(answer))
+    _, classic = load_game("classic")
+    assert tuned.default_seed == seed and {**tuned.doc.data, "game": classic.doc.data["game"]} == classic.doc.data
+    code, out, _ = run("validate", str(answer))
+    assert code == 0 and "PLAYABLE" in out
+
+
+def test_a_failing_check_ends_with_the_tuner_and_the_nearest_passing_seed() -> None:
+    code, out, err = run("validate", "classic", "--seed", "4")
+    assert code == 4
+    assert "boardgen tune classic --seed 4" in err
+    near = re.search(r"The nearest passing seed is (\d+)", err)
+    assert near and int(near.group(1)) in (3, 5)
+    code, out, _ = run("validate", "classic", "--seed", near.group(1), "--json")
+    assert code == 0 and json.loads(out)["playable"]
+
+
+def test_a_layout_with_nothing_to_tune_says_so(tmp_path: Path) -> None:
+    code, out, err = run("tune", "minos")
+    assert code == 2 and "nothing to tune: the layout declares no tunable parameter" in err
+    assert "[tune]" in err and "seed = { min = 1, max = 1000 }" in err
+    bad = layout_file(tmp_path, "bad", '[game]\nid = "bad"\n[tune]\n"deal.9" = { min = 1, max = 2 }\n'
+                      '"deal.4" = { min = 7, max = 5 }\n')
+    code, out, err = run("tune", str(bad))
+    assert code == 2, out + err
+    assert "bad.toml:4: tune.deal.9: 'deal.9' is not a number of this layout" in err
+    assert "tune.deal.4: min 7 is above max 5" in err
+
+
+def rules_text(tmp_path: Path, layout: Path) -> str:
+    result = render_kit(str(layout), tmp_path / layout.stem, KitOptions(only=("rules",), previews=False, svg=False),
+                        check=False)
+    return " ".join(page.extract_text() for page in pypdf.PdfReader(result.pdf).pages)
+
+
+def test_a_seat_compensation_is_printed_on_the_rules_sheet_and_dealt(tmp_path: Path) -> None:
+    plain = layout_file(tmp_path, "plain", '[game]\nid = "plain"\n')
+    fewer = layout_file(tmp_path, "fewer", '[game]\nid = "fewer"\n[compensation]\nfirst_seat_fewer_cards = 1\n')
+    text = " ".join(rules_text(tmp_path, fewer).split())
+    assert "6 each with 4; the first player is dealt one card fewer." in text
+    assert "card fewer" not in rules_text(tmp_path, plain)
+    for path, first in ((plain, 6), (fewer, 5)):
+        _, layout = load_game(str(path))
+        game = SlidingGame(layout)
+        cards = game.initial_state(4, 7).cards
+        assert [len(pile) for pile in cards] == [first, 6, 6, 6]
+        # The same shuffle: only the first seat's last card stays out.
+        assert cards[1:] == SlidingGame(load_game("classic")[1]).initial_state(4, 7).cards[1:]
+
+
+def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_trial(
+        tmp_path: Path, five: str) -> None:
+    """A margin no seed meets makes the whole grid of 12 seeds be judged: the two processes
+    split it through the journal file, every seed once, and both give the same answer."""
+    layout = tmp_path / "small.toml"
+    text = Path(five).read_text(encoding="utf-8")
+    assert "seed = { min = 1, max = 1000 }" in text  # the generator keeps classic's [tune]
+    layout.write_text(text.replace("seed = { min = 1, max = 1000 }", "seed = { min = 1, max = 12 }"),
+                      encoding="utf-8")
+    journal = tmp_path / "study.log"
+    command = [sys.executable, "-m", "boardgen", "tune", str(layout), "--study", str(journal), "--workers", "1",
+               "--margin", "0.1", "-o", str(tmp_path / "out.toml")]
+    both = [subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outputs = [process.communicate(timeout=300) for process in both]
+    assert [process.returncode for process in both] == [4, 4], outputs
+    judged = [re.findall(r"trial (\d+): seed (\d+):", err) for _, err in outputs]
+    assert all(judged), outputs  # each process judged some of the trials
+    seeds = [int(seed) for mine in judged for _, seed in mine]
+    assert sorted(seeds) == list(range(1, 13))  # every seed once, none twice
+    assert all("nothing within the bounds of [tune] (seed 1-12) passes with margin (12 trials" in err
+               for _, err in outputs)
+
+    import optuna
+    from optuna.storages.journal import JournalFileBackend, JournalStorage
+
+    storage = JournalStorage(JournalFileBackend(str(journal)))
+    (study,) = optuna.get_all_study_summaries(storage)
+    trials = optuna.load_study(study_name=study.study_name, storage=storage).trials
+    finished = [t for t in trials if t.state.is_finished() and t.params]
+    assert sorted(t.params["seed"] for t in finished) == list(range(1, 13))
