@@ -85,8 +85,8 @@ def test_a_layout_with_nothing_to_tune_says_so(tmp_path: Path) -> None:
 
 
 def rules_text(tmp_path: Path, layout: Path) -> str:
-    result = render_kit(str(layout), tmp_path / layout.stem, KitOptions(only=("rules",), previews=False, svg=False),
-                        check=False)
+    result = render_kit(str(layout), tmp_path / layout.stem,
+                        KitOptions(only=("rules",), previews=False, svg=False, check=False))
     return " ".join(page.extract_text() for page in pypdf.PdfReader(result.pdf).pages)
 
 
