@@ -169,9 +169,13 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
     art = next((pic for kind, pic in KIND_ART if kind in kinds), None)
     art_cy = cy + pitch * 0.06
     radius = pitch * 0.26
+    title = layout.names.get(field)
     if "exact" in kinds:
-        group.add(d.circle((_r(cx), _r(art_cy)), _r(pitch * 0.36), id=f"field-{name}-exact", fill="none",
+        ring_cy, ring_r = _exact_ring(sheet, pitch, y, named=bool(title))
+        group.add(d.circle((_r(cx), _r(ring_cy)), _r(ring_r), id=f"field-{name}-exact", fill="none",
                            stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge") * 1.6))
+        if art is not None:  # the picture's disc inside the ring
+            art_cy, radius = ring_cy, min(radius, ring_r - sheet.stroke("frame_edge") * 1.6 - 0.5)
     if art is not None:
         group.add(d.circle((_r(cx), _r(art_cy)), _r(radius), id=f"field-{name}-disc",
                            fill=sheet.colour("special"), stroke=sheet.colour("field_edge"),
@@ -184,11 +188,19 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
     number_size = pitch * (0.2 if field < PERIPHERAL else 0.19)
     sheet.text(group, name, x=x + 1.8, y=y + pitch * 0.25, size=number_size, weight="bold", fill=text_fill,
                anchor="start", width=pitch * 0.8, id=f"field-{name}-number")
-    title = layout.names.get(field)
     if title:
         sheet.text(group, title[sheet.lang], x=cx, y=y + pitch - 1.6, size=pitch * 0.115, fill=text_fill,
                    width=pitch - 2.4, id=f"field-{name}-name")
     parent.add(group)
+
+
+def _exact_ring(sheet: Sheet, pitch: float, top: float, *, named: bool) -> tuple[float, float]:
+    """The exact-count ring's centre (y) and radius: between the field's number (its baseline)
+    and its name (the name's ascent) or the cell's bottom edge, clear of both."""
+    gap = 0.5 + sheet.stroke("frame_edge") * 0.8  # half the ring's stroke and a little air
+    above = top + pitch * 0.25 + gap
+    below = (top + pitch - 1.6 - pitch * 0.115 * 0.8 if named else top + pitch - 1.0) - gap
+    return (above + below) / 2, (below - above) / 2
 
 
 def _card_mark(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *, pun: bool, id: str) -> None:
