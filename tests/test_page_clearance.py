@@ -4,7 +4,9 @@ the text they must leave readable, read back from the PDF (pdfplumber) or its ra
 from __future__ import annotations
 
 import math
+import re
 
+import pytest
 from pdfcheck import mm, open_plumber, page_texts
 
 LINK = (0.541176, 0.184314, 0.113725)  # the classic theme's link colour, #8a2f1d
@@ -31,7 +33,7 @@ def rings(page, colour: tuple[float, ...]) -> list[tuple[float, float, float, fl
         w, h = mm(c["x1"] - c["x0"]), mm(c["bottom"] - c["top"])
         if c.get("stroking_color") == colour and not c["fill"] and abs(w - h) < 0.2 and w > 3:
             lw = mm(c["linewidth"])
-            out.append((mm(c["x0"]) + w / 2, mm(c["top"]) + h / 2, (w - lw) / 2, lw))
+            out.append((mm(c["x0"]) + w / 2, mm(c["top"]) + h / 2, w / 2, lw))  # points: the stroke's middle
     return out
 
 
@@ -58,3 +60,143 @@ def test_grand_exact_rings_leave_numbers_and_names_clear(kit_factory) -> None:
             struck = [(text, ring) for text, *box in ink_boxes(page) for ring in found
                       if ring_crosses(ring, tuple(box))]
             assert not struck, f"page {index + 1}: rings cross {sorted({t for t, _ in struck})}"
+
+
+def dark_runs(path, index: int, *, dpi: int, across: bool, at_mm: float, span_mm: tuple[float, float]
+              ) -> list[tuple[float, int]]:
+    """The dark runs along one line of a page's raster: (start in mm, length in pixels), on a
+    row at `at_mm` from the top (across) or a column at `at_mm` from the left."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        page = document[index]
+        width_pt, height_pt = page.get_size()
+        k = 72 / 25.4
+        lo, hi = span_mm
+        # Only a thin strip is rendered (crop: left, bottom, right, top, in points).
+        if across:
+            crop = (lo * k, height_pt - (at_mm + 0.5) * k, width_pt - hi * k, (at_mm - 0.5) * k)
+        else:
+            crop = ((at_mm - 0.5) * k, height_pt - hi * k, width_pt - (at_mm + 0.5) * k, lo * k)
+        image = page.render(scale=dpi / 72, crop=crop).to_pil().convert("L")
+    finally:
+        document.close()
+    px_per_mm = dpi / 25.4
+    if across:
+        line = [image.getpixel((x, image.height // 2)) for x in range(image.width)]
+    else:
+        line = [image.getpixel((image.width // 2, y)) for y in range(image.height)]
+    runs, start = [], None
+    for i, value in enumerate([*line, 255]):
+        if value < 128 and start is None:
+            start = i
+        elif value >= 128 and start is not None:
+            runs.append((lo + start / px_per_mm, i - start))
+            start = None
+    return runs
+
+
+def test_master_score_pad_lines_are_all_one_width(kit_factory) -> None:
+    pdf, _ = kit_factory("master")
+    index = next(i for i, t in enumerate(page_texts(pdf)) if t.startswith("Score"))
+    with open_plumber(pdf) as doc:
+        frames = [r for r in doc.pages[index].rects if r["stroke"] and not r["fill"] and mm(r["width"]) > 120]
+    assert len(frames) == 3  # one frame per game
+    frame = min(frames, key=lambda r: r["top"])
+    x0, x1, top, bottom = mm(frame["x0"]), mm(frame["x1"]), mm(frame["top"]), mm(frame["bottom"])
+    # Across the first game, below its header row: the left edge, the column lines, the right edge.
+    across = dark_runs(pdf, index, dpi=1200, across=True, at_mm=bottom - 3, span_mm=(x0 - 2, x1 + 2))
+    # Down the label column: the top edge, the row lines, the bottom edge.
+    down = dark_runs(pdf, index, dpi=1200, across=False, at_mm=x0 + 1, span_mm=(top - 2, bottom + 2))
+    for runs in (across, down):
+        assert len(runs) >= 3
+        inner = [n for _, n in runs[1:-1]]
+        for _, n in (runs[0], runs[-1]):
+            assert abs(n - max(inner)) <= 1, runs
+
+
+def char_boxes(page, *, cap: float = 0.75, descent: float = 0.22) -> list[tuple[str, float, float, float, float]]:
+    """Each character's box (mm, top-left origin): its advance across, cap height above the
+    baseline, and the descent below it for the characters that have one."""
+    height = mm(page.height)
+    out = []
+    for ch in page.chars:
+        if not ch["text"].strip():
+            continue
+        base = height - mm(ch["matrix"][5])
+        size = mm(ch["size"])
+        low = base + (descent * size if ch["text"] in DESCENDERS else 0.0)
+        out.append((ch["text"], mm(ch["x0"]), base - cap * size, mm(ch["x1"]), low))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_master_token_names_stay_inside_the_ring(kit_factory, lang: str) -> None:
+    from boardgen.data.loader import load
+    from boardgen.data.theme import load_theme
+    from boardgen.model.master import build
+
+    layout = build(load("game", "master"))
+    colour = load_theme("classic").colour("card_border")
+    border = tuple(round(int(c, 16) / 255, 6) for c in re.findall("..", colour[1:]))
+    ring_d = layout.token_diameter_mm - 2.6
+    pdf, _ = kit_factory("master", lang=lang)
+    seen = 0
+    with open_plumber(pdf) as doc:
+        for page in doc.pages:
+            tokens = [r for r in rings(page, border) if abs(2 * r[2] - ring_d) < 0.2]
+            if not tokens:
+                continue
+            for text, x0, y0, x1, y1 in char_boxes(page):
+                for cx, cy, r, lw in tokens:
+                    if math.hypot((x0 + x1) / 2 - cx, (y0 + y1) / 2 - cy) < r:
+                        seen += 1
+                        far = max(math.hypot(x - cx, y - cy) for x in (x0, x1) for y in (y0, y1))
+                        # Half a millimetre of air: names 0.26 mm from the ring read as running onto it.
+                        assert far <= r - lw / 2 - 0.5, f"{text!r} on a token reaches the ring ({far:.2f}, {r:.2f})"
+    assert seen > 21 * 5  # every token's value and name were looked at
+
+
+def test_master_fir_cone_token_shows_a_cone_not_a_tree(kit_factory) -> None:
+    """A fir tree is widest at its foot; a cone is widest above its middle and ends in a tip."""
+    import pypdfium2 as pdfium
+
+    from boardgen.data.loader import load
+    from boardgen.model.master import build
+
+    layout = build(load("game", "master"))
+    diameter = layout.token_diameter_mm
+    border = (0.231373, 0.356863, 0.290196)  # the classic theme's card_border, #3b5b4a
+    pdf, _ = kit_factory("master")
+    with open_plumber(pdf) as doc:
+        found = []
+        for index, page in enumerate(doc.pages):
+            tokens = [r for r in rings(page, border) if abs(2 * r[2] - (diameter - 2.6)) < 0.2]
+            for text, x0, _, x1, y1 in char_boxes(page):
+                for cx, cy, _, _ in tokens:
+                    # The value sits alone at the top of the disc: "2" with no digit beside it.
+                    if text == "2" and abs((x0 + x1) / 2 - cx) < 1.0 and y1 < cy - diameter * 0.15:
+                        found.append((index, cx, cy))
+    assert len(found) == 1
+    index, cx, cy = found[0]
+    box = diameter * 0.38  # the picture's box, centred a little above the disc's centre
+    top, left = cy - diameter * 0.03 - box / 2, cx - box / 2
+    dpi, k = 600, 72 / 25.4
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[index]
+        w_pt, h_pt = page.get_size()
+        image = page.render(scale=dpi / 72, crop=(left * k, h_pt - (top + box) * k, w_pt - (left + box) * k,
+                                                  top * k)).to_pil().convert("L")
+    finally:
+        document.close()
+    widths = []
+    for y in range(image.height):
+        dark = [x for x in range(image.width) if image.getpixel((x, y)) < 110]
+        widths.append(dark[-1] - dark[0] if dark else 0)
+    rows = [y for y, w in enumerate(widths) if w]
+    first, last = rows[0], rows[-1]
+    widest = max(range(first, last + 1), key=lambda y: widths[y])
+    assert (widest - first) / (last - first) < 0.6, "widest near the foot: a tree"
+    assert widths[last - 2] < 0.4 * widths[widest], "a cone ends in a narrow tip"

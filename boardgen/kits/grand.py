@@ -82,7 +82,7 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
     zones = grand.seam_zones(layout)
     return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
                       style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=zones, zones_y=zones)
+                      zones_x=zones, zones_y=zones, describe=lambda axis, s: grand.seam_cuts(layout, axis, s))
 
 
 def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, options: KitOptions, *,

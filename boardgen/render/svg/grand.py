@@ -30,6 +30,23 @@ def seam_zones(layout: GrandLayout) -> tuple[tuple[float, float], ...]:
     return tuple((layout.border_mm + k * layout.pitch_mm,) * 2 for k in range(layout.size + 1))
 
 
+def seam_cuts(layout: GrandLayout, axis: str, position: float) -> str:
+    """What a seam at this board position runs through, for the warning when no cell edge
+    fits: the fields of that column ("x") or row, by their printed numbers and names."""
+    k = math.floor((position - layout.border_mm) / layout.pitch_mm)
+    if not 0 <= k < layout.size:
+        return "the board's border"
+    owner = {cell: n for n, cell in layout.cells.items()}
+    cells = [(row, k) if axis == "x" else (k, row) for row in range(layout.size)]
+    fields = [owner[cell] for cell in cells if cell in owner]
+    named = [f"{label(n)} {layout.names[n]['en']}" for n in fields if n in layout.names]
+    line = "column" if axis == "x" else "row"
+    if not fields:
+        return f"the walls of {line} {k + 1}"
+    return (f"the fields of {line} {k + 1} ({', '.join(label(n) for n in fields)}"
+            + (f"; named: {', '.join(named)}" if named else "") + ")")
+
+
 def centre(layout: GrandLayout, field: int) -> tuple[float, float]:
     row, col = layout.cells[field]
     return (layout.border_mm + (col + 0.5) * layout.pitch_mm, layout.border_mm + (row + 0.5) * layout.pitch_mm)
@@ -510,12 +527,25 @@ def _arrow(sheet: Sheet, parent: Any, route: Route, forced: bool, *, id: str) ->
 
 # Cards ------------------------------------------------------------------------------------
 
+# The picture of each bundled card design, and of any other card by what it does.
+CARD_ART = {"first-light": "sun", "fire": "campfire", "primeval-night": "night-sky", "long-sleep": "night-sleep",
+            "eureka": "light-bulb", "lever": "lever", "tortoise": "tortoise", "doubt": "thinker", "muse": "masks",
+            "orpheus": "lyre", "sketch": "quill", "masterpiece": "mona-lisa", "ariadne": "yarn", "icarus": "wing",
+            "sirens": "siren-song", "pegasus": "wings"}
+EFFECT_ART = {"advance": "sun", "back": "tortoise", "goto": "wings", "lose_turns": "night-sleep",
+              "roll_again": "campfire", "free_all": "keys", "swap_leader": "lever"}
+
+
+def card_picture(card: Card) -> str:
+    return CARD_ART.get(card.id) or EFFECT_ART[card.effect.kind]
+
+
 def effect_badge(card: Card, layout: GrandLayout) -> str:
-    """The short sign in the middle of a card: +3, -4, ↻, ..."""
+    """The count a card moves by or the field it sends to (+3, −4, 61), beside its picture;
+    "" for the cards whose text alone says what they do."""
     e = card.effect
-    return {"advance": f"+{e.steps}", "back": f"−{e.steps}", "goto": layout.track().label(e.to) if e.to else "",
-            "lose_turns": "⊘" if e.turns == 1 else f"⊘×{e.turns}", "roll_again": "⚄⚅",
-            "free_all": "✂", "swap_leader": "⇄"}[e.kind]
+    return {"advance": f"+{e.steps}", "back": f"−{e.steps}",
+            "goto": layout.track().label(e.to) if e.to else ""}.get(e.kind, "")
 
 
 def wrap(sheet: Sheet, text: str, *, size: float, width: float, role: str = "labels") -> list[str]:
@@ -549,23 +579,37 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
     k = h / 88.9
     kf = min(k, w / 63.5)
     band = bleed + 15.0 * k
-    d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(band)), id=f"{cid}-band", fill=colour))
+    solid = sheet.style("fill_frame")
+    if solid:
+        d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(band)), id=f"{cid}-band", fill=colour))
+    else:  # the ink saver: a rule in the sequence's colour under its name, no solid band
+        d.add(d.rect((0, _r(band - 1.2)), (_r(w + 2 * bleed), 1.2), id=f"{cid}-band", fill=colour))
     safe = 3.0
     inset = bleed + safe * 0.6
-    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * safe * 0.6), _r(h - 2 * safe * 0.6)), rx=2.5, ry=2.5,
+    # The frame hangs from the band's lower edge: its sides and rounded foot only.
+    left, right, foot, round_ = inset, bleed + w - safe * 0.6, bleed + h - safe * 0.6, 2.5
+    d.add(d.path(f"M{_r(left)} {_r(band)}V{_r(foot - round_)}Q{_r(left)} {_r(foot)} {_r(left + round_)} {_r(foot)}"
+                 f"H{_r(right - round_)}Q{_r(right)} {_r(foot)} {_r(right)} {_r(foot - round_)}V{_r(band)}",
                  id=f"{cid}-border", fill="none", stroke=sheet.colour("card_border"),
                  stroke_width=sheet.stroke("card_border")))
     inner = w - 2 * safe - 2.0
-    sheet.text(d, seq.name[lang], x=bleed + w / 2, y=bleed + 8.5 * k, size=3.4 * kf, fill="paper", width=inner,
-               id=f"{cid}-sequence")
+    sheet.text(d, seq.name[lang], x=bleed + w / 2, y=bleed + 8.5 * k, size=3.4 * kf,
+               fill="paper" if solid else "ink", width=inner, id=f"{cid}-sequence")
     sheet.text(d, card.title[lang], x=bleed + w / 2, y=band + 9.0 * k, size=5.2 * kf, role="title", weight="bold",
                width=inner, id=f"{cid}-title")
     cx, cy, radius = bleed + w / 2, band + 29.0 * k, 12.5 * k
     d.add(d.circle((_r(cx), _r(cy)), _r(radius), id=f"{cid}-badge-disc",
                    fill=tint(colour, sheet.colour("paper"), 0.25), stroke=colour,
                    stroke_width=sheet.stroke("card_border")))
-    sheet.text(d, effect_badge(card, layout), x=cx, y=cy + radius * 0.29, size=radius * 0.8, weight="bold", fill="ink",
-               width=radius * 1.6, id=f"{cid}-badge")
+    draw_picture(sheet, d, card_picture(card), cx=cx, cy=cy, size=radius * 1.4, fill="art", id=f"{cid}-picture")
+    badge = effect_badge(card, layout)
+    if badge:
+        # A small disc on the picture's rim, lower right, holding the count.
+        bx, by, br = cx + radius * 0.78, cy + radius * 0.62, radius * 0.42
+        d.add(d.circle((_r(bx), _r(by)), _r(br), id=f"{cid}-badge-tag", fill=colour if solid else sheet.colour("paper"),
+                       stroke=sheet.colour("paper") if solid else colour, stroke_width=sheet.stroke("card_border")))
+        sheet.text(d, badge, x=bx, y=by + br * 0.36, size=br * 1.0, weight="bold", fill="paper" if solid else "ink",
+                   width=br * 1.7, id=f"{cid}-badge")
     size = 3.5 * kf
     lines = wrap(sheet, card.text[lang], size=size, width=inner)
     top = band + 48.0 * k

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.master import MagicObject, MasterLayout
@@ -25,16 +27,22 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
                  id=f"token-{obj.id}-art")
     sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.15, weight="bold",
                id=f"token-{obj.id}-value")
-    # The name sits low on the disc, where the circle narrows: two lines when it is long.
+    # The name sits low on the disc, where the circle narrows: two lines when it is long. Each
+    # line is as wide as the ring's inside allows at its lowest point (a descender's foot),
+    # less a little air, and shrinks to fit that.
     size = diameter * 0.095
-    lines = sheet.lines(obj.name[lang], size=size, width=diameter * 0.6)
-    # Two lines: the lower one is kept narrower and a little higher, clear of the ring where
-    # the disc narrows (a descender at 0.345 and 55 % wide touched it).
-    rows = [(0.3, 0.6)] if len(lines) == 1 else [(0.25, 0.72), (0.34, 0.5)]
-    for k, (line, (dy, width)) in enumerate(zip(lines, rows, strict=True)):
-        sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=diameter * width,
-                   id=f"token-{obj.id}-name-{k}")
+    inside = diameter / 2 - 1.3 - sheet.stroke("corridor_edge") / 2 - 0.6
+    lines = sheet.lines(obj.name[lang], size=size, width=_chord(inside, diameter * 0.3 + size * 0.25))
+    rows = [0.3] if len(lines) == 1 else [0.25, 0.34]
+    for k, (line, dy) in enumerate(zip(lines, rows, strict=True)):
+        sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=_chord(inside, diameter * dy + size * 0.25),
+                   id=f"token-{obj.id}-name-{k}", smallest=size * 0.4)
     return str(d.tostring())
+
+
+def _chord(radius: float, depth: float) -> float:
+    """The width of a circle of this radius at this depth below its centre."""
+    return 2 * math.sqrt(max(0.0, radius * radius - depth * depth))
 
 
 def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: Theme, *, lang: str) -> str:
@@ -86,7 +94,12 @@ def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
 def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float, height: float) -> str:
     """A score sheet: one column per player, rows for the values, the recipe and the wands."""
     sheet = new_sheet(width, height, theme, lang, id=f"{layout.id}-score-pad")
+    # The lines are drawn inside the sheet by half their width, so that the outer ones are not
+    # cut to half their width at the sheet's edge.
+    pad = sheet.stroke("cut_line") / 2
     d = sheet.drawing
+    width, height = width - 2 * pad, height - 2 * pad
+    inner = d.g(id=f"{layout.id}-score-pad-lines", transform=f"translate({_r(pad)} {_r(pad)})")
     rows = [word(lang, "score_objects"), word(lang, "score_recipe", bonus=layout.recipe_bonus),
             word(lang, "score_wands", bonus=layout.unused_wand), word(lang, "score_total")]
     games = 3
@@ -99,20 +112,22 @@ def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float
     for g in range(games):
         top = g * (block_h + 6.0)
         ident = f"score-game-{g + 1}"
-        d.add(d.rect((0, _r(top)), (_r(width), _r(block_h)), id=f"{ident}-frame", fill="none", **line))
-        sheet.text(d, word(lang, "score_game", n=g + 1), x=2.0, y=top + row_h * 0.68, size=min(3.4, row_h * 0.5),
-                   anchor="start", weight="bold", width=label_w - 3, id=f"{ident}-title")
+        inner.add(d.rect((0, _r(top)), (_r(width), _r(block_h)), id=f"{ident}-frame", fill="none", **line))
+        sheet.text(inner, word(lang, "score_game", n=g + 1), x=2.0, y=top + row_h * 0.68,
+                   size=min(3.4, row_h * 0.5), anchor="start", weight="bold", width=label_w - 3, id=f"{ident}-title")
         for p in range(players):
             x = label_w + p * col_w
             colour = layout.starts[p].colour if p < len(layout.starts) else "ink"
-            d.add(d.rect((_r(x + 1), _r(top + 1)), (_r(col_w - 2), _r(row_h - 2)), id=f"{ident}-head-{p}",
-                         fill=theme.player(colour)))
-            sheet.text(d, word(lang, colour), x=x + col_w / 2, y=top + row_h * 0.68, size=min(3.0, row_h * 0.45),
-                       weight="bold", fill="paper", width=col_w - 3, id=f"{ident}-player-{p}")
-            d.add(d.line((_r(x), _r(top)), (_r(x), _r(top + block_h)), id=f"{ident}-col-{p}", **line))
+            inner.add(d.rect((_r(x + 1), _r(top + 1)), (_r(col_w - 2), _r(row_h - 2)), id=f"{ident}-head-{p}",
+                             fill=theme.player(colour)))
+            sheet.text(inner, word(lang, colour), x=x + col_w / 2, y=top + row_h * 0.68,
+                       size=min(3.0, row_h * 0.45), weight="bold", fill="paper", width=col_w - 3,
+                       id=f"{ident}-player-{p}")
+            inner.add(d.line((_r(x), _r(top)), (_r(x), _r(top + block_h)), id=f"{ident}-col-{p}", **line))
         for r, label in enumerate(rows, start=1):
             y = top + r * row_h
-            d.add(d.line((0, _r(y)), (_r(width), _r(y)), id=f"{ident}-row-{r}", **line))
-            sheet.text(d, label, x=2.0, y=y + row_h * 0.66, size=min(3.0, row_h * 0.42), anchor="start",
+            inner.add(d.line((0, _r(y)), (_r(width), _r(y)), id=f"{ident}-row-{r}", **line))
+            sheet.text(inner, label, x=2.0, y=y + row_h * 0.66, size=min(3.0, row_h * 0.42), anchor="start",
                        weight="bold" if r == len(rows) else "normal", width=label_w - 3, id=f"{ident}-label-{r}")
+    d.add(inner)
     return str(d.tostring())
