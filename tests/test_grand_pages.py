@@ -10,9 +10,9 @@ from pdfcheck import mm, open_plumber, page_texts, rects_of_size
 
 from boardgen.data.loader import load
 from boardgen.data.theme import load_theme
-from boardgen.kits.common import KitOptions
 from boardgen.kits.grand import board_tiling
 from boardgen.model.grand import build, label
+from boardgen.options import KitOptions
 from boardgen.render.art import icons_root
 
 # What the old cards printed in their disc: Unicode signs, Orpheus' lyre a pair of scissors.
