@@ -114,6 +114,7 @@ def cli() -> None:
 @cli.command("list")
 def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
+    from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
     from boardgen.engines import load_game
     from boardgen.render.imposition import PAPERS
@@ -121,8 +122,9 @@ def list_command() -> None:
     click.echo("Games:")
     for name in game_names():
         _, layout = load_game(name)
-        click.echo(f"  {name:<10} {layout.title['en']} / {layout.title['fr']}"
-                   f" ({layout.players[0]}-{layout.players[1]} players)")
+        has = languages("game", layout.doc.data)
+        click.echo(f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
+                   f" ({layout.players[0]}-{layout.players[1]} players; {', '.join(has)})")
     click.echo("Themes:")
     for name in bundled_names("theme"):
         click.echo(f"  {name}")
@@ -130,7 +132,7 @@ def list_command() -> None:
     for name, (w, h) in PAPERS.items():
         click.echo(f"  {name:<10} {w:g} x {h:g}")
     click.echo("  WxH        any size, e.g. 300x400")
-    click.echo(f"Languages: {', '.join(LANGUAGES)}")
+    click.echo(f"Languages: {', '.join(LANGUAGES)} (a game prints in those it has)")
 
 
 @cli.command()

@@ -76,10 +76,10 @@ def classic_with_treasure_name(folder: Path, english: str) -> Path:
     """classic.toml with the Book's English name replaced (treasures is an array, so a short
     `extends` file would have to repeat all 24; a copy keeps the test data obvious)."""
     text = (layouts_root() / "games" / "classic.toml").read_text(encoding="utf-8")
-    original = 'name = { en = "Book", fr = "Grimoire" }'
+    original = 'name = { en = "Book", fr = "Grimoire", de = "Zauberbuch" }'
     assert original in text
     path = folder / "classic-cjk.toml"
-    path.write_text(text.replace(original, f'name = {{ en = "{english}", fr = "Grimoire" }}'),
+    path.write_text(text.replace(original, f'name = {{ en = "{english}", fr = "Grimoire", de = "Zauberbuch" }}'),
                     encoding="utf-8")
     return path
 
@@ -124,7 +124,7 @@ def test_list_shows_games_themes_and_papers():
     for name in ("a4", "letter", "a3"):
         assert f"  {name} " in papers
     assert "210 x 297" in papers
-    assert "en, fr" in out
+    assert "Languages: en, de, fr" in out and "Labyrinth (2-4 players; en, de, fr)" in games
 
 
 @pytest.mark.parametrize("kind", ["game", "theme"])

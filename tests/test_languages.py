@@ -48,13 +48,13 @@ def english_only(folder: Path, *, layout: str = MAZE) -> tuple[str, str]:
 
 
 def rules_pages(pdf: Path) -> str:
-    pages = [t for t in page_texts(pdf) if t.startswith(("Rules", "Règles", "Regeln"))]
+    pages = [t for t in page_texts(pdf) if t.startswith(("Rules", "Règles", "Spielregel"))]
     return " ".join(" ".join(pages).replace("\u00a0", " ").split())
 
 
 def test_an_english_only_layout_and_theme_render_in_english_with_their_house_rules(tmp_path):
     game, theme = english_only(tmp_path)
-    result = render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False, svg=False), check=False)
+    result = render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False, svg=False, check=False))
     texts = page_texts(result.pdf)
     assert texts[0].startswith("My maze") and "A maze of my own" in texts[0]
     rules = rules_pages(result.pdf)
@@ -67,7 +67,7 @@ def test_an_english_only_layout_and_theme_render_in_english_with_their_house_rul
 def test_a_render_in_a_language_the_layout_lacks_names_each_missing_key_and_file(tmp_path):
     game, theme = english_only(tmp_path)
     with pytest.raises(LanguageError) as caught:
-        render_kit(game, tmp_path / "out", KitOptions(theme=theme, lang="fr", previews=False), check=False)
+        render_kit(game, tmp_path / "out", KitOptions(theme=theme, lang="fr", previews=False, check=False))
     message = caught.value.format()
     lines = message.splitlines()
     assert lines[0] == f"{game} is in en; it renders with --lang en. A render in 'fr' needs:"
@@ -96,7 +96,7 @@ def test_a_rules_name_found_nowhere_says_where_it_was_looked_for(tmp_path):
     game, theme = english_only(tmp_path, layout=MAZE.replace('"house"', '"hosue"'))
     with pytest.raises(LanguageError, match=r"game\.rules: no rules text hosue\.en\.md beside the layout "
                                             r"\(in .*\) nor among the bundled ones \(classic, grand"):
-        render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False), check=False)
+        render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False, check=False))
 
 
 @pytest.mark.parametrize("choice, printed", [
@@ -106,7 +106,7 @@ def test_a_rules_name_found_nowhere_says_where_it_was_looked_for(tmp_path):
 def test_a_layout_with_its_own_rules_chooses_whether_boardgen_notes_print(tmp_path, choice, printed):
     layout = MAZE.replace('rules = "house"', f'rules = "house"\ninterpretations = {choice}')
     game, _ = english_only(tmp_path, layout=layout)
-    result = render_kit(game, tmp_path / "out", KitOptions(previews=False, svg=False), check=False)
+    result = render_kit(game, tmp_path / "out", KitOptions(previews=False, svg=False, check=False))
     rules = rules_pages(result.pdf)
     for sentence in printed:
         assert sentence in rules
@@ -119,7 +119,7 @@ def test_a_layout_with_its_own_rules_chooses_whether_boardgen_notes_print(tmp_pa
 def test_own_notes_beside_the_layout_follow_its_rules_text(tmp_path):
     game, _ = english_only(tmp_path)
     (tmp_path / "house.interpretations.en.md").write_text("- A pushed-out pawn waits a turn.\n", encoding="utf-8")
-    result = render_kit(game, tmp_path / "out", KitOptions(previews=False, svg=False), check=False)
+    result = render_kit(game, tmp_path / "out", KitOptions(previews=False, svg=False, check=False))
     rules = rules_pages(result.pdf)
     assert "How boardgen reads the rules • A pushed-out pawn waits a turn." in rules
 
@@ -128,3 +128,53 @@ def test_the_classic_rules_keep_their_variant_notes(kit_factory):
     pdf, _ = kit_factory("classic")
     rules = rules_pages(pdf)
     assert "In the variant for younger players, when you have agreed not to go home" in rules
+
+
+def test_every_strings_file_gives_every_word_english_has():
+    import tomllib
+
+    from boardgen.data.loader import layouts_root
+    from boardgen.data.strings import LANGUAGES
+
+    folder = layouts_root() / "strings"
+    english = tomllib.loads((folder / "en.toml").read_text(encoding="utf-8"))
+    assert LANGUAGES[0] == "en" and {"fr", "de"} <= set(LANGUAGES)
+    for lang in LANGUAGES:
+        words = tomllib.loads((folder / f"{lang}.toml").read_text(encoding="utf-8"))
+        assert set(english) - set(words) == set(), lang
+        assert set(words) - set(english) <= {"nouns_capitalised"}, lang
+        assert len(words["number_words"]) == len(english["number_words"])
+
+
+def test_german_is_data_only_and_prints_the_classic_kit_in_german(kit_factory):
+    pdf, _ = kit_factory("classic", lang="de")
+    texts = [" ".join(t.replace("\u00a0", " ").split()) for t in page_texts(pdf)]
+    cover = texts[0]
+    assert "Verschiebe die Gänge, finde die Schätze" in cover
+    assert "34 × Gangkarten (40 mm)" in cover and "24 × Schatzkarten" in cover  # nouns keep their capital
+    assert "Oben links" in cover and "Up Left" not in cover
+    rules = rules_pages(pdf)
+    assert "Mischt die 34 Gangkarten verdeckt" in rules
+    assert "teilt sie aus: 12 pro Person bei 2 Spielern, 8 bei 3, 6 bei 4." in rules
+    assert "Wie boardgen die Regeln liest" in rules and "Variante für jüngere Spieler jeder deiner Schätze" in rules
+    assert "Zauberbuch" in " ".join(texts)  # the layout's own German names on the cards
+
+
+def test_a_bundled_game_without_german_says_what_german_needs(tmp_path):
+    with pytest.raises(LanguageError) as caught:
+        render_kit("master", tmp_path, KitOptions(lang="de", previews=False, check=False))
+    message = caught.value.format()
+    assert message.startswith("layouts/games/master.toml is in en, fr; it renders with --lang en. A render in 'de'")
+    assert "layouts/games/master.toml:8: game.title: no 'de' text (it has en, fr)" in message
+    assert "game.rules: no rules text master.de.md among the bundled ones" in message
+
+
+def test_a_french_kit_speaks_french_only(kit_factory):
+    pdf, _ = kit_factory("classic", lang="fr")
+    texts = page_texts(pdf)
+    board = [t for t in texts if t.startswith("Plateau")]
+    assert board and all("Up" not in t and "Down" not in t for t in board)
+    assert "Plateau — Haut gauche" in board[0]
+    # Colour names stand alone on the pawns, capitalised as the English ones are.
+    words = " ".join(texts)
+    assert "Rouge" in words and "Bleu" in words

@@ -150,5 +150,5 @@ def test_file_names_are_distinct_per_variant(kit_factory):
 def test_reprinted_sheets_keep_their_neighbour_labels(kit_factory):
     pdf, _ = kit_factory(board_sheets=(2, 3))
     texts = page_texts(pdf)
-    assert "joins Up Left / Haut gauche (1)" in texts[0] and "joins Down Right / Bas droite (4)" in texts[0]
-    assert "joins Up Left / Haut gauche (1)" in texts[1] and "joins Down Right / Bas droite (4)" in texts[1]
+    assert "joins Up Left (1)" in texts[0] and "joins Down Right (4)" in texts[0]
+    assert "joins Up Left (1)" in texts[1] and "joins Down Right (4)" in texts[1]

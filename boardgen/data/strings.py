@@ -32,3 +32,10 @@ def strings(lang: str) -> dict[str, Any]:
 def word(lang: str, key: str, **values: object) -> str:
     text: str = strings(lang)[key]
     return text.format(**values)
+
+
+def noun(lang: str, key: str) -> str:
+    """A heading word used inside a line ("34 × corridor tiles"): lower-cased, unless the
+    language capitalises its nouns (``nouns_capitalised = true`` in its strings file, German)."""
+    text = word(lang, key)
+    return text if strings(lang).get("nouns_capitalised") else text.lower()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import card_section, impose, pack_pieces
@@ -94,11 +94,11 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         (cw, ch) = layout.card_size_mm
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.cards), what=word(lang, "event_cards").lower())
+            word(lang, "count_line", count=len(layout.cards), what=noun(lang, "event_cards"))
             + f" ({cw:g} × {ch:g} mm)",
-            word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pawns").lower())
+            word(lang, "count_line", count=len(drawings.discs), what=noun(lang, "pawns"))
             + f" (⌀ {disc_diameter(layout):g} mm)",
-            word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
+            word(lang, "count_line", count=len(drawings.dice), what=noun(lang, "dice")),
             word(lang, "rules"),
         ]
         colon = "\u00a0:" if lang == "fr" else ":"

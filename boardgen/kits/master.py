@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits import sliding
 from boardgen.kits.cover import board_line, cover_page
@@ -83,13 +83,13 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower()),
-            word(lang, "count_line", count=len(drawings.tokens), what=word(lang, "tokens").lower())
+            word(lang, "count_line", count=len(layout.loose), what=noun(lang, "tiles")),
+            word(lang, "count_line", count=len(drawings.tokens), what=noun(lang, "tokens"))
             + f" (⌀ {layout.token_diameter_mm:g} mm)",
-            word(lang, "count_line", count=len(drawings.fronts), what=word(lang, "recipes").lower()),
-            word(lang, "count_line", count=len(drawings.wands), what=word(lang, "wands").lower()),
-            word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
-            word(lang, "score_pad") + ", " + word(lang, "rules").lower(),
+            word(lang, "count_line", count=len(drawings.fronts), what=noun(lang, "recipes")),
+            word(lang, "count_line", count=len(drawings.wands), what=noun(lang, "wands")),
+            word(lang, "count_line", count=len(layout.starts), what=noun(lang, "pawns")),
+            word(lang, "score_pad") + ", " + noun(lang, "rules"),
         ]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                    board=board, tiling=tiling, options=options,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, impose
@@ -85,9 +85,9 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
     def pages(pdf: PdfKit, board: Form) -> None:
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(drawings.discs), what=word(lang, "pieces").lower())
+            word(lang, "count_line", count=len(drawings.discs), what=noun(lang, "pieces"))
             + f" (⌀ {disc_diameter(layout):g} mm)",
-            word(lang, "count_line", count=len(drawings.dice), what=word(lang, "dice").lower()),
+            word(lang, "count_line", count=len(drawings.dice), what=noun(lang, "dice")),
             word(lang, "rules"),
         ]
         legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]

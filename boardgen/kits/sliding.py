@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, card_section, impose
@@ -140,11 +140,11 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup
     lang = pdf.lang
     contents = [
         board_line(lang, tiling),
-        word(lang, "count_line", count=len(layout.loose), what=word(lang, "tiles").lower())
+        word(lang, "count_line", count=len(layout.loose), what=noun(lang, "tiles"))
         + f" ({layout.pitch_mm:.0f} mm)",
-        word(lang, "count_line", count=len(layout.treasures), what=word(lang, "cards").lower())
+        word(lang, "count_line", count=len(layout.treasures), what=noun(lang, "cards"))
         + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
-        word(lang, "count_line", count=len(layout.starts), what=word(lang, "pawns").lower()),
+        word(lang, "count_line", count=len(layout.starts), what=noun(lang, "pawns")),
         word(lang, "rules"),
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.kits.cover import board_line, cover_page
@@ -120,9 +120,9 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         start = pdf.add_svg_form("Start", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.blocks), what=word(lang, "walls_blocks").lower())
+            word(lang, "count_line", count=len(layout.blocks), what=noun(lang, "walls_blocks"))
             + f" ({layout.pitch_mm:g} mm)",
-            word(lang, "count_line", count=len(drawings.pawns), what=word(lang, "pawns").lower())
+            word(lang, "count_line", count=len(drawings.pawns), what=noun(lang, "pawns"))
             + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
             word(lang, "rules"),
         ]

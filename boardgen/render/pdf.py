@@ -489,11 +489,8 @@ class PdfKit:
                         self.pieces_on_board = True
 
     def place_name(self, keys: tuple[str, ...]) -> str:
-        """'Up Left / Haut gauche' style names in the kit's language then the other one."""
-        names = []
-        for lang in (self.lang, "fr" if self.lang == "en" else "en"):
-            names.append(" ".join(word(lang, k) for k in keys))
-        return " / ".join(names) if keys else ""
+        """'Up Left', 'Haut gauche': a sheet's place in the kit's language only."""
+        return " ".join(word(self.lang, k) for k in keys)
 
     def _glue_bands(self, piece: Piece, tiling: Tiling) -> None:
         ox, oy = piece.origin
