@@ -11,7 +11,7 @@ from boardgen.engine import Engine, Kit
 from boardgen.model.master import MasterLayout, Setup, build, setup
 from boardgen.rules import master
 from boardgen.rules.report import Check, Extra, Progress, self_play_check
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
+from boardgen.rules.simulate import GameRecord, SimulationStats
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     name = "master"
-    version = "1"
+    version = "2"  # 2: one rule set played in place (issue 20)
     schema = "master"
     defaults = playability.DEFAULTS
     target_noun = "object"
@@ -53,9 +53,6 @@ class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
 
     def check_players(self, layout: MasterLayout, players: int) -> None:
         master.MasterGame(layout).check_players(players)
-
-    def self_play_hook(self, game: master.MasterGame, limits: Mapping[str, Any]) -> Hook:
-        return master.count_wands
 
     def self_play_figures(self, layout: MasterLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

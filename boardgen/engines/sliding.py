@@ -12,19 +12,15 @@ from boardgen.rules.planner import PlannerPlayer
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
 from boardgen.rules.report import Check, Extra, Progress, self_play_check
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats
-from boardgen.rules.sliding import BranchingSample, SlidingGame
+from boardgen.rules.simulate import GameRecord, SimulationStats
+from boardgen.rules.sliding import SlidingGame
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
 
-# One in this many turns of self-play also counts every complete turn (shift x walk).
-BRANCHING_SAMPLE = 8
-
-
 class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     name = "sliding"
-    version = "1"
+    version = "2"  # 2: one rule set played in place (issue 20)
     schema = "sliding"
     defaults = playability.DEFAULTS
     target_noun = "treasure"
@@ -66,13 +62,10 @@ class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
             raise ValueError(f"{layout.id!r} has no deal for {players!r} players; "
                              f"it deals for {', '.join(map(str, sorted(layout.deal)))}")
 
-    def self_play_hook(self, game: SlidingGame, limits: Mapping[str, Any]) -> Hook:
-        return BranchingSample(game, BRANCHING_SAMPLE)
-
     def self_play_figures(self, layout: SlidingLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:
-        """The mean number of complete turns on offer, sampled every `BRANCHING_SAMPLE`
-        turns."""
+        """The mean number of complete turns on offer, sampled every
+        `SlidingRules.branching_every` turns (the game's events)."""
         totals = stats.extra_totals
         if not totals.get("branching_samples"):
             return {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -153,8 +154,9 @@ def recipe_problems(cards: Sequence[Sequence[str]], object_ids: Sequence[str],
         for object_id in card:
             if object_id not in known:
                 problems.append(f"card {i + 1} shows unknown object {object_id!r}")
+    shown = Counter(object_id for card in cards for object_id in card)
     for object_id in object_ids:
-        count = sum(card.count(object_id) for card in cards)
+        count = shown[object_id]
         if count != spec["per_object"]:
             problems.append(f"{object_id!r} is on {count} cards, expected {spec['per_object']}")
     seen: dict[frozenset[str], int] = {}
@@ -177,13 +179,16 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     rank: dict[str, int] = {}
     for i, object_id in enumerate(by_value):
         rank.setdefault(object_id, i)  # as by_value.index, without the search
+    per_card = layout.per_card
+    starts = range(0, len(slots), per_card)
     for _ in range(RECIPE_TRIES):
         rng.shuffle(slots)
-        cards = tuple(tuple(sorted(slots[i:i + layout.per_card], key=rank.__getitem__))
-                      for i in range(0, len(slots), layout.per_card))
         # Most deals fail on an object twice on a card or two cards alike: tell those at once
         # (each game of self-play deals its recipes); recipe_problems judges the others.
-        if any(len(set(card)) != len(card) for card in cards) or len(set(cards)) != len(cards):
+        if any(len(set(slots[i:i + per_card])) != per_card for i in starts):
+            continue
+        cards = tuple(tuple(sorted(slots[i:i + per_card], key=rank.__getitem__)) for i in starts)
+        if len(set(cards)) != len(cards):
             continue
         if not recipe_problems(cards, by_value, spec):
             return cards

@@ -64,28 +64,19 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import getitem
-from typing import Any
+from typing import Any, Self
 
-from boardgen.model.master import RECIPE_TRIES, MasterLayout, design_recipes, recipe_problems, setup
+from boardgen.model.master import MasterLayout, setup
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.protocol import Outcome
-from boardgen.rules.simulate import GameRecord, Hook
 from boardgen.rules.sliding import (
-    _ORIENTATIONS,
-    _PLAIN_DRAWS,
     SHIFT,
     WALK,
     Board,
     IllegalMoveError,
-    Lanes,
     Position,
-    Push,
     SlidingRules,
     _grower,
-    _shuffle,
-    flood,
 )
 from boardgen.rules.solver import DEFAULT_BUDGET, Flooded, Solution, solve
 
@@ -107,17 +98,32 @@ class Wand:
 USE, PASS = Wand(True), Wand(False)
 
 
-@dataclass(frozen=True)
 class MasterState(Position):
-    """Game state: the `Position`, the tokens, who took what, recipes and wands."""
+    """A game of Labyrinthe Master as it stands: the `Position`, the tokens, who took what,
+    recipes and wands."""
 
-    tokens: tuple[int, ...]  # bit square per object in order of value, TAKEN once taken
-    taken: tuple[int, ...]  # the seat that took each of the lowest objects, in order
-    recipes: tuple[tuple[int, ...], ...]  # per seat, the objects (by value rank) of its card
-    wands: tuple[int, ...]  # wands left per seat
-    extra: bool = False  # the turn under way is a wand's extra turn
-    over: bool = False  # the last object has been taken
-    seed: int = 0  # the seed the board, the tokens and the recipes were set up with
+    __slots__ = ("tokens", "taken", "recipes", "wands", "extra", "over")
+
+    def __init__(self, board: Board, pawns: Sequence[int], *, tokens: Sequence[int],
+                 taken: Sequence[int], recipes: Sequence[Sequence[int]], wands: Sequence[int],
+                 extra: bool = False, over: bool = False, **position: Any):
+        super().__init__(board, pawns, **position)
+        self.tokens = tuple(tokens)  # bit square per object in order of value, TAKEN once taken
+        self.taken = tuple(taken)  # the seat that took each of the lowest objects, in order
+        self.recipes = tuple(tuple(card) for card in recipes)  # per seat, its card's objects by rank
+        self.wands = tuple(wands)  # wands left per seat
+        self.extra = extra  # the turn under way is a wand's extra turn
+        self.over = over  # the last object has been taken
+
+    def copy(self) -> Self:
+        other = super().copy()
+        other.tokens, other.taken, other.recipes = self.tokens, self.taken, self.recipes
+        other.wands, other.extra, other.over = self.wands, self.extra, self.over
+        return other
+
+    def key(self) -> tuple[Any, ...]:
+        return (*super().key(), self.tokens, self.taken, self.recipes, self.wands, self.extra,
+                self.over)
 
     @property
     def lowest(self) -> int | None:
@@ -132,7 +138,6 @@ class MasterState(Position):
     def taken_by(self, seat: int) -> tuple[int, ...]:
         """The objects (ranks by value) the seat has taken."""
         return tuple(i for i, owner in enumerate(self.taken) if owner == seat)
-
 
 
 def deal_recipes(cards: Sequence[Sequence[str]], players: int,
@@ -163,8 +168,6 @@ class MasterGame(SlidingRules[MasterState]):
         # and one more entry last, so that TAKEN (-1) stays TAKEN.
         assert TAKEN == -1
         self._carries = tuple((*table, TAKEN) for table in self.geometry.carries)
-        # `_recipes`: whether the recipe rules that no shuffle changes hold (None: not known yet).
-        self._rules_hold: bool | None = None
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -213,8 +216,8 @@ class MasterGame(SlidingRules[MasterState]):
                  else tuple(self.geometry.bit(*cell) for cell in pawns))
         left = (tuple(wands) if wands is not None
                 else (self.layout.wands_per_player,) * players)
-        return MasterState(board, where, 0, SHIFT, None, 0, 0, tuple(squares), tuple(taken),
-                           cards, left, seed=seed)
+        return MasterState(board, where, tokens=squares, taken=taken, recipes=cards, wands=left,
+                           seed=seed)
 
     def is_over(self, state: MasterState) -> bool:
         return state.over
@@ -232,59 +235,50 @@ class MasterGame(SlidingRules[MasterState]):
 
     # -- rules ----------------------------------------------------------------------------
 
-    def shifted(self, state: MasterState, push: Push, board: Board, pawns: tuple[int, ...],
-                reach: int) -> MasterState:
+    def shifted(self, state: MasterState, point: int) -> None:
         """Tokens ride their tiles as the pawns do (`Push.carry`)."""
-        tokens = tuple(map(self._carries[self.geometry.point_index[push.point]].__getitem__,
-                           state.tokens))
-        return MasterState(board, pawns, state.seat, WALK, push.point, state.turn, reach, tokens,
-                           state.taken, state.recipes, state.wands, state.extra, False,
-                           state.seed)
+        state.tokens = tuple(map(self._carries[point].__getitem__, state.tokens))
 
-    def arrive(self, state: MasterState, square: int) -> MasterState:
+    def arrive(self, state: MasterState, square: int) -> None:
         """A walk that ends on the lowest token, from another square, takes it; taking the
         last object ends the game."""
         seat = state.seat
-        origin = state.pawns[seat]
-        pawns = state.pawns[:seat] + (square,) + state.pawns[seat + 1:]
-        tokens, taken, over = state.tokens, state.taken, False
-        low = len(taken)
-        if square != origin and low < len(tokens) and tokens[low] == square:
-            tokens = tokens[:low] + (TAKEN,) + tokens[low + 1:]
-            taken = taken + (seat,)
-            over = low == self.last_rank
-        return MasterState(state.board, pawns, seat, state.phase, state.last, state.turn,
-                           state.reach, tokens, taken, state.recipes, state.wands,
-                           state.extra, over, state.seed)
+        tokens = state.tokens
+        low = len(state.taken)
+        if square != state.pawns[seat] and low < len(tokens) and tokens[low] == square:
+            state.tokens = tokens[:low] + (TAKEN,) + tokens[low + 1:]
+            state.taken += (seat,)
+            state.over = low == self.last_rank
+        state.pawns[seat] = square
 
-    def end_turn(self, state: MasterState) -> MasterState:
+    def end_turn(self, state: MasterState) -> None:
         """After a complete turn the mover may play a wand (`WAND` phase) if it has one and
         the turn was not already a wand's; otherwise the next seat shifts."""
         seat = state.seat
         if state.over:
-            after, phase, extra = seat, SHIFT, state.extra
+            state.phase = SHIFT
         elif state.wands[seat] and not state.extra:
-            after, phase, extra = seat, WAND, False
+            state.phase, state.extra = WAND, False
         else:
-            after, phase, extra = (seat + 1) % len(state.pawns), SHIFT, False
-        return MasterState(state.board, state.pawns, after, phase, state.last, state.turn + 1, 0,
-                           state.tokens, state.taken, state.recipes, state.wands, extra,
-                           state.over, state.seed)
+            state.seat, state.phase, state.extra = (seat + 1) % len(state.pawns), SHIFT, False
+        state.turn += 1
+        state.reach = 0
 
-    def apply_other(self, state: MasterState, move: object) -> MasterState:
+    def play_other(self, state: MasterState, move: object) -> None:
         """The wand decision: play a wand for an extra turn now, or pass."""
         if not isinstance(move, Wand):
             raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand "
                                    f"or pass")
         seat = state.seat
-        wands, extra = state.wands, move.use
-        if extra:
-            wands = wands[:seat] + (wands[seat] - 1,) + wands[seat + 1:]
+        if move.use:
+            wands = state.wands
+            state.wands = wands[:seat] + (wands[seat] - 1,) + wands[seat + 1:]
+            state.extra = True
+            state.recorded = ("wands_used",)
         else:
-            seat = (seat + 1) % len(state.pawns)
-        return MasterState(state.board, state.pawns, seat, SHIFT, state.last, state.turn,
-                           state.reach, state.tokens, state.taken, state.recipes, wands, extra,
-                           state.over, state.seed)
+            state.seat = (seat + 1) % len(state.pawns)
+        state.phase = SHIFT
+        state.changed()
 
     def check_players(self, players: int) -> None:
         """Refuse a player count the layout is not for."""
@@ -335,7 +329,7 @@ class MasterGame(SlidingRules[MasterState]):
 
     def score_moves(self, state: MasterState, moves: Sequence[Any],
                     seat: int) -> list[tuple[int, ...]]:
-        """`heuristic` of each move's result without building the states; for a wand
+        """`heuristic` of each move's result without building the positions; for a wand
         decision, the values of `wand_values`, which look one turn further."""
         if state.seat != seat or state.over:
             return [self.heuristic(self.apply(state, m), seat) for m in moves]
@@ -359,7 +353,7 @@ class MasterGame(SlidingRules[MasterState]):
                 else:
                     scores.append((-banked, self._distance(square, target)))
             return scores
-        lanes, reaches = self.lane_reaches(state.board, state.forbidden, pawn)
+        lanes, reaches = self.outlook(state)[:2]
         lane, pushes, index = lanes.lane, lanes.pushes, lanes.index
         # Many shifts leave the same squares in reach of the token: score each once.
         memo: dict[tuple[int, int], tuple[int, int]] = {}
@@ -377,9 +371,9 @@ class MasterGame(SlidingRules[MasterState]):
     def best_moves(self, state: MasterState) -> Sequence[Any]:
         """The mover's legal moves whose results score best by `score_moves`, in the order
         of `legal_moves`: what a greedy player chooses among, found without scoring every
-        move. A shift phase floods every shift's board at once (`lane_reaches`) and grows
-        the lowest token (riding each shift) until it meets a lane's reach; a walk phase
-        grows it on the one board."""
+        move. A shift phase floods every shift's board at once (`outlook`) and grows the
+        lowest token (riding each shift) until it meets a lane's reach; a walk phase grows
+        it on the one board."""
         if state.over:
             return ()
         if state.phase == WAND:
@@ -409,8 +403,8 @@ class MasterGame(SlidingRules[MasterState]):
                 if others & grown:
                     return self.walks(others & grown)
             return self.walks((others & grow(grown)) | bit)
-        lanes, reaches = self.lane_reaches(state.board, state.forbidden, pawn)
-        targets = lanes.carried(target)
+        lanes, reaches = self.outlook(state)[:2]
+        targets = lanes.carries[target]
         if pawn != target:
             hits, grown = reaches & targets, targets
             while not hits:
@@ -424,289 +418,6 @@ class MasterGame(SlidingRules[MasterState]):
                 return lanes.chosen(lanes.flags(others & grown))
         return lanes.moves
 
-    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
-                hook: Hook | None = None) -> GameRecord | None:
-        """`boardgen.rules.simulate.play` asks this first: with a greedy player in every
-        seat, the game and the record `play` gives, decision by decision (same states, same
-        draws from ``random.Random(seed)``), choosing among `best_moves` without the
-        protocol's round trips; None for other players (then `play` plays it)."""
-        from boardgen.rules.players import GreedyPlayer
-
-        if not all(type(p) is GreedyPlayer for p in players):
-            return None
-        if (hook is None or hook is count_wands) and type(self) is MasterGame and min(self.values) > 0 \
-                and self.layout.recipe_bonus >= 0 and _PLAIN_DRAWS:
-            return self.greedy_game(len(players), seed, turn_cap=turn_cap,
-                                    count=hook is not None)
-        return self.state_playout(len(players), seed, turn_cap, hook)
-
-    def greedy_game(self, seats: int, seed: int, *, turn_cap: int, count: bool = False,
-                    trace: list[Any] | None = None) -> GameRecord:
-        """One game of greedy players in every seat on plain ints and lists: the moves
-        `best_moves` offers and the draws `playout` makes, decision by decision, so the record
-        is the one `play` gives (with `count`, the `count_wands` counter too). `trace`, if
-        given, receives every move played. The rules of `shifted`, `arrive`, `end_turn`,
-        `apply_other` and the greedy values (`best_moves`, `wand_values`) are written out
-        again below, in locals; every object is worth something (values above 0)."""
-        n, e, s, w, spare_mask, tokens, recipes = self.plain_setup(seats, seed)
-        bits = random.Random(seed).getrandbits  # `choice` written out (`_PLAIN_DRAWS`)
-        geometry = self.geometry
-        stride, full = geometry.stride, geometry.full
-        pawns = list(self.homes[:seats])
-        wands = [self.layout.wands_per_player] * seats
-        taken: list[int] = []
-        values, bonus, unused = self.values, self.layout.recipe_bonus, self.layout.unused_wand
-        last_rank, carries, opposites = self.last_rank, self._carries, geometry.opposites
-        table, orientations = self._fast_lanes, _ORIENTATIONS
-        square_bytes, nbytes = self._square_bytes, len(self._square_bytes)
-        walks, distance = self._walks, geometry.distance
-        forbidden = -1
-        seat = turn = decisions = offered = widest = used = 0
-        extra = over = False
-        # The token's flood of a wand decision, for the shift that follows on the same board.
-        kept: tuple[int, int, int, int, int] | None = None
-
-        def lanes_of(forbidden: int, spare_mask: int) -> Lanes:
-            lanes = table.get(forbidden * 8 + orientations[spare_mask])
-            return lanes if lanes is not None else self._fast_lane(forbidden, spare_mask)
-
-        while not over and turn < turn_cap:
-            # -- the shift (`best_moves`: the lowest token grown to the lanes' reaches)
-            lanes = lanes_of(forbidden, spare_mask)
-            moves = lanes.count
-            offered += moves
-            if moves > widest:
-                widest = moves
-            low = len(taken)
-            target, pawn = tokens[low], pawns[seat]
-            carried = lanes.carries
-            targets = carried[target]
-            hits = 0
-            if kept is None:
-                reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask, carried[pawn])
-            else:
-                # The wand decision just flooded this very board from the token. In the
-                # lanes where the pawn is in the token's corridors (or on the token), those
-                # are the pawn's corridors: the lanes that take it, and the chosen lane's
-                # reach. Else the pawn's own flood, on the lanes' sides pushed already.
-                reaches, ln, le, ls, lw = kept
-                kept = None
-                if pawn != target:
-                    hits = reaches & carried[pawn]
-                    if not hits:
-                        reaches = flood(carried[pawn], le & (lw >> 1), ls & (ln >> stride), stride)
-            if pawn != target:
-                if not hits:
-                    hits, grown = reaches & targets, targets
-                    while not hits:
-                        grown = lanes.grow(grown)
-                        hits = reaches & grown
-            else:
-                others, grown = reaches & ~targets, targets
-                for _ in range(STANDING - 1):
-                    grown = lanes.grow(grown)
-                    hits = others & grown
-                    if hits:
-                        break
-                else:
-                    hits = lanes.full
-            chosen = lanes.chosen_indices(hits)
-            many = len(chosen)
-            if many == 1:
-                while bits(1):  # choice of one: one bit until it is 0
-                    pass
-                k = chosen[0]
-            else:
-                width = many.bit_length()
-                r = bits(width)
-                while r >= many:
-                    r = bits(width)
-                k = chosen[r]
-            at, mask = k << lanes.bits, lanes.lane_mask
-            push = lanes.pushes[k]
-            out = push.exit
-            spare_mask, n, e, s, w = (
-                ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                | (((w >> out) & 1) << 3),
-                (ln >> at) & mask, (le >> at) & mask, (ls >> at) & mask, (lw >> at) & mask)
-            point = lanes.point_ids[k]
-            carry = carries[point]
-            pawns = [carry[p] for p in pawns]
-            tokens = [carry[t] for t in tokens]
-            reach = (reaches >> at) & mask
-            forbidden = opposites[point]
-            decisions += 1
-            if trace is not None:
-                trace.append(lanes.moves[k])
-            # -- the walk: onto the token, else as near it as can be (`best_moves`)
-            moves = reach.bit_count()
-            offered += moves
-            if moves > widest:
-                widest = moves
-            pawn, target = pawns[seat], tokens[low]
-            bit = 1 << target
-            if pawn != target:
-                hits, grown = reach & bit, bit
-                while not hits:
-                    grown = (grown | grown << 1 | grown >> 1 | grown << stride | grown >> stride) & full
-                    hits = reach & grown
-            else:
-                others, grown, hits = reach & ~bit, bit, 0
-                for _ in range(STANDING):
-                    grown = (grown | grown << 1 | grown >> 1 | grown << stride | grown >> stride) & full
-                    hits = others & grown
-                    if hits:
-                        break
-                if not hits or distance(hits.bit_length() - 1, target) == STANDING:
-                    hits |= bit  # staying is as good as STANDING squares away
-            if hits & (hits - 1):
-                squares = [*chain.from_iterable(
-                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))]
-                many = len(squares)
-                width = many.bit_length()
-                r = bits(width)
-                while r >= many:
-                    r = bits(width)
-                square = squares[r]
-            else:
-                while bits(1):
-                    pass
-                square = hits.bit_length() - 1
-            if trace is not None:
-                trace.append(walks[square])
-            # -- arrive and end the turn (`arrive`, `end_turn`)
-            if square != pawn and target == square:
-                tokens[low] = TAKEN
-                taken.append(seat)
-                over = low == last_rank
-            pawns[seat] = square
-            decisions += 1
-            turn += 1
-            if over:
-                break
-            if not wands[seat] or extra:
-                seat, extra = (seat + 1) % seats, False
-                continue
-            # -- the wand decision (`wand_values`), if the cap leaves room for it
-            if turn >= turn_cap:
-                break
-            offered += 2
-            if widest < 2:
-                widest = 2
-            low = len(taken)
-            target = tokens[low]
-            banked = wands[seat] * unused + sum(
-                values[rank] + (bonus if rank in recipes[seat] else 0)
-                for rank, owner in enumerate(taken) if owner == seat)
-            near = STANDING if square == target else distance(square, target)
-            # `can_take` of every pawn at once: one flood from the token (a pawn can take it
-            # in the lanes where the token's corridors reach the pawn).
-            around = 0
-            if square != target:
-                lanes = lanes_of(forbidden, spare_mask)
-                carried = lanes.carries
-                kept = lanes.flooded(n, e, s, w, spare_mask, carried[target])
-                around = kept[0] & ~carried[target]
-            if not around & carried[square]:
-                use: tuple[int, ...] = (-(banked - unused), near, 1)
-                keep: tuple[int, ...] = (-banked, near, 0)
-            else:
-                gain = values[low] + (bonus if low in recipes[seat] else 0)
-                use = (-(banked - unused + gain), 0, 1)
-                if gain <= unused or any(around & carried[pawns[other]]
-                                         for other in range(seats) if other != seat):
-                    keep = (-banked, near, 0)
-                else:
-                    keep = (-(banked + gain), 0, 0)
-            if use < keep or keep < use:  # choice of one
-                while bits(1):
-                    pass
-                wand = USE if use < keep else PASS
-            else:
-                r = bits(2)
-                while r >= 2:
-                    r = bits(2)
-                wand = (USE, PASS)[r]
-            if trace is not None:
-                trace.append(wand)
-            decisions += 1
-            if wand.use:
-                wands[seat] -= 1
-                used += 1
-                extra = True
-            else:
-                seat, extra = (seat + 1) % seats, False
-        counters = {"wands_used": float(used)} if count and used else {}
-        if not over:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
-                              counters)
-        totals = [left * unused for left in wands]
-        for rank, owner in enumerate(taken):
-            totals[owner] += values[rank] + (bonus if rank in recipes[owner] else 0)
-        best = max(totals)
-        leaders = [seat for seat, score in enumerate(totals) if score == best]
-        return GameRecord(seed, seats, leaders[0] if len(leaders) == 1 else None, turn, True,
-                          decisions, offered, widest, counters, tuple(totals))
-
-    def plain_setup(self, seats: int, seed: int) -> tuple[int, int, int, int, int, list[int],
-                                                         tuple[tuple[int, ...], ...]]:
-        """`initial_state` as plain data for `greedy_game`: the board's open sides (N, E, S,
-        W) and spare, every token's square by rank, each seat's recipe card by rank.
-
-        The same draws as `model.master.setup` and `deal_recipes`, made without a method
-        call each (`boardgen.rules.sliding._shuffle`); the recipe deals that show an object
-        twice on a card or two cards alike (most of them) are told at once."""
-        self.check_players(seats)
-        if not _PLAIN_DRAWS:
-            state = self.initial_state(seats, seed)
-            board = state.board
-            return (board.n, board.e, board.s, board.w, board.spare_mask, list(state.tokens),
-                    state.recipes)
-        layout = self.layout
-        n, e, s, w, _, _, spare_mask = self.dealt(seed)
-        placed = list(self.ids)
-        _shuffle(random.Random(f"tokens-{seed}").getrandbits, placed)
-        tokens = [TAKEN] * len(placed)
-        bit, rank = self.geometry.bit, self.rank
-        for cell, object_id in zip(layout.token_squares, placed, strict=True):
-            tokens[rank[object_id]] = bit(*cell)
-        cards = self._recipes(seed)
-        order = list(range(len(cards)))
-        _shuffle(random.Random(f"recipe-deal-{seed}").getrandbits, order)
-        if seats > len(cards):
-            raise ValueError(f"{seats!r} players but only {len(cards)} recipe cards")
-        return n, e, s, w, spare_mask, tokens, tuple(cards[i] for i in order[:seats])
-
-    def _recipes(self, seed: int) -> tuple[tuple[int, ...], ...]:
-        """`model.master.design_recipes` by rank: the first shuffle of the object slots whose
-        cards keep every design rule."""
-        layout = self.layout
-        if layout.fixed_recipes is None:
-            bits = random.Random(f"recipes-{seed}").getrandbits
-            per_card, ids = layout.per_card, self.ids
-            slots = [i for i in range(len(ids)) for _ in range(layout.per_object)]
-            for _ in range(RECIPE_TRIES):
-                _shuffle(bits, slots)
-                dealt = [slots[i:i + per_card] for i in range(0, len(slots), per_card)]
-                if any(len(set(card)) != per_card for card in dealt):
-                    continue  # an object twice on a card: most deals, told before sorting
-                cards = tuple(tuple(sorted(card)) for card in dealt)
-                if len(set(cards)) != len(cards):
-                    continue
-                # The other design rules (how many cards, objects a card, cards an object)
-                # hold for every shuffle of the slots or for none: judged on the first.
-                if self._rules_hold is None:
-                    named = tuple(tuple(ids[i] for i in card) for card in cards)
-                    self._rules_hold = not recipe_problems(named, ids, {
-                        "cards": layout.recipe_cards, "per_card": per_card,
-                        "per_object": layout.per_object})
-                if self._rules_hold:
-                    return cards
-                break
-        # Fixed cards, or none found: the model's answer (or its error).
-        rank = self.rank
-        return tuple(tuple(rank[o] for o in card) for card in design_recipes(layout, seed))
-
     def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Greedy values (lower is better) of playing a wand and of passing, in a wand
         decision, as (minus the points expected, distance from the lowest token, wands spent).
@@ -716,24 +427,37 @@ class MasterGame(SlidingRules[MasterState]):
         mover's card). Passing keeps the wand; when no opponent could take the token on
         their next turn from the board as it stands, it also counts on taking the token on
         the mover's own next turn, so the wand is kept for a real race.
+
+        Who can take the token is one flood of every shift from the token (`takers`).
         """
         seat, low = state.seat, state.lowest
         banked = self.score(state, seat)
         wand = self.layout.unused_wand
         if low is None:
             return (-(banked - wand), 0, 1), (-banked, 0, 0)
-        board, forbidden, target = state.board, state.forbidden, state.tokens[low]
-        pawn = state.pawns[seat]
+        pawn, target = state.pawns[seat], state.tokens[low]
         distance = self._distance(pawn, target)
-        if not self.can_take(board, forbidden, pawn, target):
+        around, carries = self.takers(state, target)
+        if not around & carries[pawn]:
             return (-(banked - wand), distance, 1), (-banked, distance, 0)
         gain = self.gain(state, seat, low)
         use = (-(banked - wand + gain), 0, 1)
         if gain <= wand:  # not worth a wand even in a race: skip looking at the others
             return use, (-banked, distance, 0)
-        threat = any(self.can_take(board, forbidden, state.pawns[other], target)
+        threat = any(around & carries[state.pawns[other]]
                      for other in range(len(state.pawns)) if other != seat)
         return use, ((-banked, distance, 0) if threat else (-(banked + gain), 0, 0))
+
+    def takers(self, state: MasterState, target: int) -> tuple[int, tuple[int, ...]]:
+        """Where a pawn can take the token on `target` in one turn from `state`'s board:
+        in every lane of the shifts allowed, the squares joined to the token but the
+        token's own (a pawn on it must leave first), with the lanes' `Lanes.carries` to
+        test a pawn's square against them. Joined is symmetric, so one flood from the token
+        answers for every pawn."""
+        lanes = self.lanes_at(state)
+        carried = lanes.carries[target]
+        reaches = lanes.flooded(state.n, state.e, state.s, state.w, state.spare_mask, carried)[0]
+        return reaches & ~carried, lanes.carries
 
     def wand_pays(self, state: MasterState) -> bool:
         """Greedy's wand rule (see `wand_values`): the extra turn can take the lowest token,
@@ -789,8 +513,3 @@ def turns_to_token(board: Board, pawn: int, token: int, *,
         raise ValueError("the pawn already stands on the token")
     return solve(board, pawn, token, forbidden=forbidden, max_turns=max_turns, budget=budget,
                  rides=True, memo=memo)
-
-
-def count_wands(before: MasterState, move: object, after: MasterState) -> dict[str, float]:
-    """Self-play counter: wands played."""
-    return {"wands_used": 1.0} if move == USE else {}

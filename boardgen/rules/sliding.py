@@ -39,13 +39,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import getitem
-from typing import Any, Generic, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, Self, TypeVar
 
-from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, deal_draws
+from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
-from boardgen.rules.draws import below
-from boardgen.rules.protocol import Outcome
-from boardgen.rules.simulate import GameRecord, Hook
+from boardgen.rules.protocol import Event, Outcome
 
 SHIFT, WALK = "shift", "walk"
 # DRAWING[mask]: the box-drawing character of a tile open on the sides of `mask`.
@@ -112,6 +110,12 @@ class Push(NamedTuple):
         moved = moved << self.delta if self.delta > 0 else moved >> -self.delta
         return (bits & self.keep) | moved | (incoming << self.entry)
 
+    def sides(self, n: int, e: int, s: int, w: int, mask: int) -> tuple[int, int, int, int]:
+        """The open sides (N, E, S, W) of a board after this push, the spare entering open
+        on the sides of `mask`."""
+        return (self.move(n, mask & 1), self.move(e, (mask >> 1) & 1),
+                self.move(s, (mask >> 2) & 1), self.move(w, (mask >> 3) & 1))
+
     def carry(self, square: int) -> int:
         """Where a pawn on `square` ends up: ridden along the line, wrapped at the far end."""
         if square == self.exit:
@@ -149,9 +153,9 @@ class Geometry:
         self.point_index = {point: i for i, point in enumerate(self.points)}
         # rings[sq][d]: squares at Manhattan distance d from sq, for "how close" questions.
         self.rings = {sq: self._rings(sq) for sq in self.squares}
-        # For play without states (`SlidingGame.playout`): per push, where a pawn on each
-        # square ends up (`Push.carry`), and the line as a slice of a list of the squares.
-        # Both by the index of the point in `points`.
+        # For play on plain lists (`SlidingRules.play`), by the index of the point in
+        # `points`: where a pawn on each square ends up (`Push.carry`), the line as a slice
+        # of a list of the squares, whether it runs towards higher squares, its exit square.
         span = size * stride
         self.carries = tuple(tuple(push.carry(sq) for sq in range(span))
                              for push in self.pushes.values())
@@ -160,6 +164,8 @@ class Geometry:
                             for push in self.pushes.values())
         self.slices = tuple(slice(min(push.order), max(push.order) + 1, abs(push.delta))
                             for push in self.pushes.values())
+        self.forwards = tuple(push.delta > 0 for push in self.pushes.values())
+        self.exits = tuple(push.exit for push in self.pushes.values())
 
     def bit(self, row: int, col: int) -> int:
         if not (0 <= row < self.size and 0 <= col < self.size):
@@ -354,70 +360,30 @@ class Board:
                sides: tuple[int, int, int, int] | None = None) -> Board:
         """The board after turning the spare and pushing it in at `point`; `sides`, if
         known already, are its open sides (N, E, S, W) after the push."""
-        push = self.geometry.pushes[point]
-        out = push.exit
-        ejected_mask = self.mask_at(out)
+        geometry = self.geometry
+        index = geometry.point_index[point]
+        push = geometry.pushes[point]
+        ejected_mask = self.mask_at(push.exit)
         tiles = list(self.tiles)
-        order = push.order
-        ejected = tiles[out]
-        for k in range(len(order) - 1, 0, -1):
-            tiles[order[k]] = tiles[order[k - 1]]
-        tiles[order[0]] = self.spare
+        spare = _slide_line(tiles, self.spare, geometry.slices[index], geometry.forwards[index])
         if sides is None:
-            mask = _TURNED[self.spare_mask][rotation % 4]
-            sides = (push.move(self.n, mask & 1), push.move(self.e, (mask >> 1) & 1),
-                     push.move(self.s, (mask >> 2) & 1), push.move(self.w, (mask >> 3) & 1))
-        return Board(self.geometry, self.table, tuple(tiles), ejected, ejected_mask, *sides)
+            sides = push.sides(self.n, self.e, self.s, self.w, _TURNED[self.spare_mask][rotation % 4])
+        return Board(geometry, self.table, tuple(tiles), spare, ejected_mask, *sides)
+
+
+def _slide_line(tiles: list[int], spare: int, line: slice, forward: bool) -> int:
+    """Push the spare into the line of `tiles` (by bit square) that `line` slices, at its
+    low end if `forward`, else at its high end; the tile pushed off, the new spare."""
+    moved = tiles[line]
+    if forward:
+        tiles[line] = [spare, *moved[:-1]]
+        return moved[-1]
+    tiles[line] = [*moved[1:], spare]
+    return moved[0]
 
 
 # _TURNED[mask][t]: the mask turned t clockwise quarter turns.
 _TURNED = tuple(tuple(rotate(mask, t) for t in range(4)) for mask in range(16))
-# _SIDE_DIGITS[side]: a byte translation from a tile's open sides to "1" if it opens on that
-# side (N, E, S, W), else "0" (`SlidingRules.dealt`).
-_SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in range(256))
-                     for side in range(4))
-
-
-def _shuffle(getrandbits: Callable[[int], int], items: list[Any]) -> None:
-    """`random.Random.shuffle` of `items` with that Random's `getrandbits`: the same draws
-    (`_PLAIN_DRAWS`), without a method call per draw."""
-    steps = _SHUFFLE_STEPS.get(len(items))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(items)] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
-    for i, n, k in steps:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-# _SHUFFLE_STEPS[length]: (position, bound, bits to draw) of each step of `_shuffle`.
-_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _plain_draws() -> bool:
-    """Whether `random.Random` draws an index below n as self-play writes it out: bits of
-    n's length until one is under n (`choice`, `shuffle`, `randrange`). Checked once, on
-    this Python; if not, self-play calls the Random's methods instead."""
-    ours, theirs = random.Random(20261123), random.Random(20261123)
-    bits = ours.getrandbits
-    for n in (1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 48, 64, 100):
-        for _ in range(8):
-            k = n.bit_length()
-            r = bits(k)
-            while r >= n:
-                r = bits(k)
-            if theirs.choice(range(n)) != r or (n == 4 and theirs.randrange(4) != below(bits, 4)):
-                return False
-    mine, yours = list(range(40)), list(range(40))
-    _shuffle(bits, mine)
-    theirs.shuffle(yours)
-    return mine == yours and bits(32) == theirs.getrandbits(32)
-
-
-_PLAIN_DRAWS = _plain_draws()
-
 
 def distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
     """(quarter turns, resulting mask) for each different orientation of a tile: always
@@ -432,35 +398,127 @@ def distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
 _ORIENTATIONS = tuple(len(distinct_rotations(mask)) for mask in range(16))
 
 
-@dataclass(frozen=True)
 class Position:
-    """What every game on the sliding board keeps in its state: the board, the pawns, and
-    whose decision it is in which phase of which turn."""
+    """One game on the sliding board as it stands, changed in place by its rules'
+    `SlidingRules.play`: the board's open sides (``n``, ``e``, ``s``, ``w``, as in `Board`),
+    the tile on each bit square and the spare, the pawns, and whose decision it is in which
+    phase of which turn. `copy` gives an independent position; `board` a frozen `Board`
+    (what the solver and the drawings read).
 
-    board: Board
-    pawns: tuple[int, ...]  # bit square per seat
-    seat: int
-    phase: str
-    last: InsertionPoint | None  # the previous push; its opposite is forbidden
-    turn: int  # complete turns played by all seats
-    reach: int  # in the walk phase, the squares the mover can walk to
+    Each game on this board adds its own pieces in a subclass (`SlidingState`: the cards;
+    `boardgen.rules.master.MasterState`: tokens and wands), extending `copy` and `key`.
+    """
+
+    __slots__ = ("geometry", "table", "n", "e", "s", "w", "tiles", "spare", "spare_mask",
+                 "pawns", "seat", "phase", "banned", "turn", "reach", "seed", "recorded",
+                 "_outlook", "_board", "_moves")
+
+    def __init__(self, board: Board, pawns: Sequence[int], *, seat: int = 0,
+                 phase: str = SHIFT, last: InsertionPoint | None = None, turn: int = 0,
+                 reach: int = 0, seed: int = 0):
+        geometry = board.geometry
+        self.geometry, self.table = geometry, board.table
+        self.n, self.e, self.s, self.w = board.n, board.e, board.s, board.w
+        self.tiles = list(board.tiles)
+        self.spare, self.spare_mask = board.spare, board.spare_mask
+        self.pawns = list(pawns)  # bit square per seat
+        self.seat, self.phase, self.turn = seat, phase, turn
+        # The index (in `Geometry.points`) of the point the previous push forbids, -1 for none.
+        self.banned = -1 if last is None else geometry.point_index[last.opposite]
+        self.reach = reach  # in the walk phase, the squares the mover can walk to
+        self.seed = seed  # the seed the game was set up with
+        self.recorded: tuple[Event, ...] = ()  # what the last move set off (`SlidingRules.events`)
+        self._outlook: tuple[Lanes, int, int, int, int, int] | None = None
+        self._board: Board | None = board
+        self._moves: Sequence[Any] | None = None
+
+    def copy(self) -> Self:
+        """An independent position equal to this one."""
+        other = object.__new__(type(self))
+        other.geometry, other.table = self.geometry, self.table
+        other.n, other.e, other.s, other.w = self.n, self.e, self.s, self.w
+        other.tiles, other.spare, other.spare_mask = self.tiles.copy(), self.spare, self.spare_mask
+        other.pawns = self.pawns.copy()
+        other.seat, other.phase, other.banned = self.seat, self.phase, self.banned
+        other.turn, other.reach, other.seed = self.turn, self.reach, self.seed
+        other.recorded = self.recorded
+        # What was worked out for this very position holds for its copy too.
+        other._outlook, other._board, other._moves = self._outlook, self._board, self._moves
+        return other
+
+    def replaced(self, **changes: Any) -> Self:
+        """A copy with some of its fields set to other values (a test's position)."""
+        other = self.copy()
+        for name, value in changes.items():
+            setattr(other, name, list(value) if name in ("pawns", "tiles") else value)
+        other.changed()
+        return other
+
+    def changed(self) -> None:
+        """Forget what was worked out for the position as it was (`play` calls it)."""
+        self._outlook = self._board = self._moves = None
+
+    @property
+    def board(self) -> Board:
+        """The board as a frozen `Board`."""
+        board = self._board
+        if board is None:
+            board = self._board = Board(self.geometry, self.table, tuple(self.tiles), self.spare,
+                                        self.spare_mask, self.n, self.e, self.s, self.w)
+        return board
+
+    @property
+    def last(self) -> InsertionPoint | None:
+        """The previous push; its opposite is forbidden."""
+        banned = self.banned
+        return None if banned < 0 else self.geometry.points[self.geometry.opposites[banned]]
 
     @property
     def forbidden(self) -> InsertionPoint | None:
-        return None if self.last is None else self.last.opposite
+        return None if self.banned < 0 else self.geometry.points[self.banned]
 
     def pawn_cell(self, seat: int) -> tuple[int, int]:
-        return self.board.geometry.cell(self.pawns[seat])
+        return self.geometry.cell(self.pawns[seat])
+
+    def locate(self, tile: int) -> int:
+        """The square of a tile (index into the board's table), or SPARE."""
+        return SPARE if tile == self.spare else self.tiles.index(tile)
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything the position holds, as plain data: equal positions, equal keys."""
+        return (self.n, self.e, self.s, self.w, tuple(self.tiles), self.spare, self.spare_mask,
+                tuple(self.pawns), self.seat, self.phase, self.banned, self.turn, self.reach,
+                self.seed)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # it changes in place
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(seat={self.seat}, phase={self.phase!r}, "
+                f"turn={self.turn}, pawns={[self.pawn_cell(s) for s in range(len(self.pawns))]})")
 
 
-@dataclass(frozen=True)
 class SlidingState(Position):
-    """Game state: the `Position` and every player's cards."""
+    """A game of the classic rules as it stands: the `Position` and every player's cards."""
 
-    cards: tuple[tuple[str, ...], ...]  # per seat, cards still to find, top first
-    dealt: int  # cards per seat at the start
-    winner: int | None = None
-    seed: int = 0  # the seed the board and the cards were dealt with
+    __slots__ = ("cards", "dealt", "winner")
+
+    def __init__(self, board: Board, pawns: Sequence[int], cards: Sequence[Sequence[str]],
+                 dealt: int, *, winner: int | None = None, **position: Any):
+        super().__init__(board, pawns, **position)
+        self.cards = tuple(tuple(pile) for pile in cards)  # per seat, cards still to find, top first
+        self.dealt = dealt  # cards per seat at the start
+        self.winner = winner
+
+    def copy(self) -> Self:
+        other = super().copy()
+        other.cards, other.dealt, other.winner = self.cards, self.dealt, self.winner
+        return other
+
+    def key(self) -> tuple[Any, ...]:
+        return (*super().key(), self.cards, self.dealt, self.winner)
 
     def found(self, seat: int) -> int:
         return self.dealt - len(self.cards[seat])
@@ -505,7 +563,7 @@ class Lanes:
         self.keep = keep
         self.movers = tuple(movers.items())
         # The usual case, all four directions among the moves: (two shifts left, then two
-        # right) as (distance, movers) for `SlidingGame.greedy_game`.
+        # right) as (distance, movers) for `flooded`.
         left = sorted((d, m) for d, m in self.movers if d > 0)
         right = sorted((-d, m) for d, m in self.movers if d < 0)
         self.four: tuple[int, int, int, int, int, int, int, int] | None = None
@@ -674,6 +732,37 @@ class Lanes:
         return (bits >> (k << self.bits)) & self.lane_mask
 
 
+class WalkMoves(Sequence["Walk"]):
+    """The walks of a walk phase (`SlidingRules.walks` of the squares in reach), listed only
+    when read: self-play mostly asks how many there are."""
+
+    __slots__ = ("rules", "squares", "_walks")
+
+    def __init__(self, rules: SlidingRules[Any], squares: int):
+        self.rules, self.squares = rules, squares
+        self._walks: tuple[Walk, ...] | None = None
+
+    def __len__(self) -> int:
+        return self.squares.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.squares != 0
+
+    def __getitem__(self, index: Any) -> Any:
+        walks = self._walks
+        if walks is None:
+            walks = self._walks = self.rules.walks(self.squares)
+        return walks[index]
+
+    def __iter__(self) -> Iterator[Walk]:
+        return iter(self[:])
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class ShiftMoves:
     """`shifts` and `lanes` for a game class on a sliding board; the class sets
     ``geometry`` and an empty ``_lanes`` dict (the cache) in its ``__init__``."""
@@ -704,14 +793,18 @@ T = TypeVar("T")
 
 class SlidingRules(ShiftMoves, Generic[StateT]):
     """What every game on the sliding board shares: the layout's geometry and starts, the
-    shift (push, pawns riding their line) and the walk, the legal moves of both, and a turn
-    that ends with `end_turn`.
+    shift (push, pawns riding their line) and the walk, played in place on a `Position`
+    (`play`; `apply` plays on a copy), the legal moves of both, and a turn that ends with
+    `end_turn`.
 
     A game on this board (`SlidingGame`, `boardgen.rules.master.MasterGame`) provides its
-    state type and: `is_over`, `shifted` (the state after a push), `arrive` (the mover's
-    walk ends on a square) and `end_turn` (who decides next); a game with decisions other
-    than shifts and walks also `other_moves` and `apply_other`.
+    position type and: `is_over`, `shifted` (what else a push carries), `arrive` (the
+    mover's walk ends on a square) and `end_turn` (who decides next); a game with decisions
+    other than shifts and walks also `other_moves` and `play_other`. Its greedy values
+    (`best_moves`) read every shift at once from `outlook`.
     """
+
+    branching_every = 0  # sample the turns on offer every this many turns (`events`); 0: never
 
     def __init__(self, layout: SlidingLayout):
         self.layout = layout
@@ -719,6 +812,9 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         self.geometry = Geometry(layout.size, layout.sliding_lines)
         self.homes = tuple(self.geometry.bit(*start.at) for start in layout.starts)
         self._lanes: dict[tuple[InsertionPoint | None, int], Lanes] = {}
+        # The same `Lanes` by the index of the forbidden point (-1 for none) and the spare's
+        # orientations, as ``index * 8 + orientations`` (`lanes_at`).
+        self._lanes_at: dict[int, Lanes] = {}
         stride = self.geometry.stride
         self._walks = {sq: Walk(divmod(sq, stride)) for sq in self.geometry.squares}
         # _walk_bytes[i][b]: the walks to the squares of bits b of byte i of a bitboard.
@@ -726,39 +822,21 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             tuple(tuple(self._walks[8 * i + bit] for bit in range(8)
                         if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
             for i in range(-(-self.geometry.full.bit_length() // 8)))
-        # _square_bytes[i][b]: the squares of bits b of byte i of a bitboard.
-        self._square_bytes = tuple(
-            tuple(tuple(8 * i + bit for bit in range(8)
-                        if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
-            for i in range(-(-self.geometry.full.bit_length() // 8)))
-        # `_fast_lane`: the lanes by forbidden point (its index, -1 for none) and spare.
-        self._fast_lanes: dict[int, Lanes] = {}
-        # `dealt`: free squares, fixed tiles, their sides, loose tiles and their masks.
-        self._dealer: tuple[tuple[int, ...], list[int], bytes, tuple[int, ...],
-                            tuple[tuple[int, ...], ...]] | None = None
-        self._last_state: StateT | None = None
-        self._last_moves: Sequence[Any] = ()
-        # The last `lane_reaches`: (board, forbidden, pawn, lanes, reaches), so the shift
-        # a player picks from them is applied without flooding its board again.
-        self._last_reaches: tuple[Board, InsertionPoint | None, int, Lanes, int,
-                                  tuple[int, int, int, int]] | None = None
 
     # -- what a game on this board provides --------------------------------------------------
 
     def is_over(self, state: StateT) -> bool:
         raise NotImplementedError
 
-    def shifted(self, state: StateT, push: Push, board: Board, pawns: tuple[int, ...],
-                reach: int) -> StateT:
-        """The state after the mover's push: `board`, every pawn carried, the mover's
-        `reach`; the walk comes next."""
-        raise NotImplementedError
+    def shifted(self, state: StateT, point: int) -> None:
+        """After the push at `geometry.points[point]`: move whatever else rides the tiles
+        (the pawns have ridden already)."""
 
-    def arrive(self, state: StateT, square: int) -> StateT:
+    def arrive(self, state: StateT, square: int) -> None:
         """The mover's walk ends on `square` (the pawn still stands where it started)."""
         raise NotImplementedError
 
-    def end_turn(self, state: StateT) -> StateT:
+    def end_turn(self, state: StateT) -> None:
         """After a complete turn: whose decision comes next (a game with extra turns keeps
         the seat here)."""
         raise NotImplementedError
@@ -767,7 +845,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         """The moves of a phase that is neither a shift nor a walk."""
         return ()
 
-    def apply_other(self, state: StateT, move: Any) -> StateT:
+    def play_other(self, state: StateT, move: Any) -> None:
         raise IllegalMoveError(f"{move} cannot be played in the {state.phase} phase")
 
     def initial_state(self, players: int, seed: int) -> StateT:
@@ -780,37 +858,6 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     def outcome(self, state: StateT) -> Outcome | None:
         raise NotImplementedError
 
-    def state_playout(self, seats: int, seed: int, turn_cap: int, hook: Hook | None) -> GameRecord:
-        """Greedy self-play through the states (any hook sees each decision): the game and the
-        record `play` gives, decision by decision, without the protocol's round trips."""
-        choice = random.Random(seed).choice
-        state = self.initial_state(seats, seed)
-        lanes, best, apply = self.lanes, self.best_moves, self.apply
-        decisions = offered = widest = 0
-        counters: dict[str, float] = {}
-        while not self.is_over(state) and state.turn < turn_cap:
-            # As many moves as `legal_moves` lists: the shifts, a walk per square in reach, or
-            # the moves of another phase.
-            phase = state.phase
-            count = (len(lanes(state.forbidden, state.board.spare_mask).moves) if phase == SHIFT
-                     else state.reach.bit_count() if phase == WALK else len(self.other_moves(state)))
-            offered += count
-            if count > widest:
-                widest = count
-            move = choice(best(state))
-            after = apply(state, move)
-            if hook is not None:
-                for key, value in hook(state, move, after).items():
-                    counters[key] = counters.get(key, 0.0) + value
-            state = after
-            decisions += 1
-        outcome = self.outcome(state)
-        if outcome is None:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
-                              counters)
-        return GameRecord(seed, seats, outcome.winner, outcome.turns, True, decisions, offered,
-                          widest, counters, outcome.scores)
-
     # -- the protocol ------------------------------------------------------------------------
 
     def to_move(self, state: StateT) -> int:
@@ -820,20 +867,24 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         return state.turn
 
     def legal_moves(self, state: StateT) -> Sequence[Any]:
-        # Self-play asks twice in a row for the same state (simulation, then the player).
-        if state is self._last_state:
-            return self._last_moves
-        moves: Sequence[Any]
-        if self.is_over(state):
-            moves = ()
-        elif state.phase == SHIFT:
-            moves = self.shifts(state.forbidden, state.board.spare_mask)
-        elif state.phase == WALK:
-            moves = self.walks(state.reach)
-        else:
-            moves = self.other_moves(state)
-        self._last_state, self._last_moves = state, moves
+        moves = state._moves
+        if moves is None:  # self-play asks twice for the same position (the loop, the player)
+            if self.is_over(state):
+                moves = ()
+            elif state.phase == SHIFT:
+                moves = self.lanes_at(state).moves
+            elif state.phase == WALK:
+                moves = WalkMoves(self, state.reach)
+            else:
+                moves = self.other_moves(state)
+            state._moves = moves
         return moves
+
+    def count_moves(self, state: StateT) -> int:
+        """How many moves `legal_moves` lists, without listing the walks."""
+        if state.phase == WALK and not self.is_over(state):
+            return state.reach.bit_count()
+        return len(self.legal_moves(state))
 
     def walks(self, squares: int) -> tuple[Walk, ...]:
         """The walks to the squares of a bitboard, in square order."""
@@ -842,122 +893,129 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         return tuple(chain.from_iterable(map(getitem, table, data)))
 
     def apply(self, state: StateT, move: Any) -> StateT:
+        """The position after `move`, on a copy (`state` stays as it is)."""
+        after = state.copy()
+        self.play(after, move)
+        return after
+
+    def position(self, players: int, seed: int) -> StateT:
+        """The first position, to play in place (`play`): `initial_state`, which is one."""
+        return self.initial_state(players, seed)
+
+    def play(self, state: StateT, move: Any) -> None:
+        """Play `move` in place: the one implementation of the rules."""
         if self.is_over(state):
             raise IllegalMoveError(f"the game is over; {move} cannot be played")
-        if state.phase == SHIFT:
-            return self._apply_shift(state, move)
-        if state.phase == WALK:
-            return self._apply_walk(state, move)
-        return self.apply_other(state, move)
+        state.recorded = ()
+        phase = state.phase
+        if phase == SHIFT:
+            self._shift(state, move)
+        elif phase == WALK:
+            self._walk(state, move)
+        else:
+            self.play_other(state, move)
 
-    def _apply_shift(self, state: StateT, move: Any) -> StateT:
-        if not isinstance(move, Shift):
-            raise IllegalMoveError(f"{move} is a {_kind(move)} but the turn starts with a shift")
-        forbidden = state.forbidden
-        last = self._last_reaches
-        if (last is not None and last[0] is state.board and last[2] == state.pawns[state.seat]
-                and last[1] == forbidden):
-            lanes = last[3]
-            k = lanes.index.get(move)
-            if k is not None:
-                # The player chose among the shifts just flooded (all of them allowed): take
-                # the board and the reach from there.
-                _, _, _, _, reaches, sides = last
-                push, lane = lanes.pushes[k], lanes.lane
-                board = state.board.pushed(move.point, move.rotation, (
-                    lane(sides[0], k), lane(sides[1], k), lane(sides[2], k), lane(sides[3], k)))
-                carried = self.geometry.carries[lanes.point_ids[k]].__getitem__
-                return self.shifted(state, push, board, tuple(map(carried, state.pawns)),
-                                    lane(reaches, k))
-        found = self.geometry.pushes.get(move.point)
-        if found is None:
-            raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
-        if move.point == forbidden:
-            raise IllegalMoveError(f"{move.point.label} would undo the previous push "
-                                   f"({state.last.label if state.last else '-'})")
-        carry = found.carry
-        pawns = tuple(carry(sq) for sq in state.pawns)
-        board = state.board.pushed(move.point, move.rotation)
-        return self.shifted(state, found, board, pawns, board.reach(1 << pawns[state.seat]))
+    def events(self, state: StateT) -> tuple[Event, ...]:
+        """What the move that led to `state` set off, for self-play's counters: every
+        `branching_every` turns the complete turns the shift phase offered
+        (``turn_branching``, `count_turns`) and a ``branching_samples`` count; a game's own
+        (wands played...)."""
+        return state.recorded
 
-    def _apply_walk(self, state: StateT, move: Any) -> StateT:
+    def count_turns(self, state: StateT) -> int:
+        """Complete turns (shift, distinct rotation, walk) on offer in a shift phase."""
+        return self.outlook(state)[1].bit_count()
+
+    def _shift(self, state: StateT, move: Any) -> None:
+        geometry = self.geometry
+        every = self.branching_every
+        if every and state.turn % every == 0:
+            state.recorded = (("turn_branching", float(self.count_turns(state))),
+                              "branching_samples")
+        outlook = state._outlook
+        k = -1 if outlook is None else outlook[0].index.get(move, -1)
+        if k < 0:  # not one of the shifts flooded already (then known to be allowed)
+            if not isinstance(move, Shift):
+                raise IllegalMoveError(f"{move} is a {_kind(move)} but the turn starts with a shift")
+            point = geometry.point_index.get(move.point, -1)
+            if point < 0:
+                raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
+            if point == state.banned:
+                raise IllegalMoveError(f"{move.point.label} would undo the previous push "
+                                       f"({state.last.label if state.last else '-'})")
+            if outlook is not None:  # the same push as a flooded one with a distinct rotation
+                k = outlook[0].index[Shift(move.point, move.rotation % _ORIENTATIONS[state.spare_mask])]
+        n, e, s, w = state.n, state.e, state.s, state.w
+        if k >= 0:
+            # Every shift was flooded already (a player looked at them): take this one's lane.
+            lanes, reaches, ln, le, ls, lw = outlook  # type: ignore[misc]
+            point = lanes.point_ids[k]
+            at, lane = k << lanes.bits, lanes.lane_mask
+            state.n, state.e, state.s, state.w = ((ln >> at) & lane, (le >> at) & lane,
+                                                  (ls >> at) & lane, (lw >> at) & lane)
+            reach = (reaches >> at) & lane
+        else:
+            state.n, state.e, state.s, state.w = geometry.pushes[move.point].sides(
+                n, e, s, w, _TURNED[state.spare_mask][move.rotation % 4])
+            reach = -1
+        out = geometry.exits[point]
+        state.spare_mask = (((n >> out) & 1) | (((e >> out) & 1) << 1)
+                            | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3))
+        state.spare = _slide_line(state.tiles, state.spare, geometry.slices[point],
+                                  geometry.forwards[point])
+        carry = geometry.carries[point]
+        pawns = state.pawns = [carry[p] for p in state.pawns]
+        state.banned = geometry.opposites[point]
+        state.phase = WALK
+        state._outlook = state._board = state._moves = None
+        if reach < 0:
+            stride = geometry.stride
+            reach = flood(1 << pawns[state.seat], state.e & (state.w >> 1),
+                          state.s & (state.n >> stride), stride)
+        state.reach = reach
+        self.shifted(state, point)
+
+    def _walk(self, state: StateT, move: Any) -> None:
         if not isinstance(move, Walk):
             raise IllegalMoveError(f"{move} is a {_kind(move)} but the pawn must walk (or stay) now")
         square = self.geometry.bit(*move.to)
         if not (state.reach >> square) & 1:
             raise IllegalMoveError(f"{move.to} cannot be reached from "
                                    f"{self.geometry.cell(state.pawns[state.seat])}")
-        return self.end_turn(self.arrive(state, square))
-
-    def dealt(self, seed: int) -> tuple[int, int, int, int, list[int], int, int]:
-        """The board `deal` gives for `seed` as plain data, without its tiles or a `Board`:
-        (n, e, s, w, tile per bit square, spare tile, spare's open sides), as in `Board`.
-
-        The draws of `deal_draws` are made here without a method call each (`_shuffle`,
-        `_PLAIN_DRAWS`), and the open sides are read off one byte per square."""
-        layout = self.layout
-        if self._dealer is None:
-            table, index = _tables(layout)
-            stride = self.geometry.stride
-            base = [-1] * (layout.size * stride)
-            masks = bytearray(layout.size * stride)
-            empty = []
-            for row in range(layout.size):
-                for col in range(layout.size):
-                    square = row * stride + col
-                    fixed = layout.fixed.get((row, col))
-                    if fixed is None:
-                        empty.append(square)
-                        continue
-                    base[square] = index[fixed.id]
-                    masks[square] = fixed.mask
-            self._dealer = (tuple(empty), base, bytes(masks),
-                            tuple(index[t.id] for t in layout.loose),
-                            tuple(_TURNED[t.mask] for t in layout.loose))
-        free, fixed_tiles, fixed_masks, loose, turned = self._dealer
-        if _PLAIN_DRAWS:
-            bits = random.Random(seed).getrandbits
-            order = list(range(len(loose)))
-            _shuffle(bits, order)
-            turns = []
-            for _ in order:  # randrange(4): three bits until under 4
-                t = bits(3)
-                while t >= 4:
-                    t = bits(3)
-                turns.append(t)
-        else:
-            order, turns = deal_draws(layout, seed)
-        tiles = fixed_tiles.copy()
-        masks = bytearray(fixed_masks)
-        for square, i, t in zip(free, order, turns, strict=False):
-            tiles[square] = loose[i]
-            masks[square] = turned[i][t]
-        # One side's bitboard: a "1" per square open on that side, read as a binary number.
-        digits = masks[::-1]
-        last = len(free)
-        return (int(digits.translate(_SIDE_DIGITS[0]), 2), int(digits.translate(_SIDE_DIGITS[1]), 2),
-                int(digits.translate(_SIDE_DIGITS[2]), 2), int(digits.translate(_SIDE_DIGITS[3]), 2),
-                tiles, loose[order[last]], turned[order[last]][turns[last]])
-
-    def _fast_lane(self, forbidden: int, spare_mask: int) -> Lanes:
-        """`lanes` by the index of the forbidden point (-1 for none), kept in `_fast_lanes`
-        under ``forbidden * 8 + orientations of the spare``."""
-        lanes = self.lanes(None if forbidden < 0 else self.geometry.points[forbidden], spare_mask)
-        self._fast_lanes[forbidden * 8 + _ORIENTATIONS[spare_mask]] = lanes
-        return lanes
+        self.arrive(state, square)
+        state.changed()
+        self.end_turn(state)
 
     # -- looking ahead -----------------------------------------------------------------------
+
+    def lanes_at(self, state: StateT) -> Lanes:
+        """The shifts allowed in `state` as `Lanes` (its legal moves in a shift phase)."""
+        spare_mask = state.spare_mask
+        key = state.banned * 8 + _ORIENTATIONS[spare_mask]
+        lanes = self._lanes_at.get(key)
+        if lanes is None:
+            lanes = self._lanes_at[key] = self.lanes(state.forbidden, spare_mask)
+        return lanes
+
+    def outlook(self, state: StateT) -> tuple[Lanes, int, int, int, int, int]:
+        """Every shift of the mover at once: its `Lanes`, in each lane the squares the
+        mover's pawn can walk to after that shift, and the lanes' open sides (N, E, S, W);
+        kept on the position until it changes."""
+        found = state._outlook
+        if found is None:
+            lanes = self.lanes_at(state)
+            reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
+                                                    state.spare_mask,
+                                                    lanes.carries[state.pawns[state.seat]])
+            found = state._outlook = (lanes, reaches, ln, le, ls, lw)
+        return found
 
     def lane_reaches(self, board: Board, forbidden: InsertionPoint | None,
                      pawn: int) -> tuple[Lanes, int]:
         """Every shift allowed on `board` as `Lanes`, and in each lane the squares the pawn
         on `pawn` can walk to after that shift."""
         lanes = self.lanes(forbidden, board.spare_mask)
-        last = self._last_reaches
-        if last is not None and last[0] is board and last[1] == forbidden and last[2] == pawn:
-            return lanes, last[4]
-        reaches, sides = lanes.reaches(board, lanes.carried(pawn))
-        self._last_reaches = (board, forbidden, pawn, lanes, reaches, sides)
+        reaches, _ = lanes.reaches(board, lanes.carried(pawn))
         return lanes, reaches
 
 
@@ -978,13 +1036,13 @@ class SlidingGame(SlidingRules[SlidingState]):
 
     variant = "classic"
     ending = HOME
+    branching_every = 8
 
     def __init__(self, layout: SlidingLayout):
         super().__init__(layout)
         if self.variant != "classic":
             self.id = f"{layout.id}:{self.variant}"
         self.tile_of = {t.treasure: i for i, t in enumerate(layout.all_tiles) if t.treasure}
-        self._deck: tuple[int, ...] | None = None  # the cards by tile, for `greedy_game`
         geometry = self.geometry
         last = geometry.size - 1
         edge = {side: sum(1 << geometry.bit(*cell) for cell in cells) for side, cells in (
@@ -1005,27 +1063,19 @@ class SlidingGame(SlidingRules[SlidingState]):
     def start(self, board: Board, players: int, seed: int) -> SlidingState:
         """A new game on a given board: cards shuffled and dealt from `seed`."""
         cards = self.deal_cards([t.id for t in self.layout.treasures], players, seed)
-        return SlidingState(board, self.homes[:players], 0, SHIFT, None, 0, 0, cards,
-                            self.layout.deal[players], seed=seed)
+        return SlidingState(board, self.homes[:players], cards, self.layout.deal[players],
+                            seed=seed)
 
     def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
-        """Each seat's pile: `deck` (the treasures in layout order, by id or by tile) shuffled
-        with `seed`, and dealt in blocks."""
-        rng = random.Random(f"{seed}/cards")
-        if _PLAIN_DRAWS:
-            _shuffle(rng.getrandbits, deck)
-        else:
-            rng.shuffle(deck)
+        """Each seat's pile: `deck` (the treasures in layout order) shuffled with `seed`,
+        and dealt in blocks."""
+        random.Random(f"{seed}/cards").shuffle(deck)
         size = self.layout.deal[players]
         fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
         return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
 
     def is_over(self, state: SlidingState) -> bool:
         return state.winner is not None
-
-    def count_turns(self, state: SlidingState) -> int:
-        """Complete turns (shift, distinct rotation, walk) on offer in a shift phase."""
-        return self.outlook(state)[1].bit_count()
 
     def outcome(self, state: SlidingState) -> Outcome | None:
         if state.winner is None:
@@ -1035,33 +1085,30 @@ class SlidingGame(SlidingRules[SlidingState]):
 
     # -- rules ----------------------------------------------------------------------------
 
-    def shifted(self, state: SlidingState, push: Push, board: Board, pawns: tuple[int, ...],
-                reach: int) -> SlidingState:
-        return SlidingState(board, pawns, state.seat, WALK, push.point, state.turn, reach,
-                            state.cards, state.dealt, None, state.seed)
-
-    def arrive(self, state: SlidingState, square: int) -> SlidingState:
+    def arrive(self, state: SlidingState, square: int) -> None:
         """The mover's walk ends on `square`: turn a card, perhaps win (with every card
         turned: on the start square, or on an exit under the `EXIT` ending)."""
         seat, cards = state.seat, state.cards
-        mine = self.found_card(state, square)
-        if mine is not None:
-            left = tuple(c for c in cards[seat] if c != mine)
-            cards = cards[:seat] + (left,) + cards[seat + 1:]
-        winner = None
-        if not cards[seat] and (self.finish(state.board, seat) >> square) & 1:
-            winner = seat
-        pawns = state.pawns[:seat] + (square,) + state.pawns[seat + 1:]
-        return SlidingState(state.board, pawns, seat, state.phase, state.last, state.turn,
-                            state.reach, cards, state.dealt, winner, state.seed)
+        pile = cards[seat]
+        if pile:
+            tile = state.tiles[square]
+            tile_of = self.tile_of
+            for card in self.wanted(pile):
+                if tile_of[card] == tile:
+                    pile = tuple(c for c in pile if c != card)
+                    state.cards = cards[:seat] + (pile,) + cards[seat + 1:]
+                    break
+        if not pile and (self.finish(state, seat) >> square) & 1:
+            state.winner = seat
+        state.pawns[seat] = square
 
-    def end_turn(self, state: SlidingState) -> SlidingState:
+    def end_turn(self, state: SlidingState) -> None:
         """Pass the turn on to the next seat, unless the mover has won."""
-        seat = state.seat if state.winner is not None else (state.seat + 1) % len(state.pawns)
-        return SlidingState(state.board, state.pawns, seat, SHIFT, state.last, state.turn + 1, 0,
-                            state.cards, state.dealt, state.winner, state.seed)
+        if state.winner is None:
+            state.seat = (state.seat + 1) % len(state.pawns)
+        state.phase, state.turn, state.reach = SHIFT, state.turn + 1, 0
 
-    def finish(self, board: Board, seat: int) -> int:
+    def finish(self, board: Board | Position, seat: int) -> int:
         """The squares where the seat, with every card turned, wins: its start square, or
         under the `EXIT` ending every square at the board's edge whose tile opens off it."""
         if self.ending is HOME:
@@ -1072,7 +1119,7 @@ class SlidingGame(SlidingRules[SlidingState]):
     def found_card(self, state: SlidingState, square: int) -> str | None:
         """The card the mover turns by ending a walk on `square`, if any."""
         for card in self.wanted(state.cards[state.seat]):
-            if state.board.locate(self.tile_of[card]) == square:
+            if state.locate(self.tile_of[card]) == square:
                 return card
         return None
 
@@ -1080,241 +1127,42 @@ class SlidingGame(SlidingRules[SlidingState]):
         """The cards a player may find next: the top of the pile."""
         return cards[:1]
 
-    def targets(self, state: SlidingState, seat: int, board: Board | None = None) -> int:
+    def targets(self, state: SlidingState, seat: int) -> int:
         """Squares the seat is heading for: wanted treasures on the board, or where it
         finishes (`finish`)."""
-        board = board or state.board
         cards = state.cards[seat]
         if not cards:
-            return self.finish(board, seat)
+            return self.finish(state, seat)
         bits = 0
         for card in self.wanted(cards):
-            square = board.locate(self.tile_of[card])
+            square = state.locate(self.tile_of[card])
             if square != SPARE:
                 bits |= 1 << square
         return bits
+
+    def lane_targets(self, state: SlidingState) -> int:
+        """`targets` of the mover in every lane of `outlook`: where each wanted treasure's
+        tile lies after each shift, or where the mover finishes."""
+        lanes, _, ln, le, ls, lw = self.outlook(state)
+        seat = state.seat
+        cards = state.cards[seat]
+        if cards:
+            slides, tile_of, bits = lanes.slides, self.tile_of, 0
+            for card in self.wanted(cards):
+                bits |= slides[state.locate(tile_of[card])]
+            return bits
+        if self.ending is HOME:
+            return lanes.ones << self.homes[seat]
+        ones, (north, east, south, west) = lanes.ones, self.edges
+        return ((ln & north * ones) | (le & east * ones) | (ls & south * ones)
+                | (lw & west * ones))
 
     def heading(self, state: SlidingState, seat: int) -> tuple[list[int], int]:
         """What the seat is after: (tiles of the cards it may find, squares to finish on)."""
         cards = state.cards[seat]
         if cards:
             return [self.tile_of[c] for c in self.wanted(cards)], 0
-        return [], self.finish(state.board, seat)
-
-    # -- fast self-play --------------------------------------------------------------------
-
-    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
-                hook: Hook | None = None) -> GameRecord | None:
-        """`boardgen.rules.simulate.play` asks this first: with a greedy player in every
-        seat, the same game and the same record as `play` gives, decision by decision
-        (same moves, same draws from ``random.Random(seed)``), without the protocol's
-        round trips; None for other players (then `play` plays it).
-
-        Without a hook, or with the engine's `BranchingSample`, the game is played on plain
-        ints and lists (`greedy_game`); any other hook sees every state (`state_playout`).
-        """
-        from boardgen.rules.players import GreedyPlayer
-
-        if not all(type(p) is GreedyPlayer for p in players):
-            return None
-        if type(self) in _PLAIN_VARIANTS and _PLAIN_DRAWS and (
-                hook is None or (type(hook) is BranchingSample and hook.game is self)):
-            return self.greedy_game(len(players), seed, turn_cap=turn_cap,
-                                    every=hook.every if hook is not None else 0)
-        return self.state_playout(len(players), seed, turn_cap, hook)
-
-
-    def greedy_game(self, seats: int, seed: int, *, turn_cap: int, every: int = 0,
-                    trace: list[Shift | Walk] | None = None) -> GameRecord:
-        """One game of greedy players in every seat, played on plain ints and lists: the
-        moves `best_moves` offers and the draws `play` makes, decision by decision, so the
-        record is the one `play` gives. `every` > 0 adds the `BranchingSample` counters of
-        that period; `trace`, if given, receives every move played.
-
-        Only for the game classes of this module (`_PLAIN_VARIANTS`): their rules are
-        written out again below, in locals, rather than through `apply` and the states.
-        """
-        if seats not in self.layout.deal or seats > len(self.homes):
-            self.initial_state(seats, seed)  # raises the reason
-        bits = random.Random(seed).getrandbits  # `choice` written out (`_PLAIN_DRAWS`)
-        geometry = self.geometry
-        stride, size, full = geometry.stride, geometry.size, geometry.full
-        n, e, s, w, tiles, spare, spare_mask = self.dealt(seed)
-        homes = self.homes
-        pawns = list(homes[:seats])
-        if self._deck is None:
-            self._deck = tuple(self.tile_of[t.id] for t in self.layout.treasures)
-        piles = [list(pile) for pile in self.deal_cards(list(self._deck), seats, seed)]
-        dealt = self.layout.deal[seats]
-        every_card = type(self).wanted is not SlidingGame.wanted  # all cards wanted at once
-        home = self.ending is HOME
-        north, east, south, west = self.edges
-        carries, slices, opposites = geometry.carries, geometry.slices, geometry.opposites
-        slid = geometry.slides
-        wanted = SPARE  # classic: the square of the mover's top card's tile
-        table = self._fast_lanes
-        orientations = _ORIENTATIONS
-        square_bytes, nbytes = self._square_bytes, len(self._square_bytes)
-        walks = self._walks
-        forbidden = -1  # index into geometry.points, -1 for none
-        seat = turn = decisions = offered = widest = 0
-        winner: int | None = None
-        branching = samples = 0.0
-        while winner is None and turn < turn_cap:
-            # -- the shift: every lane's board, the mover's reach and targets (`outlook`)
-            lanes = table.get(forbidden * 8 + orientations[spare_mask])
-            if lanes is None:
-                lanes = self._fast_lane(forbidden, spare_mask)
-            count = lanes.count
-            offered += count
-            if count > widest:
-                widest = count
-            ones = lanes.ones
-            reaches, ln, le, ls, lw = lanes.flooded(n, e, s, w, spare_mask,
-                                                    lanes.carries[pawns[seat]])
-            if every and turn % every == 0:
-                branching += reaches.bit_count()
-                samples += 1
-            pile = piles[seat]
-            if pile:
-                slides = lanes.slides
-                if every_card:
-                    targets = 0
-                    for tile in pile:
-                        targets |= slides[SPARE if tile == spare else tiles.index(tile)]
-                else:  # the top card's tile: where it lies now, and in each lane
-                    wanted = SPARE if pile[0] == spare else tiles.index(pile[0])
-                    targets = slides[wanted]
-            elif home:
-                targets = ones << homes[seat]
-            else:
-                targets = ((ln & north * ones) | (le & east * ones) | (ls & south * ones)
-                           | (lw & west * ones))
-            # `best_moves`: the lanes of the best value
-            hits = reaches & targets
-            if not hits:
-                if not targets:
-                    hits = lanes.full
-                else:  # `lanes.grow`, written out
-                    every_lane, grown = lanes.full, targets
-                    for _ in range(size - 1):
-                        grown = (grown | grown << 1 | grown >> 1 | grown << stride
-                                 | grown >> stride) & every_lane
-                        hits = reaches & grown
-                        if hits:
-                            break
-                    else:
-                        grow = lanes.grow
-                        grown = grow(grown)
-                        hits = reaches & grown
-                        aimless = lanes.ones & ~lanes.flags(targets)
-                        if aimless:
-                            hits |= aimless
-                        while not hits:
-                            grown = grow(grown)
-                            hits = reaches & grown
-            chosen = lanes.chosen_indices(hits)
-            many = len(chosen)
-            if many == 1:
-                while bits(1):  # choice of one: one bit until it is 0
-                    pass
-                k = chosen[0]
-            else:
-                width = many.bit_length()
-                r = bits(width)
-                while r >= many:
-                    r = bits(width)
-                k = chosen[r]
-            push = lanes.pushes[k]
-            # -- play the shift: the chosen lane's board, pawns carried, the reach
-            at, mask = k << lanes.bits, lanes.lane_mask
-            out = push.exit
-            spare_mask, n, e, s, w = (
-                ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                | (((w >> out) & 1) << 3),
-                (ln >> at) & mask, (le >> at) & mask, (ls >> at) & mask, (lw >> at) & mask)
-            point = lanes.point_ids[k]
-            line = slices[point]
-            moved = tiles[line]
-            if push.delta > 0:
-                tiles[line] = [spare, *moved[:-1]]
-                spare = moved[-1]
-            else:
-                tiles[line] = [*moved[1:], spare]
-                spare = moved[0]
-            carry = carries[point]
-            pawns = [carry[p] for p in pawns]
-            reach = (reaches >> at) & mask
-            forbidden = opposites[point]
-            decisions += 1
-            if trace is not None:
-                trace.append(lanes.moves[k])
-            # -- the walk (`best_moves` of the walk phase), then `arrive` and `end_turn`
-            count = reach.bit_count()
-            offered += count
-            if count > widest:
-                widest = count
-            if pile:
-                if every_card:
-                    targets = 0
-                    for tile in pile:
-                        if tile != spare:
-                            targets |= 1 << tiles.index(tile)
-                else:
-                    wanted = slid[point][wanted]  # the top card's tile, pushed with its line
-                    targets = 0 if wanted == SPARE else 1 << wanted
-            elif home:
-                targets = 1 << homes[seat]
-            else:
-                targets = (n & north) | (e & east) | (s & south) | (w & west)
-            hits = reach & targets
-            if not hits:
-                if not targets:
-                    hits = reach
-                else:
-                    while not hits:
-                        targets = (targets | targets << 1 | targets >> 1 | targets << stride
-                                   | targets >> stride) & full
-                        hits = reach & targets
-            if hits & (hits - 1):
-                squares = [*chain.from_iterable(
-                    map(getitem, square_bytes, hits.to_bytes(nbytes, "little")))]
-                many = len(squares)
-                width = many.bit_length()
-                r = bits(width)
-                while r >= many:
-                    r = bits(width)
-                square = squares[r]
-            else:
-                while bits(1):
-                    pass
-                square = hits.bit_length() - 1
-            if trace is not None:
-                trace.append(walks[square])
-            if pile:
-                if every_card:
-                    tile = tiles[square]
-                    if tile in pile:
-                        pile.remove(tile)
-                elif square == wanted:
-                    del pile[0]
-            if not pile:
-                if home:
-                    if square == homes[seat]:
-                        winner = seat
-                elif ((n & north) | (e & east) | (s & south) | (w & west)) >> square & 1:
-                    winner = seat
-            pawns[seat] = square
-            decisions += 1
-            turn += 1
-            if winner is None:
-                seat = (seat + 1) % seats
-        counters = {"turn_branching": branching, "branching_samples": samples} if samples else {}
-        if winner is None:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest,
-                              counters)
-        return GameRecord(seed, seats, winner, turn, True, decisions, offered, widest, counters,
-                          tuple(dealt - len(pile) for pile in piles))
+        return [], self.finish(state, seat)
 
     # -- evaluation for players -----------------------------------------------------------
 
@@ -1349,14 +1197,15 @@ class SlidingGame(SlidingRules[SlidingState]):
 
     def score_moves(self, state: SlidingState, moves: Sequence[Shift | Walk],
                     seat: int) -> list[tuple[int, int]]:
-        """`heuristic` of each move's result, without building the states (a walk onto a
+        """`heuristic` of each move's result, without building the positions (a walk onto a
         wanted treasure scores ``(steps left - 1, 0)``)."""
         if state.seat != seat or state.winner is not None:
             return [self.heuristic(self.apply(state, m), seat) for m in moves]
         steps = self.steps_left(state, seat)
         if state.phase == WALK:
             return self._score_walks(state, moves, seat, steps)
-        lanes, reaches, targets = self.outlook(state)
+        lanes, reaches = self.outlook(state)[:2]
+        targets = self.lane_targets(state)
         score, lane = self._score_reach, lanes.lane
         # Many shifts leave the same squares in reach of the same targets: score each once.
         memo: dict[tuple[int, int], tuple[int, int]] = {}
@@ -1386,12 +1235,14 @@ class SlidingGame(SlidingRules[SlidingState]):
             if not hits:
                 if not targets:
                     return self.walks(reach)
-                grow = _grower(self.geometry)
+                stride, full = self.geometry.stride, self.geometry.full
                 while not hits:
-                    targets = grow(targets)
+                    targets = (targets | targets << 1 | targets >> 1 | targets << stride
+                               | targets >> stride) & full
                     hits = reach & targets
             return self.walks(hits)
-        lanes, reaches, targets = self.outlook(state)
+        lanes, reaches = self.outlook(state)[:2]
+        targets = self.lane_targets(state)
         hits = reaches & targets
         if hits:
             return lanes.chosen(lanes.flags(hits))
@@ -1416,27 +1267,12 @@ class SlidingGame(SlidingRules[SlidingState]):
             hits = reaches & grown
         return lanes.chosen(lanes.flags(hits))
 
-    def outlook(self, state: SlidingState) -> tuple[Lanes, int, int]:
-        """The mover's shifts as `Lanes`, with every lane's reach of the mover's pawn and
-        every lane's targets (`targets`) after that shift."""
-        board, seat = state.board, state.seat
-        lanes, reaches = self.lane_reaches(board, state.forbidden, state.pawns[seat])
-        cards = state.cards[seat]
-        if cards:
-            targets = 0
-            for card in self.wanted(cards):
-                targets |= lanes.slid(board.locate(self.tile_of[card]))
-        elif self.ending is HOME:
-            targets = lanes.ones << self.homes[seat]
-        else:
-            targets = lanes.exits(board, self.edges)
-        return lanes, reaches, targets
-
     def shift_reaches(self, state: SlidingState,
                       moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
         """For each shift of the mover in `moves`: (squares its pawn can then walk to, its
         targets), from `outlook`."""
-        lanes, reaches, targets = self.outlook(state)
+        lanes, reaches = self.outlook(state)[:2]
+        targets = self.lane_targets(state)
         index, lane = lanes.index, lanes.lane
         for move in moves:
             k = index[move]
@@ -1478,27 +1314,6 @@ class YoungExitGame(YoungSlidingGame):
 
 VARIANTS: dict[str, type[SlidingGame]] = {
     "classic": SlidingGame, "young": YoungSlidingGame, "young-exit": YoungExitGame}
-
-
-# The game classes `SlidingGame.greedy_game` plays on plain ints (it writes their rules out).
-_PLAIN_VARIANTS = frozenset(VARIANTS.values())
-
-
-class BranchingSample:
-    """Self-play hook: every `every` turns, in the shift phase, the complete turns on offer
-    (`SlidingGame.count_turns`), as ``turn_branching``, and a ``branching_samples`` count.
-    The game's greedy playout knows it and counts the same without building states."""
-
-    def __init__(self, game: SlidingGame, every: int):
-        if every < 1:
-            raise ValueError(f"a sample every {every!r} turns")
-        self.game = game
-        self.every = every
-
-    def __call__(self, before: SlidingState, move: object, after: object) -> dict[str, float]:
-        if before.phase != SHIFT or before.turn % self.every:
-            return {}
-        return {"turn_branching": self.game.count_turns(before), "branching_samples": 1}
 
 
 def find_variant(name: str) -> type[SlidingGame]:

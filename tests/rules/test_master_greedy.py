@@ -1,6 +1,7 @@
 """Labyrinthe Master's greedy player: `best_moves` (every shift flooded at once, the token
 grown until it meets a reach) against scoring each legal move on its own (`score_moves`),
-and the game's own greedy playout against `play` through the protocol, move by move."""
+decision by decision and over whole games. (The rules themselves are held to hand counts:
+test_sliding_perft.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from boardgen.data.loader import load
 from boardgen.model.master import build, setup
-from boardgen.rules.master import WAND, MasterGame, count_wands
+from boardgen.rules.master import USE, WAND, MasterGame
 from boardgen.rules.players import GreedyPlayer, pick_best, score
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import Board
@@ -37,10 +38,6 @@ class ScoringGreedy:
     def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
         moves = list(game.legal_moves(state))
         return pick_best(moves, score(game, state, moves, state.seat), rng)
-
-
-class PlainGreedy(GreedyPlayer):
-    """The greedy player, not of GreedyPlayer's own type: `play` asks it decision by decision."""
 
 
 @settings(max_examples=80, deadline=None)
@@ -69,27 +66,24 @@ def test_best_moves_are_the_best_scored_moves(seed, players, warmup, on_token):
             assert list(GAME.best_moves(after)) == scored_best(after)
 
 
+class Recorded:
+    """A player that keeps the moves it chooses."""
+
+    def __init__(self, player: Any):
+        self.player, self.name, self.moves = player, player.name, []
+
+    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
+        move = self.player.choose(game, state, rng)
+        self.moves.append(move)
+        return move
+
+
 @pytest.mark.parametrize("players, seed", [(2, 3), (3, 8), (4, 1)])
-def test_the_greedy_playout_makes_the_moves_of_the_scoring_player(players, seed):
-    played: dict[str, list[Any]] = {"fast": [], "scoring": []}
-
-    def recorder(key: str) -> Any:
-        return lambda before, move, after: played[key].append(move) or count_wands(before, move, after)
-
-    fast = play(GAME, [GreedyPlayer()] * players, seed, turn_cap=400, hook=recorder("fast"))
-    slow = play(GAME, [ScoringGreedy()] * players, seed, turn_cap=400, hook=recorder("scoring"))
-    assert played["fast"] == played["scoring"] and len(played["fast"]) > 40
-    assert fast == slow and fast.finished
-    # The game played on plain ints and lists, without states, makes the same moves too.
-    trace: list[Any] = []
-    assert GAME.greedy_game(players, seed, turn_cap=400, count=True, trace=trace) == slow
-    assert trace == played["scoring"] and slow.counters.get("wands_used", 0) > 0
-    for cap in (1, 2, 3, 5, 8, 13):  # stopped at a wand decision or after a turn alike
-        assert GAME.greedy_game(players, seed, turn_cap=cap) == play(
-            GAME, [PlainGreedy()] * players, seed, turn_cap=cap)
-    assert play(GAME, [GreedyPlayer()] * players, seed, turn_cap=20, hook=count_wands) == play(
-        GAME, [PlainGreedy()] * players, seed, turn_cap=20, hook=count_wands)
-    assert GAME.playout([PlainGreedy()] * players, seed, turn_cap=20) is None
+def test_a_greedy_game_makes_the_moves_of_the_scoring_player(players, seed):
+    fast, slow = Recorded(GreedyPlayer()), Recorded(ScoringGreedy())
+    assert play(GAME, [fast] * players, seed, turn_cap=400) == play(GAME, [slow] * players, seed,
+                                                                     turn_cap=400)
+    assert fast.moves == slow.moves and len(fast.moves) > 40 and USE in fast.moves
 
 
 def standing(board: str) -> Any:
@@ -113,17 +107,3 @@ def test_a_pawn_on_its_token_steps_off_to_a_neighbour_or_stays_if_walled_in():
     on = walk.pawns[0]
     assert [GAME.geometry.bit(*w.to) for w in GAME.best_moves(walk)] == sorted(
         sq for sq in GAME.geometry.squares if GAME.geometry.distance(sq, on) == 1)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 5, 77, 2**31 - 1])
-def test_the_plain_setup_is_the_printed_setup(seed):
-    """`plain_setup` (the greedy game's start, its draws written out) against the printed
-    set-up of `model.master.setup` and the recipes dealt to the seats."""
-    for players in (2, 3, 4):
-        state = GAME.initial_state(players, seed)
-        board = state.board
-        n, e, s, w, spare_mask, tokens, recipes = GAME.plain_setup(players, seed)
-        assert (n, e, s, w, spare_mask) == (board.n, board.e, board.s, board.w, board.spare_mask)
-        assert tuple(tokens) == state.tokens and recipes == state.recipes
-    printed = setup(LAYOUT, seed).recipes
-    assert GAME._recipes(seed) == tuple(tuple(GAME.rank[o] for o in card) for card in printed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -182,7 +181,7 @@ def test_the_push_just_made_cannot_be_undone_next_turn(game):
 def test_a_pawn_on_the_ejected_tile_wraps_onto_the_inserted_one(game):
     state = game.initial_state(4, 1)
     bit = game.geometry.bit
-    state = replace(state, pawns=(bit(1, 6), bit(1, 3), bit(3, 3), bit(6, 6)))
+    state = state.replaced(pawns=(bit(1, 6), bit(1, 3), bit(3, 3), bit(6, 6)))
     after = game.apply(state, Shift(W1, 0))
     assert [after.pawn_cell(s) for s in range(4)] == [(1, 0), (1, 4), (3, 3), (6, 6)]
     assert after.board.tile_at(1, 0).id == state.board.table[state.board.spare].id
@@ -233,7 +232,7 @@ def test_reaching_a_card_further_down_the_pile_turns_nothing(game):
 
 def test_with_every_card_turned_the_walk_home_wins(game):
     state = game.initial_state(2, 1)
-    state = replace(state, cards=((), state.cards[1]))
+    state = state.replaced(cards=((), state.cards[1]))
     after = game.apply(state, Shift(W1, 0))
     assert game.outcome(after) is None
     won = game.apply(after, Walk((0, 0)))
@@ -245,7 +244,7 @@ def test_with_every_card_turned_the_walk_home_wins(game):
 
 def test_with_every_card_turned_elsewhere_is_not_home(game):
     state = game.initial_state(2, 1)
-    state = replace(state, cards=((), state.cards[1]))
+    state = state.replaced(cards=((), state.cards[1]))
     after = game.apply(state, Shift(W1, 0))
     elsewhere = next(m.to for m in game.legal_moves(after) if m.to != (0, 0))
     assert game.apply(after, Walk(elsewhere)).winner is None
@@ -259,7 +258,7 @@ def test_younger_players_find_any_card_then_still_go_home(classic):
     done = game.apply(game.apply(state, move), Walk(cell))
     assert card not in done.cards[0] and len(done.cards[0]) == 11 and done.winner is None
     # Without the agreement, the last treasure does not win: home does.
-    final = replace(state, cards=((card,), state.cards[1]))
+    final = state.replaced(cards=((card,), state.cards[1]))
     last = game.apply(game.apply(final, move), Walk(cell))
     assert last.cards[0] == () and last.winner is None and cell != (0, 0)
 
@@ -284,7 +283,7 @@ def exit_position(game):
     board = Board.from_text(EXIT_BOARD, spare="·")
     bit = board.geometry.bit
     state = game.start(board, 2, 0)
-    return replace(state, pawns=(bit(2, 2), bit(4, 4)), cards=((), state.cards[1]))
+    return state.replaced(pawns=(bit(2, 2), bit(4, 4)), cards=((), state.cards[1]))
 
 
 def test_agreeing_not_to_go_home_a_player_leaves_by_a_corridor_off_the_edge(five):

@@ -1,8 +1,8 @@
-"""The greedy player's fast scoring against a straightforward one built from the rules.
+"""The greedy player's values against a straightforward scoring of each move.
 
 `SlidingGame.score_moves` and `best_moves` flood every shift's board at once (`Lanes`);
 here each move is played on its own board (`Board.pushed`, `Board.reach`) and scored with
-plain Manhattan distances, and a whole greedy game must make the very same moves.
+plain Manhattan distances. (The rules themselves are held to hand counts: test_sliding_perft.py.)
 """
 
 from __future__ import annotations
@@ -16,17 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgen.data.loader import load
-from boardgen.model.sliding import build, deal
+from boardgen.model.sliding import build
 from boardgen.model.tiles import STEP
-from boardgen.rules import sliding
-from boardgen.rules.players import GreedyPlayer, pick_best
-from boardgen.rules.simulate import play
+from boardgen.rules.players import pick_best
 from boardgen.rules.sliding import (
     EXIT,
     SHIFT,
     SPARE,
-    Board,
-    BranchingSample,
     SlidingGame,
     SlidingState,
     YoungExitGame,
@@ -135,86 +131,6 @@ def test_fast_scores_and_best_moves_match_the_reference(key, seed, players, warm
         assert game.score_moves(state, some, state.seat) == [expected[moves.index(m)] for m in some]
         assert game.count_turns(state) == sum(
             game.apply(state, m).reach.bit_count() for m in moves)
-
-
-@pytest.mark.parametrize("name, variant, players, seed", [
-    ("classic", "classic", 4, 3), ("classic", "classic", 2, 11), ("classic", "young", 3, 5),
-    ("five", "classic", 2, 8), ("five", "young-exit", 3, 4), ("nine", "young-exit", 4, 2),
-])
-def test_a_greedy_game_makes_the_moves_of_the_reference(name, variant, players, seed):
-    game = GAMES[(name, variant)]
-    played: dict[str, list[Any]] = {"fast": [], "reference": []}
-
-    def recorder(key: str) -> Any:
-        return lambda before, move, after: played[key].append(move) or {}
-
-    fast = play(game, [GreedyPlayer()] * players, seed, turn_cap=60, hook=recorder("fast"))
-    slow = play(game, [ReferenceGreedy()] * players, seed, turn_cap=60, hook=recorder("reference"))
-    assert played["fast"] == played["reference"] and len(played["fast"]) > 20
-    assert (fast.winner, fast.turns, fast.finished) == (slow.winner, slow.turns, slow.finished)
-    # The game played on plain ints, without states, makes the same moves too.
-    trace: list[Any] = []
-    plain = game.greedy_game(players, seed, turn_cap=60, trace=trace)
-    assert trace == played["reference"]
-    assert plain == play(game, [PlainGreedy()] * players, seed, turn_cap=60)
-
-
-class PlainGreedy(GreedyPlayer):
-    """The greedy player, but not of GreedyPlayer's own type: `play` then plays it decision
-    by decision through the protocol instead of asking the game's own playout."""
-
-
-@pytest.mark.parametrize("name, variant, players, seed, cap", [
-    ("classic", "classic", 4, 1, 400), ("classic", "classic", 2, 7, 12), ("five", "young-exit", 3, 3, 400),
-])
-def test_the_games_own_greedy_playout_gives_the_record_of_play(name, variant, players, seed, cap):
-    game = GAMES[(name, variant)]
-
-    def hook(before, move, after):  # like the check's branching sample: it sees every state
-        return {"turns": 1.0, "reach": float(after.reach.bit_count())} if before.phase == SHIFT else {}
-
-    fast = play(game, [GreedyPlayer()] * players, seed, turn_cap=cap, hook=hook)
-    assert fast == game.playout([GreedyPlayer()] * players, seed, turn_cap=cap, hook=hook)
-    assert fast == play(game, [PlainGreedy()] * players, seed, turn_cap=cap, hook=hook)
-    assert game.playout([PlainGreedy()] * players, seed, turn_cap=cap) is None
-    assert fast.finished == (cap == 400) and fast.counters["turns"] == min(fast.turns, cap)
-
-
-@pytest.mark.parametrize("name, variant, players, seed, cap, every", [
-    ("classic", "classic", 4, 5, 400, 8), ("classic", "young", 2, 9, 400, 3), ("classic", "classic", 3, 2, 9, 2),
-    ("five", "young-exit", 2, 6, 400, 1), ("nine", "classic", 3, 1, 400, 5), ("nine", "young-exit", 4, 7, 12, 4),
-])
-def test_the_branching_sample_is_counted_alike_with_and_without_states(name, variant, players, seed, cap, every):
-    """The engine's hook is known to the plain-int game: same record as the hook sees it
-    through the states, decision by decision."""
-    game = GAMES[(name, variant)]
-    sample = BranchingSample(game, every)
-    slow = play(game, [PlainGreedy()] * players, seed, turn_cap=cap, hook=sample)
-    assert play(game, [GreedyPlayer()] * players, seed, turn_cap=cap, hook=sample) == slow
-    assert game.greedy_game(players, seed, turn_cap=cap, every=every) == slow
-    assert slow.counters["branching_samples"] == len(range(0, min(slow.turns, cap), every))
-    assert slow.finished == (cap == 400)
-
-
-@pytest.mark.parametrize("name", sorted(LAYOUTS))
-def test_the_plain_deal_is_the_board_of_the_deal(name):
-    game = SlidingGame(LAYOUTS[name])
-    for seed in (0, 1, 77, 2**31 - 1):
-        board = Board.from_deal(deal(LAYOUTS[name], seed), game.geometry)
-        n, e, s, w, tiles, spare, spare_mask = game.dealt(seed)
-        assert (n, e, s, w, tuple(tiles), spare, spare_mask) == (
-            board.n, board.e, board.s, board.w, board.tiles, board.spare, board.spare_mask)
-
-
-def test_the_written_out_draws_are_the_draws_of_random_on_this_python():
-    """Self-play writes `choice` and `shuffle` out with `getrandbits`; on this Python that
-    must be what `random.Random` does, or the fast path would be off (and so untested)."""
-    assert sliding._PLAIN_DRAWS
-    for seed in range(50):
-        ours, theirs = list(range(seed % 40 + 1)), list(range(seed % 40 + 1))
-        sliding._shuffle(random.Random(seed).getrandbits, ours)
-        random.Random(seed).shuffle(theirs)
-        assert ours == theirs
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
