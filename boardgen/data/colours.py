@@ -88,3 +88,19 @@ def _rgb_function(value: str, inside: str) -> str:
             raise ColourError(f"{value!r}: {part!r} in rgb(...) is outside 0-255 (0%-100%)")
         channels.append(round(number))
     return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of a #rrggbb colour."""
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

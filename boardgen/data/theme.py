@@ -33,12 +33,20 @@ class Theme:
     art: dict[str, Path]
     # Family name -> font file, for the fonts the theme brings itself.
     font_files: dict[str, Path] = field(default_factory=dict)
+    # Player colour -> the symbol drawn with it as a second cue (empty: `symbols = false`).
+    symbols: dict[str, str] = field(default_factory=dict)
+    # The accessibility check's thresholds (boardgen.checks.accessibility.DEFAULTS fills the rest).
+    accessibility: dict[str, Any] = field(default_factory=dict)
 
     def colour(self, key: str) -> str:
         return str(self.palette[key])
 
     def player(self, colour: str) -> str:
         return str(self.palette["players"].get(colour, self.palette["ink"]))
+
+    def symbol(self, colour: str) -> str | None:
+        """The symbol drawn with a player colour, or None."""
+        return self.symbols.get(colour)
 
 
 def bundled_families() -> list[str]:
@@ -64,7 +72,8 @@ def load_theme(name_or_path: str) -> Theme:
     theme = Theme(
         doc=doc, id=data["theme"]["id"], name=data["theme"]["name"],
         palette=palette, fonts=fonts, strokes=data.get("strokes", {}), style=data.get("style", {}), art=art,
-        font_files=font_files,
+        font_files=font_files, symbols=dict(data.get("symbols") or {}),
+        accessibility=dict(data.get("accessibility", {})),
     )
     return theme
 

@@ -5,11 +5,13 @@ Only the modules of this package import svgwrite; every element gets an explicit
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from boardgen.data.colours import contrast_ratio
 from boardgen.data.pictures import Node
 from boardgen.data.theme import Theme
 from boardgen.render import fonts
@@ -59,6 +61,12 @@ class Sheet:
 
     def colour(self, key: str) -> str:
         return key if key.startswith("#") else self.theme.colour(key)
+
+    def readable_on(self, background: str) -> str:
+        """The theme's paper or ink, whichever stands out more on `background` (a theme key or
+        #rrggbb): labels on player colours stay legible on yellow as on blue."""
+        fill = self.colour(background)
+        return max(("paper", "ink"), key=lambda key: contrast_ratio(self.colour(key), fill))
 
     def stroke(self, key: str) -> float:
         return self.theme.strokes[key]
@@ -138,3 +146,50 @@ def _add_nodes(parent: Any, nodes: Iterable[Node], id: str) -> None:
         parent.add(element)
 
 
+
+
+def symbol_points(symbol: str, cx: float, cy: float, size: float) -> list[tuple[float, float]] | None:
+    """The outline of a player symbol fitting a size x size box centred on (cx, cy), or None
+    for the circle (drawn as one)."""
+    half = size / 2
+    if symbol == "circle":
+        return None
+    if symbol == "square":
+        s = half * 0.82
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    if symbol == "diamond":
+        return [(cx, cy - half), (cx + half, cy), (cx, cy + half), (cx - half, cy)]
+    if symbol == "triangle":
+        # Equilateral, its centroid a little below the box's middle so it looks centred.
+        r = half * 1.1
+        return [(cx + r * math.cos(a), cy + half * 0.12 + r * math.sin(a))
+                for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)]
+    if symbol == "star":
+        return [(cx + (half if k % 2 == 0 else half * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
+                 cy + half * 0.06 + (half if k % 2 == 0 else half * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5))
+                for k in range(10)]
+    if symbol == "hexagon":
+        return [(cx + half * math.cos(k * math.pi / 3), cy + half * math.sin(k * math.pi / 3)) for k in range(6)]
+    if symbol == "cross":
+        a, b = half * 0.34, half
+        return [(cx - a, cy - b), (cx + a, cy - b), (cx + a, cy - a), (cx + b, cy - a), (cx + b, cy + a),
+                (cx + a, cy + a), (cx + a, cy + b), (cx - a, cy + b), (cx - a, cy + a), (cx - b, cy + a),
+                (cx - b, cy - a), (cx - a, cy - a)]
+    raise ValueError(f"unknown symbol {symbol!r}")
+
+
+def draw_symbol(sheet: Sheet, parent: Any, colour: str, *, cx: float, cy: float, size: float, id: str,
+                fill: str = "paper", stroke: str = "ink") -> None:
+    """The theme's symbol for a player colour (the second cue beside the colour, for
+    colour-blind players and greyscale prints), centred on (cx, cy); nothing when the theme
+    has no symbols."""
+    symbol = sheet.theme.symbol(colour)
+    if symbol is None:
+        return
+    paint = {"fill": sheet.colour(fill), "stroke": sheet.colour(stroke),
+             "stroke_width": _r(max(0.15, size * 0.06)), "stroke_linejoin": "round"}
+    points = symbol_points(symbol, cx, cy, size)
+    if points is None:
+        parent.add(sheet.drawing.circle((_r(cx), _r(cy)), _r(size * 0.42), id=f"{id}-symbol-{symbol}", **paint))
+    else:
+        parent.add(sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id=f"{id}-symbol-{symbol}", **paint))

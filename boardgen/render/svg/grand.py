@@ -54,10 +54,16 @@ def centre(layout: GrandLayout, field: int) -> tuple[float, float]:
 
 def field_fill(sheet: Sheet, layout: GrandLayout, field: int) -> str:
     seq = layout.sequences[layout.sequence_of(field)]
-    strength = 0.42 if field > PERIPHERAL else 0.26
-    if not sheet.style("fill_walls"):
+    return sequence_fill(sheet.theme, seq.colour, central=field > PERIPHERAL)
+
+
+def sequence_fill(theme: Theme, colour: str, *, central: bool = True) -> str:
+    """The floor of a sequence's fields: its colour tinted towards the paper (central fields
+    more strongly than the corner labyrinths; half as strong where the theme saves ink)."""
+    strength = 0.42 if central else 0.26
+    if not theme.style["fill_walls"]:
         strength *= 0.5
-    return tint(sheet.theme.player(seq.colour), sheet.colour("paper"), strength)
+    return tint(theme.player(colour), theme.colour("paper"), strength)
 
 
 def blue_fill(sheet: Sheet) -> str:
@@ -594,7 +600,7 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
                  stroke_width=sheet.stroke("card_border")))
     inner = w - 2 * safe - 2.0
     sheet.text(d, seq.name[lang], x=bleed + w / 2, y=bleed + 8.5 * k, size=3.4 * kf,
-               fill="paper" if solid else "ink", width=inner, id=f"{cid}-sequence")
+               fill=sheet.readable_on(colour) if solid else "ink", width=inner, id=f"{cid}-sequence")
     sheet.text(d, card.title[lang], x=bleed + w / 2, y=band + 9.0 * k, size=5.2 * kf, role="title", weight="bold",
                width=inner, id=f"{cid}-title")
     cx, cy, radius = bleed + w / 2, band + 29.0 * k, 12.5 * k

@@ -7,7 +7,7 @@ import math
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.master import MagicObject, MasterLayout
-from boardgen.render.svg.base import _r, draw_picture, new_sheet
+from boardgen.render.svg.base import _r, draw_picture, draw_symbol, new_sheet
 
 WAND_SIZE_MM = (12.5, 62.0)
 
@@ -86,7 +86,9 @@ def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     d.add(d.circle((_r(w / 2), _r(w / 2 + 1)), _r(w * 0.42), id=f"{ident}-disc", fill=sheet.colour("paper")))
     draw_picture(sheet, d, "magic-wand", cx=w / 2, cy=w / 2 + 1, size=w * 0.62, fill="art", id=f"{ident}-art")
-    sheet.text(d, word(lang, "wand"), x=w / 2, y=h - 5.0, size=2.8, weight="bold", fill="paper", width=w - 2,
+    draw_symbol(sheet, d, colour, cx=w / 2, cy=h - 12.0, size=w * 0.4, id=ident)
+    sheet.text(d, word(lang, "wand"), x=w / 2, y=h - 5.0, size=2.8, weight="bold",
+               fill=sheet.readable_on(theme.player(colour)), width=w - 2,
                id=f"{ident}-label")
     return str(d.tostring())
 
@@ -120,9 +122,12 @@ def score_pad_svg(layout: MasterLayout, theme: Theme, *, lang: str, width: float
             colour = layout.starts[p].colour if p < len(layout.starts) else "ink"
             inner.add(d.rect((_r(x + 1), _r(top + 1)), (_r(col_w - 2), _r(row_h - 2)), id=f"{ident}-head-{p}",
                              fill=theme.player(colour)))
-            sheet.text(inner, word(lang, colour), x=x + col_w / 2, y=top + row_h * 0.68,
-                       size=min(3.0, row_h * 0.45), weight="bold", fill="paper", width=col_w - 3,
-                       id=f"{ident}-player-{p}")
+            mark = min(3.0, row_h * 0.5) if theme.symbol(colour) else 0.0
+            draw_symbol(sheet, inner, colour, cx=x + 2.0 + mark / 2, cy=top + row_h / 2, size=mark,
+                        id=f"{ident}-head-{p}")
+            sheet.text(inner, word(lang, colour), x=x + col_w / 2 + mark / 2, y=top + row_h * 0.68,
+                       size=min(3.0, row_h * 0.45), weight="bold", fill=sheet.readable_on(theme.player(colour)),
+                       width=col_w - 3 - mark * 1.4, id=f"{ident}-player-{p}")
             inner.add(d.line((_r(x), _r(top)), (_r(x), _r(top + block_h)), id=f"{ident}-col-{p}", **line))
         for r, label in enumerate(rows, start=1):
             y = top + r * row_h

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
-from boardgen.render.svg.base import _r, new_sheet
+from boardgen.render.svg.base import _r, draw_symbol, new_sheet
 
 # Pieces --------------------------------------------------------------------------------------
 
@@ -47,9 +47,11 @@ def pawn_svg(colour: str, face: tuple[float, float], theme: Theme, *, lang: str,
         panel.add(d.polygon([(_r(px), _r(py)) for px, py in body], id=f"{ident}-face-{index}-body",
                             fill=sheet.colour("paper"), stroke=sheet.colour("ink"),
                             stroke_width=sheet.stroke("corridor_edge")))
+        draw_symbol(sheet, panel, colour, cx=cx, cy=top + h * 0.66, size=w * 0.3, fill="ink",
+                    id=f"{ident}-face-{index}")
         sheet.text(panel, label or word(lang, colour), x=cx, y=top + h * 0.97, size=3.2,
                    weight="bold",
-                   fill="paper", width=w - 3, id=f"{ident}-face-{index}-name")
+                   fill=sheet.readable_on(fill), width=w - 3, id=f"{ident}-face-{index}-name")
         d.add(panel)
     folds = d.g(id=f"{ident}-folds", stroke=sheet.colour("cut"), stroke_width=sheet.stroke("cut_line"),
                 stroke_dasharray="1.5 1")
@@ -73,8 +75,13 @@ def disc_svg(colour: str, label: str, diameter: float, theme: Theme, *, lang: st
                    stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     d.add(d.circle((_r(c), _r(c)), _r(diameter * 0.34), id=f"{id}-ring", fill="none",
                    stroke=sheet.colour("paper"), stroke_width=sheet.stroke("card_border")))
-    sheet.text(d, label, x=c, y=c + diameter * 0.14, size=diameter * 0.4, weight="bold", fill="paper",
-               width=diameter * 0.6, id=f"{id}-label")
+    if theme.symbol(colour) is None:
+        sheet.text(d, label, x=c, y=c + diameter * 0.14, size=diameter * 0.4, weight="bold",
+                   fill=sheet.readable_on(theme.player(colour)), width=diameter * 0.6, id=f"{id}-label")
+    else:  # the number above, the colour's symbol below it, both inside the ring
+        sheet.text(d, label, x=c, y=c + diameter * 0.02, size=diameter * 0.3, weight="bold",
+                   fill=sheet.readable_on(theme.player(colour)), width=diameter * 0.5, id=f"{id}-label")
+        draw_symbol(sheet, d, colour, cx=c, cy=c + diameter * 0.18, size=diameter * 0.2, id=id)
     return str(d.tostring())
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from boardgen.data.theme import Theme
 from boardgen.model.sliding import Deal, SlidingLayout, Treasure
 from boardgen.model.tiles import E, N, S, Tile, W
-from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
+from boardgen.render.svg.base import Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Tiles ---------------------------------------------------------------------------------------
 
@@ -49,6 +49,7 @@ def draw_tile(sheet: Sheet, parent: Any, tile: Tile, layout: SlidingLayout, *, x
         group.add(sheet.drawing.circle((_r(centre), _r(centre)), _r(width * 0.42), id=f"{id}-start",
                                        fill=sheet.theme.player(tile.start),
                                        stroke=sheet.colour("ink"), stroke_width=sheet.stroke("corridor_edge")))
+        draw_symbol(sheet, group, tile.start, cx=centre, cy=centre, size=width * 0.5, id=f"{id}-start")
     if tile.treasure:
         art_size = size * sheet.style("art_size")
         group.add(sheet.drawing.circle((_r(centre), _r(centre)), _r(art_size / 2), id=f"{id}-backdrop",

@@ -7,7 +7,7 @@ from typing import Any
 
 from boardgen.data.theme import Theme
 from boardgen.model.walls import Block, Cell, WallsLayout
-from boardgen.render.svg.base import Sheet, _r, new_sheet
+from boardgen.render.svg.base import Sheet, _r, draw_symbol, new_sheet
 
 # The block outlines are mauve, as in the source; a theme may set its own `block_outline`.
 MAUVE = "#8e5aa6"
@@ -82,6 +82,8 @@ def board_svg(layout: WallsLayout, theme: Theme, *, lang: str, start: bool = Fal
         for r, c in layout.corner(colour):
             corners.add(d.rect((_r(border + c * pitch), _r(border + r * pitch)), (_r(pitch), _r(pitch)),
                                id=f"corner-{colour}-{r}-{c}", fill=theme.player(colour)))
+            draw_symbol(sheet, corners, colour, cx=border + (c + 0.5) * pitch, cy=border + (r + 0.5) * pitch,
+                        size=pitch * 0.36, id=f"corner-{colour}-{r}-{c}")
     d.add(corners)
     centre = sorted(layout.centre)
     (top, left), span = centre[0], layout.centre_size * pitch
@@ -152,6 +154,8 @@ def _pawns(sheet: Sheet, layout: WallsLayout) -> Any:
             group.add(sheet.drawing.circle((_r(cx), _r(cy)), _r(layout.pawn_diameter_mm / 2),
                                            id=f"pawn-{colour}-{k}", fill=sheet.theme.player(colour),
                                            stroke=sheet.colour("ink"), stroke_width=sheet.stroke("corridor_edge")))
+            draw_symbol(sheet, group, colour, cx=cx, cy=cy, size=layout.pawn_diameter_mm * 0.45,
+                        id=f"pawn-{colour}-{k}")
     return group
 
 

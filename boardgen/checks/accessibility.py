@@ -1,0 +1,416 @@
+"""The accessibility check: colours that carry meaning, text size and text contrast.
+
+Three questions about a kit, for everyone at the table:
+
+- **Colours.** The colours that carry meaning (the players', and a game's coloured regions:
+  Grand's four sequences, King Minos's earth and sky) are compared two by two under normal
+  vision, deuteranopia, protanopia, tritanopia (Machado, Oliveira and Fernandes 2009 at full
+  severity) and greyscale, as distances in CIECAM02-UCS (colorspacious: the published colour
+  science, not a hand-written copy of it). In grey only lightness is left, so the distance is
+  the difference of J'. A pair closer than the theme's threshold (`[accessibility]`
+  ``player_min_de``, ``region_min_de``; 20 by default) is a finding unless a second cue tells
+  them apart: the player symbols (theme key ``symbols``) or the region names drawn on the board.
+- **Text size.** Every text object of the printed PDF, measured as pdfium reads it (its font
+  size times its matrix), against ``min_text_pt_pieces`` (6 pt) on pieces and sheets and
+  ``min_text_pt_rules`` (8 pt) in the rules; the smallest of each kind is reported with its
+  text, piece and page. A piece shown smaller than it is printed (the set-up pictured on the
+  cover) is an illustration, not checked.
+- **Contrast.** The WCAG 2 contrast ratio of each text's colour on the colour printed around
+  it (read from the rendered page: the commonest colour of the text's box that is not the
+  text's), against ``min_contrast`` (4.5:1).
+
+Findings are warnings, or errors when the theme says ``strict = true`` or the render asks
+(``--strict``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from boardgen.data.colours import contrast_ratio
+from boardgen.data.strings import word
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from boardgen.data.theme import Theme
+
+VISIONS = ("normal", "deuteranopia", "protanopia", "tritanopia", "grey")
+# colorspacious names Machado's simulation after the anomaly; severity 100 is the full dichromacy.
+_CVD = {"deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "tritanopia": "tritanomaly"}
+DEFAULTS: dict[str, Any] = {
+    "player_min_de": 20.0, "region_min_de": 20.0, "min_text_pt_pieces": 6.0, "min_text_pt_rules": 8.0,
+    "min_contrast": 4.5, "strict": False,
+}
+MM_TO_PT = 72 / 25.4
+# Text whose bottom lies this close to the foot of a page is page furniture (the calibration
+# bar's caption, the page number), held to the pieces' minimum, not the rules'.
+FOOTER_MM = 16.0
+RULES_KINDS = ("rules", "cover")
+
+
+def thresholds(theme: Theme) -> dict[str, Any]:
+    """The theme's `[accessibility]` table over the defaults."""
+    return {**DEFAULTS, **theme.accessibility}
+
+
+# Colour maths --------------------------------------------------------------------------------
+
+def _rgb(colours: Sequence[str]) -> NDArray[np.float64]:
+    import numpy as np
+
+    return np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in colours], dtype=float).reshape(-1, 3)
+
+
+def simulate(rgb255: NDArray[Any], vision: str) -> NDArray[np.float64]:
+    """Colours (N x 3, sRGB 0-255) as seen with `vision`, sRGB 0-255 (clipped to the gamut).
+    Grey keeps each colour's CIECAM02-UCS lightness J' and drops its hue and chroma."""
+    import numpy as np
+    from colorspacious import cspace_convert
+
+    rgb = np.asarray(rgb255, dtype=float)
+    if vision == "normal":
+        return rgb
+    if vision == "grey":
+        jab = cspace_convert(rgb, "sRGB255", "CAM02-UCS")
+        jab[..., 1:] = 0.0
+        return np.asarray(np.clip(cspace_convert(jab, "CAM02-UCS", "sRGB255"), 0, 255), dtype=float)
+    if vision not in _CVD:
+        raise ValueError(f"unknown vision {vision!r}; one of {', '.join(VISIONS)}")
+    seen = cspace_convert(rgb / 255, {"name": "sRGB1+CVD", "cvd_type": _CVD[vision], "severity": 100}, "sRGB1")
+    return np.asarray(np.clip(seen, 0, 1) * 255, dtype=float)
+
+
+def distances(colours: Sequence[str], vision: str) -> dict[tuple[int, int], float]:
+    """CIECAM02-UCS distance of every pair of colours as seen with `vision`; in grey the
+    difference of lightness J' alone."""
+    import numpy as np
+    from colorspacious import cspace_convert
+
+    seen = simulate(_rgb(colours), vision) if vision != "grey" else _rgb(colours)
+    jab = cspace_convert(seen, "sRGB255", "CAM02-UCS")
+    out = {}
+    for i, j in itertools.combinations(range(len(colours)), 2):
+        if vision == "grey":
+            out[(i, j)] = float(abs(jab[i, 0] - jab[j, 0]))
+        else:
+            out[(i, j)] = float(np.linalg.norm(jab[i] - jab[j]))
+    return out
+
+
+# What carries meaning ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ColourGroup:
+    """Colours that must be told apart: their names and #rrggbb values, the second cue that
+    tells them apart without colour (None: colour alone), and the least distance wanted."""
+
+    name: str
+    members: tuple[tuple[str, str], ...]
+    cue: str | None
+    minimum: float
+
+
+def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
+    """The colours that carry meaning in this game with this theme."""
+    limits = thresholds(theme)
+    players = tuple(sorted(theme.palette["players"].items(), key=lambda item: _SEAT_ORDER.get(item[0], 9)))
+    cue = "symbols" if theme.symbols and all(name in theme.symbols for name, _ in players) else None
+    groups = [ColourGroup("players", players, cue, float(limits["player_min_de"]))]
+    sequences = getattr(layout, "sequences", None)
+    if sequences:  # Le Grand Labyrinthe: the four sequences, as their central fields are tinted
+        from boardgen.render.svg.grand import sequence_fill
+
+        members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in sequences)
+        groups.append(ColourGroup("sequences", members, "numbers", float(limits["region_min_de"])))
+    track = getattr(layout, "track", None)
+    if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
+        # King Minos: the mosaic's two realms, each in two tints.
+        members = tuple((key, theme.colour(key)) for key in ("earth", "earth_alt", "sky", "sky_alt"))
+        groups.append(ColourGroup("realms", members, "numbers", float(limits["region_min_de"])))
+    return groups
+
+
+_SEAT_ORDER = {"red": 0, "yellow": 1, "green": 2, "blue": 3}
+
+
+def _realm(name: str) -> str:
+    return name.split("_")[0]
+
+
+# Text as printed -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PrintedText:
+    """One text object of the PDF: where, what, how large, its colour and what is around it."""
+
+    page: int  # 1-based
+    page_kind: str
+    text: str
+    size_pt: float
+    colour: str
+    background: str
+    bottom_mm: float  # from the foot of the page
+
+
+def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 96) -> list[PrintedText]:
+    """Every text object on every page, read by pdfium: the size as printed (font size times
+    the text matrix), the fill colour, and the background from the page rendered at `dpi`."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    out: list[PrintedText] = []
+    document = pdfium.PdfDocument(pdf_bytes)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            text_page = page.get_textpage()
+            try:
+                objects = _text_objects(text_page, raw, ctypes)
+                if not objects:
+                    continue
+                scale = dpi / 72
+                pixels = page.render(scale=scale).to_pil().convert("RGB")
+                height = page.get_height()
+                for (size, colour, text, box) in objects:
+                    left, bottom, right, top = box
+                    crop = pixels.crop((max(0, math.floor(left * scale) - 1),
+                                        max(0, math.floor((height - top) * scale) - 1),
+                                        min(pixels.width, math.ceil(right * scale) + 1),
+                                        min(pixels.height, math.ceil((height - bottom) * scale) + 1)))
+                    kind = kinds[index] if index < len(kinds) else ""
+                    out.append(PrintedText(index + 1, kind, text.strip(), size, colour, _background(crop, colour),
+                                           bottom / MM_TO_PT))
+            finally:
+                text_page.close()
+                page.close()
+    finally:
+        document.close()
+    return out
+
+
+Box = tuple[float, float, float, float]
+
+
+def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, str, str, Box]]:
+    """(size in pt, colour, text, box in pt from the page's lower left) of each text object."""
+    found: dict[int, list[Any]] = {}
+    matrix = raw.FS_MATRIX()
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    for k in range(raw.FPDFText_CountChars(text_page.raw)):
+        handle = raw.FPDFText_GetTextObject(text_page.raw, k)
+        if not handle:
+            continue  # a space or line break pdfium made up
+        key = ctypes.cast(handle, ctypes.c_void_p).value
+        char = chr(raw.FPDFText_GetUnicode(text_page.raw, k))
+        raw.FPDFText_GetCharBox(text_page.raw, k, left, right, bottom, top)
+        box = (left.value, bottom.value, right.value, top.value)
+        entry = found.get(key)
+        if entry is None:
+            raw.FPDFText_GetMatrix(text_page.raw, k, matrix)
+            scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+            size = raw.FPDFText_GetFontSize(text_page.raw, k) * scale
+            raw.FPDFText_GetFillColor(text_page.raw, k, r, g, b, a)
+            found[key] = [size, f"#{r.value:02x}{g.value:02x}{b.value:02x}", char, box]
+            continue
+        entry[2] += char
+        if char.strip():
+            old = entry[3]
+            entry[3] = (min(old[0], box[0]), min(old[1], box[1]), max(old[2], box[2]), max(old[3], box[3]))
+    return [(float(size), colour, text, box) for size, colour, text, box in found.values() if text.strip()]
+
+
+def _background(crop: Any, text_colour: str) -> str:
+    """The commonest colour in the box that is not near the text's own (the glyphs and
+    their anti-aliased edges), as #rrggbb; the text colour itself if nothing else is there."""
+    target = tuple(int(text_colour[i:i + 2], 16) for i in (1, 3, 5))
+    counts = crop.getcolors(maxcolors=crop.width * crop.height + 1) or []
+    best = None
+    for _count, rgb in sorted(counts, key=lambda item: (-item[0], item[1])):
+        if sum(abs(x - y) for x, y in zip(rgb, target, strict=True)) > 60:
+            best = rgb
+            break
+    chosen = best if best is not None else target
+    return "#" + "".join(f"{v:02x}" for v in chosen)
+
+
+def svg_texts(files: Mapping[str, str]) -> dict[str, list[tuple[str, float]]]:
+    """Text content -> [(piece, size in pt at print size)] over the kit's SVG pieces."""
+    import xml.etree.ElementTree as ET
+
+    out: dict[str, list[tuple[str, float]]] = {}
+    for name, svg in sorted(files.items()):
+        try:
+            root = ET.fromstring(svg)
+        except ET.ParseError:
+            continue
+        for element in root.iter():
+            if not element.tag.endswith("}text") and element.tag != "text":
+                continue
+            content = "".join(element.itertext()).strip()
+            try:
+                size = float(element.get("font-size", "0")) * MM_TO_PT
+            except ValueError:
+                continue
+            if content:
+                out.setdefault(content, []).append((name, size))
+    return out
+
+
+# The check -----------------------------------------------------------------------------------
+
+@dataclass
+class AccessibilityReport:
+    """The figures of the check and what it found."""
+
+    theme: str
+    strict: bool
+    colours: list[dict[str, Any]] = field(default_factory=list)
+    text: list[dict[str, Any]] = field(default_factory=list)
+    contrast: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    text_checked: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return not self.findings
+
+    @property
+    def failed(self) -> bool:
+        """Findings that stop a render: only in strict mode."""
+        return self.strict and bool(self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"theme": self.theme, "passed": self.passed, "strict": self.strict,
+                "severity": ("error" if self.strict else "warning") if self.findings else "none",
+                "findings": list(self.findings), "colours": self.colours, "text_sizes": self.text,
+                "contrast": self.contrast, "text_checked": self.text_checked}
+
+    def to_text(self) -> str:
+        verdict = "passed" if self.passed else f"{len(self.findings)} {'error' if self.strict else 'warning'}(s)"
+        lines = [f"Accessibility ({self.theme} theme): {verdict}"]
+        for group in self.colours:
+            cue = f", second cue: {group['cue']}" if group["cue"] else ", no second cue"
+            lines.append(f"  {group['group']} (closest pair, CIECAM02-UCS dE; grey: J' difference{cue}):")
+            lines.append("    " + "; ".join(f"{vision} {c['pair']} {c['de']:.1f}"
+                                           for vision, c in group["closest"].items()))
+        for row in self.text:
+            lines.append(f"  smallest text on {row['kind']}: {row['size_pt']:.1f} pt (minimum {row['minimum']:g}), "
+                         f"{row['text']!r} on {row['piece']}, page {row['page']}")
+        if self.contrast:
+            worst = min(self.contrast, key=lambda row: row["ratio"])
+            lines.append(f"  lowest text contrast: {worst['ratio']:.2f}:1 (minimum {worst['minimum']:g}), "
+                         f"{worst['text']!r} {worst['colour']} on {worst['background']}, page {worst['page']}")
+        lines += [f"  - {finding}" for finding in self.findings]
+        return "\n".join(lines)
+
+    def summary_line(self, lang: str = "en") -> str:
+        """One line for the kit's cover."""
+        visions = ", ".join(word(lang, f"vision_{v}") for v in VISIONS)
+        cues = sorted({word(lang, f"cue_{g['cue']}") for g in self.colours if g["cue"]})
+        said = word(lang, "a11y_colours", visions=visions, cues=", ".join(cues) or "-")
+        if self.text:
+            smallest = min(self.text, key=lambda row: row["size_pt"])
+            said += "; " + word(lang, "a11y_text", size=f"{smallest['size_pt']:.1f}")
+        colour_findings = [f for f in self.findings if f.startswith("colours")]
+        if colour_findings:
+            said = word(lang, "a11y_findings", count=len(self.findings), first=self.findings[0])
+        return said
+
+
+def check_colours(theme: Theme, layout: Any, *, strict: bool | None = None) -> AccessibilityReport:
+    """The colour part of the check, which needs only the theme and the layout."""
+    limits = thresholds(theme)
+    report = AccessibilityReport(theme.id, bool(strict) or bool(limits["strict"]))
+    for group in colour_groups(theme, layout):
+        names = [name for name, _ in group.members]
+        values = [value for _, value in group.members]
+        closest: dict[str, dict[str, Any]] = {}
+        for vision in VISIONS:
+            pairs = {(i, j): d for (i, j), d in distances(values, vision).items()
+                     if group.name != "realms" or _realm(names[i]) != _realm(names[j])}
+            (i, j), de = min(pairs.items(), key=lambda item: (item[1], item[0]))
+            closest[vision] = {"pair": f"{names[i]}/{names[j]}", "de": round(de, 1)}
+            if de < group.minimum and group.cue is None:
+                report.findings.append(f"colours: {group.name} {names[i]} and {names[j]} are {de:.1f} apart in "
+                                       f"{vision} (at least {group.minimum:g} wanted, or a second cue such as "
+                                       "the theme's symbols)")
+        report.colours.append({"group": group.name, "cue": group.cue, "minimum": group.minimum,
+                               "members": dict(group.members), "closest": closest})
+    return report
+
+
+def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[PrintedText],
+               pieces: Mapping[str, str]) -> AccessibilityReport:
+    """Add the text sizes and contrasts of the printed kit to `report`. `pieces` are the
+    kit's SVG files by name, to tell which piece a text is on."""
+    limits = thresholds(theme)
+    by_text = svg_texts(pieces)
+    smallest: dict[str, dict[str, Any]] = {}
+    for item in texts:
+        kind, piece, minimum = _kind_of(item, by_text, limits)
+        if kind is None:
+            continue  # a piece pictured smaller than printed (the cover's set-up)
+        row = {"kind": kind, "piece": piece, "page": item.page, "text": _short(item.text),
+               "size_pt": round(item.size_pt, 2), "minimum": minimum}
+        if kind not in smallest or row["size_pt"] < smallest[kind]["size_pt"]:
+            smallest[kind] = row
+        if item.size_pt < minimum - 0.005:
+            report.findings.append(f"text: {item.size_pt:.1f} pt under the {minimum:g} pt minimum for {kind}: "
+                                   f"{_short(item.text)!r} on {piece}, page {item.page}")
+        ratio = contrast_ratio(item.colour, item.background)
+        wanted = float(limits["min_contrast"])
+        report.contrast.append({"page": item.page, "piece": piece, "text": _short(item.text),
+                                "colour": item.colour, "background": item.background,
+                                "ratio": round(ratio, 2), "minimum": wanted})
+        if ratio < wanted - 0.005:
+            report.findings.append(f"contrast: {ratio:.2f}:1 under {wanted:g}:1 for {_short(item.text)!r} "
+                                   f"({item.colour} on {item.background}) on {piece}, page {item.page}")
+    report.text = [smallest[kind] for kind in sorted(smallest)]
+    report.contrast.sort(key=lambda row: (row["ratio"], row["page"], row["text"]))
+    report.contrast = report.contrast[:20]  # the lowest; every failure is in the findings
+    report.text_checked = True
+    return report
+
+
+def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
+             limits: Mapping[str, Any]) -> tuple[str | None, str, float]:
+    """(kind of piece, piece or page part, minimum size) of a printed text."""
+    pieces_min = float(limits["min_text_pt_pieces"])
+    drawn = by_text.get(item.text)
+    if drawn:
+        same = [name for name, size in drawn if abs(size - item.size_pt) <= max(0.05, size * 0.02)]
+        if same:
+            return _piece_kind(same[0]), same[0], pieces_min
+        if all(size > item.size_pt for _, size in drawn):
+            return None, drawn[0][0], pieces_min
+    if item.page_kind in RULES_KINDS and item.bottom_mm > FOOTER_MM:
+        return item.page_kind, f"{item.page_kind} page", float(limits["min_text_pt_rules"])
+    return "page furniture", f"{item.page_kind or 'a'} page", pieces_min
+
+
+def _piece_kind(name: str) -> str:
+    """'card-book' -> 'card', 'pawn-red' -> 'pawn', 'board' -> 'board'."""
+    return name.split("-")[0]
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def run(theme: Theme, layout: Any, *, strict: bool = False, pdf_bytes: bytes | None = None,
+        kinds: Sequence[str] = (), pieces: Mapping[str, str] | None = None,
+        measure: Callable[[bytes, Sequence[str]], list[PrintedText]] = printed_texts) -> AccessibilityReport:
+    """The whole check: colours, and with a printed kit its text sizes and contrasts."""
+    report = check_colours(theme, layout, strict=strict)
+    if pdf_bytes is not None:
+        check_text(report, theme, measure(pdf_bytes, kinds), pieces or {})
+    return report
