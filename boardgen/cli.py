@@ -178,11 +178,16 @@ def list_command() -> None:
               help="Run the playability check again even if this layout and seed were checked before.")
 @click.option("--no-check", is_flag=True,
               help="Skip the playability check (a draft): the cover says the kit is not checked, no report is written.")
+@click.option("--strict", is_flag=True,
+              help="Accessibility findings (colours, text size, contrast) are errors (exit 5), not warnings.")
+@click.option("--preview-vision", type=click.Choice(["deuteranopia", "protanopia", "tritanopia", "grey"]),
+              default=None, help="Write the PNG previews as seen with this colour vision, into "
+                                 "preview/<pdf name>-<vision>/.")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool,
-           no_check: bool) -> None:
+           no_check: bool, strict: bool, preview_vision: str | None) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.options import KitOptions
 
@@ -195,7 +200,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
-                         recheck=recheck, check=not no_check)
+                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
     from boardgen.errors import UnplayableError
     from boardgen.tune import hint
 

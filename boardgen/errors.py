@@ -94,6 +94,13 @@ class UnplayableError(BoardgenError):
     exit_code = 4
 
 
+class InaccessibleError(BoardgenError):
+    """The accessibility check found problems and they were to be errors (--strict, or the
+    theme's `strict`)."""
+
+    exit_code = 5
+
+
 class Interrupted(KeyboardInterrupt):
     """SIGINT or SIGTERM arrived while a kit was being made: nothing was swapped in. Like
     KeyboardInterrupt it is no Exception, so no `except Exception` can swallow it."""

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
 from boardgen.background import Beside, available_cpus, beside
+from boardgen.checks import accessibility
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
-from boardgen.errors import UsageError
+from boardgen.errors import InaccessibleError, UsageError
 from boardgen.kits import reprint
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
@@ -118,7 +119,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     # The report depends on the layout and the seed; the previews show one PDF and live beside
     # the other variants' (preview/<pdf name>/), so neither is overwritten by another variant.
     json_name = f"{name}-playability.json" if options.seed is None else f"{name}-seed{seed}-playability.json"
-    preview_dir = "preview/" + pdf_name.removesuffix(".pdf")
+    preview_dir = "preview/" + pdf_name.removesuffix(".pdf") + (f"-{options.preview_vision}"
+                                                                 if options.preview_vision else "")
     check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
     setup = kit.setup(layout, seed)
     require_pictures(theme, layout)
@@ -137,7 +139,13 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             def summary_line() -> str:
                 return verdict.report(progress).summary_line(options.lang) if verdict is not None else ""
 
-            pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=summary_line)
+            # The colours are judged before the cover is drawn, the printed text on the finished PDF.
+            a11y = accessibility.check_colours(theme, layout, strict=options.strict)
+
+            def cover_lines() -> str:
+                return summary_line() + "\n" + a11y.cover_line(options.lang)
+
+            pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=cover_lines)
             report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
         finally:
             if verdict is not None:
@@ -149,6 +157,9 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             interrupted()
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
             return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
+        accessibility.check_text(a11y, theme, accessibility.printed_texts(pdf_bytes, kinds), drawings.files())
+        if a11y.failed:
+            raise InaccessibleError(a11y.to_text())
         pngs = None
         if options.previews:
             from boardgen.render import preview  # pdfium and Pillow: only when previews are made
@@ -157,16 +168,17 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             # board.png: cut from the page that shows the set-up whole (the cover), or drawn anew.
             spot = getattr(pdf_bytes, "showcases", {}).get(svg_key(drawings.setup))
             board = spot if spot is not None else svg_page(drawings.setup, theme)
-            pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi)
+            pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
             files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
         if pngs is not None:
             files.update({f"{preview_dir}/{png}": data for png, data in pngs.items()})
         if report is not None:
-            files[json_name] = (json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n").encode()
+            files[json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
+                                           sort_keys=True) + "\n").encode()
         written = write_kit(folder, files, owned=("svg", preview_dir, json_name), before_swap=interrupted)
-    warnings = list(kit.board_tiling(layout, options).warnings)
+    warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
     return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
 
 

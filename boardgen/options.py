@@ -44,6 +44,8 @@ class KitOptions:
     force: bool = False
     recheck: bool = False  # check the layout again even if its verdict is kept
     check: bool = True  # False (--no-check): no playability check; the cover says the kit is not checked
+    strict: bool = False  # accessibility findings are errors, not warnings
+    preview_vision: str | None = None  # previews as seen with a colour vision deficiency or in grey
 
 
 def _mm(value: float) -> str:

@@ -120,12 +120,16 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     y = max(y_left, y_right) + 3
     def verdict(line_y: float = y) -> None:
         said = summary() if callable(summary) else summary
+        # Further lines of the summary are the other checks' (the accessibility line).
+        said, *more = said.split("\n")
         pdf.text(word(lang, "playability_line", summary=said or word(lang, "not_checked")), area.x, line_y,
                  size=3.2, width=area.w)
+        for k, line in enumerate(more, start=1):
+            pdf.text(line, area.x, line_y + 4.4 * k, size=3.2, width=area.w)
 
     # Drawn when the PDF is finished: the check may still be running while the pages are made.
     pdf.later("Playability", verdict)
-    y += 8
+    y += 12.4  # room for the playability and accessibility lines
     size = min(half, area.bottom - y - 8)
     pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
     assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))

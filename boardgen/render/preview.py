@@ -104,8 +104,27 @@ def render_page(pdf_bytes: bytes, index: int, dpi: int = PREVIEW_DPI) -> Image.I
         document.close()
 
 
+def as_seen(image: Image.Image, vision: str | None) -> Image.Image:
+    """The picture as seen with a colour vision deficiency or in grey (see
+    boardgen.checks.accessibility.simulate); each distinct colour is worked out once, so a
+    page of flat colours costs a lookup, not a colour-science sum per pixel."""
+    if vision is None or vision == "normal":
+        return image
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.checks.accessibility import simulate
+
+    pixels = np.asarray(image.convert("RGB"), dtype=np.uint32)
+    packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+    colours, where = np.unique(packed.ravel(), return_inverse=True)
+    rgb = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=1)
+    seen = np.rint(simulate(rgb, vision)).astype(np.uint8)
+    return Image.fromarray(seen[where].reshape(pixels.shape), "RGB")
+
+
 def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
-             dpi: int | None = None) -> dict[str, bytes]:
+             dpi: int | None = None, vision: str | None = None) -> dict[str, bytes]:
     """'board.png' plus '<kind>.png' for the first page of every kind in the kit.
 
     board: a one-page PDF of the board picture, or where a page of the kit shows it whole.
@@ -129,13 +148,14 @@ def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
             if isinstance(board, bytes):
                 alone = pdfium.PdfDocument(board)
                 try:
-                    jobs["board.png"] = encoder.submit(_png, _render(alone, 0, dpi or BOARD_DPI))
+                    jobs["board.png"] = encoder.submit(_png, as_seen(_render(alone, 0, dpi or BOARD_DPI), vision))
                 finally:
                     alone.close()
             else:
-                jobs["board.png"] = encoder.submit(_png, _render_showcase(document, board, dpi or BOARD_DPI))
+                jobs["board.png"] = encoder.submit(_png, as_seen(_render_showcase(document, board, dpi or BOARD_DPI),
+                                                                  vision))
             for name, index in wanted:
-                jobs[name] = encoder.submit(_png, _render(document, index, dpi or PREVIEW_DPI))
+                jobs[name] = encoder.submit(_png, as_seen(_render(document, index, dpi or PREVIEW_DPI), vision))
         finally:
             document.close()
         return {name: job.result() for name, job in jobs.items()}

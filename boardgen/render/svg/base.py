@@ -35,6 +35,7 @@ class Sheet:
         """Add a label, shrunk to fit `width`; every glyph must exist in the theme's font."""
         family = self.font(role)
         fonts.check_glyphs(content, family, weight, where=f"SVG element {id!r}")
+        size *= self.theme.style.get("text_scale", 1.0)
         if width is not None:
             size = fonts.fit_size(content, family, weight, width=width, size=size,
                                   smallest=smallest or size * 0.5)
@@ -43,10 +44,11 @@ class Sheet:
             font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
 
     def lines(self, content: str, *, size: float, width: float, role: str = "labels",
-              weight: str = "normal") -> list[str]:
-        """One line if it fits at 80 % of size, else two lines split at the middlemost space."""
+              weight: str = "normal", smallest: float = 0.0) -> list[str]:
+        """One line if it fits at 80 % of size (and at `smallest`, in mm), else two lines split
+        at the middlemost space."""
         family = self.font(role)
-        if fonts.fit_size(content, family, weight, width=width, size=size, smallest=0) >= size * 0.8:
+        if fonts.fit_size(content, family, weight, width=width, size=size, smallest=0) >= max(size * 0.8, smallest):
             return [content]
         spaces = [i for i, ch in enumerate(content) if ch == " "]
         if not spaces:

@@ -32,7 +32,9 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
     # less a little air, and shrinks to fit that.
     size = diameter * 0.095
     inside = diameter / 2 - 1.3 - sheet.stroke("corridor_edge") / 2 - 0.6
-    lines = sheet.lines(obj.name[lang], size=size, width=_chord(inside, diameter * 0.3 + size * 0.25))
+    # One line only while it stays at 6 pt or more (the accessibility check's minimum on pieces).
+    lines = sheet.lines(obj.name[lang], size=size, width=_chord(inside, diameter * 0.3 + size * 0.25),
+                        smallest=6 * 25.4 / 72)
     rows = [0.3] if len(lines) == 1 else [0.25, 0.34]
     for k, (line, dy) in enumerate(zip(lines, rows, strict=True)):
         sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=_chord(inside, diameter * dy + size * 0.25),

@@ -1,0 +1,180 @@
+"""The accessibility check: colours under colour-vision deficiencies and grey, player symbols,
+text size and contrast measured on the printed PDF, simulated previews."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from boardgen.checks import accessibility
+from boardgen.data.theme import load_theme
+from boardgen.engines import load_game
+from boardgen.kit import render_kit
+from boardgen.options import KitOptions
+
+BUNDLED_THEMES = ("classic", "ink-saver", "minoan", "high-contrast")
+GAMES = ("classic", "master", "minos", "grand", "walls")
+# The classic palette before this check (commit 8252df2).
+OLD_CLASSIC = {"red": "#c8312b", "yellow": "#e3b21c", "green": "#2f8c46", "blue": "#2a5ca8"}
+
+
+def _theme(tmp_path: Path, name: str, body: str, *, top: str = "") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'{top}[theme]\nid = "{name}"\nname = {{ en = "T", fr = "T" }}\nextends = "classic"\n{body}',
+                    encoding="utf-8")
+    return path
+
+
+def _players(colours: dict[str, str]) -> str:
+    return "[palette.players]\n" + "".join(f'{k} = "{v}"\n' for k, v in colours.items())
+
+
+def _closest(report: accessibility.AccessibilityReport, group: str = "players") -> dict[str, dict[str, object]]:
+    return next(g["closest"] for g in report.colours if g["group"] == group)
+
+
+def test_classic_palette_before_and_after(tmp_path):
+    """Measured from the themes: the old palette's red and green are 8 apart with
+    deuteranopia and the same grey; the new one keeps every pair 20 apart in the three
+    deficiencies (grey is left to the symbols)."""
+    _, layout = load_game("classic")
+    before = accessibility.check_colours(load_theme(str(_theme(tmp_path, "old", _players(OLD_CLASSIC)))), layout)
+    after = accessibility.check_colours(load_theme("classic"), layout)
+    old, new = _closest(before), _closest(after)
+    assert old["deuteranopia"]["pair"] == "red/green" and 7.5 < float(old["deuteranopia"]["de"]) < 8.5
+    assert old["grey"]["pair"] == "red/green" and float(old["grey"]["de"]) < 3
+    for vision in ("normal", "deuteranopia", "protanopia", "tritanopia"):
+        assert float(new[vision]["de"]) >= 20, (vision, new[vision])
+    assert float(new["grey"]["de"]) > float(old["grey"]["de"])
+    assert before.passed and after.passed  # both through the symbols
+
+
+def test_red_green_without_symbols_is_flagged_in_deuteranopia_and_grey(tmp_path):
+    _, layout = load_game("classic")
+    bare = _theme(tmp_path, "bare", _players(OLD_CLASSIC), top="symbols = false\n")
+    report = accessibility.check_colours(load_theme(str(bare)), layout)
+    flagged = [f for f in report.findings if "red and green" in f]
+    assert any("deuteranopia" in f for f in flagged) and any(" grey " in f for f in flagged)
+    assert not report.failed  # warnings by default
+    assert accessibility.check_colours(load_theme(str(bare)), layout, strict=True).failed
+    marked = _theme(tmp_path, "marked", _players(OLD_CLASSIC))  # the same colours with classic's symbols
+    assert accessibility.check_colours(load_theme(str(marked)), layout).passed
+
+
+def test_symbols_are_drawn_on_each_piece_in_a_players_colour(tmp_path):
+    out = tmp_path / "out"
+    render_kit("master", out, KitOptions(previews=False), check=False)
+    svg = out / "master" / "svg"
+    assert "pawn-red-face-0-symbol-triangle" in (svg / "pawn-red.svg").read_text()
+    assert "symbol-circle" in (svg / "wand-blue-1.svg").read_text()
+    assert "symbol-star" in (svg / "score-pad.svg").read_text()
+    assert "-start-symbol-square" in (svg / "board.svg").read_text()  # the green start corner
+
+
+def test_small_text_is_reported_with_piece_and_page(tmp_path):
+    """With a 10 pt minimum the pawn names (9 pt) are too small: the finding names the pawn
+    and the page, and that page of the PDF (read by pdfplumber) carries the text."""
+    theme = _theme(tmp_path, "big", "[accessibility]\nmin_text_pt_pieces = 10.0\n")
+    out = tmp_path / "out"
+    result = render_kit("classic", out, KitOptions(theme=str(theme), previews=False, svg=False), check=False)
+    found = [w for w in result.warnings if "pawn-red" in w and "under the 10 pt minimum" in w]
+    assert found, result.warnings
+    page = int(found[0].rsplit("page ", 1)[1])
+    with pdfplumber.open(result.pdf) as pdf:
+        words = pdf.pages[page - 1].extract_text()
+        sizes = {round(c["size"], 1) for c in pdf.pages[page - 1].chars if c["text"] == "R"}
+    assert "Red" in words or "deR" in words  # one face of the standee is upside down
+    assert any(s < 10 for s in sizes)
+
+
+def test_strict_makes_findings_errors(tmp_path):
+    from boardgen.errors import InaccessibleError
+
+    theme = _theme(tmp_path, "big", "[accessibility]\nmin_text_pt_pieces = 10.0\n")
+    with pytest.raises(InaccessibleError, match="pawn"):
+        render_kit("classic", tmp_path / "out", KitOptions(theme=str(theme), previews=False, svg=False, strict=True),
+                   check=False)
+
+
+def test_report_json_carries_the_accessibility_section(tmp_path):
+    from boardgen import kit
+
+    class Passed:
+        def report(self, progress=None):
+            from boardgen.rules.report import Report
+
+            return Report("classic", 1, True, [], [], {})
+
+        def cancel(self):
+            pass
+
+    original = kit.start_verdict
+    kit.start_verdict = lambda *a, **k: Passed()  # type: ignore[assignment]
+    try:
+        result = render_kit("classic", tmp_path / "out", KitOptions(previews=False, svg=False))
+    finally:
+        kit.start_verdict = original
+    data = json.loads((result.folder / "classic-playability.json").read_text())
+    section = data["accessibility"]
+    assert section["passed"] and section["theme"] == "classic" and section["text_checked"]
+    assert {row["kind"] for row in section["text_sizes"]} >= {"pawn", "card", "rules"}
+    with pdfplumber.open(result.pdf) as pdf:
+        assert "Accessibility:" in pdf.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_bundled_game_with_every_bundled_theme_passes(game, tmp_path):
+    for theme in BUNDLED_THEMES:
+        result = render_kit(game, tmp_path / theme, KitOptions(theme=theme, previews=False, svg=False), check=False)
+        assert not [w for w in result.warnings if w.startswith("accessibility")], (theme, result.warnings)
+
+
+def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
+    """The pawn sheet as PNG, normal and with deuteranopia and grey: the red pawn changes,
+    the white paper does not, grey has no hue, and deuteranopia brings red near green."""
+    import io
+
+    from PIL import Image
+
+    from boardgen.data.colours import contrast_ratio  # noqa: F401  (the module under both)
+    from boardgen.render.preview import as_seen
+
+    out = tmp_path / "out"
+    result = render_kit("classic", out, KitOptions(previews=False, svg=False), check=False)
+    from boardgen.render.preview import render_page
+
+    page = render_page(result.pdf.read_bytes(), 1, 60)
+    grey = as_seen(page, "grey")
+    deut = as_seen(page, "deuteranopia")
+    theme = load_theme("classic")
+    red = tuple(int(theme.player("red")[i:i + 2], 16) for i in (1, 3, 5))
+    pixels = page.load()
+    spot = next((x, y) for x in range(page.width) for y in range(page.height) if pixels[x, y] == red)
+    assert deut.getpixel(spot) != red and grey.getpixel(spot) != red
+    r, g, b = grey.getpixel(spot)
+    assert max(r, g, b) - min(r, g, b) <= 2
+    white = next((x, y) for x in range(page.width) for y in range(page.height) if pixels[x, y] == (255, 255, 255))
+    assert deut.getpixel(white) == (255, 255, 255)
+    assert list(page.getdata()) != list(deut.getdata())
+    assert Image.open(io.BytesIO(_png(grey))).size == page.size
+
+
+def _png(image):
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_preview_vision_writes_its_own_previews(tmp_path):
+    out = tmp_path / "out"
+    result = render_kit("walls", out, KitOptions(svg=False, preview_vision="grey"), check=False)
+    folder = result.folder / "preview" / "walls-a4-grey"
+    from PIL import Image
+
+    board = Image.open(folder / "board.png").convert("RGB")
+    assert all(max(p) - min(p) <= 2 for p in board.getdata())  # every pixel grey
