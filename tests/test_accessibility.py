@@ -66,7 +66,7 @@ def test_red_green_without_symbols_is_flagged_in_deuteranopia_and_grey(tmp_path)
 
 def test_symbols_are_drawn_on_each_piece_in_a_players_colour(tmp_path):
     out = tmp_path / "out"
-    render_kit("master", out, KitOptions(previews=False), check=False)
+    render_kit("master", out, KitOptions(check=False, previews=False))
     svg = out / "master" / "svg"
     assert "pawn-red-face-0-symbol-triangle" in (svg / "pawn-red.svg").read_text()
     assert "symbol-circle" in (svg / "wand-blue-1.svg").read_text()
@@ -79,7 +79,7 @@ def test_small_text_is_reported_with_piece_and_page(tmp_path):
     and the page, and that page of the PDF (read by pdfplumber) carries the text."""
     theme = _theme(tmp_path, "big", "[accessibility]\nmin_text_pt_pieces = 10.0\n")
     out = tmp_path / "out"
-    result = render_kit("classic", out, KitOptions(theme=str(theme), previews=False, svg=False), check=False)
+    result = render_kit("classic", out, KitOptions(check=False, theme=str(theme), previews=False, svg=False))
     found = [w for w in result.warnings if "pawn-red" in w and "under the 10 pt minimum" in w]
     assert found, result.warnings
     page = int(found[0].rsplit("page ", 1)[1])
@@ -95,8 +95,8 @@ def test_strict_makes_findings_errors(tmp_path):
 
     theme = _theme(tmp_path, "big", "[accessibility]\nmin_text_pt_pieces = 10.0\n")
     with pytest.raises(InaccessibleError, match="pawn"):
-        render_kit("classic", tmp_path / "out", KitOptions(theme=str(theme), previews=False, svg=False, strict=True),
-                   check=False)
+        render_kit("classic", tmp_path / "out",
+                   KitOptions(check=False, theme=str(theme), previews=False, svg=False, strict=True))
 
 
 def test_report_json_carries_the_accessibility_section(tmp_path):
@@ -128,7 +128,7 @@ def test_report_json_carries_the_accessibility_section(tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_bundled_game_with_every_bundled_theme_passes(game, tmp_path):
     for theme in BUNDLED_THEMES:
-        result = render_kit(game, tmp_path / theme, KitOptions(theme=theme, previews=False, svg=False), check=False)
+        result = render_kit(game, tmp_path / theme, KitOptions(check=False, theme=theme, previews=False, svg=False))
         assert not [w for w in result.warnings if w.startswith("accessibility")], (theme, result.warnings)
 
 
@@ -143,7 +143,7 @@ def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
     from boardgen.render.preview import as_seen
 
     out = tmp_path / "out"
-    result = render_kit("classic", out, KitOptions(previews=False, svg=False), check=False)
+    result = render_kit("classic", out, KitOptions(check=False, previews=False, svg=False))
     from boardgen.render.preview import render_page
 
     page = render_page(result.pdf.read_bytes(), 1, 60)
@@ -172,7 +172,7 @@ def _png(image):
 
 def test_preview_vision_writes_its_own_previews(tmp_path):
     out = tmp_path / "out"
-    result = render_kit("walls", out, KitOptions(svg=False, preview_vision="grey"), check=False)
+    result = render_kit("walls", out, KitOptions(check=False, svg=False, preview_vision="grey"))
     folder = result.folder / "preview" / "walls-a4-grey"
     from PIL import Image
 

@@ -78,9 +78,11 @@ def simulate(rgb255: NDArray[Any], vision: str) -> NDArray[np.float64]:
     if vision == "normal":
         return rgb
     if vision == "grey":
-        jab = cspace_convert(rgb, "sRGB255", "CAM02-UCS")
-        jab[..., 1:] = 0.0
-        return np.asarray(np.clip(cspace_convert(jab, "CAM02-UCS", "sRGB255"), 0, 255), dtype=float)
+        # The sRGB grey of the same J' (greys' J' rises with their level: interpolated).
+        levels = np.arange(256, dtype=float)
+        grey_j = cspace_convert(np.repeat(levels[:, None], 3, axis=1), "sRGB255", "CAM02-UCS")[:, 0]
+        j = cspace_convert(rgb, "sRGB255", "CAM02-UCS")[..., 0]
+        return np.repeat(np.interp(j, grey_j, levels)[..., None], 3, axis=-1)
     if vision not in _CVD:
         raise ValueError(f"unknown vision {vision!r}; one of {', '.join(VISIONS)}")
     seen = cspace_convert(rgb / 255, {"name": "sRGB1+CVD", "cvd_type": _CVD[vision], "severity": 100}, "sRGB1")
