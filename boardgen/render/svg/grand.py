@@ -614,7 +614,8 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
         bx, by, br = cx + radius * 0.78, cy + radius * 0.62, radius * 0.42
         d.add(d.circle((_r(bx), _r(by)), _r(br), id=f"{cid}-badge-tag", fill=colour if solid else sheet.colour("paper"),
                        stroke=sheet.colour("paper") if solid else colour, stroke_width=sheet.stroke("card_border")))
-        sheet.text(d, badge, x=bx, y=by + br * 0.36, size=br * 1.0, weight="bold", fill="paper" if solid else "ink",
+        sheet.text(d, badge, x=bx, y=by + br * 0.36, size=br * 1.0, weight="bold",
+                   fill=sheet.readable_on(colour) if solid else "ink",
                    width=br * 1.7, id=f"{cid}-badge")
     size = 3.5 * kf
     lines = wrap(sheet, card.text[lang], size=size, width=inner)
