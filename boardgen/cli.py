@@ -116,15 +116,16 @@ def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
     from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
+    from boardgen.data.strings import counts
     from boardgen.engines import load_game
     from boardgen.render.imposition import PAPERS
 
     click.echo("Games:")
     for name in game_names():
-        _, layout = load_game(name)
+        engine, layout = load_game(name)
         has = languages("game", layout.doc.data)
         click.echo(f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
-                   f" ({layout.players[0]}-{layout.players[1]} players; {', '.join(has)})")
+                   f" ({counts('en', engine.player_counts(layout))} players; {', '.join(has)})")
     click.echo("Themes:")
     for name in bundled_names("theme"):
         click.echo(f"  {name}")

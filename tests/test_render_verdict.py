@@ -41,7 +41,9 @@ def test_the_cover_states_the_verdict_of_the_written_report(tmp_path: Path, five
     assert report["playable"] is True
     assert f"{line}{passed}" in text
     counts = sorted(int(k) for k in report["stats"]["self_play"])
-    said = word(lang, "check_games", finished=finished, games=games, low=counts[0], high=counts[-1])
+    assert counts == list(range(counts[0], counts[-1] + 1))  # a run of counts is said as a range
+    players = f"{counts[0]}-{counts[-1]}" if lang == "en" else f"{counts[0]} à {counts[-1]}"
+    said = word(lang, "check_games", finished=finished, games=games, players=players)
     assert " ".join(said.split()) in text  # the games as the report counts them
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardgen.data.strings import counts as player_counts
 from boardgen.data.strings import word
 
 Progress = Callable[[int, int, str], None]
@@ -97,8 +98,8 @@ class Report:
             games = sum(s["games"] for s in self_play.values())
             finished = sum(s["finished"] for s in self_play.values())
             counts = sorted(int(k) for k in self_play)
-            parts.append(word(lang, "check_games", finished=finished, games=games, low=counts[0],
-                              high=counts[-1]))
+            parts.append(word(lang, "check_games", finished=finished, games=games,
+                              players=player_counts(lang, counts)))
         return word(lang, "check_passed", seed=self.seed, parts=word(lang, "check_sep").join(parts))
 
     @classmethod

@@ -4,6 +4,7 @@ layouts/strings/<code>.toml, is all boardgen needs to print in it (with the rule
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -39,3 +40,13 @@ def noun(lang: str, key: str) -> str:
     language capitalises its nouns (``nouns_capitalised = true`` in its strings file, German)."""
     text = word(lang, key)
     return text if strings(lang).get("nouns_capitalised") else text.lower()
+
+
+def counts(lang: str, values: Sequence[int]) -> str:
+    """Player counts as a reader says them: a run as a range ("2-4"), others listed ("2 or 4")."""
+    ordered = sorted(set(values))
+    if len(ordered) > 1 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return word(lang, "count_range", low=ordered[0], high=ordered[-1])
+    if len(ordered) == 1:
+        return str(ordered[0])
+    return word(lang, "list_sep").join(map(str, ordered[:-1])) + word(lang, "list_or") + str(ordered[-1])

@@ -66,7 +66,9 @@ def test_report_with_a_few_games() -> None:
     for stats in report.stats["self_play"].values():
         assert stats["games"] == 2 and stats["finished"] == 2
         assert set(stats["extra"]) == {"block_slides", "stalls", "stalled_games"}
-    assert "2-4 players" in report.summary_line("en") or not report.playable
+    # The source: two or four players, never three.
+    assert "(2 or 4 players)" in report.summary_line("en") or not report.playable
+    assert "(2 ou 4 joueurs)" in report.summary_line("fr") or not report.playable
 
 
 def test_simulate_refuses_three_players_without_a_traceback() -> None:
