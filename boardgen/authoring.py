@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from boardgen.data import toml_write
+from boardgen.data.languages import languages
 from boardgen.data.loader import Document, layouts_root, load, resolve
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
@@ -87,6 +88,7 @@ def _is_bundled(kind: str, name_or_path: str) -> bool:
 
 
 GAME_ID = re.compile(r'^(id\s*=\s*)"[^"]*"', re.MULTILINE)
+SOURCE_NOTE = re.compile(r" \(game [A-Z] in shared/GAMES\.md\)")
 
 
 def new_game(name: str, base: str) -> str:
@@ -100,6 +102,8 @@ def new_game(name: str, base: str) -> str:
     if match is None:
         raise UsageError(f"{base}: no id in its [game] table to rename")
     body = text[:match.start()] + f'{match.group(1)}"{name}"' + text[match.end():]
+    # The bundled files' notes point into boardgen's sources, which the user does not have.
+    body = SOURCE_NOTE.sub("", body)
     header = (
         f"# Game {name!r}, an editable copy of {base!r} made with "
         f"`boardgen new game {name} --from {base}`.\n"
@@ -122,14 +126,16 @@ def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | 
     """What a layout holds and what each table changes; `reprint_ids` (kits.reprint.piece_ids)
     lists the pieces `render --only card:ID,tile:NN` reprints one by one."""
     game = doc.data["game"]
-    lines = [f"{game['title'].get('en', game['id'])} / {game['title'].get('fr', game['id'])}",
-             f"  file:    {doc.path}", f"  engine:  {game['engine']}",
-             f"  players: {game['players']['min']}-{game['players']['max']}", ""]
+    has = languages("game", doc.data)
+    lines = [" / ".join(dict.fromkeys(game["title"][lang] for lang in has if lang in game["title"])) or game["id"],
+             f"  file:    {_where(doc, 'game', game['id'])}", f"  engine:  {game['engine']}",
+             f"  players: {game['players']['min']}-{game['players']['max']}",
+             f"  languages: {', '.join(has)}", ""]
     for key, entries in pieces(doc):
         lines.append(f"{key} ({len(entries)}): {describe_key('game', key)}")
         for entry in entries:
             names = entry.get("name", {})
-            label = " / ".join(str(names[lang]) for lang in ("en", "fr") if lang in names)
+            label = " / ".join(dict.fromkeys(str(names[lang]) for lang in has if lang in names))
             art = entry.get("art", entry["id"])
             lines.append(f"  {entry['id']:<16} {label:<44} picture: {art}")
         lines.append("")
@@ -143,6 +149,14 @@ def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | 
     for key in doc.data:
         lines.append(f"  [{key}]  {describe_key('game', key)}")
     return "\n".join(lines)
+
+
+def _where(doc: Document, kind: str, name: str) -> str:
+    """The file a person edits; a bundled one is inside the installed package: say how to copy it."""
+    if not doc.path.startswith("layouts/"):
+        return doc.path
+    return (f"bundled with boardgen (an editable copy in this folder: "
+            f"`boardgen new {kind} my-{name} --from {name}`)")
 
 
 def _runs(ids: Mapping[str, str]) -> str:
@@ -160,8 +174,8 @@ def _runs(ids: Mapping[str, str]) -> str:
 
 
 def describe_theme(theme: Theme) -> str:
-    lines = [f"{theme.name.get('en', theme.id)} / {theme.name.get('fr', theme.id)}",
-             f"  file: {theme.doc.path}", ""]
+    named = dict.fromkeys(theme.name[lang] for lang in languages("theme", theme.doc.data) if lang in theme.name)
+    lines = [" / ".join(named) or theme.id, f"  file: {_where(theme.doc, 'theme', theme.id)}", ""]
     sections: list[tuple[str, Mapping[str, Any]]] = [
         ("palette", theme.palette), ("fonts", theme.fonts), ("strokes", theme.strokes), ("style", theme.style),
         ("art", {key: str(value) for key, value in theme.art.items()}),

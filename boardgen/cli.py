@@ -142,7 +142,7 @@ def list_command() -> None:
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder for the kits (one subfolder per game).")
 @click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
-              help="a4, letter, a3, legal, tabloid or WxH in mm (up to A0).")
+              help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
 @click.option("--seed", type=SEED, default=None,
@@ -410,7 +410,7 @@ def schema(kind: str) -> None:
 @click.option("--count", type=click.IntRange(1, 12), default=2, show_default=True, help="How many dice.")
 @click.option("--face", type=float, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
 @click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
-              help="a4, letter, a3, legal, tabloid or WxH in mm (up to A0).")
+              help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,

@@ -204,17 +204,36 @@ def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
     return wanted
 
 
+# What every paper message offers: the named sizes and how to write one's own.
+PAPER_HELP = ("use a4, letter, a3, legal or tabloid, or WxH with a unit: 210x297mm, 8.5x11in, 21x29.7cm "
+              "(a bare WxH is millimetres)")
+
+
 def paper(spec: str) -> Paper:
-    """A known paper name or WxH in millimetres, from 80 mm a side up to A0."""
+    """A known paper name or WxH (millimetres, or with a unit: 210x297mm, 8.5x11in, 21x29.7cm),
+    from 80 mm a side up to A0. A size too small to be millimetres is most likely inches."""
+    from boardgen.render.imposition import _CUSTOM
     from boardgen.render.imposition import paper as lookup
 
     if len(spec) > 40:
-        raise UsageError(f"unknown paper {quote(spec)}; use a4, letter, a3, legal, tabloid or WxH in mm")
-    found = lookup(spec)
+        raise UsageError(f"unknown paper {quote(spec)}; {PAPER_HELP}")
+    bare = _CUSTOM.match(spec.lower().strip())
+    if bare and not (bare.group(2) or bare.group(4)) and max(float(bare.group(1)), float(bare.group(3))) < PAPER_MIN_MM:
+        w, h = bare.group(1), bare.group(3)
+        raise UsageError(f"paper {quote(spec)} is {w} x {h} mm, too small (at least {PAPER_MIN_MM:g} mm a side): "
+                         f"sizes without a unit are millimetres. In inches write {w}x{h}in"
+                         + (" (or letter, 8.5 x 11 in)" if {w, h} == {"8.5", "11"} else "")
+                         + "; A4 is a4")
+    try:
+        found = lookup(spec)
+    except UsageError as exc:
+        if str(exc).startswith("unknown paper"):
+            raise UsageError(f"unknown paper {quote(spec)}; {PAPER_HELP}") from None
+        raise
     short, long = sorted((found.w, found.h))
     for side in (found.w, found.h):
         if not math.isfinite(side) or side < PAPER_MIN_MM:
-            raise UsageError(f"paper {quote(spec)} is too small (at least {PAPER_MIN_MM:g} mm a side)")
+            raise UsageError(f"paper {quote(spec)} is too small (at least {PAPER_MIN_MM:g} mm a side); {PAPER_HELP}")
     if short > PAPER_MAX_MM[0] or long > PAPER_MAX_MM[1]:
         raise UsageError(f"paper {quote(spec)} is larger than A0 ({PAPER_MAX_MM[0]:g} x {PAPER_MAX_MM[1]:g} mm), "
                          "the largest boardgen prints on")

@@ -86,10 +86,18 @@ def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) ->
     bundled = layouts_root() / KINDS[kind] / f"{name_or_path}.toml"
     if bundled.is_file():
         return bundled
+    # A bare name is the file of that name in the folder it is read from (`boardgen new theme
+    # dusk` writes dusk.toml here; `--theme dusk` finds it), after the bundled names.
+    here = (relative_to or Path(".")) / f"{name_or_path}.toml"
+    if here.is_file():
+        return here
     known = bundled_names(kind)
     hint = difflib.get_close_matches(name_or_path, known, n=1)
-    extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-    raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}")
+    nearby = sorted(p.name for p in (relative_to or Path(".")).glob("*.toml"))[:200]
+    close = difflib.get_close_matches(f"{name_or_path}.toml", nearby, n=1)
+    extra = f" (did you mean {hint[0]!r}?)" if hint else (f" (did you mean the file {close[0]!r}?)" if close else "")
+    raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}, "
+                     "or a .toml file")
 
 
 def real_path(path: Path) -> Path | None:
@@ -277,12 +285,18 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
     problems = scan(data, lines, shown)
     if problems:
         raise DataError(problems)
+    _check_kind(kind, data, shown, lines)
+    # A path leading out of the folder is reported with every other problem of the file, and
+    # left out of the data so that nothing reads it.
+    outside_problems = []
     for key, value, candidates in _data_paths(kind, data, path.parent):
         outside = contained(path, key, value, candidates, lines, shown)
         if outside is not None:
-            problems.append(outside)
-    if problems:
-        raise DataError(problems)
+            outside_problems.append(outside)
+            table = data
+            for part in key[:-1]:
+                table = table[part]
+            del table[key[-1]]
     extends_key = ("extends",) if kind == "game" else ("theme", "extends")
     parent_name = data.get("extends") if kind == "game" else _table(data, "theme").get("extends")
     if kind == "game" and "extends" not in data and "extends" in _table(data, "theme"):
@@ -316,8 +330,23 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
         parent = _load(kind, parent_path, seen)
         data = merge(parent.data, data)
     doc = Document(path.stem, shown, data, lines)
-    validate(kind, doc, check)
+    validate(kind, doc, check, found=outside_problems)
     return doc
+
+
+def _check_kind(kind: str, data: dict[str, Any], shown: str, lines: dict[tuple[Any, ...], int]) -> None:
+    """A theme given where a game goes (or the other way round) is said to be one, alone: its
+    keys would otherwise each be reported unknown."""
+    other = "theme" if kind == "game" else "game"
+    if kind in data or not isinstance(data.get(other), dict):
+        return
+    if other == "theme":
+        said = (f"this file is a theme (it has a [theme] table), not a game: give it with --theme, "
+                f"e.g. `boardgen render classic --theme {shown}`")
+    else:
+        said = (f"this file is a game layout (it has a [game] table), not a theme: give it as the game, "
+                f"e.g. `boardgen render {shown}`, and a theme with --theme")
+    raise DataError([Problem(shown, "", said, line_of(lines, (other,)))])
 
 
 @cache
@@ -441,14 +470,16 @@ def _engine_problem(doc: Document) -> Problem | None:
     return None
 
 
-def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]] | None = None) -> None:
+def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]] | None = None, *,
+             found: list[Problem] | None = None) -> None:
+    """Every problem of the file at once: the schema's, `check`'s, and those `found` before."""
     if kind == "game":
         root_cause = _engine_problem(doc)
         if root_cause is not None:
             raise DataError([root_cause])
     schema = schema_for(kind, doc.data)
     mark = _schema_mark(kind, schema, doc.data)
-    problems = []
+    problems = list(found or [])
     if not _passed_before(mark):
         validator = _validator()(schema, registry=_schema_registry())
         for error in validator.iter_errors(doc.data):

@@ -17,7 +17,9 @@ PAPERS = {
     "a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0),
     "legal": (215.9, 355.6), "tabloid": (279.4, 431.8),
 }
-_CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$")
+# WxH, in millimetres unless a unit follows (after the pair, or after each number).
+_CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?$")
+UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,17 @@ def paper(spec: str) -> Paper:
     key = spec.lower()
     if key in PAPERS:
         return Paper(key, *PAPERS[key])
-    match = _CUSTOM.match(key)
+    match = _CUSTOM.match(key.strip())
     if match:
-        w, h = float(match.group(1)), float(match.group(2))
+        first, second = match.group(2), match.group(4)
+        if first and second and first != second:
+            raise UsageError(f"paper {spec!r} mixes units; write both sides in one, e.g. 210x297mm or 8.5x11in")
+        scale = UNITS_MM[second or first or "mm"]
+        w, h = float(match.group(1)) * scale, float(match.group(3)) * scale
         if min(w, h) < 80:
-            raise UsageError(f"paper {spec!r} is too small (at least 80 mm a side)")
-        return Paper(key, w, h)
+            raise UsageError(f"paper {spec!r} is {w:g} x {h:g} mm, too small (at least 80 mm a side); "
+                             "a4 and letter are named sizes")
+        return Paper(re.sub(r"\s+", "", key).replace("×", "x"), round(w, 2), round(h, 2))
     raise UsageError(f"unknown paper {spec!r}; use one of {', '.join(PAPERS)} or WxH in mm, e.g. 300x400")
 
 
