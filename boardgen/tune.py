@@ -83,6 +83,11 @@ class Knob:
     integer: bool
     current: float
 
+    @property
+    def step(self) -> float | None:
+        """A fraction is tried in hundredths when its bounds are (a printable value), else freely."""
+        return 0.01 if all(abs(v * 100 - round(v * 100)) < 1e-9 for v in (self.low, self.high)) else None
+
     def values(self) -> list[float]:
         """Every whole value within the bounds, nearest the current one first (the lower of
         two as near)."""
@@ -384,7 +389,8 @@ def _trials(study: optuna.Study, is_grid: bool, most: int, margin: float, found:
                 study.tell(trial, state=TrialState.FAIL)
             asked = [t for t in asked if t.user_attrs.get("queued")]
         values = [{k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
-                            else trial.suggest_float(k.name, k.low, k.high)) for k in found} for trial in asked]
+                            else trial.suggest_float(k.name, k.low, k.high, step=k.step)) for k in found}
+                  for trial in asked]
         screens = _judge_all(pool, source, data_json, by_name, values, SCREEN_GAMES)
         survivors = []
         for trial, value, screen in zip(asked, values, screens, strict=True):

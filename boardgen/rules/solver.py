@@ -18,10 +18,14 @@ every treasure meet the same boards.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardgen.background import available_cpus, can_fork, die_with_parent
 from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.sliding import (
     _ORIENTATIONS,
@@ -327,19 +331,86 @@ class PairResult:
 def solve_many(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], *, max_turns: int,
                budget: int = DEFAULT_BUDGET,
                progress: Callable[[int, int, str], None] | None = None,
-               label: str = "solver") -> list[PairResult]:
-    """Solve (pawn cell, treasure id) pairs on one board."""
+               label: str = "solver", workers: int | None = None) -> list[PairResult]:
+    """Solve (pawn cell, treasure id) pairs on one board, in order. On a board of
+    `PARALLEL_SIZE` or more a side, the pairs of each origin (whose searches share their
+    floods) go to one of `workers` forked processes (default: the CPUs available); the
+    answers are the same."""
+    workers = available_cpus() if workers is None else workers
+    groups: dict[tuple[int, int], list[int]] = {}
+    for index, (cell, _) in enumerate(pairs):
+        groups.setdefault(cell, []).append(index)
+    if board.geometry.size >= PARALLEL_SIZE and workers > 1 and len(groups) > 1 and can_fork():
+        found = _in_processes(board, pairs, list(groups.values()), max_turns, budget, workers, progress, label)
+        if found is not None:
+            return found
+    return _solve_group(board, pairs, range(len(pairs)), max_turns, budget, progress, label)
+
+
+# Boards this many squares a side or more share their pairs among processes.
+PARALLEL_SIZE = 11
+
+
+def _solve_group(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], indices: Sequence[int],
+                 max_turns: int, budget: int, progress: Callable[[int, int, str], None] | None,
+                 label: str) -> list[PairResult]:
     geometry = board.geometry
     tile_of = {t.treasure: i for i, t in enumerate(board.table) if t.treasure}
     results = []
     memo: dict[tuple[int, ...], Flooded] = {}
-    for done, (cell, treasure) in enumerate(pairs, start=1):
+    for done, index in enumerate(indices, start=1):
+        cell, treasure = pairs[index]
         solution = solve(board, geometry.bit(*cell), tile_of[treasure], max_turns=max_turns,
                          budget=budget, memo=memo)
         results.append(PairResult(cell, treasure, solution))
         if progress is not None:
-            progress(done, len(pairs), label)
+            progress(done, len(indices), label)
     return results
+
+
+# What the forked solver workers solve: they inherit it, so no board is pickled.
+_job: tuple[Board, Sequence[tuple[tuple[int, int], str]], int, int] | None = None
+
+
+def _worker_start() -> None:
+    """A worker leaves interrupts to its parent and ends when the pool or its parent does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(os.getppid())
+
+
+def _solve_indices(indices: list[int]) -> tuple[list[int], list[PairResult]]:
+    if _job is None:
+        raise RuntimeError("a solver worker started without a job")
+    board, pairs, max_turns, budget = _job
+    return indices, _solve_group(board, pairs, indices, max_turns, budget, None, "")
+
+
+def _in_processes(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], groups: list[list[int]],
+                  max_turns: int, budget: int, workers: int,
+                  progress: Callable[[int, int, str], None] | None, label: str) -> list[PairResult] | None:
+    """Each origin's pairs in a worker; None where processes cannot be had."""
+    global _job
+    _job = (board, pairs, max_turns, budget)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(min(workers, len(groups)), _worker_start)
+    except OSError:
+        _job = None
+        return None
+    results: list[PairResult | None] = [None] * len(pairs)
+    done = 0
+    try:
+        for indices, solved in pool.imap_unordered(_solve_indices, groups):
+            for index, result in zip(indices, solved, strict=True):
+                results[index] = result
+            done += len(indices)
+            if progress is not None:
+                progress(done, len(pairs), label)
+    finally:
+        pool.terminate()
+        pool.join()
+        _job = None
+    return [r for r in results if r is not None]
 
 
 def next_turn_hits(board: Board, pawns: int, tiles: Sequence[int], squares: int, *,

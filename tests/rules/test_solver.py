@@ -179,3 +179,20 @@ def test_the_lane_search_answers_as_the_push_by_push_search(name: str) -> None:
                 elif found.turns is not None:
                     unbounded = reference_solve(board, pawn, target, **{**question, "budget": 10**7})
                     assert found.turns == unbounded.turns
+
+
+def test_the_pairs_of_a_large_board_shared_among_processes_get_the_same_answers() -> None:
+    """11 x 11 and up, each start's pairs go to a worker process; the answers, in order, are
+    those of one process."""
+    from boardgen.model import sliding_generate
+
+    data = sliding_generate.generate("classic", 11, 1)
+    doc = load("game", "classic")
+    layout = build(type(doc)(doc.name, doc.path, data, {}))
+    board = Board.from_deal(deal(layout, 1))
+    pairs = [(s.at, t.id) for s in layout.starts[:3] for t in layout.treasures[::4]]
+    calls: list[tuple[int, int]] = []
+    shared = solve_many(board, pairs, max_turns=3, budget=926_000, workers=2,
+                        progress=lambda done, total, _: calls.append((done, total)))
+    assert shared == solve_many(board, pairs, max_turns=3, budget=926_000, workers=1)
+    assert calls[-1] == (len(pairs), len(pairs)) and len(calls) == 3  # one step per start
