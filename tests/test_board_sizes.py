@@ -20,7 +20,7 @@ def run(*args: str) -> tuple[int, str]:
 @pytest.mark.parametrize("size", ["4", "8", "15"])
 def test_a_size_out_of_range_names_the_range(tmp_path: Path, size: str) -> None:
     code, out = run("generate", "classic", "--size", size, "-o", str(tmp_path / "x.toml"))
-    assert code == 2 and "an odd number from 5 to 13" in out, out
+    assert code == 2 and "odd sizes from 5 to 13" in out, out
     assert not (tmp_path / "x.toml").exists()
 
 
