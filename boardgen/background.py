@@ -115,17 +115,32 @@ def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside
         return Beside(work, None, None)
     read, write = os.pipe()
     parent = os.getpid()
+    # Ctrl-C or SIGTERM is held back across the fork: delivered inside it, the handler's
+    # exception would land in an at-fork hook (logging's lock release), where Python can only
+    # print it. Held, it is delivered as soon as the fork is done, where it unwinds as usual.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if _CAN_HOLD else None
     try:
         pid = os.fork()
     except OSError:
         os.close(read)
         os.close(write)
+        _release(held)
         return Beside(work, None, None)
     if pid == 0:  # the child: never returns
         os.close(read)
-        _child(work, write, parent)
+        _child(work, write, parent, held)
     os.close(write)
+    _release(held)
     return Beside(work, pid, read)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
+
+
+def _release(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def available_cpus() -> int:
@@ -161,7 +176,8 @@ def die_with_parent(parent: int) -> bool:
 _PR_SET_PDEATHSIG = 1
 
 
-def _child(work: Callable[[Progress | None], object], fd: int, parent: int) -> None:
+def _child(work: Callable[[Progress | None], object], fd: int, parent: int,
+           held: set[int | signal.Signals] | None = None) -> None:
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -171,6 +187,7 @@ def _child(work: Callable[[Progress | None], object], fd: int, parent: int) -> N
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if not die_with_parent(parent):
             signal.signal(signal.SIGTERM, _unwind)
+        _release(held)  # the signals held across the fork reach the child's own handlers
         os.set_blocking(fd, False)
 
         def progress(done: int, total: int, label: str) -> None:
