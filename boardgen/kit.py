@@ -69,7 +69,7 @@ def start_verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, forc
     return Verdict(engine, layout, seed, force=force, recheck=recheck)
 
 
-def _kept_report(key: str, target_noun: str) -> Report | None:
+def _kept_report(key: str | None, target_noun: str) -> Report | None:
     kept = verdicts.load(key)
     if kept is None:
         return None

@@ -19,8 +19,9 @@ def pytest_addoption(parser):
 
 @pytest.fixture(autouse=True)
 def own_verdict_cache(tmp_path_factory, monkeypatch):
-    """Every test starts with an empty verdict cache of its own (never the user's)."""
+    """Every test starts with an empty cache and a cache key of its own (never the user's)."""
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
 
 
 @pytest.fixture(scope="session")

@@ -3,14 +3,14 @@ read back, a damaged or foreign entry never used, and a reprint converts only wh
 
 from __future__ import annotations
 
-import hashlib
+import json
 import os
-import pickle
 from pathlib import Path
 
 import pypdf
 import pytest
 
+from boardgen import cache
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
 from boardgen.kits.dice import dice_sheet
@@ -18,8 +18,8 @@ from boardgen.options import KitOptions
 from boardgen.render import drawing_cache, pdf
 
 
-def entries() -> list[Path]:
-    return sorted((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "drawings").rglob("*.bin"))
+def entries(store: str = "drawings") -> list[Path]:
+    return sorted(p for p in (Path(os.environ["BOARDGEN_CACHE_DIR"]) / store).rglob("*") if p.is_file())
 
 
 @pytest.fixture
@@ -51,19 +51,19 @@ def test_a_drawing_read_back_gives_the_same_pdf(conversions: list[str]) -> None:
     assert second == first
 
 
-@pytest.mark.parametrize("damage", ["payload", "truncated", "digest", "key", "empty"])
+@pytest.mark.parametrize("damage", ["payload", "truncated", "signature", "key", "empty"])
 def test_a_damaged_entry_is_converted_again(conversions: list[str], damage: str) -> None:
     first = dice_pdf()
     originals = {path: path.read_bytes() for path in entries()}
     for path, data in originals.items():
-        head, _, payload = data.partition(b"\n\n")
-        lines = head.split(b"\n")
-        if damage == "payload":
-            data = head + b"\n\n" + payload[:40] + bytes([payload[40] ^ 0xFF]) + payload[41:]
+        head, _, payload = data.partition(b"\n")
+        fields = head.split(b" ")
+        if damage == "payload":  # same length, one byte changed: the signature no longer matches
+            data = head + b"\n" + payload[:40] + bytes([payload[40] ^ 0x01]) + payload[41:]
         elif damage == "truncated":
             data = data[: len(data) // 2]
-        elif damage == "digest":
-            data = b"\n".join((lines[0], lines[1], b"0" * 64)) + b"\n\n" + payload
+        elif damage == "signature":
+            data = b" ".join([*fields[:4], b"0" * 64]) + b"\n" + payload
         elif damage == "key":  # a whole entry of another drawing filed under this key
             data = next(other for p, other in originals.items() if p != path)
         else:
@@ -77,16 +77,20 @@ def test_a_damaged_entry_is_converted_again(conversions: list[str], damage: str)
     assert len(conversions) == 6  # and the rewritten entries are good
 
 
-def test_an_entry_naming_other_code_is_refused(tmp_path: Path) -> None:
-    key = "ab" * 32
-    marker = tmp_path / "ran"
-    payload = pickle.dumps(Path.touch.__get__(marker))  # would create marker if unpickled freely
-    entry = b"\n".join((drawing_cache.FORMAT, key.encode(), hashlib.sha256(payload).hexdigest().encode()))
-    path = Path(os.environ["BOARDGEN_CACHE_DIR"]) / "drawings" / key[:2] / f"{key}.bin"
-    path.parent.mkdir(parents=True)
-    path.write_bytes(entry + b"\n\n" + payload)
-    assert drawing_cache.load(key, accept=lambda _: True) is None
-    assert not marker.exists()
+def test_an_entry_is_data_that_names_no_code(conversions: list[str]) -> None:
+    dice_pdf()
+    for path in entries():
+        head, _, payload = path.read_bytes().partition(b"\n")
+        assert head.startswith(cache.FORMAT + b" drawings ")
+        tree = json.loads(payload)  # plain JSON: [kind, attributes] nodes
+
+        def kinds(node: list[object]) -> set[str]:
+            name, state = node
+            assert isinstance(name, str) and isinstance(state, dict)
+            return {name}.union(*(kinds(child) for child in state.get("contents", []) if name in ("Drawing", "Group")))
+
+        assert kinds(tree) <= {"Drawing", "Group", "Rect", "Circle", "Path", "Polygon", "Line", "String",
+                               "NoStrokePath", "ClippingPath", "Ellipse", "PolyLine"}
 
 
 def test_a_changed_font_file_or_svg_changes_the_key() -> None:
@@ -175,7 +179,7 @@ def test_a_changed_picture_file_is_drawn_again(tmp_path: Path, draws: list[str])
 
 def test_a_damaged_kit_entry_is_drawn_again(tmp_path: Path, draws: list[str]) -> None:
     first = render_kit("classic", tmp_path / "a", KitOptions(previews=False, check=False))
-    [entry] = (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "kit-svgs").rglob("*.bin")
+    [entry] = entries("kit-svgs")
     data = entry.read_bytes()
     entry.write_bytes(data.replace(b"<svg", b"<SVG", 1))  # the digest no longer matches
     second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, check=False))
@@ -187,56 +191,16 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-# Parsed fonts ---------------------------------------------------------------------------------
-
-def test_a_kept_font_is_the_parsed_font(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    from boardgen.render import fonts
-
-    path = fonts.fonts_root() / "DejaVuSans.ttf"
-    parsed = fonts._ttfont("BoardgenTestFace", path)  # parsed, then kept
-    assert len(list((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "fonts").rglob("*.bin"))) == 1
-    def parse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("a kept font was parsed again")
-
-    monkeypatch.setattr("reportlab.pdfbase.ttfonts.TTFontFile.extractInfo", parse)
-    kept = fonts._ttfont("BoardgenTestFace", path)
-    assert kept is not parsed and isinstance(kept, TTFont)
-    text = "Trésor, ŒUVRE: 1 234 ½ ✓"
-    assert kept.stringWidth(text, 12) == parsed.stringWidth(text, 12)
-    codes = sorted({ord(ch) for ch in text})
-    assert kept.face.makeSubset(codes) == parsed.face.makeSubset(codes)
-    assert [kept.face._pdfScale(v) for v in (1, 2048)] == [parsed.face._pdfScale(v) for v in (1, 2048)]
-    assert {k: v for k, v in vars(kept.face).items() if k != "_pdfScale"} == \
-        {k: v for k, v in vars(parsed.face).items() if k != "_pdfScale"}
-
-
-def test_a_damaged_font_entry_is_parsed_again() -> None:
-    from boardgen.render import fonts
-
-    path = fonts.fonts_root() / "DejaVuSans.ttf"
-    first = fonts._ttfont("BoardgenTestFace", path)
-    [entry] = (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "fonts").rglob("*.bin")
-    entry.write_bytes(entry.read_bytes()[:-100])
-    again = fonts._ttfont("BoardgenTestFace", path)
-    assert vars(again.face)["charWidths"] == vars(first.face)["charWidths"]
-
+# Size -----------------------------------------------------------------------------------------
 
 def test_the_cache_is_pruned_oldest_first() -> None:
-    root = Path(os.environ["BOARDGEN_CACHE_DIR"])
-    paths = []
-    for index in range(6):
-        path = root / "drawings" / f"{index:02d}" / f"{index:02d}.bin"
-        path.parent.mkdir(parents=True)
-        path.write_bytes(b"x" * 1000)
-        os.utime(path, ns=(index * 10**9, index * 10**9))
-        paths.append(path)
-    verdict = root / "verdicts" / "kept.json"  # other kinds of entry are not this module's
-    verdict.parent.mkdir(parents=True)
-    verdict.write_text("{}", encoding="utf-8")
-    drawing_cache.prune(limit=6000, keep=3000)
-    assert all(p.exists() for p in paths)
-    drawing_cache.prune(limit=5500, keep=3000)
-    assert [p.exists() for p in paths] == [False, False, False, True, True, True]
-    assert verdict.exists()
+    keys = [f"{index:02d}" * 32 for index in range(6)]
+    for index, key in enumerate(keys):
+        cache.DRAWINGS.write(key, b"x" * 1000)
+        path = Path(os.environ["BOARDGEN_CACHE_DIR"]) / "drawings" / key[:2] / key
+        os.utime(path, ns=(10**18 + index * 10**9, 10**18 + index * 10**9))
+    sizes = sum(p.stat().st_size for p in entries())
+    drawing_cache.prune(limit=sizes, keep=sizes // 2)
+    assert all(cache.DRAWINGS.read(key) for key in keys)
+    drawing_cache.prune(limit=sizes - 1, keep=sizes // 2)
+    assert [cache.DRAWINGS.read(key) is not None for key in keys] == [False, False, False, True, True, True]

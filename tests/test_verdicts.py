@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import boardgen.kit
-from boardgen import verdicts
+from boardgen import cache, verdicts
 from boardgen.cli import cli
 from boardgen.rules.report import check as real_check
 
@@ -52,7 +52,7 @@ def render(layout: str, out: Path, *extra: str) -> str:
 
 
 def entries() -> list[Path]:
-    return sorted((Path(os.environ["BOARDGEN_CACHE_DIR"]) / "verdicts").glob("*.json"))
+    return sorted(p for p in (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "verdicts").rglob("*") if p.is_file())
 
 
 def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path: Path, checks: Calls,
@@ -86,23 +86,25 @@ def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: C
 def test_a_damaged_entry_is_never_trusted(tmp_path: Path, checks: Calls, damage: str, five: str) -> None:
     render(five, tmp_path / "a")
     (entry,) = entries()
-    text = entry.read_text(encoding="utf-8")
-    data = json.loads(text)
+    data = entry.read_bytes()
+    head, _, payload = data.partition(b"\n")
     if damage == "truncate":
-        entry.write_text(text[: len(text) // 2], encoding="utf-8")
-    elif damage == "flip":  # an edited verdict: its digest no longer matches
-        data["report"]["playable"] = not data["report"]["playable"]
-        entry.write_text(json.dumps(data), encoding="utf-8")
-    elif damage == "other-key":
-        data["key"] = "0" * 64
-        entry.write_text(json.dumps(data), encoding="utf-8")
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":  # an edited verdict, same length: its signature no longer matches
+        entry.write_bytes(head + b"\n" + payload.replace(b'"playable": true', b'"playable": fals'))
+    elif damage == "other-key":  # the whole entry, moved under another key
+        other = entry.parent.parent / "00" / ("0" * 64)
+        other.parent.mkdir()
+        other.write_bytes(data.replace(entry.name.encode(), other.name.encode()))
+        assert verdicts.load(other.name) is None
+        entry.unlink()
     elif damage == "garbage":
         entry.write_bytes(b"\xff\xfe not json")
     else:
-        entry.write_bytes(b" " * (verdicts.MAX_ENTRY_BYTES + 1))
+        entry.write_bytes(b" " * (cache.VERDICTS.max_bytes + 1024))
     render(five, tmp_path / "b")
     assert len(checks) == 2
-    assert verdicts.load(entry.stem) is not None  # the fresh verdict replaced it
+    assert verdicts.load(entry.name) is not None  # the fresh verdict replaced it
 
 
 def test_another_engine_version_or_code_is_another_key() -> None:

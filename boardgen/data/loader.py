@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import hashlib
-import importlib.util
 import json
 import math
 import os
@@ -16,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardgen.cache import SCHEMA_PASSES, canonical_json, digest, installed
 from boardgen.data import languages
 from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
@@ -397,58 +396,35 @@ def _validator() -> Any:
     )
 
 
-# Files that passed their schema are remembered (by a hash of the schemas, this module and the
-# file's whole data after `extends`) in the user cache beside the verdicts: rendering again
-# skips jsonschema, whose import and run are a tenth of a second. Only a pass is remembered,
-# so every problem is still reported each time; a mark that does not hold its own key is ignored.
-SCHEMA_MARK_FORMAT = "boardgen-schema-pass-1"
+# Files that passed their schema are remembered (by a digest of the schemas, this module and
+# the file's whole data after `extends`) in the user's cache (boardgen.cache, signed with the
+# user's key): rendering again skips jsonschema, whose import and run are a tenth of a second.
+# Only a pass is remembered, so every problem is still reported each time.
+SCHEMA_MARK_FORMAT = "boardgen-schema-pass-2"
 
 
 @cache
 def _schema_digest() -> str:
-    digest = hashlib.sha256(SCHEMA_MARK_FORMAT.encode())
-    digest.update(Path(__file__).read_bytes())
-    spec = importlib.util.find_spec("jsonschema")  # the validator as installed, without importing it
-    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
-    for name in ("__init__.py", "validators.py", "_keywords.py", "_types.py"):
-        try:
-            stat = (folder / name).stat() if folder else None
-        except OSError:
-            stat = None
-        digest.update(f"{folder}/{name} {stat and stat.st_size} {stat and stat.st_mtime_ns}\n".encode())
+    parts: list[str | bytes] = [SCHEMA_MARK_FORMAT, Path(__file__).read_bytes(),
+                                installed("jsonschema", "validators.py", "_keywords.py", "_types.py")]
     for file in sorted((layouts_root() / "schema").glob("*.schema.json")):
-        digest.update(file.name.encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()
+        parts += [file.name, file.read_bytes()]
+    return digest(*parts)
 
 
-def _schema_mark(kind: str, schema: dict[str, Any], data: dict[str, Any]) -> Path | None:
-    from boardgen.verdicts import cache_dir
-
-    try:
-        blob = json.dumps([kind, schema, data], sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          default=repr)
-    except (TypeError, ValueError, RecursionError):
-        return None
-    key = hashlib.sha256((_schema_digest() + blob).encode("utf-8", "surrogatepass")).hexdigest()
-    return cache_dir() / "schema-passes" / key[:2] / key
+def _schema_mark(kind: str, schema: dict[str, Any], data: dict[str, Any]) -> str | None:
+    blob = canonical_json([kind, schema, data])
+    return None if blob is None else digest("schema-pass", _schema_digest(), blob)
 
 
-def _passed_before(mark: Path | None) -> bool:
-    if mark is None:
-        return False
-    try:
-        return mark.read_text(encoding="ascii") == mark.name
-    except (OSError, UnicodeDecodeError):
-        return False
+def _passed_before(mark: str | None) -> bool:
+    return mark is not None and SCHEMA_PASSES.read(mark) == b""
 
 
-def _remember_pass(mark: Path | None) -> None:
+def _remember_pass(mark: str | None) -> None:
     """Written whole or not at all; a cache that cannot be written only means validating again."""
-    if mark is None:
-        return
-    from boardgen.verdicts import keep
-
-    keep(mark, mark.name.encode("ascii"))
+    if mark is not None:
+        SCHEMA_PASSES.write(mark, b"")
 
 
 def _engine_problem(doc: Document) -> Problem | None:

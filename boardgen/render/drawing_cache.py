@@ -1,166 +1,203 @@
-"""Converted drawings kept between renders: an SVG is turned into reportlab shapes once.
+"""Converted drawings and a kit's SVGs kept between renders, as data (boardgen.cache).
 
-svglib's conversion of an SVG into a reportlab drawing is most of a kit's PDF work, and a
+svglib's conversion of an SVG into a reportlab drawing is a third of a kit's PDF work, and a
 person who changes the paper, the margin or one colour renders the same pieces again. The
 drawing depends only on
 
 - the SVG text (pictures are inside it, as data: URIs: boardgen never links outside files),
 - the fonts svglib may name (the font map: family and weight to registered face),
 - the code that converts it: svglib, reportlab and Pillow as installed (their files' sizes
-  and times), this module's format, the PDF module and the font module (their sources).
+  and times) and boardgen's cache, PDF and font modules (their sources).
 
-Those make a SHA-256 key. An entry is ``<cache>/drawings/<key[:2]>/<key>.bin`` (the cache
-folder of boardgen.verdicts): a header with the format, the key and a digest of the payload,
-then the pickled drawing. An entry that is unreadable, truncated, edited or filed under
-another key is ignored (the SVG is converted again and the entry rewritten); a payload is
-unpickled only once its digest matches, and then only into reportlab, svglib and Pillow
-classes. Writing is best effort: a read-only or full cache only means converting again.
+A drawing is kept as JSON: a tree of [kind, attributes] nodes where a kind is one of the
+reportlab shapes below (by name, never a module path), attributes are the shape's own names
+and values are numbers, strings, lists, tuples and colours. Reading one builds exactly those
+shapes and sets exactly those values: nothing in an entry can name code. A drawing holding
+anything else (a raster picture, say) is not kept and is converted each time.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import io
 import json
-import os
-import pickle
+import math
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from boardgen.verdicts import cache_dir, keep
+from reportlab.graphics import shapes
+from reportlab.lib.colors import Color
 
-FORMAT = b"boardgen-drawing-2"
-MAX_ENTRY_BYTES = 32 << 20
-# Folders a cached drawing may name classes from (pickle looks them up by module and name).
-_ALLOWED_MODULES = ("reportlab.graphics.", "reportlab.lib.colors", "reportlab.lib.attrmap", "reportlab.lib.validators",
-                    "svglib.",
-                    "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
-_ALLOWED_NAMES = {("copyreg", "_reconstructor"), ("builtins", "object"), ("builtins", "set"),
-                  ("builtins", "frozenset"), ("builtins", "bytearray"), ("builtins", "complex"),
-                  ("builtins", "slice"), ("collections", "OrderedDict")}
+from boardgen.cache import DRAWINGS, KIT_SVGS, canonical_json, digest, installed, prune, tree_state
+
+__all__ = ["drawing_key", "kit_svgs_key", "load", "load_svgs", "prune", "store", "store_svgs"]
+
+FORMAT = "boardgen-drawing-3"  # 3: data-only JSON entries, signed (boardgen.cache)
+MAX_DEPTH = 200
+_GROUPS = ("Drawing", "Group")
+_SHAPES = ("Drawing", "Group", "Rect", "Circle", "Ellipse", "Line", "PolyLine", "Polygon", "Path", "String", "Wedge")
+_NOT_KEPT = {"canv", "formats"}  # a Drawing's canvas and save formats: never part of what it draws
+Kinds = Mapping[tuple[str, str], Any]  # reportlab is untyped
 
 
-def _installed(package: str, *files: str) -> str:
-    """Where a package's code is and which version of it (its files' sizes and times), found
-    without importing it: svglib itself is only imported when something is converted."""
-    spec = importlib.util.find_spec(package)
-    origin = spec.origin if spec is not None else None
-    if origin is None:
-        return f"{package}: ?"
-    out = [package]
-    for name in ("__init__.py", *files):
-        path = os.path.join(os.path.dirname(origin), name)
-        try:
-            stat = os.stat(path)
-            out.append(f"{path} {stat.st_size} {stat.st_mtime_ns}")
-        except OSError:
-            out.append(f"{path} ?")
-    return " ".join(out)
+class _NotData(Exception):
+    """A drawing holds something the data format does not: it is not kept."""
 
 
 @cache
 def _code_digest() -> str:
-    """The converting code: svglib, reportlab's drawing and Pillow as installed, the Python
-    version (pickles), and boardgen's PDF and font modules."""
+    """The converting code: svglib, reportlab's drawing and Pillow as installed, and boardgen's
+    cache, PDF and font modules."""
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha256(FORMAT)
+    parts: list[str | bytes] = [FORMAT]
     for package, files in (("svglib", ("svglib.py", "fonts.py", "utils.py")), ("reportlab", ("graphics/shapes.py",)),
                            ("PIL", ("Image.py",))):
-        digest.update(_installed(package, *files).encode() + b"\0")
-    digest.update(sys.version.encode())
-    for name in ("pdf.py", "fonts.py", "drawing_cache.py"):
-        digest.update((here / name).read_bytes())
-    return digest.hexdigest()
+        parts.append(installed(package, *files))
+    for path in (here / "pdf.py", here / "fonts.py", here / "drawing_cache.py", here.parent / "cache.py"):
+        parts.append(path.read_bytes())
+    return digest(*parts)
 
 
 def drawing_key(svg: str, fonts: Iterable[tuple[str, str]]) -> str:
     """The key of an SVG converted with these fonts ((svg family and weight, registered face) pairs)."""
-    digest = hashlib.sha256(_code_digest().encode())
-    for name, face in sorted(fonts):
-        digest.update(f"{name}\0{face}\n".encode())
-    digest.update(b"\0svg\0")
-    digest.update(svg.encode("utf-8"))
-    return digest.hexdigest()
+    return digest("drawing", _code_digest(), *(f"{name}\0{face}" for name, face in sorted(fonts)), svg)
 
 
-def _path(key: str, folder: str = "drawings") -> Path:
-    return cache_dir() / folder / key[:2] / f"{key}.bin"
+# The data format of a drawing -----------------------------------------------------------------
+
+def _names(kinds: Kinds) -> dict[Any, str]:
+    """Each class a drawing may hold, to its name in an entry: reportlab's shapes and the
+    classes given for svglib's (by their (module, name)) and the given classes themselves."""
+    out: dict[Any, str] = {getattr(shapes, name): name for name in _SHAPES}
+    for (_, name), kind in kinds.items():
+        out[kind] = name
+    return out
 
 
-def _read(key: str, folder: str) -> bytes | None:
-    """The payload of the entry under key, if the entry is whole and really that key's."""
-    path = _path(key, folder)
-    try:
-        with path.open("rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_ENTRY_BYTES:
-                return None
-            data = handle.read()
-    except OSError:
-        return None
-    head, _, payload = data.partition(b"\n\n")
-    lines = head.split(b"\n")
-    if len(lines) != 3 or lines[0] != FORMAT or lines[1] != key.encode():
-        return None
-    if lines[2] != hashlib.sha256(payload).hexdigest().encode():
-        return None
-    return payload
+@cache
+def _attributes(name: str, kind: Any) -> frozenset[str]:
+    """The attributes a kept shape may have: reportlab's own for its kind, and svglib's id."""
+    base: Any = getattr(shapes, name, None) or kind
+    return frozenset(base._attrMap.keys()) - _NOT_KEPT | {"svgid"}
 
 
-def _write(key: str, folder: str, payload: bytes) -> None:
-    """Keep payload under key (written whole or not at all; failures are ignored)."""
-    entry = b"\n".join((FORMAT, key.encode(), hashlib.sha256(payload).hexdigest().encode())) + b"\n\n" + payload
-    if len(entry) > MAX_ENTRY_BYTES:
-        return
-    keep(_path(key, folder), entry)
+def _encode_value(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise _NotData
+        return value
+    if isinstance(value, list):
+        return [_encode_value(v) for v in value]
+    if isinstance(value, tuple):
+        return {"t": [_encode_value(v) for v in value]}
+    if type(value) is Color and set(vars(value)) == {"red", "green", "blue", "alpha"}:
+        return {"c": [_encode_value(value.red), _encode_value(value.green), _encode_value(value.blue),
+                      _encode_value(value.alpha)]}
+    raise _NotData
 
 
-class _Unpickler(pickle.Unpickler):
-    """Builds only the kinds of object a converted drawing is made of."""
+def _encode(node: Any, names: dict[Any, str], kinds: Mapping[str, Any], depth: int = 0) -> list[Any]:
+    name = names.get(type(node))
+    if name is None or depth > MAX_DEPTH:
+        raise _NotData
+    allowed = _attributes(name, kinds[name])
+    state: dict[str, Any] = {}
+    for attr, value in vars(node).items():
+        if attr == "_attrMap" and name in _GROUPS:
+            continue
+        if attr not in allowed:
+            raise _NotData
+        if attr == "contents" and name in _GROUPS:
+            state[attr] = [_encode(child, names, kinds, depth + 1) for child in value]
+        else:
+            state[attr] = _encode_value(value)
+    return [name, state]
 
-    def __init__(self, data: bytes, substitutes: Mapping[tuple[str, str], Any],
-                 modules: tuple[str, ...] = _ALLOWED_MODULES) -> None:
-        super().__init__(io.BytesIO(data))
-        self.substitutes = substitutes
-        self.modules = modules
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in self.substitutes:
-            return self.substitutes[(module, name)]
-        if (module, name) in _ALLOWED_NAMES or module.startswith(self.modules):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a drawing")
+_SCALARS = (type(None), bool, int, float, str)
 
 
-def load(key: str, accept: Callable[[Any], bool],
-         substitutes: Mapping[tuple[str, str], Any] | None = None) -> Any | None:
-    """The drawing kept under key if its entry is whole and `accept` takes it, else None.
-    substitutes: classes to build instead of the ones named (module, name) in the entry."""
-    payload = _read(key, "drawings")
+def _decode_value(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
+    if type(value) is list:
+        if all(type(v) in _SCALARS for v in value):  # points and operators: most of a drawing
+            return value
+        return [_decode_value(v) for v in value]
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("t"), list):
+        return tuple(_decode_value(v) for v in value["t"])
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("c"), list) and len(value["c"]) == 4 \
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value["c"]):
+        red, green, blue, alpha = value["c"]
+        return Color(red, green, blue, alpha)
+    raise _NotData
+
+
+def _decode(node: Any, kinds: Mapping[str, Any], depth: int = 0) -> Any:
+    if not (isinstance(node, list) and len(node) == 2 and isinstance(node[0], str) and isinstance(node[1], dict)) \
+            or depth > MAX_DEPTH:
+        raise _NotData
+    name, state = node
+    kind = kinds.get(name)
+    if kind is None:
+        raise _NotData
+    allowed = _attributes(name, kind)
+    shape = kind.__new__(kind)
+    if name in _GROUPS:
+        shape._attrMap = kind._attrMap.clone()  # as Group.__init__ makes it
+    if not allowed.issuperset(state):
+        raise _NotData
+    for attr, value in state.items():
+        if attr == "contents" and name in _GROUPS:
+            if not isinstance(value, list):
+                raise _NotData
+            shape.__dict__[attr] = [_decode(child, kinds, depth + 1) for child in value]
+        else:
+            shape.__dict__[attr] = _decode_value(value)
+    return shape
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not kept")  # NaN and Infinity: never written (allow_nan=False)
+
+
+def _kinds(substitutes: Kinds) -> dict[str, Any]:
+    out: dict[str, Any] = {name: getattr(shapes, name) for name in _SHAPES}
+    out.update({name: kind for (_, name), kind in substitutes.items()})
+    return out
+
+
+def load(key: str, substitutes: Kinds | None = None) -> Any | None:
+    """The drawing kept under key, or None. substitutes: the classes to build for the kinds
+    svglib adds, by svglib's (module, name) (their entry name is the class name)."""
+    payload = DRAWINGS.read(key)
     if payload is None:
         return None
     try:
-        drawing = _Unpickler(payload, substitutes or {}).load()
-    except Exception:  # a payload that passed its digest but will not load: convert again
+        tree = json.loads(payload, parse_constant=_no_constant)
+        drawing = _decode(tree, _kinds(substitutes or {}))
+    except (_NotData, ValueError, RecursionError, TypeError):
         return None
-    return drawing if accept(drawing) else None
+    return drawing if isinstance(drawing, shapes.Drawing) else None
 
 
-def store(key: str, drawing: Any) -> None:
-    """Keep the drawing under key (written whole or not at all; failures are ignored)."""
-    _keep_pickled(key, "drawings", drawing)
-
-
-def _keep_pickled(key: str, folder: str, thing: Any) -> None:
-    """Keep `thing` pickled under key; one that cannot be pickled is simply made again next time."""
+def store(key: str, drawing: Any, substitutes: Kinds | None = None) -> None:
+    """Keep the drawing under key as data; one holding anything else is converted each time."""
+    subs = substitutes or {}
+    names = _names(subs)
+    for (module, name) in subs:  # svglib's own classes, where it is loaded (it made the drawing)
+        found = getattr(sys.modules.get(module), name, None)
+        if isinstance(found, type):
+            names[found] = name
     try:
-        payload = pickle.dumps(thing, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:
+        tree = _encode(drawing, names, _kinds(subs))
+        payload = json.dumps(tree, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (_NotData, ValueError, RecursionError):
         return
-    _write(key, folder, payload)
+    DRAWINGS.write(key, payload.encode("utf-8"))
 
 
 # A kit's SVGs ---------------------------------------------------------------------------------
@@ -170,21 +207,7 @@ def _keep_pickled(key: str, folder: str, thing: Any) -> None:
 # the seed, the language, the theme (its data and the bytes of every picture and font file it
 # names), the bundled data and fonts (their files' sizes and times), svgwrite and lxml as
 # installed, and boardgen's own code (every source file). Those make the key of the kit's SVG
-# texts, kept as JSON in ``<cache>/kit-svgs``.
-
-
-def _tree_state(root: Path) -> str:
-    out = []
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            out.append(f"{os.path.relpath(path, root)} {stat.st_size} {stat.st_mtime_ns}")
-    return "\n".join(out)
+# texts, kept as JSON in the ``kit-svgs`` store.
 
 
 @cache
@@ -196,35 +219,32 @@ def _drawing_code_digest() -> str:
 
     fonts_root = Path(str(resources.files("boardgen.fonts")))  # as render.fonts finds them
     package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(FORMAT + b" kit-svgs")
+    parts: list[str | bytes] = [FORMAT, "kit-svgs"]
     for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
-    for root in (layouts_root(), fonts_root):
-        digest.update(_tree_state(root).encode())
-    for package_name, files in (("svgwrite", ("drawing.py", "base.py")), ("lxml", ())):
-        digest.update(_installed(package_name, *files).encode() + b"\0")
-    digest.update(sys.version.encode())
-    return digest.hexdigest()
+        parts += [str(path.relative_to(package)), path.read_bytes()]
+    parts += [tree_state(layouts_root()), tree_state(fonts_root)]
+    parts += [installed("svgwrite", "drawing.py", "base.py"), installed("lxml")]
+    return digest(*parts)
 
 
 def kit_svgs_key(kit: str, layout_data: Any, seed: int, lang: str, theme_data: Any,
                  theme_files: Iterable[Path]) -> str | None:
     """The key of a kit's SVGs; None when an input cannot be read (then nothing is kept)."""
-    digest = hashlib.sha256(_drawing_code_digest().encode())
-    try:
-        blob = json.dumps([kit, seed, lang, layout_data, theme_data], sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False, default=repr)
-        digest.update(blob.encode("utf-8", "surrogatepass"))
-        for path in sorted(set(theme_files)):
-            digest.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    except (OSError, TypeError, ValueError, RecursionError):
+    blob = canonical_json([kit, seed, lang, layout_data, theme_data])
+    if blob is None:
         return None
-    return digest.hexdigest()
+    parts: list[str | bytes] = ["kit-svgs", _drawing_code_digest(), blob]
+    try:
+        for path in sorted(set(theme_files)):
+            parts += [str(path), digest(path.read_bytes())]
+    except (OSError, ValueError):
+        return None
+    return digest(*parts)
 
 
 def load_svgs(key: str) -> tuple[str, dict[str, Any]] | None:
     """(kind of drawings, fields) kept under key: each field an SVG text or a name -> SVG table."""
-    payload = _read(key, "kit-svgs")
+    payload = KIT_SVGS.read(key)
     if payload is None:
         return None
     try:
@@ -243,66 +263,4 @@ def load_svgs(key: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def store_svgs(key: str, kind: str, fields: dict[str, Any]) -> None:
-    _write(key, "kit-svgs", json.dumps({"kind": kind, "fields": fields}, ensure_ascii=False).encode("utf-8"))
-
-
-# Parsed fonts --------------------------------------------------------------------------------
-#
-# reportlab reads a TrueType file's tables in Python each time a face is registered (a tenth of
-# a second for the bundled four). The parsed face is kept under a key of the file (path, size,
-# time), its registered name and reportlab as installed, in ``<cache>/fonts``.
-
-
-def font_key(name: str, path: Path) -> str | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    material = f"{name}\0{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
-    material += _installed("reportlab", "pdfbase/ttfonts.py", "pdfbase/pdfmetrics.py") + sys.version
-    return hashlib.sha256(FORMAT + b" font " + material.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def load_font(key: str) -> Any | None:
-    """The font object kept under key, built only from reportlab's font classes; else None."""
-    payload = _read(key, "fonts")
-    if payload is None:
-        return None
-    try:
-        return _Unpickler(payload, {}, ("reportlab.pdfbase.ttfonts",)).load()
-    except Exception:  # a payload that passed its digest but will not load: parse again
-        return None
-
-
-def store_font(key: str, font: Any) -> None:
-    _keep_pickled(key, "fonts", font)
-
-
-# Size ----------------------------------------------------------------------------------------
-
-MAX_CACHE_BYTES = 256 << 20  # kit SVGs, drawings and fonts together
-PRUNED_TO = 192 << 20
-
-
-def prune(limit: int = MAX_CACHE_BYTES, keep: int = PRUNED_TO) -> None:
-    """When the kept SVGs, drawings and fonts pass `limit` bytes, remove the oldest entries
-    until `keep` remain (anything removed is simply made again when needed)."""
-    entries = []
-    for folder in ("kit-svgs", "drawings", "fonts"):
-        for path in (cache_dir() / folder).glob("*/*.bin"):
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            entries.append((stat.st_mtime_ns, stat.st_size, path))
-    total = sum(size for _, size, _ in entries)
-    if total <= limit:
-        return
-    for _, size, path in sorted(entries):
-        try:
-            path.unlink()
-        except OSError:
-            continue
-        total -= size
-        if total <= keep:
-            return
+    KIT_SVGS.write(key, json.dumps({"kind": kind, "fields": fields}, ensure_ascii=False).encode("utf-8"))

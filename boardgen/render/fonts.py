@@ -10,11 +10,10 @@ from importlib import resources
 from pathlib import Path
 from struct import error as struct_error
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
-from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFace
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from boardgen.errors import BoardgenError
 
@@ -56,32 +55,6 @@ def fonts_root() -> Path:
     return Path(str(resources.files("boardgen.fonts")))
 
 
-def _ttfont(name: str, path: Path) -> TTFont:
-    """reportlab's font for a TrueType file, parsed once and then kept (see drawing_cache)."""
-    from boardgen.render import drawing_cache
-
-    key = drawing_cache.font_key(name, path)
-    kept = drawing_cache.load_font(key) if key is not None else None
-    if isinstance(kept, TTFont) and isinstance(getattr(kept, "face", None), TTFontFace) \
-            and kept.fontName == name and isinstance(getattr(kept.face, "unitsPerEm", None), int) \
-            and kept.face.unitsPerEm > 0:
-        units = kept.face.unitsPerEm
-        # What a pickle cannot hold, set as TTFont and TTFontFace set them when parsing.
-        kept.face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, k=1000 / units: x * k)
-        kept.state = WeakKeyDictionary()
-        return kept
-    font = TTFont(name, str(path))
-    if key is not None:
-        scale, state = font.face.__dict__.pop("_pdfScale", None), font.__dict__.pop("state")
-        try:
-            drawing_cache.store_font(key, font)
-        finally:
-            font.state = state
-            if scale is not None:
-                font.face._pdfScale = scale
-    return font
-
-
 @cache
 def faces() -> dict[tuple[str, str], Face]:
     """Every bundled face, keyed by (family, weight), registered with reportlab once."""
@@ -90,7 +63,9 @@ def faces() -> dict[tuple[str, str], Face]:
     found = {}
     for entry in listing["font"]:
         face = Face(entry["family"], entry["weight"], root / entry["file"])
-        pdfmetrics.registerFont(_ttfont(face.pdf_name, face.path))
+        # Parsed afresh each time (4 faces: 0.04 s of CPU): a kept copy of reportlab's font object
+        # could only be a pickle, and the cache holds data only (see boardgen.cache).
+        pdfmetrics.registerFont(TTFont(face.pdf_name, str(face.path)))
         found[(face.family, face.weight)] = face
     for family in {f.family for f in found.values()}:
         normal = found[(family, "normal")].pdf_name

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing, Path
+from reportlab.graphics.shapes import STATE_DEFAULTS, Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
@@ -686,10 +686,10 @@ def _drawing(svg: str) -> Any:
     key = drawing_cache.drawing_key(svg, _fonts_state())
     drawing = _CONVERTED.get(key)
     if drawing is None:
-        drawing = drawing_cache.load(key, accept=lambda d: isinstance(d, Drawing), substitutes=_SVGLIB_PATHS)
+        drawing = drawing_cache.load(key, substitutes=_SVGLIB_PATHS)
         if drawing is None:
             drawing = _convert(svg)
-            drawing_cache.store(key, drawing)
+            drawing_cache.store(key, drawing, substitutes=_SVGLIB_PATHS)
         if len(_CONVERTED) >= _CONVERTED_MAX:
             del _CONVERTED[next(iter(_CONVERTED))]  # the oldest
         _CONVERTED[key] = drawing
