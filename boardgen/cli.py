@@ -246,12 +246,19 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 @click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
               help="Self-play games per player count (default: the layout's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> None:
-    """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not."""
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
+              help="Theme whose colours the accessibility check judges (text sizes are measured by render).")
+@click.option("--strict", is_flag=True, help="Accessibility findings are errors (exit 5), not warnings.")
+def validate(game: str, seed: int | None, games: int | None, as_json: bool, theme: str, strict: bool) -> None:
+    """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not.
+    Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any)."""
+    from boardgen.checks.accessibility import check_colours
+    from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
     from boardgen.rules.report import check
 
     engine, layout = load_game(game)
+    a11y = check_colours(load_theme(theme), layout, strict=strict)  # a broken theme fails before the check
     seed = layout.default_seed if seed is None else seed
     bar, progress = _progress_bar(f"checking {layout.id}")
     try:
@@ -263,12 +270,17 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool) -> N
     finally:
         if bar is not None:
             bar.render_finish()
-    click.echo(report.to_json() if as_json else report.to_text())
+    if as_json:
+        click.echo(json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.to_text() + "\n\n" + a11y.to_text())
     if not report.playable:
         from boardgen.tune import hint
 
         click.echo(hint(game, seed), err=True)
         sys.exit(4)
+    if a11y.failed:
+        sys.exit(5)
 
 
 @cli.command()

@@ -178,3 +178,18 @@ def test_preview_vision_writes_its_own_previews(tmp_path):
 
     board = Image.open(folder / "board.png").convert("RGB")
     assert all(max(p) - min(p) <= 2 for p in board.getdata())  # every pixel grey
+
+
+def test_validate_reports_the_colours_of_its_theme(tmp_path):
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    bare = _theme(tmp_path, "bare", _players(OLD_CLASSIC), top="symbols = false\n")
+    result = CliRunner().invoke(cli, ["validate", "walls", "--games", "2", "--json", "--theme", str(bare)])
+    data = json.loads(result.stdout[:result.stdout.rindex("}") + 1])
+    section = data["accessibility"]
+    assert not section["passed"] and section["severity"] == "warning"
+    assert any("red and green" in f and "deuteranopia" in f for f in section["findings"])
+    text = CliRunner().invoke(cli, ["validate", "walls", "--games", "2", "--theme", "classic"]).stdout
+    assert "Accessibility (classic theme): passed" in text
