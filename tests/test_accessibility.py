@@ -193,3 +193,24 @@ def test_validate_reports_the_colours_of_its_theme(tmp_path):
     assert any("red and green" in f and "deuteranopia" in f for f in section["findings"])
     text = CliRunner().invoke(cli, ["validate", "walls", "--games", "2", "--theme", "classic"]).stdout
     assert "Accessibility (classic theme): passed" in text
+
+
+def test_minos_board_has_a_legend_of_its_marks_and_realms():
+    """Every mark on the board is explained in the frame: the realms by name with their
+    fields (counted from the layout), the sanctuary outline, the exact-count ring, the links."""
+    import xml.etree.ElementTree as ET
+
+    from boardgen.render.svg.race import board_svg
+
+    _, layout = load_game("minos")
+    root = ET.fromstring(board_svg(layout, load_theme("classic"), lang="en"))
+    texts = {e.get("id"): "".join(e.itertext()) for e in root.iter() if e.tag.endswith("text")}
+    earth = [n for n in layout.track.nodes if n.colour == "earth"]
+    first, last = min(int(n.label) for n in earth), max(int(n.label) for n in earth)
+    assert texts["legend-realm-earth-label"] == f"Earth {first}–{last}"
+    assert texts["legend-mark-sanctuary-label"].startswith("sanctuary")
+    assert texts["legend-mark-exact-label"] == "exact count"
+    assert {"legend-link-jump-label", "legend-link-tunnel-label", "legend-link-orbit-label",
+            "legend-link-millstone-label"} <= set(texts)
+    ids = {e.get("id") for e in root.iter()}
+    assert {"legend-mark-sanctuary-mark", "legend-mark-exact-mark"} <= ids

@@ -133,9 +133,9 @@ def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
         groups.append(ColourGroup("sequences", members, "numbers", float(limits["region_min_de"])))
     track = getattr(layout, "track", None)
     if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
-        # King Minos: the mosaic's two realms, each in two tints.
+        # King Minos: the mosaic's two realms, each in two tints, named in the board's legend.
         members = tuple((key, theme.colour(key)) for key in ("earth", "earth_alt", "sky", "sky_alt"))
-        groups.append(ColourGroup("realms", members, "numbers", float(limits["region_min_de"])))
+        groups.append(ColourGroup("realms", members, "names", float(limits["region_min_de"])))
     return groups
 
 

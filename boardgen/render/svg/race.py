@@ -123,10 +123,104 @@ def board_svg(board: RaceBoard, theme: Theme, *, lang: str) -> str:
     # The title stays in the top-left quarter so no sheet seam runs through it.
     sheet.text(d, board.title[lang], x=border, y=border * 0.72, size=border * 0.55, role="title",
                weight="bold", fill="frame_text", anchor="start", width=width * 0.42, id="board-title")
+    if grid is not None:
+        # The legend in the top-right quarter, right of the middle cell edge (where a seam may run).
+        left = border + math.ceil(grid.size / 2) * grid.pitch_mm + 2.0
+        d.add(_legend(sheet, board, x=left, width=width - border - left, height=border))
     d.add(d.rect((0, 0), (_r(width), _r(height)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
     text: str = d.tostring()
     return text
+
+
+# What the legend explains, in its order: the field marks, then the links.
+LEGEND_MARKS = (SANCTUARY, EXACT)
+LEGEND_LINKS = (JUMP, TUNNEL, ORBIT, MILLSTONE)
+
+
+def _legend(sheet: Sheet, board: RaceBoard, *, x: float, width: float, height: float) -> Any:
+    """What the board's marks mean, in the frame: the realms (each colour named, with its
+    fields), the dashed sanctuary outline, the exact-count ring and each kind of link, each
+    drawn as on the board, so nothing on the board is told by colour or symbol alone."""
+    from boardgen.data.strings import word
+
+    track = board.track
+    items: list[tuple[str, str, str]] = []  # (what, tint or kind, label)
+    realms: dict[str, list[int]] = {}
+    for node in track.nodes:
+        if node.colour:
+            realms.setdefault(node.colour, []).append(int(node.label) if node.label.isdigit() else node.index)
+    for realm, numbers in realms.items():
+        name = word(sheet.lang, f"realm_{realm}") if realm in ("earth", "sky") else realm
+        items.append(("realm", realm, f"{name} {min(numbers)}–{max(numbers)}"))
+    kinds = {kind for node in track.nodes for kind in board.kinds(node.index)}
+    items += [("mark", kind, word(sheet.lang, f"legend_{kind}")) for kind in LEGEND_MARKS if kind in kinds]
+    links = {link.kind for link in board.links}
+    items += [("link", kind, word(sheet.lang, f"legend_{kind}")) for kind in LEGEND_LINKS if kind in links]
+    group = sheet.drawing.g(id="board-legend")
+    size = height * 0.28
+    icon = size * 1.9
+    family = sheet.font("labels")
+    rows: list[list[tuple[str, str, str, float]]] = [[]]
+    used = 0.0
+    for what, key, label in items:
+        wide = _icon_width(what, icon) + 1.2 + fonts.text_width(label, family, "normal", size) + 3.0
+        if rows[-1] and used + wide > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((what, key, label, wide))
+        used += wide
+    if len(rows) > 2:  # two rows at most: everything a little smaller
+        return _legend_rows(sheet, group, [sum(rows, [])], x=x, width=width, height=height, size=size, icon=icon)
+    return _legend_rows(sheet, group, rows, x=x, width=width, height=height, size=size, icon=icon)
+
+
+def _icon_width(what: str, icon: float) -> float:
+    """Links get a wider sample, long enough to show their dashes and arrowhead."""
+    return icon * 2.4 if what == "link" else icon
+
+
+def _legend_rows(sheet: Sheet, group: Any, rows: list[list[tuple[str, str, str, float]]], *, x: float,
+                 width: float, height: float, size: float, icon: float) -> Any:
+    d = sheet.drawing
+    step = height / (len(rows) + 1)
+    for r, row in enumerate(rows):
+        total = sum(item[3] for item in row)
+        shrink = min(1.0, width / total) if total else 1.0
+        at = x + (width - total * shrink)  # flush right, up to the board's corner
+        cy = step * (r + 1) + (0.1 * step if len(rows) == 1 else 0.0)
+        for what, key, label, wide in row:
+            ident = f"legend-{what}-{key}"
+            s = icon * shrink
+            sw = _icon_width(what, icon) * shrink
+            box = (at, cy - s / 2)
+            fill = _tint(sheet, key) if what == "realm" else sheet.colour("special")
+            group.add(d.rect((_r(box[0]), _r(box[1])), (_r(sw), _r(s)), id=f"{ident}-icon", fill=fill,
+                             stroke=sheet.colour("field_edge"), stroke_width=sheet.stroke("corridor_edge")))
+            link = {"stroke": sheet.colour("link"), "fill": "none"}
+            if what == "mark" and key == SANCTUARY:
+                group.add(d.rect((_r(box[0] + s * 0.15), _r(box[1] + s * 0.15)), (_r(s * 0.7), _r(s * 0.7)),
+                                 id=f"{ident}-mark", fill="none", stroke=sheet.colour("field_edge"),
+                                 stroke_width=sheet.stroke("tile_edge"), stroke_dasharray="1.2 0.8"))
+            elif what == "mark" and key == EXACT:
+                group.add(d.circle((_r(box[0] + s / 2), _r(cy)), _r(s * 0.34), id=f"{ident}-mark",
+                                   stroke_width=sheet.stroke("frame_edge") * 0.6, **link))
+            elif what == "link":
+                dash = {TUNNEL: "2.4 1.4", ORBIT: "0.6 1.2"}.get(key)
+                extra = {"stroke_dasharray": dash} if dash else {}
+                widths = sheet.stroke("frame_edge") * (1.6 if key == MILLSTONE else 0.8)
+                x1, x2 = box[0] + s * 0.2, box[0] + sw - s * (0.45 if key in ONE_WAY else 0.2)
+                group.add(d.line((_r(x1), _r(cy)), (_r(x2), _r(cy)), id=f"{ident}-mark", stroke_width=widths,
+                                 stroke_linecap="round", **link, **extra))
+                if key in ONE_WAY:
+                    head = s * 0.45
+                    group.add(d.polygon([(_r(x2 + head * 0.6), _r(cy)), (_r(x2 - head * 0.2), _r(cy - head * 0.45)),
+                                         (_r(x2 - head * 0.2), _r(cy + head * 0.45))], id=f"{ident}-head",
+                                        fill=sheet.colour("link")))
+            sheet.text(group, label, x=box[0] + sw + 1.2 * shrink, y=cy + size * shrink * 0.35, size=size * shrink,
+                       fill="frame_text", anchor="start", id=f"{ident}-label")
+            at += wide * shrink
+    return group
 
 
 def _tint(sheet: Sheet, colour: str) -> str:
