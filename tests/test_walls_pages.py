@@ -34,3 +34,21 @@ def test_walls_cover_verdict_says_two_or_four_players(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     cover = " ".join(page_texts(next((tmp_path / "walls").glob("*.pdf")))[0].split())
     assert "(2 or 4 players)" in cover and "2-4" not in cover
+
+
+@pytest.mark.parametrize("lang,touch,first", [
+    ("en", ["if you touch a block, you must play that block",
+            "if you touch one of your pawns, you must play that pawn"],
+     "On the very first turn of the game the first player slides a pawn, then a block"),
+    ("fr", ["si vous touchez un bloc du doigt, vous devez jouer ce bloc",
+            "si vous touchez un de vos pions, vous devez jouer ce pion"],
+     "Au tout premier tour de la partie, le premier joueur déplace un pion, puis un bloc")])
+def test_rules_sheet_prints_the_touch_rule_and_the_first_turn_as_the_source(kit_factory, lang: str,
+                                                                             touch: list[str], first: str) -> None:
+    pdf, _ = kit_factory("walls", lang=lang)
+    texts = page_texts(pdf)
+    rules = " ".join(" ".join(t for t in texts if t.startswith(("Rules", "Règles"))).split())
+    rules = rules.replace("\u00a0", " ").replace("- ", "")  # a line may break after a hyphen
+    for sentence in [*touch, first]:
+        assert sentence in rules, sentence
+    assert "The piece you touch first" not in rules

@@ -61,13 +61,13 @@ def static_checks(layout: WallsLayout, limits: Mapping[str, Any]) -> list[Check]
     counts = []
     problems = []
     for seats in layout.player_counts:
+        # The first turn is a pawn, then a block: both must be there to play.
         state = game.initial_state(seats)
-        moves = game.legal_moves(state)
-        pawn = sum(1 for m in moves if m.kind != BLOCK)
-        counts.append(f"{seats} players: {pawn} pawn and {len(moves) - pawn} block moves")
-        if not pawn or pawn == len(moves):
+        pawn, blocks = len(game.pawn_moves(state)), len(game.block_moves(state))
+        counts.append(f"{seats} players: {pawn} pawn and {blocks} block moves")
+        if not pawn or not blocks:
             problems.append(f"{seats} players: the first player has {pawn} pawn moves and "
-                            f"{len(moves) - pawn} block moves")
+                            f"{blocks} block moves")
     checks.append(Check("first moves", not problems, "; ".join(counts), problems))
     return checks
 

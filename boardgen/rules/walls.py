@@ -1,6 +1,7 @@
 """Rules of the moving-walls game (game D): pawns move like rooks, blocks slide until they touch.
 
-A turn is two decisions in either order: one of the mover's pawns slides in a straight line
+A turn is two decisions in either order (but the game's first turn, which is a pawn, then a
+block, as the source plays it): one of the mover's pawns slides in a straight line
 (never through a block or a pawn) and one block slides in a straight line, ending so that it
 touches another block by a side or a corner; a block never enters the white centre, never
 crosses or ends on a pawn, and is never the block the previous player moved. A part that has
@@ -255,7 +256,9 @@ class WallsGame:
         if state.winner >= 0:
             return []
         moves = [] if state.pawn_done else self.pawn_moves(state)
-        if not state.block_done:
+        # The game's very first turn is a pawn, then a block (the source's order); from then
+        # on the mover chooses. A first player with no pawn move plays the block alone.
+        if not state.block_done and not (state.turn == 0 and moves):
             moves += self.block_moves(state)
         moves = moves or [PASS_MOVE]
         self._last = (state, tuple(moves))

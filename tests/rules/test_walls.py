@@ -34,6 +34,12 @@ def place(game: WallsGame, state: WallsState, pawns: dict[int, Cell]) -> WallsSt
     return state._replace(pawns=tuple(bits), pawn_mask=mask)
 
 
+def later(state: WallsState) -> WallsState:
+    """The same position one round on, the same seat to move: past the game's first turn,
+    whose order is fixed (a pawn, then a block), so the mover chooses the order."""
+    return state._replace(turn=state.turn + state.seats)
+
+
 def cells_of(game: WallsGame, move: Move) -> Cell:
     return game.geometry.cell(move.target)
 
@@ -68,7 +74,8 @@ def naive_moves(lay: WallsLayout, game: WallsGame, state: WallsState) -> set[tup
                         break
                     out.add(("pawn", index, cell, None))
                     k += 1
-    if not state.block_done:
+    # The source's first turn: the first player moves a pawn, then a block.
+    if not state.block_done and not (state.turn == 0 and out):
         for index, cells in enumerate(blocks):
             if index == state.previous:
                 continue
@@ -113,7 +120,7 @@ def test_small_position_first_decisions_counted_by_hand() -> None:
     # A2: up 1 (touching A1 at a corner); up 2 lands on the pawn; right and down touch nothing.
     lay = layout("walls_small")
     game = WallsGame(lay)
-    state = game.initial_state(2)
+    state = later(game.initial_state(2))
     moves = game.legal_moves(state)
     pawn = sorted(cells_of(game, m) for m in moves if m.kind == PAWN)
     blocks = sorted((lay.blocks[m.piece].id, m.target // game.geometry.width) for m in moves if m.kind == BLOCK)
@@ -127,7 +134,7 @@ def test_small_position_whole_turns_counted_by_hand() -> None:
     # now on the pawn; A1 left to (0,0)-(0,1) touches nothing). Block first: A1 down 1 or
     # down 2 opens row 0: 8 slides right + 1 down each; A2 up leaves (0,1) only: 9+9+1.
     game = WallsGame(layout("walls_small"))
-    state = game.initial_state(2)
+    state = later(game.initial_state(2))
     turns = {move: len(game.legal_moves(game.apply(state, move))) for move in game.legal_moves(state)}
     by_kind = {PAWN: 0, BLOCK: 0}
     for move, count in turns.items():
@@ -141,7 +148,7 @@ def test_bundled_start_move_counts_match_a_slow_generator() -> None:
     game = WallsGame(lay)
     counts = {}
     for seats in lay.player_counts:
-        state = game.initial_state(seats)
+        state = later(game.initial_state(seats))
         assert engine_moves(game, state) == naive_moves(lay, game, state)
         moves = game.legal_moves(state)
         counts[seats] = (sum(m.kind == PAWN for m in moves), sum(m.kind == BLOCK for m in moves))
@@ -149,7 +156,7 @@ def test_bundled_start_move_counts_match_a_slow_generator() -> None:
     # those corners' pawns.
     assert counts == {2: (25, 146), 4: (25, 144)}
     # Whole turns (pawn then block, or block then pawn), the second half from the slow generator.
-    state = game.initial_state(2)
+    state = later(game.initial_state(2))
     turns = sum(len(naive_moves(lay, game, game.apply(state, move))) for move in game.legal_moves(state))
     assert turns == sum(len(game.legal_moves(game.apply(state, move))) for move in game.legal_moves(state)) == 7285
 
@@ -217,7 +224,7 @@ def test_a_block_never_crosses_or_stops_on_a_pawn() -> None:
 def test_the_previous_players_block_stays_put_for_one_turn() -> None:
     lay = layout("walls_small")
     game = WallsGame(lay)
-    state = game.initial_state(2)
+    state = later(game.initial_state(2))
     down = next(m for m in game.legal_moves(state) if m.kind == BLOCK and lay.blocks[m.piece].id == "A1")
     state = game.apply(state, down)
     state = game.apply(state, next(m for m in game.legal_moves(state) if m.kind == PAWN))
@@ -234,7 +241,7 @@ def test_the_previous_players_block_stays_put_for_one_turn() -> None:
 def test_either_order_and_a_part_that_cannot_be_played_is_skipped() -> None:
     lay = layout("walls_small")
     game = WallsGame(lay)
-    state = game.initial_state(2)
+    state = later(game.initial_state(2))
     # Red walls itself in: A2 up to (1,0)-(1,1); then its pawn can only go right to (0,1).
     up = next(m for m in game.legal_moves(state) if m.kind == BLOCK and m.target < 0)
     after = game.apply(state, up)
@@ -244,14 +251,14 @@ def test_either_order_and_a_part_that_cannot_be_played_is_skipped() -> None:
     after = game.apply(state, pawn)
     assert {m.kind for m in game.legal_moves(after)} == {BLOCK}
     done = game.apply(after, game.legal_moves(after)[0])
-    assert done.turn == 1 and game.to_move(done) == 1
+    assert done.turn == state.turn + 1 and game.to_move(done) == 1
     # Green beside red, then A2 up under red: red's pawn has nowhere to go, the turn passes.
     boxed = place(game, state, {1: (0, 1)})
     up = next(m for m in game.legal_moves(boxed) if m.kind == BLOCK and m.target < 0)
     after = game.apply(boxed, up)
     assert game.legal_moves(after) == [Move(PASS)]
     passed = game.apply(after, Move(PASS))
-    assert passed.turn == 1 and game.to_move(passed) == 1 and passed.previous == up.piece
+    assert passed.turn == state.turn + 1 and game.to_move(passed) == 1 and passed.previous == up.piece
 
 
 def test_entering_the_centre_pushes_the_first_pawn_met_to_a_free_square() -> None:
@@ -374,3 +381,33 @@ def test_bad_block_data_is_refused_with_its_place(tmp_path: Path) -> None:
         build(load("game", str(path)))
     message = str(caught.value)
     assert "blocks[1].cells" in message and "A2" in message and "not joined" in message
+
+
+def test_the_first_turn_is_a_pawn_then_a_block_as_the_source_plays_it() -> None:
+    # "Le premier joueur déplace un de ses pions [...] Ce même joueur joue un bloc [...] Les
+    # autres jouent ensuite [...] en déplaçant en premier, soit un bloc quelconque, soit un de
+    # leurs pions."
+    lay = layout("walls")
+    game = WallsGame(lay)
+    for seats in lay.player_counts:
+        state = game.initial_state(seats)
+        first = game.legal_moves(state)
+        assert engine_moves(game, state) == naive_moves(lay, game, state)
+        assert {m.kind for m in first} == {PAWN} and len(first) == 25  # as counted in the table above
+        after = game.apply(state, first[0])
+        assert {m.kind for m in game.legal_moves(after)} == {BLOCK}
+        done = game.apply(after, game.legal_moves(after)[0])
+        # The next player may open with either part.
+        assert done.turn == 1 and {m.kind for m in game.legal_moves(done)} == {PAWN, BLOCK}
+
+
+def test_a_first_player_with_no_pawn_move_plays_the_block() -> None:
+    lay = layout("walls_small")
+    game = WallsGame(lay)
+    # Green right of red and A2 already under red: red's pawn at (0, 0) cannot move.
+    state = place(game, game.initial_state(2), {1: (0, 1)})
+    up = next(m for m in game.legal_moves(later(state)) if m.kind == BLOCK and m.target < 0)
+    boxed = state._replace(blocks=game.apply(later(state), up).blocks, walls=game.apply(later(state), up).walls)
+    moves = game.legal_moves(boxed)
+    assert moves and {m.kind for m in moves} == {BLOCK}
+    assert engine_moves(game, boxed) == naive_moves(lay, game, boxed)
