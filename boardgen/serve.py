@@ -9,7 +9,11 @@ message a render would print) instead of the last picture.
 
 Only what it draws is served: the page, its state, the drawn SVGs and the bundled fonts,
 all from memory under fixed names. Any other path gets 404; nothing is read from disk on a
-request's say-so, so `..`, absolute paths and links lead nowhere.
+request's say-so, so `..`, absolute paths and links lead nowhere. Only requests addressed to
+this server by name (``Host: 127.0.0.1:PORT``, ``localhost:PORT`` or ``[::1]:PORT``) are
+answered; any other Host gets 421 and nothing else, so a web page whose name was pointed at
+127.0.0.1 (DNS rebinding) reads no path, board or picture. Requests are answered by a fixed
+pool of threads, each connection given a few seconds, with room for hundreds waiting.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from boardgen.errors import BoardgenError
@@ -32,6 +38,11 @@ from boardgen.errors import BoardgenError
 PIECES_SHOWN = 6
 WATCH_MAX_FILES = 400
 WATCH_MAX_DEPTH = 3
+# Threads answering requests, seconds a connection may take, connections the system holds
+# waiting to be accepted (the default of 5 left some of 200 simultaneous requests waiting 30 s).
+WORKERS = 32
+CONNECTION_SECONDS = 5
+BACKLOG = 512
 
 Drawer = Callable[[], dict[str, str]]
 
@@ -181,8 +192,11 @@ def make_handler(preview: LivePreview, page: bytes,
     class Handler(BaseHTTPRequestHandler):
         server_version = "boardgen"
         sys_version = ""
+        timeout = CONNECTION_SECONDS  # the socket's: a silent or slow client is dropped
 
         def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+            if not self._addressed_to_us():
+                return
             path = urlsplit(self.path).path
             if path == "/":
                 self._send(page, "text/html; charset=utf-8")
@@ -199,7 +213,19 @@ def make_handler(preview: LivePreview, page: bytes,
                 self._missing()
 
         def do_HEAD(self) -> None:  # noqa: N802
-            self._missing()
+            if self._addressed_to_us():
+                self._missing()
+
+        def _addressed_to_us(self) -> bool:
+            """Whether the request names this server (Host); if not, it is answered 421 only."""
+            address = self.server.server_address
+            port = address[1] if isinstance(address, tuple) else None
+            hosts = self.headers.get_all("Host") or []
+            if len(hosts) == 1 and hosts[0].strip().lower() in (f"127.0.0.1:{port}", f"localhost:{port}",
+                                                                 f"[::1]:{port}"):
+                return True
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only 127.0.0.1 / localhost")
+            return False
 
         def _send(self, body: bytes, kind: str) -> None:
             self.send_response(HTTPStatus.OK)
@@ -222,12 +248,37 @@ def make_handler(preview: LivePreview, page: bytes,
     return Handler
 
 
-def make_server(preview: LivePreview, title: str, port: int = 0) -> ThreadingHTTPServer:
+class PooledHTTPServer(HTTPServer):
+    """An HTTP server whose requests are answered by a fixed pool of threads (a thread per
+    connection let 3,000 half-open connections hold 3,000 threads)."""
+
+    request_queue_size = BACKLOG
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
+                 workers: int = WORKERS) -> None:
+        super().__init__(address, handler)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardgen-serve")
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self._pool.submit(self._answer, request, client_address)
+
+    def _answer(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:  # noqa: BLE001 - a client that went away: nothing to tell anyone
+            pass
+        finally:
+            self.shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def make_server(preview: LivePreview, title: str, port: int = 0) -> PooledHTTPServer:
     """A server on the loopback address only; port 0 lets the system choose a free one."""
     fonts = bundled_fonts()
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(preview, page_html(title, fonts), fonts))
-    server.daemon_threads = True
-    return server
+    return PooledHTTPServer(("127.0.0.1", port), make_handler(preview, page_html(title, fonts), fonts))
 
 
 def pick_pieces(files: dict[str, str], shown: int = PIECES_SHOWN) -> dict[str, str]:

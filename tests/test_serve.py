@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from boardgen import serve
 from boardgen.serve import LivePreview, kit_drawer, make_server, watch_roots
 
 THEME = """[theme]
@@ -91,6 +93,86 @@ def test_anything_else_is_not_found(served: tuple[int, Path], path: str) -> None
     status, body = get(port, path)
     assert status == 404
     assert b"[metadata]" not in body and b"root:" not in body
+
+
+def raw_get(port: int, path: str, hosts: list[str]) -> tuple[int, bytes]:
+    """A request with exactly these Host headers (none, one or several)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        conn.putrequest("GET", path, skip_host=True)
+        for host in hosts:
+            conn.putheader("Host", host)
+        conn.endheaders()
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("hosts", [["attacker.example"], ["attacker.example:{port}"], ["127.0.0.1:1"],
+                                   ["127.0.0.1"], ["localhost.attacker.example:{port}"], [],
+                                   ["127.0.0.1:{port}", "attacker.example"]])
+def test_a_request_for_another_host_gets_nothing(served: tuple[int, Path], hosts: list[str]) -> None:
+    """DNS rebinding: a page of attacker.example whose name now points at 127.0.0.1."""
+    port, _ = served
+    state(port)  # the drawings exist: a request that got through would get them
+    for path in ("/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf"):
+        status, body = raw_get(port, path, [h.format(port=port) for h in hosts])
+        assert status == 421, path
+        assert b"<svg" not in body and b"version" not in body and b"<script>" not in body
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "[::1]:{port}"])
+def test_the_loopback_names_are_answered(served: tuple[int, Path], host: str) -> None:
+    port, _ = served
+    state(port)
+    status, body = raw_get(port, "/svg/board.svg", [host.format(port=port)])
+    assert status == 200 and b"<svg" in body
+
+
+def test_two_hundred_simultaneous_requests_are_all_answered(served: tuple[int, Path]) -> None:
+    """All at once, each allowed 10 s (the client's timeout), on a fixed pool of threads."""
+    port, _ = served
+    state(port)  # drawn once, before the crowd
+    count = 200
+    start = threading.Barrier(count)
+    answers: list[int] = []
+    errors: list[BaseException] = []
+    threads_seen: list[int] = []
+
+    def client(index: int) -> None:
+        try:
+            start.wait(30)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            try:
+                conn.request("GET", "/state" if index % 2 else "/")
+                reply = conn.getresponse()
+                reply.read()
+                answers.append(reply.status)
+                threads_seen.append(sum(t.name.startswith("boardgen-serve") for t in threading.enumerate()))
+            finally:
+                conn.close()
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    clients = [threading.Thread(target=client, args=(i,)) for i in range(count)]
+    for t in clients:
+        t.start()
+    for t in clients:
+        t.join(60)
+    assert not errors, errors[:3]
+    assert answers == [200] * count
+    assert max(threads_seen) <= serve.WORKERS
+
+
+def test_a_silent_connection_is_dropped(served: tuple[int, Path]) -> None:
+    port, _ = served
+    silent = socket.create_connection(("127.0.0.1", port), timeout=30)
+    try:
+        silent.settimeout(serve.CONNECTION_SECONDS * 6)
+        assert silent.recv(100) == b""  # the server closed it, without an answer
+    finally:
+        silent.close()
 
 
 def test_an_edit_is_drawn_and_an_error_replaces_the_picture(served: tuple[int, Path]) -> None:
