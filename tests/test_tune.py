@@ -136,3 +136,18 @@ def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_tr
     trials = optuna.load_study(study_name=study.study_name, storage=storage).trials
     finished = [t for t in trials if t.state.is_finished() and t.params]
     assert sorted(t.params["seed"] for t in finished) == list(range(1, 13))
+
+
+def test_a_small_grid_is_tried_nearest_first() -> None:
+    """Fewest keys changed, then the smallest steps (each over its key's range), the lower of
+    two as near first: worked by hand for seed 4 in 1-6 and deal.4 6 in 5-6."""
+    from boardgen.tune import Knob, grid
+
+    seed = Knob("seed", ("game", "default_seed"), 1, 6, True, 4)
+    deal = Knob("deal.4", ("deal", "4"), 5, 6, True, 6)
+    order = [(v["seed"], v["deal.4"]) for v in grid([seed, deal], 100) or []]
+    assert order == [(4, 6), (3, 6), (5, 6), (2, 6), (6, 6), (1, 6), (4, 5),
+                     (3, 5), (5, 5), (2, 5), (6, 5), (1, 5)]
+    assert [(v["seed"], v["deal.4"]) for v in grid([seed, deal], 3) or []] == order[:3]
+    fraction = Knob("race.pun_success", ("race", "pun_success"), 0.3, 0.7, False, 0.5)
+    assert grid([seed, fraction], 100) is None  # a fraction: TPE, not a grid
