@@ -214,3 +214,15 @@ def test_minos_board_has_a_legend_of_its_marks_and_realms():
             "legend-link-millstone-label"} <= set(texts)
     ids = {e.get("id") for e in root.iter()}
     assert {"legend-mark-sanctuary-mark", "legend-mark-exact-mark"} <= ids
+
+
+def test_grand_board_names_its_sequences():
+    import xml.etree.ElementTree as ET
+
+    from boardgen.render.svg.grand import board_svg
+
+    _, layout = load_game("grand")
+    root = ET.fromstring(board_svg(layout, load_theme("classic"), lang="fr"))
+    texts = {e.get("id"): "".join(e.itertext()) for e in root.iter() if e.tag.endswith("text")}
+    for seq in layout.sequences:
+        assert texts[f"sequence-{seq.colour}-name"] == f"{seq.name['fr']} {seq.central[0]}–{seq.central[1]}"

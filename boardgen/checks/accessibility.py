@@ -130,7 +130,7 @@ def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
         from boardgen.render.svg.grand import sequence_fill
 
         members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in sequences)
-        groups.append(ColourGroup("sequences", members, "numbers", float(limits["region_min_de"])))
+        groups.append(ColourGroup("sequences", members, "names", float(limits["region_min_de"])))
     track = getattr(layout, "track", None)
     if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
         # King Minos: the mosaic's two realms, each in two tints, named in the board's legend.

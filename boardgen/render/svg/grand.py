@@ -116,9 +116,40 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
                fill="frame_text", anchor="start", width=layout.pitch_mm * (layout.size / 2 - 1.6),
                id="board-title-text")
     d.add(title)
+    d.add(_sequence_legend(sheet, layout))
     d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
     return str(d.tostring())
+
+
+def _sequence_legend(sheet: Sheet, layout: GrandLayout) -> Any:
+    """The four sequences named, each with its colour and fields, up the left border above the
+    entrance (where no route runs), so the sequences are told apart without their colours."""
+    border, pitch = layout.border_mm, layout.pitch_mm
+    _, entrance_y = centre(layout, 1)
+    top, bottom = border + 2.0, entrance_y - pitch * 0.5 - 2.0
+    # Local x runs up the border from `bottom`, local y across it (rotated a quarter turn).
+    group = sheet.drawing.g(id="board-sequences", transform=f"rotate(-90 0 {_r(bottom)}) translate(0 {_r(bottom)})")
+    size, swatch = border * 0.24, border * 0.26
+    family = sheet.font("labels")
+    entries = [(seq, f"{seq.name[sheet.lang]} {seq.central[0]}–{seq.central[1]}") for seq in layout.sequences]
+    rows = [entries[: (len(entries) + 1) // 2], entries[(len(entries) + 1) // 2:]]
+    length = bottom - top
+    for r, row in enumerate(rows):
+        baseline = border * (0.42 if r == 0 else 0.84)
+        widths = [swatch + 1.0 + fonts.text_width(text, family, "normal", size) + 3.0 for _, text in row]
+        shrink = min(1.0, length / sum(widths)) if widths else 1.0
+        at = 0.0
+        for (seq, text), wide in zip(row, widths, strict=True):
+            ident = f"sequence-{seq.colour}"
+            s = swatch * shrink
+            group.add(sheet.drawing.rect((_r(at), _r(baseline - s * 0.85)), (_r(s), _r(s)), id=f"{ident}-swatch",
+                                         fill=sequence_fill(sheet.theme, seq.colour), stroke=sheet.colour("ink"),
+                                         stroke_width=sheet.stroke("corridor_edge")))
+            sheet.text(group, text, x=at + s + 1.0 * shrink, y=baseline, size=size * shrink, fill="frame_text",
+                       anchor="start", id=f"{ident}-name")
+            at += wide * shrink
+    return group
 
 
 def arrow_list(layout: GrandLayout) -> list[tuple[int, int, bool]]:
