@@ -61,6 +61,8 @@ PRUNE_ABOVE = 2.0
 BATCH = 4
 # A grid larger than this is searched by TPE instead.
 GRID_MAX = 2000
+# How long a process with nothing left to ask waits for the trials other processes judge.
+WAIT_FOR_OTHERS = 900.0
 # The score of a trial that fails the check, on top of its gap ratio.
 FAIL = 10.0
 # Keys of the layout that may be absent, with the value their absence means.
@@ -374,15 +376,18 @@ def _trials(study: optuna.Study, is_grid: bool, most: int, margin: float, found:
     """Ask, screen, prune, judge and tell, a batch at a time, until the study is settled."""
     from optuna.trial import TrialState
 
+    idle_since = time.monotonic()
     while not _settled(study, is_grid, most, margin):
         waiting = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
         room = most - len(study.get_trials(deepcopy=False))
         size = min(BATCH, waiting) if is_grid else min(BATCH, waiting + room)
         if size <= 0:
-            if is_grid and not study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-                return
+            running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+            if not running or time.monotonic() - idle_since > WAIT_FOR_OTHERS:
+                return  # nothing left, or the process judging it has gone: answer with what is known
             time.sleep(0.2)  # another process is judging the trials left
             continue
+        idle_since = time.monotonic()
         asked = [study.ask() for _ in range(size)]
         if is_grid:  # another process took the last queued trial first: drop the new one
             for trial in [t for t in asked if not t.user_attrs.get("queued")]:
