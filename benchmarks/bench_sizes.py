@@ -61,7 +61,7 @@ def solver_rate(path: Path, repeat: int) -> str:
     turns = Counter("unreached" if r.solution.turns is None else r.solution.turns for r in results)
     shown = ", ".join(f"{turns[k]} in {k}" for k in sorted(turns, key=str))
     return (f"solver: {len(pairs)} pairs in {took:.2f} s CPU = {len(pairs) / took:.0f} instances/s "
-            f"on one core, {wall:.2f} s wall with {available_cpus()} processes "
+            f"on one core, {wall:.2f} s wall as validate runs it "
             f"(budget {limits['solver_budget']}; {shown})")
 
 
