@@ -38,7 +38,7 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
-    version = "3"
+    version = "4"
     schema = "grand"
     defaults = DEFAULTS
 

@@ -195,7 +195,10 @@ class GrandLayout(GameInfo):
             if field in self.prison:
                 effects.append(race.Effect(race.STUCK, until="replaced"))
             if field in self.petrified:
-                effects.append(race.Effect(race.BACK_TO_START))
+                # Back to the rebirth field: the track's start (1, the rooster) as drawn, or
+                # any other field the layout names ([specials] rebirth), like a jump.
+                effects.append(race.Effect(race.BACK_TO_START) if self.rebirth == 1
+                               else race.Effect(race.JUMP, to=self.index(self.rebirth)))
             nxt = self.forward(field) or self.moves_on(field)
             back = self.backward(field)
             row, col = self.cells[field]
@@ -358,7 +361,8 @@ def static_problems(layout: GrandLayout) -> list[str]:
     """Everything a layout must satisfy before anyone plays on it, as plain sentences: the
     track graph's own checks (`race.track_problems`: every field reachable from the start and
     leading to 83, no loop of forced moves), consecutive fields touch unless an arrow joins
-    them, exact-count fields can be hit by some roll, cards name real fields, 32 cards."""
+    them, exact-count fields can be hit by some roll, the no-access corners lead into no
+    peripheral labyrinth, cards name real fields, 32 cards."""
     graph = layout.track()
     problems = [message for message, _ in race.track_problems(graph)]
     arrows = {(layout.index(a), layout.index(b)) for a, b in layout.jumps.items()}
@@ -370,6 +374,14 @@ def static_problems(layout: GrandLayout) -> list[str]:
         if not any(walk[-1] == target for origin in (race.OUTSIDE, *graph.indexes) if origin != target
                    for n in rolls for walk in graph.walks(origin, n)):
             problems.append(f"no roll of two dice reaches field {graph.label(target)} exactly")
+    # The corner fields of [specials] no_access lead into no peripheral labyrinth.
+    for field in sorted(layout.no_access):
+        node = graph.node(layout.index(field))
+        into = [n for n in (*node.next, *(e.to for e in node.effects if e.kind == race.JUMP)) if n > layout.goal]
+        if into:
+            problems.append(f"field {graph.label(layout.index(field))} leads into the peripheral labyrinth "
+                            f"(to {', '.join(graph.label(n) for n in into)}), but [specials] no_access "
+                            "says it must not")
     for card in layout.deck:
         if card.effect.kind == race.GOTO and not 1 <= card.effect.to <= len(graph):
             problems.append(f"card {card.id!r} sends pawns to a missing field")

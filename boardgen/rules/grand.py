@@ -17,9 +17,9 @@ Where the source is silent or unclear, the engine decides as follows (the same d
 worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.md``):
 
 1. Pawns start in front of field 1. Any number of pawns may share a field, except on the
-   drowning fields and the prison, where a pawn that ends its move on a stuck pawn takes its
-   place: the stuck pawn goes, free, to the field the newcomer started that count from, and
-   that field does nothing to it.
+   drowning fields and the prison, where a pawn that ends its move on another pawn (stuck, or
+   freed where it stood) takes its place: the other pawn goes, free, to the field the newcomer
+   started that count from, and that field does nothing to it.
 2. The route is chosen when a count leaves field 3 (on to 4: central; on to I: peripheral),
    and when a pawn reaches a peripheral centre (IX, XVIII, XXVII) by exact count: it moves
    on at once, free of charge, to the next peripheral labyrinth or to the next central
@@ -27,8 +27,9 @@ worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.
    once. Blue fields 20, 40, 60 send a pawn that ends its move there to X, XIX, XXVIII. A
    count the dice did not make (a card, a pun) follows the pawn's last route choice.
 3. Exact count: a count never passes 83 nor a peripheral centre; it goes in and comes back
-   one field per extra point (the way it came), and the field where it stops acts. With the
-   layout's ``exact_one_die``, one die alone may make the exact count. Counting back from
+   one field per extra point (the way it came), and the field where it stops acts. The count
+   is the sum of the dice, as the source says; the layout's ``exact_one_die`` plays the
+   optional variant the sheet offers, where one die alone may make the exact count. Counting back from
    the first field of a peripheral labyrinth leads to the field whose arrow enters it.
 4. A field acts where a count ends (after a jump: where the jump ends), never when passed.
    A pawn moved by another pawn's card or by a change of places triggers nothing.
@@ -38,8 +39,10 @@ worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.
 6. Deadlock: if at the start of a turn every pawn is stuck, the player to play frees their
    own pawn and plays normally.
 7. Pun fields: the player makes a pun (self-play: succeeds with ``pun_success``) and moves
-   again by the same count; without a pun, draws a card.
-8. Petrified (79): back to field 1 (the rooster), where nothing happens.
+   again by the count the dice showed (also when a card brought the pawn there); without a
+   pun, draws a card.
+8. Petrified (79): back to the layout's rebirth field (``[specials] rebirth``, field 1, the
+   rooster), where nothing happens on the bundled board.
 9. Cards are drawn from the top and discarded; the discards are shuffled into a new deck
    when it runs out. "Roll again" gives another whole turn at once (at most 5 in a row);
    "change places with the pawn nearest the lair" picks the pawn with the fewest expected

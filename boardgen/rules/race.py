@@ -195,6 +195,7 @@ class RaceGame:
         self._branches: list[frozenset[int]] = [frozenset(n.next) if n and n.choice else frozenset() for n in nodes]
         self._routes_of: dict[tuple[int, tuple[int, ...]], list[int]] = {}
         self._roller = Roller()  # the dice, a block of draws at a time
+        self._quiet: dict[int, int | None] = {}  # `_quiet_end`'s table
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -374,7 +375,14 @@ class RaceGame:
             origin = t.pos[piece]
             walk = self.walks[origin][move.die][move.way]
             self._choose(t, piece, walk, origin)
-            offer = self._walk(t, piece, walk, origin, move.die, 0, True)
+            quiet = self._quiet_end(origin, move.die, move.way)
+            if quiet is not None:
+                # What `_walk` does for a count that frees no one on its way and comes to rest
+                # where nothing happens: the forced moves, then the piece rests.
+                t.landings.extend(self.chain[walk[-1]])
+                t.pos[piece] = quiet
+            else:
+                offer = self._walk(t, piece, walk, origin, move.die, 0, True)
         elif move.kind == MOVE_ON:
             origin = t.pos[piece]
             target = self.ways_on[origin][move.way]
@@ -403,6 +411,19 @@ class RaceGame:
                 t.stuck[k] = 0
             t.events.append("deadlock")
         t.dice, t.offer = tuple(dice), pending
+
+    def _quiet_end(self, origin: int, points: int, way: int) -> int | None:
+        """Where a count by the dice from `origin` comes to rest when nothing happens on the
+        way nor there (no stuck field passed, no field that acts, not the goal); else None."""
+        key = (origin * 64 + points) * 8 + way
+        known = self._quiet.get(key, -1)
+        if known == -1:
+            walk = self.walks[origin][points][way]
+            end = self.chain[walk[-1]][-1]
+            acts = (end == self.goal or self.ways_on[end] or self.hold[end] or self.trap[end]
+                    or self.again_chance[end] or self.draws[end] or any(self.hold[f] == 1 for f in walk[:-1]))
+            known = self._quiet[key] = None if acts else end
+        return known
 
     def _choose(self, t: Position, piece: int, walk: Sequence[int], origin: int) -> None:
         """Record the route choices a count or a move on makes (`routes` of the fields
@@ -449,12 +470,14 @@ class RaceGame:
             return self._settle(t, piece, target, field, points, depth + 1, False)
         hold = self.hold[field]
         if hold:
-            # A piece stuck here is freed: it stays ("landed"), or goes where the newcomer's
-            # count started and the newcomer takes its place.
+            # A piece stuck here is freed and stays ("landed"); on the other stuck fields no
+            # two pieces share: any piece there (stuck, or freed where it stood) goes where the
+            # newcomer's count started and the newcomer takes its place.
+            landed = STUCK_UNTIL[hold - 1] == "landed"
             for other, at in enumerate(pos):
-                if at == field and other != piece and t.stuck[other]:
+                if at == field and other != piece and (t.stuck[other] or not landed):
                     t.stuck[other] = 0
-                    if STUCK_UNTIL[hold - 1] == "landed":
+                    if landed:
                         t.events.append("rescued")
                     else:
                         pos[other], t.free_at[other] = origin, 0
@@ -526,8 +549,9 @@ class RaceGame:
         t.events.append(f"card:{card}")
         effect = self.deck[card]
         kind, here = effect.kind, t.pos[piece]
+        # A pun where the card leaves the piece repeats the dice's count (`points`), not the card's.
         if kind == ADVANCE:
-            self._walk(t, piece, self._preferred(here, effect.steps, t.route[piece]), here, effect.steps,
+            self._walk(t, piece, self._preferred(here, effect.steps, t.route[piece]), here, points,
                        depth + 1, False)
         elif kind == BACK:
             walk, at = [], here
@@ -537,9 +561,9 @@ class RaceGame:
                     break
                 walk.append(at := back)
             if walk:
-                self._walk(t, piece, walk, here, effect.steps, depth + 1, False)
+                self._walk(t, piece, walk, here, points, depth + 1, False)
         elif kind == GOTO:
-            self._settle(t, piece, effect.to, here, 0, depth + 1, False)
+            self._settle(t, piece, effect.to, here, points, depth + 1, False)
         elif kind == LOSE_TURNS:
             t.free_at[piece] = max(t.free_at[piece], t.turn + t.seats) + t.seats * effect.turns
         elif kind == ROLL_AGAIN:

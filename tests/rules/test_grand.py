@@ -17,7 +17,7 @@ from boardgen.model import race
 from boardgen.model.grand import PERIPHERAL, GrandLayout, build, parse_label, static_problems
 from boardgen.rules import grand as rules
 from boardgen.rules.grand import GrandGame
-from boardgen.rules.race import DIE, MOVE_ON, PASS, Move, RaceGame, RaceState
+from boardgen.rules.race import DIE, MAX_AGAIN, MOVE_ON, PASS, Move, RaceGame, RaceState
 from boardgen.rules.report import Report, check, play_lineups
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
@@ -95,12 +95,35 @@ def test_exact_count_bounces_back_the_way_it_came(game: GrandGame) -> None:
     assert game.ends[f("VII")][4] == (f("VII"),)
 
 
-def test_one_die_may_reach_an_exact_field(game: GrandGame) -> None:
+def test_the_exact_count_is_made_with_the_sum_of_the_dice(layout: GrandLayout, game: GrandGame) -> None:
+    # The source: "le total des points obtenus aux dés". The bundled kit plays it so.
+    assert not layout.exact_one_die
+    # 3 + 2 from 80: the sum 5 bounces 2 back from 83 to 81; the 3 alone is not a move.
+    s = at(80, 1, dice=(3, 2))
+    assert game.legal_moves(s) == (Move(DIE, 5, 0),) and game.apply(s, Move(DIE, 5, 0)).pos[0] == 81
+
+
+def test_one_die_may_reach_an_exact_field_in_the_variant(layout: GrandLayout) -> None:
+    variant = GrandGame(dataclasses.replace(layout, exact_one_die=True))
     # 4 + 6 from 80: neither die nor the sum is exact; the sum bounces 7 back from 83.
-    assert [game.ends[80][m.die][m.way] for m in game.legal_moves(at(80, 1, dice=(4, 6)))] == [76]
+    assert [variant.ends[80][m.die][m.way] for m in variant.legal_moves(at(80, 1, dice=(4, 6)))] == [76]
     # 3 + 2 from 80: the 3 alone enters the lair and wins.
     s = at(80, 1, dice=(3, 2))
-    assert Move(DIE, 3, 0) in game.legal_moves(s) and game.apply(s, Move(DIE, 3, 0)).winner == 0
+    assert Move(DIE, 3, 0) in variant.legal_moves(s) and variant.apply(s, Move(DIE, 3, 0)).winner == 0
+
+
+def test_the_sheet_offers_the_one_die_finish_as_a_variant_and_allows_teams() -> None:
+    sheets = Path(__file__).parent.parent.parent / "layouts" / "rules"
+    en = (sheets / "grand.en.md").read_text(encoding="utf-8")
+    fr = (sheets / "grand.fr.md").read_text(encoding="utf-8")
+    assert "Rule of this kit" not in en and "**Variant, the one-die finish (optional" in en
+    assert "Règle de ce kit" not in fr and "**Variante, l’arrivée à un dé (facultative" in fr
+    assert "players or teams (a team shares one pawn)" in en and "joueurs ou équipes" in fr
+    # The limit of roll-again turns and the change-places tie-break are printed.
+    assert f"at most {MAX_AGAIN} turns in a row" in en and f"{MAX_AGAIN} tours de suite au plus" in fr
+    assert "comes first in the order of play" in en and "vient le premier dans l’ordre du jeu" in fr
+    # No two pawns share a drowning field or the prison, stuck or freed, as the engine plays it.
+    assert "No two pawns share 29, 30 or 74" in en and "Deux pions ne partagent jamais" in fr
 
 
 def test_peripheral_centre_moves_on_at_once(game: GrandGame) -> None:
@@ -344,3 +367,50 @@ def test_self_play_in_place_plays_the_games_apply_plays(game: GrandGame) -> None
             assert position.snapshot() == state
             assert game.events(position) == game.events(state)
         assert game.outcome(position) == game.outcome(state)
+
+
+# -- the rules as the source writes them (issue 25) --------------------------------------------
+
+
+def test_a_pun_after_a_card_repeats_the_dice_count(layout: GrandLayout) -> None:
+    # 32 + 2 reaches the open field 34; "move back 3" takes the pawn to the pun field 31; the
+    # pun moves it again by the dice's 2 (to 33), not by the card's 3.
+    sure = GrandGame(dataclasses.replace(layout, pun_success=1.0))
+    start = at(32, 1, dice=(1, 1), deck=(card(sure, "sketch"),))
+    s = sure.apply(start, by_sum(sure, start))
+    assert s.pos[0] == 33 and s.events == (f"card:{card(sure, 'sketch')}", "again")
+
+
+def test_no_two_pawns_share_a_drowning_field_even_once_freed(game: GrandGame) -> None:
+    # The pawn on 29 was freed where it swims (by a card, say); a newcomer stopping there still
+    # takes its place, as the sheet says: it goes to where the newcomer's count started.
+    s = at(29, 27, dice=(1, 1), turn=1)
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (27, 29) and s.stuck == (0, DROWNING) and s.events == ("replaced",)
+    s = at(74, 72, dice=(1, 1), turn=1)
+    s = game.apply(s, by_sum(game, s))
+    assert s.pos == (72, 74) and s.stuck == (0, PRISON)
+
+
+def test_the_rebirth_field_is_where_a_petrified_pawn_goes(layout: GrandLayout) -> None:
+    reborn = GrandGame(dataclasses.replace(layout, rebirth=5))
+    start = at(76, 1, dice=(1, 2))
+    s = reborn.apply(start, by_sum(reborn, start))
+    assert s.pos[0] == 5 and s.landings == (79, 5)
+
+
+def test_a_no_access_corner_may_not_lead_into_a_peripheral_labyrinth(layout: GrandLayout) -> None:
+    assert static_problems(layout) == []
+    branches = {**layout.branches, 11: (12, PERIPHERAL + 1)}
+    broken = dataclasses.replace(layout, branches=branches)
+    broken.__dict__.pop("_graph", None)
+    problems = static_problems(broken)
+    assert any("field 11 leads into the peripheral labyrinth (to I)" in p for p in problems), problems
+
+
+def test_change_places_takes_the_first_in_the_order_of_play_of_equally_near_pawns(game: GrandGame) -> None:
+    # Seat 0 ends on the open field 7 and draws "change places"; seats 1 and 2 are equally near
+    # the lair (both on 40): the pawn of seat 1, first in the order of play, is taken.
+    start = at(5, 40, 40, deck=(card(game, "lever"),))
+    s = game.apply(start, by_sum(game, start))
+    assert s.pos == (40, 7, 40) and "swap" in s.events
