@@ -8,7 +8,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -392,8 +392,28 @@ def _validator() -> Any:
 
     return jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
+        validators={"pattern": _pattern},
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_int),
     )
+
+
+# JSON Schema patterns are ECMA-262 expressions, where `$` is the end of the text; Python's `$`
+# also matches before a final newline, so `id = "ab\n"` passed "^[a-z0-9][a-z0-9-]*$" and named
+# a folder with a newline. The schema files keep ECMA's `$` (editors read them as such); here
+# every unescaped `$` is read as Python's `\Z`.
+_END = re.compile(r"(?<!\\)\$")
+
+
+@cache
+def _python_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(_END.sub(r"\\Z", pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not _python_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 # Files that passed their schema are remembered (by a digest of the schemas, this module and
