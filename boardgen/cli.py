@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import time
@@ -41,6 +42,14 @@ class BoardgenGroup(click.Group):
             # click quotes a bad value whole, megabytes or not (its stub marks message Final)
             exc.message = shorten(exc.message, 300)  # type: ignore[misc]
             raise
+        except OSError as exc:
+            # A name over 255 bytes (or a path over 4096) fails wherever it is first looked at.
+            if exc.errno != errno.ENAMETOOLONG:
+                raise
+            named = f"{shorten(str(exc.filename), 120)}: " if exc.filename else ""
+            click.echo(f"boardgen: error: {named}file name too long (at most 255 bytes a name, 4096 a path)",
+                       err=True)
+            ctx.exit(UsageError.exit_code)
 
 
 def _progress_bar(label: str) -> tuple[Any, Callable[[int, int, str], None] | None]:

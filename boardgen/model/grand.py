@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from boardgen.data.loader import Document
-from boardgen.errors import DataError, Problem
+from boardgen.errors import DataError, Problem, quote
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.grand_generate import ROMAN
@@ -229,8 +229,9 @@ def label(field: int) -> str:
 
 def parse_label(text: str) -> int | None:
     """The model number of a field name ("3", "IX"), or None if it names no field shape."""
-    if text.isdigit():
-        return int(text)
+    if text.isascii() and text.isdigit():
+        # Past PERIPHERAL no number names a central field; a 5,001-digit one would not even convert.
+        return int(text) if len(text) <= len(str(PERIPHERAL)) else None
     if text in ROMAN:
         return PERIPHERAL + ROMAN.index(text) + 1
     return None
@@ -253,7 +254,7 @@ def build(doc: Document) -> GrandLayout:
         for key, cell in data.get(table, {}).items():
             number = parse_label(key)
             if number is None or (table == "fields") != (number < PERIPHERAL) or number == START:
-                problems.append(doc.problem((table, key), f"{key!r} is not a "
+                problems.append(doc.problem((table, key), f"{quote(key)} is not a "
                                             + ("field number" if table == "fields" else "Roman numeral I..XXXVI")))
                 continue
             where = tuple(cell)
@@ -278,7 +279,7 @@ def build(doc: Document) -> GrandLayout:
     def ref(text: str, key: tuple[Any, ...]) -> int | None:
         number = parse_label(text)
         if number is None or number not in cells:
-            problems.append(doc.problem(key, f"field {text!r} does not exist"))
+            problems.append(doc.problem(key, f"field {quote(text)} does not exist"))
             return None
         return number
 
