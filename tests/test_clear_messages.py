@@ -57,3 +57,24 @@ def test_a_grand_field_number_of_5001_digits_is_a_message(tmp_path: Path, old: s
     assert code == 2, output
     assert key in output and ("is not a field number" in output or "does not exist" in output)
     assert max(len(line) for line in output.splitlines()) < 500  # the number is shortened, not printed whole
+
+
+@pytest.mark.parametrize("svg,said", [
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg>',
+     "has viewBox='0 0 1e-300 1e-300': it needs four finite numbers, width and height at least 1e-06"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="1e-300px" height="1e-300px"><rect width="1" height="1"/></svg>',
+     "has a width or height under 1e-06"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><svg width="10" height="10" '
+     'viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg></svg>',
+     "has viewBox='0 0 1e-300 1e-300': it needs four numbers, width and height at least 1e-06"),
+])
+def test_a_picture_scaled_past_a_pdf_number_is_a_message(tmp_path: Path, svg: str, said: str) -> None:
+    (tmp_path / "pic.svg").write_text(svg, encoding="utf-8")
+    theme = tmp_path / "mine.toml"
+    theme.write_text('[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
+                     '[art]\nbook = "pic.svg"\n', encoding="utf-8")
+    code, output, crashed = run("render", "classic", "--theme", str(theme), "-o", str(tmp_path / "o"), "--no-preview")
+    assert crashed is None, output
+    assert code == 2, output
+    assert "art.book: picture pic.svg" in output and said in output
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").rglob("*.pdf"))

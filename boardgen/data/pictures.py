@@ -46,6 +46,9 @@ MAX_PIXELS = 25_000_000
 MAX_ELEMENTS = 10_000
 MAX_DEPTH = 64
 MAX_NUMBER = 1e9
+# The smallest picture size: scaled to its box (at most an A0 sheet), its scale and offsets stay
+# within what a PDF number can be (reportlab refuses over 1e20; a viewBox 1e-300 wide was 1e301).
+MIN_SIZE = 1e-6
 # Rasters are embedded at most this many pixels on their long side (about 600 dpi at 85 mm).
 EMBED_SIDE = 2048
 
@@ -439,12 +442,15 @@ def _viewbox(root: Any, ctx: _Context) -> tuple[float, float, float, float]:
             numbers = [float(p) for p in parts]
         except ValueError:
             numbers = []
-        if len(numbers) != 4 or not all(_sane(n) for n in numbers) or numbers[2] <= 0 or numbers[3] <= 0:
-            raise ctx.fail(root, f"has viewBox={_short(box)}: it needs four finite numbers, width and height > 0")
+        if len(numbers) != 4 or not all(_sane(n) for n in numbers) or numbers[2] < MIN_SIZE or numbers[3] < MIN_SIZE:
+            raise ctx.fail(root, f"has viewBox={_short(box)}: it needs four finite numbers, width and height "
+                                 f"at least {MIN_SIZE:g}")
         return numbers[0], numbers[1], numbers[2], numbers[3]
     width, height = _length_px(root, "width", ctx), _length_px(root, "height", ctx)
     if not width or not height or width <= 0 or height <= 0:
         raise ctx.fail(root, "has neither a viewBox nor a width and height in absolute units")
+    if width < MIN_SIZE or height < MIN_SIZE:
+        raise ctx.fail(root, f"has a width or height under {MIN_SIZE:g}: it cannot be scaled to its box")
     return 0.0, 0.0, width, height
 
 
@@ -833,6 +839,10 @@ def _check_value(element: Any, tag: str, name: str, value: str, ctx: _Context) -
                 raise ctx.fail(element, f"has {name} with the number {_short(token)}, out of range")
         if re.search(r"[^\d\s,.eE+-]", value):
             raise ctx.fail(element, f"has {name}={_short(value)}, which is not a list of numbers")
+        numbers = [float(token) for token in _NUMBER_RE.findall(value)]
+        if name == "viewBox" and (len(numbers) != 4 or numbers[2] < MIN_SIZE or numbers[3] < MIN_SIZE):
+            raise ctx.fail(element, f"has viewBox={_short(value)}: it needs four numbers, width and height "
+                                    f"at least {MIN_SIZE:g}")
         return value
     if name in RATIOS:
         match = _LENGTH_RE.fullmatch(value)
