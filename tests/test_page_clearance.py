@@ -200,3 +200,49 @@ def test_master_fir_cone_token_shows_a_cone_not_a_tree(kit_factory) -> None:
     widest = max(range(first, last + 1), key=lambda y: widths[y])
     assert (widest - first) / (last - first) < 0.6, "widest near the foot: a tree"
     assert widths[last - 2] < 0.4 * widths[widest], "a cone ends in a narrow tip"
+
+
+def colour_near_words(path, index: int, colour: tuple[float, ...], words: set[str], *, dpi: int = 200,
+                      air: float = 0.15) -> set[str]:
+    """The words of a page (pdfplumber's words, by their text) near which pixels of a colour
+    are visible: inside their boxes (the font's whole height) or within `air` times the
+    text's size of them. What pdfium shows,
+    clip paths included, so a board sheet's hidden parts count for nothing."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        image = document[index].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    target = tuple(round(c * 255) for c in colour)
+    k = dpi / 25.4
+    hits = set()
+    with open_plumber(path) as doc:
+        page = doc.pages[index]
+        for word in page.extract_words(extra_attrs=["size"]):
+            if word["text"] not in words:
+                continue
+            size = mm(word["size"])
+            top, bottom = mm(word["top"]), mm(word["bottom"])
+            pad = air * size
+            box = (int((mm(word["x0"]) - pad) * k), int((top - pad) * k), int((mm(word["x1"]) + pad) * k) + 1,
+                   int((bottom + pad) * k) + 1)
+            if box[2] <= 0 or box[3] <= 0 or box[0] >= image.width or box[1] >= image.height:
+                continue
+            pixels = image.crop(box).getdata()
+            if any(sum(abs(a - b) for a, b in zip(px, target, strict=True)) < 60 for px in pixels):
+                hits.add(word["text"])
+    return hits
+
+
+def test_minos_orbit_and_jump_leave_the_labels_they_passed_clear(kit_factory) -> None:
+    # The Orbit's hop 55-34 crossed "Knight's gate" (sheet 1), the jump 6-12 the number 11
+    # (sheet 4); neither may come near them now.
+    pdf, _ = kit_factory("minos")
+    texts = page_texts(pdf)
+    boards = [i for i, t in enumerate(texts) if t.startswith("Board")]
+    assert len(boards) == 4
+    struck = {index + 1: hits for index in boards
+              if (hits := colour_near_words(pdf, index, LINK, {"Knight’s", "gate", "11", "12"}))}
+    assert not struck, f"links run over {struck}"

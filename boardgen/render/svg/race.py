@@ -111,9 +111,10 @@ def board_svg(board: RaceBoard, theme: Theme, *, lang: str) -> str:
     d.add(floor)
     d.add(_grid_walls(sheet, board, grid) if grid is not None else _outlines(sheet, track))
     links = d.g(id="board-links")
+    labels = _label_boxes(sheet, track)
     for index, link in enumerate(board.links):
-        _link(sheet, links, track, link, id=f"link-{index}-{link.kind}-{track.node(link.start).key}-"
-                                            f"{track.node(link.end).key}")
+        _link(sheet, links, track, link, labels, id=f"link-{index}-{link.kind}-{track.node(link.start).key}-"
+                                                    f"{track.node(link.end).key}")
     d.add(links)
     d.add(_entrance_arrow(sheet, board, grid))
     fields = d.g(id="board-fields")
@@ -389,7 +390,83 @@ def _plate(sheet: Sheet, parent: Any, text: str, *, x: float, baseline: float, s
                                   rx=_r(pad), id=id, fill=fill))
 
 
-def _link(sheet: Sheet, parent: Any, track: TrackGraph, link: Link, *, id: str) -> None:
+Box = tuple[float, float, float, float]
+
+
+def _label_boxes(sheet: Sheet, track: TrackGraph) -> list[Box]:
+    """Where each field's number and name are printed (their plates, see `_field`), with a
+    millimetre and a half of air around them: the boxes a link's line should not cross."""
+    family, air = sheet.font("labels"), 1.5
+    out = []
+    for node in track.nodes:
+        w, h = node.shape.size
+        side = min(w, h)
+        cx, cy = node.shape.centre
+        x, y = cx - w / 2, cy - h / 2
+        size = side * 0.2
+        wide = fonts.text_width(node.label, family, "bold", size)
+        out.append((x + 2.0 - air, y + side * 0.24 - size * 0.8 - air, x + 2.0 + wide + air,
+                    y + side * 0.24 + size * 0.25 + air))
+        if node.name:
+            size = fonts.fit_size(node.name[sheet.lang], family, "normal", width=w - 3, size=side * 0.1,
+                                  smallest=side * 0.05)
+            half = fonts.text_width(node.name[sheet.lang], family, "normal", size) / 2
+            baseline = y + h - 2.0
+            out.append((cx - half - air, baseline - size * 0.8 - air, cx + half + air, baseline + size * 0.25 + air))
+    return out
+
+
+def _crossing(points: Sequence[tuple[float, float]], boxes: Sequence[Box]) -> float:
+    """How much of a line through `points` lies inside the boxes (sampled)."""
+    total = 0.0
+    for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        if any(x0 <= mx <= x1 and y0 <= my <= y1 for x0, y0, x1, y1 in boxes):
+            total += math.hypot(bx - ax, by - ay)
+    return total
+
+
+def _link_route(track: TrackGraph, link: Link, labels: Sequence[Box]) -> tuple[float, float, float, float, float,
+                                                                                float]:
+    """A link's start, control point and end: leaving and entering each field 0.3 of its side
+    from the centre, bent to one side for the one-way arrows. When that line crosses a printed
+    number or name, the ends move round the field (and an arrow may bend the other way) to
+    the variant crossing least; the first of equals, so a clear line stays as it is."""
+    start, end = track.node(link.start).shape, track.node(link.end).shape
+    (x1, y1), (x2, y2) = start.centre, end.centre
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    best: tuple[float, tuple[float, float, float, float, float, float]] | None = None
+    bends = (0.18, -0.18) if link.kind in ONE_WAY else (0.0,)
+    turns = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)
+    for bend in bends:
+        shift = bend * length
+        qx, qy = mx - (y2 - y1) / length * shift, my + (x2 - x1) / length * shift
+        for turn_start in turns:
+            for turn_end in turns:
+                sx, sy = _around(x1, y1, qx, qy, min(start.size) * 0.3, turn_start)
+                ex, ey = _around(x2, y2, qx, qy, min(end.size) * 0.3, turn_end)
+                route = (sx, sy, qx, qy, ex, ey)
+                samples = [((1 - t) ** 2 * sx + 2 * (1 - t) * t * qx + t * t * ex,
+                            (1 - t) ** 2 * sy + 2 * (1 - t) * t * qy + t * t * ey) for t in (i / 64 for i in range(65))]
+                cost = _crossing(samples, labels) + 0.01 * (abs(turn_start) + abs(turn_end) + (bend < 0))
+                if best is None or cost < best[0] - 1e-9:
+                    best = (cost, route)
+                if best[0] == 0.0:
+                    return best[1]
+    assert best is not None
+    return best[1]
+
+
+def _around(x: float, y: float, tx: float, ty: float, distance: float, turn: float) -> tuple[float, float]:
+    """The point `distance` from (x, y) towards (tx, ty), turned by `turn` radians about (x, y)."""
+    if turn == 0.0:
+        return _towards(x, y, tx, ty, distance)
+    angle = math.atan2(ty - y, tx - x) + turn
+    return x + math.cos(angle) * distance, y + math.sin(angle) * distance
+
+
+def _link(sheet: Sheet, parent: Any, track: TrackGraph, link: Link, labels: Sequence[Box], *, id: str) -> None:
     """Jumps and tunnels as curved arrows, Orbit hops dotted, Millstone diagonals doubled."""
     start, end = track.node(link.start).shape, track.node(link.end).shape
     (x1, y1), (x2, y2) = start.centre, end.centre
@@ -401,14 +478,9 @@ def _link(sheet: Sheet, parent: Any, track: TrackGraph, link: Link, *, id: str) 
                                      stroke_width=width * 2.4, stroke_linecap="round"))
         parent.add(group)
         return
-    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    bend = 0.18 * length if link.kind in ONE_WAY else 0.0
-    qx, qy = mx - (y2 - y1) / length * bend, my + (x2 - x1) / length * bend
     dash = {TUNNEL: "2.4 1.4", ORBIT: "0.6 1.2"}.get(link.kind)
     extra = {"stroke_dasharray": dash} if dash else {}
-    sx, sy = _towards(x1, y1, qx, qy, min(start.size) * 0.3)
-    ex, ey = _towards(x2, y2, qx, qy, min(end.size) * 0.3)
+    sx, sy, qx, qy, ex, ey = _link_route(track, link, labels)
     group.add(sheet.drawing.path(f"M{_r(sx)} {_r(sy)}Q{_r(qx)} {_r(qy)} {_r(ex)} {_r(ey)}", id=f"{id}-path",
                                  fill="none", stroke=colour, stroke_width=width * 1.6, stroke_linecap="round",
                                  **extra))
