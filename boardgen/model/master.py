@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -169,10 +168,13 @@ def recipe_problems(cards: Sequence[Sequence[str]], object_ids: Sequence[str],
 
 
 def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ...]:
-    """Deal the object slots into cards at random until every design rule holds."""
+    """Deal the object slots into cards at random until every design rule holds. Each try
+    shuffles the slots from the end (Fisher-Yates), which settles one card every
+    `per_card` swaps, and is given up at the first card showing an object twice (most tries
+    are, after a few draws); each finished try is as likely as any other."""
     if layout.fixed_recipes is not None:
         return layout.fixed_recipes
-    rng = random.Random(f"recipes-{seed}")
+    below = sliding.draws(seed, "recipes").below
     by_value = [o.id for o in layout.by_value]
     slots = [object_id for object_id in by_value for _ in range(layout.per_object)]
     spec = {"cards": layout.recipe_cards, "per_card": layout.per_card, "per_object": layout.per_object}
@@ -182,23 +184,23 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     per_card = layout.per_card
     starts = range(0, len(slots), per_card)
     for _ in range(RECIPE_TRIES):
-        rng.shuffle(slots)
-        # Most deals fail on an object twice on a card or two cards alike: tell those at once
-        # (each game of self-play deals its recipes); recipe_problems judges the others.
-        if any(len(set(slots[i:i + per_card])) != per_card for i in starts):
-            continue
-        cards = tuple(tuple(sorted(slots[i:i + per_card], key=rank.__getitem__)) for i in starts)
-        if len(set(cards)) != len(cards):
-            continue
-        if not recipe_problems(cards, by_value, spec):
-            return cards
+        for i in range(len(slots) - 1, 0, -1):
+            j = below(i + 1)
+            slots[i], slots[j] = slots[j], slots[i]
+            if i % per_card == 0 and len(set(slots[i:i + per_card])) != per_card:
+                break  # the card from i is settled and shows an object twice
+        else:
+            if len(set(slots[:per_card])) != per_card:
+                continue
+            cards = tuple(tuple(sorted(slots[i:i + per_card], key=rank.__getitem__)) for i in starts)
+            if len(set(cards)) == len(cards) and not recipe_problems(cards, by_value, spec):
+                return cards
     raise DataError([layout.doc.problem(("recipes",), f"no recipe cards found in {RECIPE_TRIES} tries")])
 
 
 def setup(layout: MasterLayout, seed: int) -> Setup:
     """Tiles dealt as in the classic game, tokens shuffled onto their squares, recipes designed."""
     the_deal = sliding.deal(layout, seed)
-    rng = random.Random(f"tokens-{seed}")
     ids = [o.id for o in layout.by_value]
-    rng.shuffle(ids)
+    sliding.draws(seed, "tokens").shuffle(ids)
     return Setup(the_deal, dict(zip(layout.token_squares, ids, strict=True)), design_recipes(layout, seed))

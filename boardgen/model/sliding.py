@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,6 +13,7 @@ from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
+from boardgen.rules.draws import Draws
 
 CARD_SIZES = {
     "poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
@@ -79,6 +80,11 @@ class SlidingLayout(GameInfo):
         for side in ("N", "E", "S", "W"):
             points.extend(InsertionPoint(side, i) for i in self.sliding_lines)
         return tuple(points)
+
+    @cached_property
+    def turnings(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each loose tile turned 0 to 3 quarter turns clockwise (`deal` picks among them)."""
+        return tuple(tuple(tile.turned(t) for t in range(4)) for tile in self.loose)
 
     @property
     def first_seat_fewer_cards(self) -> int:
@@ -234,23 +240,23 @@ def build(doc: Document) -> SlidingLayout:
     )
 
 
-def deal_draws(layout: SlidingLayout, seed: int) -> tuple[list[int], list[int]]:
-    """What `deal` draws: the order of the loose tiles (indices into ``layout.loose``) and
-    the quarter turns of each, in that order. (Self-play builds its boards from these.)"""
-    rng = random.Random(seed)
-    order = list(range(len(layout.loose)))
-    rng.shuffle(order)
-    return order, [rng.randrange(4) for _ in order]
+def draws(seed: int, purpose: str = "") -> Draws:
+    """The generator (`boardgen.rules.draws.Draws`) of one purpose of a game's seeded start:
+    the deal (""), the cards ("cards"), Master's tokens and recipes...; each purpose draws
+    from a stream of its own, so one never shifts another's draws."""
+    return Draws(seed ^ (zlib.crc32(purpose.encode()) << 32) if purpose else seed)
 
 
 def deal(layout: SlidingLayout, seed: int) -> Deal:
     """Shuffle and turn the loose tiles onto the free squares; the last one is the spare."""
-    order, turns = deal_draws(layout, seed)
-    loose = layout.loose
-    pool = (loose[i].turned(t) for i, t in zip(order, turns, strict=True))
-    grid = []
-    for row in range(layout.size):
-        grid.append(tuple(layout.fixed.get((row, col)) or next(pool) for col in range(layout.size)))
+    rng = draws(seed)
+    order = list(range(len(layout.loose)))
+    rng.shuffle(order)
+    turnings, below = layout.turnings, rng.below
+    pool = iter([turnings[i][below(4)] for i in order])
+    fixed = layout.fixed
+    grid = [tuple(fixed.get((row, col)) or next(pool) for col in range(layout.size))
+            for row in range(layout.size)]
     return Deal(layout, seed, tuple(grid), next(pool))
 
 

@@ -33,7 +33,6 @@ Master: tokens that ride the tiles, wands for extra turns through `end_turn`) bu
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from itertools import chain, compress
 from operator import getitem
 from typing import Any, Generic, Literal, NamedTuple, Self, TypeVar
 
-from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
+from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, draws
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
 from boardgen.rules.protocol import Event, Outcome
 
@@ -1069,7 +1068,7 @@ class SlidingGame(SlidingRules[SlidingState]):
     def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
         """Each seat's pile: `deck` (the treasures in layout order) shuffled with `seed`,
         and dealt in blocks."""
-        random.Random(f"{seed}/cards").shuffle(deck)
+        draws(seed, "cards").shuffle(deck)
         size = self.layout.deal[players]
         fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
         return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
