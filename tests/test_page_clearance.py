@@ -246,3 +246,38 @@ def test_minos_orbit_and_jump_leave_the_labels_they_passed_clear(kit_factory) ->
     struck = {index + 1: hits for index in boards
               if (hits := colour_near_words(pdf, index, LINK, {"Knight’s", "gate", "11", "12"}))}
     assert not struck, f"links run over {struck}"
+
+
+@pytest.fixture(scope="module")
+def minos_11(tmp_path_factory) -> str:
+    """The kit of `generate minos --seed 5 --size 11`, rendered without its check."""
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+    from boardgen.kit import render_kit
+    from boardgen.options import KitOptions
+
+    folder = tmp_path_factory.mktemp("minos11")
+    path = folder / "minos11.toml"
+    result = CliRunner().invoke(cli, ["generate", "minos", "--seed", "5", "--size", "11", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return str(render_kit(str(path), folder, KitOptions(previews=False, check=False)).pdf)
+
+
+def test_generated_minos_entrance_arrow_leaves_the_title_clear(minos_11) -> None:
+    # Seed 5 at 11 x 11 enters from the top, under the board's title.
+    arrow = (0.941176, 0.780392, 0.368627)  # the classic theme's arrow colour, #f0c75e
+    pdf = minos_11
+    texts = page_texts(pdf)
+    boards = [i for i, t in enumerate(texts) if t.startswith("Board")]
+    with open_plumber(pdf) as doc:
+        page = doc.pages[boards[0]]  # the board is one form: all of it is on every sheet
+        triangles = [c for c in (*page.curves, *page.rects) if c["fill"]
+                     and tuple(c.get("non_stroking_color") or ()) == arrow and len(c.get("pts", ())) <= 5]
+        assert len(triangles) == 1
+        t = triangles[0]
+        x0, y0, x1, y1 = mm(t["x0"]), mm(t["top"]), mm(t["x1"]), mm(t["bottom"])
+        title = {w["text"] for w in page.extract_words()} & {"King", "Minos", "Labyrinth"}
+        assert title  # the title is on the page
+        covered = [text for text, a, b, c, d in char_boxes(page) if a < x1 and c > x0 and b < y1 and d > y0]
+    assert not covered, covered

@@ -116,13 +116,24 @@ def board_svg(board: RaceBoard, theme: Theme, *, lang: str) -> str:
         _link(sheet, links, track, link, labels, id=f"link-{index}-{link.kind}-{track.node(link.start).key}-"
                                                     f"{track.node(link.end).key}")
     d.add(links)
-    d.add(_entrance_arrow(sheet, board, grid))
+    entrance = _entrance_points(board, grid)
+    d.add(sheet.drawing.polygon([(_r(x), _r(y)) for x, y in entrance], id="entrance-arrow",
+                                fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
+                                stroke_width=sheet.stroke("corridor_edge")))
     fields = d.g(id="board-fields")
     for node in track.nodes:
         _field(sheet, fields, node, board.kinds(node.index))
     d.add(fields)
-    # The title stays in the top-left quarter so no sheet seam runs through it.
-    sheet.text(d, board.title[lang], x=border, y=border * 0.72, size=border * 0.55, role="title",
+    # The title stays in the top-left quarter so no sheet seam runs through it; in the
+    # bottom-left one when the entrance arrow stands in its way at the top.
+    size = border * 0.55
+    wide = min(fonts.text_width(board.title[lang], sheet.font("title"), "bold", size), width * 0.42)
+    baseline = border * 0.72
+    xs, ys = [x for x, _ in entrance], [y for _, y in entrance]
+    if (min(xs) < border + wide + 1.0 and max(xs) > border - 1.0
+            and min(ys) < baseline + size * 0.25 + 1.0 and max(ys) > baseline - size * 0.8 - 1.0):
+        baseline = height - border * 0.28
+    sheet.text(d, board.title[lang], x=border, y=baseline, size=size, role="title",
                weight="bold", fill="frame_text", anchor="start", width=width * 0.42, id="board-title")
     if grid is not None:
         # The legend in the top-right quarter, right of the middle cell edge (where a seam may run).
@@ -312,7 +323,7 @@ def _grid_walls(sheet: Sheet, board: RaceBoard, grid: Grid) -> Any:
                               stroke_linecap="square")
 
 
-def _entrance_arrow(sheet: Sheet, board: RaceBoard, grid: Grid | None) -> Any:
+def _entrance_points(board: RaceBoard, grid: Grid | None) -> list[tuple[float, float]]:
     """A triangle in the border pointing into the start field, where pieces enter."""
     track, border = board.track, board.border_mm
     start = track.node(track.start).shape
@@ -332,9 +343,7 @@ def _entrance_arrow(sheet: Sheet, board: RaceBoard, grid: Grid | None) -> Any:
         points = [(cx - half, edge), (cx + half, edge), (cx, tip)]
     else:
         points = [(edge, cy - half), (edge, cy + half), (tip, cy)]
-    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
-                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
-                                 stroke_width=sheet.stroke("corridor_edge"))
+    return points
 
 
 def _field(sheet: Sheet, parent: Any, node: Node, kinds: Sequence[str]) -> None:
