@@ -353,7 +353,8 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 @click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
-def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path) -> None:
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file.
 
     classic and master grow the bundled 7x7 board to --size N: fixed tiles on every square with
@@ -379,7 +380,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     maker = GENERATORS[game]
     size = maker.check_size(game, size)
     text = maker.make(size, seed, check_name(new_id or output.stem.lower()))
-    write_atomic(output, text.encode("utf-8"))
+    write_atomic(output, text.encode("utf-8"), replace=force)
     click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
                f"`boardgen validate {output}`")
 
@@ -509,7 +510,8 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
               help="With `pictures`: also write a PNG of every picture with its name.")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="With --contact-sheet: the theme drawing the pictures (yours replace ours).")
-def show(what: str, contact: Path | None, theme: str) -> None:
+@click.option("--force", is_flag=True, help="With --contact-sheet: replace an existing file.")
+def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
     from boardgen import authoring
     from boardgen.data.loader import load, resolve
@@ -526,7 +528,7 @@ def show(what: str, contact: Path | None, theme: str) -> None:
             from boardgen.render.svg.contact import contact_sheet_svg
 
             look = load_theme(theme)
-            write_atomic(contact, png_of_pdf_page(svg_page(contact_sheet_svg(names, look), look), 110))
+            write_atomic(contact, png_of_pdf_page(svg_page(contact_sheet_svg(names, look), look), 110), replace=force)
             click.echo(f"{contact}: contact sheet of {len(names)} pictures")
         click.echo(f"{len(names)} bundled pictures (use them by name in a layout, or replace them in a "
                    "theme's [art]):")

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -69,10 +70,24 @@ def _blocked(path: Path) -> Path | None:
     return None
 
 
+def kind_of(path: Path) -> str | None:
+    """What is at path, as a message names it ("a FIFO"), not following a link; None if nothing."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    for test, name in ((stat.S_ISLNK, "a link"), (stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a file"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "something other than a file"
+
+
 def prepare_folder(folder: Path) -> None:
     blocker = _blocked(folder)
     if blocker is not None:
-        raise OutputError(f"cannot create output folder {folder}: {blocker} is a file, not a folder")
+        raise OutputError(f"cannot create output folder {folder}: {blocker} is {kind_of(blocker)}, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -87,7 +102,8 @@ def check_output(folder: Path, entries: list[str]) -> None:
     entries: the kit's top-level names, folders ending in '/'."""
     blocker = _blocked(folder)
     if blocker is not None:
-        raise OutputError(f"cannot create output folder {folder}: {blocker} is a file, not a folder")
+        raise OutputError(f"cannot create output folder {folder}: {blocker} is {kind_of(blocker)}, not a folder")
+    _refuse_link(folder)
     existing = next(part for part in (folder, *folder.parents) if part.exists())
     parent = folder.parent if folder.exists() else existing
     if not os.access(parent, os.W_OK | os.X_OK):
@@ -95,7 +111,8 @@ def check_output(folder: Path, entries: list[str]) -> None:
     for entry in entries:
         path = folder / entry.rstrip("/")
         wants_folder = entry.endswith("/")
-        if path.is_symlink() or (path.exists() and path.is_dir() != wants_folder):
+        found = kind_of(path)
+        if found is not None and found != ("a folder" if wants_folder else "a file"):
             kind = "a folder" if wants_folder else "a file"
             raise OutputError(f"cannot write {path}: something other than {kind} is in the way; "
                               "move it elsewhere and render again")
@@ -133,19 +150,51 @@ def interruptible() -> Iterator[Callable[[], None]]:
         for sig, old in previous.items():
             signal.signal(sig, old)
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Write next to the target, then rename: an existing file is never left half-written."""
+def _refuse_link(folder: Path) -> None:
+    """A kit folder is replaced whole (staged beside it, then exchanged): one that is a link
+    would have the link replaced, not the folder it names, so it is refused."""
+    if folder.is_symlink():
+        real = Path(os.path.realpath(folder))
+        raise OutputError(f"cannot write the kit into {folder}: it is a link (to {real}); a kit folder is "
+                          f"replaced whole, so give its real place: -o {real.parent}")
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (then arrive as usual): a temporary
+    file or folder is made and named, or removed, whole, never left behind half-way."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def write_atomic(path: Path, data: bytes, *, replace: bool = True) -> Path:
+    """Write next to the target, then rename: an existing file is never left half-written.
+    Only a file is ever replaced (never a folder, FIFO, device or socket), and only if
+    `replace` (a file the user named: with --force; a kit's own file: always)."""
     prepare_folder(path.parent)
+    found = kind_of(path)
+    if found not in (None, "a file", "a link"):
+        raise OutputError(f"cannot write {path}: it is {found}, not a file; give the name of a file")
+    if found is not None and not replace:
+        raise OutputError(f"{path} already exists (use --force to replace it)")
     temp = None
     try:
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        with _signals_held():
+            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
     except BaseException as exc:
         if temp is not None and os.path.exists(temp):
-            os.unlink(temp)
+            with _signals_held():
+                os.unlink(temp)
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {path}: {exc.strerror}") from None
         raise
@@ -203,11 +252,13 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
     all at once. owned: top-level names that belong to the kit, dropped from the old one
     even when the new kit has none. before_swap runs last: it may still cancel everything."""
     prepare_folder(folder.parent)
+    _refuse_link(folder)
     _drop_stale(folder)
     mask = _umask()
     staging: Path | None = None
     try:
-        staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.new-{os.getpid()}-"))
+        with _signals_held():  # a signal between making the folder and naming it would leave it
+            staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.new-{os.getpid()}-"))
         os.chmod(staging, 0o777 & ~mask)
         for name, data in sorted(files.items()):
             path = staging / name
@@ -220,22 +271,24 @@ def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] =
             _carry_over(folder, staging, tops | set(owned))
         if before_swap is not None:
             before_swap()
-        if not folder.exists():
-            staging.rename(folder)
-            staging = None
-        elif _exchange(staging, folder):
-            pass  # staging now holds the old kit, removed below
-        else:
-            old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-{os.getpid()}-"))
-            os.rmdir(old)
-            folder.rename(old)
-            staging.rename(folder)
-            staging = old
+        with _signals_held():  # the swap is whole: the old kit or the new one, and staging known
+            if not folder.exists():
+                staging.rename(folder)
+                staging = None
+            elif _exchange(staging, folder):
+                pass  # staging now holds the old kit, removed below
+            else:
+                old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-{os.getpid()}-"))
+                os.rmdir(old)
+                folder.rename(old)
+                staging.rename(folder)
+                staging = old
     except OSError as exc:
         raise OutputError(f"cannot write {folder}: {exc.strerror or exc}") from None
     finally:
         if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
+            with _signals_held():  # removed whole even when Ctrl-C is what brought us here
+                shutil.rmtree(staging, ignore_errors=True)
     return [folder / name for name in sorted(files)]
 
 
