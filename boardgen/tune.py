@@ -400,7 +400,9 @@ def _trials(study: optuna.Study, is_grid: bool, most: int, margin: float, found:
         survivors = []
         for trial, value, screen in zip(asked, values, screens, strict=True):
             trial.report(screen.score(changed(found, value)), step=0)
-            if trial.should_prune():
+            # The layout's own values are always judged in full: the answer's sentence says
+            # what the check makes of them.
+            if trial.should_prune() and changed(found, value):
                 trial.set_user_attr("verdict", screen.to_dict())
                 study.tell(trial, state=TrialState.PRUNED)
                 yield study.get_trials(deepcopy=False)[trial.number], None
