@@ -11,6 +11,7 @@ from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
 from boardgen.model import sliding
 from boardgen.model.sliding import SlidingLayout
+from boardgen.rules.draws import below_of
 
 RECIPE_TRIES = 10_000
 
@@ -174,7 +175,8 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     are, after a few draws); each finished try is as likely as any other."""
     if layout.fixed_recipes is not None:
         return layout.fixed_recipes
-    below = sliding.draws(seed, "recipes").below
+    rng = sliding.draws(seed, "recipes")
+    raw: list[int] = []  # the next draws, last first: a try takes them from blocks (hot loop)
     by_value = [o.id for o in layout.by_value]
     slots = [object_id for object_id in by_value for _ in range(layout.per_object)]
     spec = {"cards": layout.recipe_cards, "per_card": layout.per_card, "per_object": layout.per_object}
@@ -185,7 +187,9 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     starts = range(0, len(slots), per_card)
     for _ in range(RECIPE_TRIES):
         for i in range(len(slots) - 1, 0, -1):
-            j = below(i + 1)
+            if not raw:
+                raw = rng.block()[::-1]
+            j = below_of(raw.pop(), i + 1)  # rng.below(i + 1), from the block
             slots[i], slots[j] = slots[j], slots[i]
             if i % per_card == 0 and len(set(slots[i:i + per_card])) != per_card:
                 break  # the card from i is settled and shows an object twice

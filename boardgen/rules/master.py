@@ -453,10 +453,8 @@ class MasterGame(SlidingRules[MasterState]):
         token's own (a pawn on it must leave first), with the lanes' `Lanes.carries` to
         test a pawn's square against them. Joined is symmetric, so one flood from the token
         answers for every pawn."""
-        lanes = self.lanes_at(state)
-        carried = lanes.carries[target]
-        reaches = lanes.flooded(state.n, state.e, state.s, state.w, state.spare_mask, carried)[0]
-        return reaches & ~carried, lanes.carries
+        lanes, reaches = self.lane_flood(state, target)
+        return reaches & ~lanes.carries[target], lanes.carries
 
     def wand_pays(self, state: MasterState) -> bool:
         """Greedy's wand rule (see `wand_values`): the extra turn can take the lowest token,

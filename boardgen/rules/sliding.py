@@ -410,7 +410,7 @@ class Position:
 
     __slots__ = ("geometry", "table", "n", "e", "s", "w", "tiles", "spare", "spare_mask",
                  "pawns", "seat", "phase", "banned", "turn", "reach", "seed", "recorded",
-                 "_outlook", "_board", "_moves")
+                 "_outlook", "_sides", "_board", "_moves")
 
     def __init__(self, board: Board, pawns: Sequence[int], *, seat: int = 0,
                  phase: str = SHIFT, last: InsertionPoint | None = None, turn: int = 0,
@@ -428,6 +428,8 @@ class Position:
         self.seed = seed  # the seed the game was set up with
         self.recorded: tuple[Event, ...] = ()  # what the last move set off (`SlidingRules.events`)
         self._outlook: tuple[Lanes, int, int, int, int, int] | None = None
+        # Every shift's open sides on the board as it stands (`SlidingRules.lane_sides`).
+        self._sides: tuple[Lanes, int, int, int, int] | None = None
         self._board: Board | None = board
         self._moves: Sequence[Any] | None = None
 
@@ -443,6 +445,7 @@ class Position:
         other.recorded = self.recorded
         # What was worked out for this very position holds for its copy too.
         other._outlook, other._board, other._moves = self._outlook, self._board, self._moves
+        other._sides = self._sides
         return other
 
     def replaced(self, **changes: Any) -> Self:
@@ -451,6 +454,7 @@ class Position:
         for name, value in changes.items():
             setattr(other, name, list(value) if name in ("pawns", "tiles") else value)
         other.changed()
+        other._sides = None
         return other
 
     def changed(self) -> None:
@@ -966,7 +970,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         pawns = state.pawns = [carry[p] for p in state.pawns]
         state.banned = geometry.opposites[point]
         state.phase = WALK
-        state._outlook = state._board = state._moves = None
+        state._outlook = state._sides = state._board = state._moves = None
         if reach < 0:
             stride = geometry.stride
             reach = flood(1 << pawns[state.seat], state.e & (state.w >> 1),
@@ -977,8 +981,10 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     def _walk(self, state: StateT, move: Any) -> None:
         if not isinstance(move, Walk):
             raise IllegalMoveError(f"{move} is a {_kind(move)} but the pawn must walk (or stay) now")
-        square = self.geometry.bit(*move.to)
-        if not (state.reach >> square) & 1:
+        row, col = move.to
+        size = self.geometry.size
+        square = row * self.geometry.stride + col if 0 <= row < size and 0 <= col < size else -1
+        if square < 0 or not (state.reach >> square) & 1:
             raise IllegalMoveError(f"{move.to} cannot be reached from "
                                    f"{self.geometry.cell(state.pawns[state.seat])}")
         self.arrive(state, square)
@@ -1002,12 +1008,34 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         kept on the position until it changes."""
         found = state._outlook
         if found is None:
-            lanes = self.lanes_at(state)
-            reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
-                                                    state.spare_mask,
-                                                    lanes.carries[state.pawns[state.seat]])
+            seeds = state.pawns[state.seat]
+            sides = state._sides
+            if sides is None:
+                lanes = self.lanes_at(state)
+                reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
+                                                        state.spare_mask, lanes.carries[seeds])
+                state._sides = (lanes, ln, le, ls, lw)
+            else:  # the board's shifts were pushed already (for another pawn or a token)
+                lanes, ln, le, ls, lw = sides
+                stride = self.geometry.stride
+                reaches = flood(lanes.carries[seeds], le & (lw >> 1), ls & (ln >> stride), stride)
             found = state._outlook = (lanes, reaches, ln, le, ls, lw)
         return found
+
+    def lane_flood(self, state: StateT, square: int) -> tuple[Lanes, int]:
+        """Every shift allowed in `state` as `Lanes`, and in each lane the squares joined to
+        whatever stands on `square` (riding the shift): `outlook` for any square, the
+        lanes' open sides kept on the position for the next."""
+        sides = state._sides
+        if sides is None:
+            lanes = self.lanes_at(state)
+            reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
+                                                    state.spare_mask, lanes.carries[square])
+            state._sides = (lanes, ln, le, ls, lw)
+            return lanes, reaches
+        lanes, ln, le, ls, lw = sides
+        stride = self.geometry.stride
+        return lanes, flood(lanes.carries[square], le & (lw >> 1), ls & (ln >> stride), stride)
 
     def lane_reaches(self, board: Board, forbidden: InsertionPoint | None,
                      pawn: int) -> tuple[Lanes, int]:
@@ -1139,16 +1167,19 @@ class SlidingGame(SlidingRules[SlidingState]):
                 bits |= 1 << square
         return bits
 
-    def lane_targets(self, state: SlidingState) -> int:
-        """`targets` of the mover in every lane of `outlook`: where each wanted treasure's
-        tile lies after each shift, or where the mover finishes."""
-        lanes, _, ln, le, ls, lw = self.outlook(state)
+    def lane_targets(self, state: SlidingState,
+                     outlook: tuple[Lanes, int, int, int, int, int] | None = None) -> int:
+        """`targets` of the mover in every lane of `outlook` (given, or worked out): where
+        each wanted treasure's tile lies after each shift, or where the mover finishes."""
+        lanes, _, ln, le, ls, lw = outlook or self.outlook(state)
         seat = state.seat
         cards = state.cards[seat]
         if cards:
             slides, tile_of, bits = lanes.slides, self.tile_of, 0
+            tiles, spare = state.tiles, state.spare
             for card in self.wanted(cards):
-                bits |= slides[state.locate(tile_of[card])]
+                tile = tile_of[card]
+                bits |= slides[SPARE if tile == spare else tiles.index(tile)]
             return bits
         if self.ending is HOME:
             return lanes.ones << self.homes[seat]
@@ -1229,7 +1260,15 @@ class SlidingGame(SlidingRules[SlidingState]):
         if state.winner is not None:
             return ()
         if state.phase == WALK:
-            reach, targets = state.reach, self.targets(state, state.seat)
+            reach, cards = state.reach, state.cards[state.seat]
+            if cards:
+                targets, tiles, tile_of = 0, state.tiles, self.tile_of
+                for card in self.wanted(cards):
+                    tile = tile_of[card]
+                    if tile != state.spare:
+                        targets |= 1 << tiles.index(tile)
+            else:
+                targets = self.finish(state, state.seat)
             hits = reach & targets
             if not hits:
                 if not targets:
@@ -1240,8 +1279,9 @@ class SlidingGame(SlidingRules[SlidingState]):
                                | targets >> stride) & full
                     hits = reach & targets
             return self.walks(hits)
-        lanes, reaches = self.outlook(state)[:2]
-        targets = self.lane_targets(state)
+        outlook = state._outlook or self.outlook(state)
+        lanes, reaches = outlook[0], outlook[1]
+        targets = self.lane_targets(state, outlook)
         hits = reaches & targets
         if hits:
             return lanes.chosen(lanes.flags(hits))
