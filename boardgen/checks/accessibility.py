@@ -181,7 +181,9 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
                 if not objects:
                     continue
                 scale = dpi / 72
-                pixels = page.render(scale=scale).to_pil().convert("RGB")
+                import numpy as np
+
+                pixels = np.asarray(page.render(scale=scale).to_pil().convert("RGB"), dtype=np.int32)
                 height = page.get_height()
                 for size, bold, colour, text, boxes in objects:
                     seen = _background(pixels, boxes, colour, height, scale)
@@ -232,37 +234,35 @@ def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, bo
 def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: float, scale: float) -> str | None:
     """The commonest colour around the text's characters that is not near the text's own
     (the glyphs and their anti-aliased edges), over the characters that show on the page (a
-    box holding a pixel of the text's colour); None when none shows."""
-    from collections import Counter
+    twentieth of the box or more in the text's colour); None when none shows. `pixels` is
+    the page as an H x W x 3 array."""
+    import numpy as np
 
-    target = tuple(int(text_colour[i:i + 2], 16) for i in (1, 3, 5))
-    counts: Counter[tuple[int, int, int]] = Counter()
+    target = np.array([int(text_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.int32)
+    around = []
     shown = False
+    rows, cols = pixels.shape[:2]
     for left, bottom, right, top in boxes:
         x0, x1 = sorted((left * scale, right * scale))
         y0, y1 = sorted(((height - top) * scale, (height - bottom) * scale))
-        box = (max(0, math.floor(x0) - 1), max(0, math.floor(y0) - 1),
-               min(pixels.width, math.ceil(x1) + 1), min(pixels.height, math.ceil(y1) + 1))
-        if box[2] <= box[0] or box[3] <= box[1]:
+        box = pixels[max(0, math.floor(y0) - 1):min(rows, math.ceil(y1) + 1),
+                     max(0, math.floor(x0) - 1):min(cols, math.ceil(x1) + 1)].reshape(-1, 3)
+        if not len(box):
             continue  # off the page
-        crop = pixels.crop(box)
-        colours = crop.getcolors(maxcolors=crop.width * crop.height + 1) or []
-        if sum(count for count, rgb in colours if _near(rgb, target, 30)) < 0.05 * crop.width * crop.height:
+        distance = np.abs(box - target).sum(axis=1)
+        if (distance <= 30).sum() < 0.05 * len(box):
             continue  # this character does not show (clipped away at a sheet's edge, or covered)
         shown = True
-        for count, rgb in colours:
-            if not _near(rgb, target, 60):
-                counts[rgb] += count
-    if not counts:  # nothing shows, or nothing but the text's colour: no contrast at all
+        around.append(box[distance > 60])
+    found = np.concatenate(around) if around else np.zeros((0, 3), dtype=np.int32)
+    if not len(found):  # nothing shows, or nothing but the text's colour: no contrast at all
         # White on white is what a white label cut off at a sheet's edge leaves over the bare
         # margin (the sheet shows the board clipped to its part): not a text that prints.
         return text_colour if shown and text_colour != "#ffffff" else None
-    best = max(counts.items(), key=lambda item: (item[1], item[0]))[0]
-    return "#" + "".join(f"{v:02x}" for v in best)
-
-
-def _near(rgb: tuple[int, int, int], target: tuple[int, ...], distance: int) -> bool:
-    return sum(abs(x - y) for x, y in zip(rgb, target, strict=True)) <= distance
+    packed = (found[:, 0] << 16) | (found[:, 1] << 8) | found[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    best = int(values[np.lexsort((-values, -counts))[0]])  # the commonest; ties: the largest value
+    return f"#{best:06x}"
 
 
 def svg_texts(files: Mapping[str, str]) -> dict[str, list[tuple[str, float]]]:
