@@ -469,7 +469,7 @@ def _outcome(study: optuna.Study, found: Sequence[Knob], margin: float, is_grid:
 def _trial_line(trial: optuna.trial.FrozenTrial, verdict: Verdict | None, found: Sequence[Knob]) -> str:
     what = ", ".join(f"{k.name} {trial.params[k.name]:g}" for k in found)
     if verdict is None:
-        return f"  trial {trial.number}: {what}: pruned after {SCREEN_GAMES} games per player count"
+        return f"  trial {trial.number}: {what}: pruned after its first look (at most {SCREEN_GAMES} games each)"
     gap = "-" if math.isinf(verdict.ratio) else f"worst seat gap {verdict.ratio:.2f} of the maximum"
     return f"  trial {trial.number}: {what}: {'passes' if verdict.playable else 'fails'}, {gap}"
 

@@ -151,3 +151,36 @@ def test_a_small_grid_is_tried_nearest_first() -> None:
     assert [(v["seed"], v["deal.4"]) for v in grid([seed, deal], 3) or []] == order[:3]
     fraction = Knob("race.pun_success", ("race", "pun_success"), 0.3, 0.7, False, 0.5)
     assert grid([seed, fraction], 100) is None  # a fraction: TPE, not a grid
+
+
+def test_a_deck_count_and_a_fraction_are_found_in_the_layout_and_set_in_a_candidate(tmp_path: Path) -> None:
+    """Grand's fourth card's copies (an array entry) and its pun chance: read from the layout
+    as it is written, and a candidate with new values still builds."""
+    from boardgen.data.loader import Document, validate
+    from boardgen.tune import knobs, with_values
+
+    path = layout_file(tmp_path, "g", '[game]\nid = "g"\n[tune]\n"race.pun_success" = { min = 0.3, max = 0.7 }\n'
+                       '"deck.3.count" = { min = 1, max = 3 }\n', base="grand")
+    engine, layout = load_game(str(path))
+    pun, count = knobs(layout.doc)
+    assert (pun.path, pun.current, pun.integer, pun.step) == (("race", "pun_success"), 0.5, False, 0.01)
+    assert (count.path, count.current, count.integer) == (("deck", 3, "count"), 2, True)
+    data = with_values(layout.doc.data, {pun.path: 0.35, count.path: 1})
+    assert data["deck"][3]["count"] == 1 and data["race"]["pun_success"] == 0.35
+    assert layout.doc.data["deck"][3]["count"] == 2  # the layout itself is left alone
+    candidate = Document("g", str(path), data, {})
+    validate("game", candidate)
+    assert engine.build(candidate).doc.data["deck"][3]["count"] == 1
+
+
+def test_the_answer_does_not_depend_on_the_number_of_workers(tmp_path: Path, five: str) -> None:
+    layout = tmp_path / "small.toml"
+    layout.write_text(Path(five).read_text(encoding="utf-8").replace("seed = { min = 1, max = 1000 }",
+                                                                      "seed = { min = 1, max = 6 }"), encoding="utf-8")
+    answers = []
+    for workers in ("1", "2"):
+        code, out, err = run("tune", str(layout), "--seed", "3", "--margin", "1", "--workers", workers,
+                             "-o", str(tmp_path / f"w{workers}.toml"))
+        answers.append((code, re.sub(r"\d+ s\)", "", out.replace(f"w{workers}.toml", "")),
+                        sorted(re.findall(r"trial \d+: .*", err))))
+    assert answers[0] == answers[1] and answers[0][0] == 0 and "passes" in answers[0][1], answers
