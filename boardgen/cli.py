@@ -258,7 +258,10 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme whose colours the accessibility check judges (text sizes are measured by render).")
 @click.option("--strict", is_flag=True, help="Accessibility findings are errors (exit 5), not warnings.")
-def validate(game: str, seed: int | None, games: int | None, as_json: bool, theme: str, strict: bool) -> None:
+@click.option("--details", is_flag=True, help="Every check with its figures and bounds, each player count's "
+                                              "self-play statistics.")
+def validate(game: str, seed: int | None, games: int | None, as_json: bool, theme: str, strict: bool,
+             details: bool) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not.
     Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any)."""
     from boardgen.checks.accessibility import check_colours
@@ -281,8 +284,12 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool, them
             bar.render_finish()
     if as_json:
         click.echo(json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2, ensure_ascii=False))
-    else:
+    elif details:
         click.echo(report.to_text() + "\n\n" + a11y.to_text())
+    else:
+        from boardgen.checks.words import in_words
+
+        click.echo(in_words(report, layout) + "\n\n" + a11y.to_text())
     if not report.playable:
         from boardgen.tune import hint
 

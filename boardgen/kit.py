@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from boardgen import verdicts
 from boardgen.background import Beside, available_cpus, beside
 from boardgen.checks import accessibility
+from boardgen.checks.words import said_verdict
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
@@ -136,8 +137,10 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             content = frame_for(sheet, options.margin).content
             pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
 
-            def summary_line() -> str:
-                return verdict.report(progress).summary_line(options.lang) if verdict is not None else ""
+            def summary_line(lang: str = options.lang) -> str:
+                if verdict is None:
+                    return ""
+                return said_verdict(verdict.report(progress), lang, layout)
 
             # The colours are judged before the cover is drawn, the printed text on the finished PDF.
             a11y = accessibility.check_colours(theme, layout, strict=options.strict)
@@ -150,7 +153,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         finally:
             if verdict is not None:
                 verdict.cancel()
-        summary = summary_line()
+        summary = summary_line("en")  # for the command line, which speaks English
         if options.board_sheets is not None or options.only is not None:
             # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
             _check_parts(options, kinds, layout.id)

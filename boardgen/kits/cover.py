@@ -37,6 +37,10 @@ def _bullets(lines: list[str]) -> list[tuple[str, str]]:
     return [("li", line.replace("&", "&amp;").replace("<", "&lt;")) for line in lines]
 
 
+def _paragraph(text: str) -> list[tuple[str, str]]:
+    return [("p", text.replace("&", "&amp;").replace("<", "&lt;"))]
+
+
 def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
                 size: float = 3.2) -> float:
     """Short bullet lines from y down; returns the y below the last one."""
@@ -118,18 +122,25 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
 
     pdf.later("PrintHelp", steps)
     y = max(y_left, y_right) + 3
+    # The verdict is a sentence or two (boardgen.checks.words), wrapped; room is measured with
+    # a long one, since it is drawn when the check is done.
+    longest = word(lang, "playability_line", summary=word(lang, "verdict_passed", seed=2**63 - 1) + " "
+                   + word(lang, "verdict_length", players="2-8", median="100-999", p90=9999,
+                          minutes="100-999", per_turn="2.5") + " " + word(lang, "verdict_fair"))
+    room = pdf.measure(_paragraph(longest), area.w, size=3.2)
+
     def verdict(line_y: float = y) -> None:
         said = summary() if callable(summary) else summary
         # Further lines of the summary are the other checks' (the accessibility line).
         said, *more = said.split("\n")
-        pdf.text(word(lang, "playability_line", summary=said or word(lang, "not_checked")), area.x, line_y,
-                 size=3.2, width=area.w)
-        for k, line in enumerate(more, start=1):
-            pdf.text(line, area.x, line_y + 4.4 * k, size=3.2, width=area.w)
+        text = word(lang, "playability_line", summary=said or word(lang, "not_checked"))
+        pdf.paragraphs(_paragraph(text), Rect(area.x, line_y - 2.6, area.w, room + 1), size=3.2)
+        for k, line in enumerate(more):
+            pdf.text(line, area.x, line_y + room + 4.4 * k, size=3.2, width=area.w)
 
     # Drawn when the PDF is finished: the check may still be running while the pages are made.
     pdf.later("Playability", verdict)
-    y += 12.4  # room for the playability and accessibility lines
+    y += room + 8.0  # room for the playability sentences and the accessibility line
     size = min(half, area.bottom - y - 8)
     pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
     assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))

@@ -69,7 +69,8 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
                  for i, card in enumerate(start.recipes)},
         back=svg.card_back_svg(layout, theme, lang=lang),
         wands=wands,
-        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang) for s in layout.starts},
+        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
+               for s in layout.starts[:layout.players[1]]},
         score_pad=svg_master.score_pad_svg(layout, theme, lang=lang, width=SCORE_PAD_MM[0], height=SCORE_PAD_MM[1]),
     )
 
@@ -88,7 +89,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
             + f" (⌀ {layout.token_diameter_mm:g} mm)",
             word(lang, "count_line", count=len(drawings.fronts), what=noun(lang, "recipes")),
             word(lang, "count_line", count=len(drawings.wands), what=noun(lang, "wands")),
-            word(lang, "count_line", count=len(layout.starts), what=noun(lang, "pawns")),
+            word(lang, "count_line", count=min(len(layout.starts), layout.players[1]), what=noun(lang, "pawns")),
             word(lang, "score_pad") + ", " + noun(lang, "rules"),
         ]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,

@@ -65,7 +65,7 @@ def draw(layout: SlidingLayout, theme: Theme, start: Deal, lang: str) -> Drawing
         fronts={t.id: svg.card_face_svg(t, layout, theme, lang=lang) for t in layout.treasures},
         back=svg.card_back_svg(layout, theme, lang=lang),
         pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
-               for s in layout.starts},
+               for s in layout.starts[:layout.players[1]]},  # a board for 2-3 players prints 3 pawns
     )
 
 
@@ -144,7 +144,7 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup
         + f" ({layout.pitch_mm:.0f} mm)",
         word(lang, "count_line", count=len(layout.treasures), what=noun(lang, "cards"))
         + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
-        word(lang, "count_line", count=len(layout.starts), what=noun(lang, "pawns")),
+        word(lang, "count_line", count=min(len(layout.starts), layout.players[1]), what=noun(lang, "pawns")),
         word(lang, "rules"),
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,

@@ -109,6 +109,10 @@ class SimulationStats:
     decisions_mean: float
     extra: dict[str, float]
     extra_totals: dict[str, float]
+    # How long a game lasts as a person reads it: half the finished games within the median,
+    # nine in ten within p90 (the verdict's words, boardgen.checks.words).
+    median_length: int | None = None
+    p90_length: int | None = None
     elapsed_s: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,6 +123,7 @@ class SimulationStats:
             "completion_rate": round(self.completion_rate, 4),
             "mean_length": None if self.mean_length is None else round(self.mean_length, 2),
             "p95_length": self.p95_length, "max_length": self.max_length,
+            "median_length": self.median_length, "p90_length": self.p90_length,
             "seat_wins": list(self.seat_wins),
             "seat_win_rates": [round(rate, 4) for rate in self.seat_win_rates],
             "seat_gap": round(self.seat_gap, 4), "seat_p": round(self.seat_p, 4),
@@ -554,6 +559,8 @@ def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[Gam
         mean_length=sum(lengths) / len(lengths) if lengths else None,
         p95_length=int(percentile(lengths, 0.95)) if lengths else None,
         max_length=max(lengths) if lengths else None,
+        median_length=int(percentile(lengths, 0.5)) if lengths else None,
+        p90_length=int(percentile(lengths, 0.9)) if lengths else None,
         seat_wins=tuple(wins), seat_win_rates=rates,
         seat_gap=max(rates) - min(rates) if decided else 0.0,
         seat_p=seat_balance_p(wins),
