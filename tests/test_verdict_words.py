@@ -44,7 +44,8 @@ def test_a_report_kept_from_before_the_median_uses_the_mean():
 
 
 def test_a_2_3_player_board_prints_its_verdict_in_words_and_three_pawns(five, tmp_path):
-    text = Path(five).read_text(encoding="utf-8").replace("default_seed = 1", "default_seed = 1\nminutes_per_turn = 1.5")
+    text = Path(five).read_text(encoding="utf-8")
+    text = text.replace("default_seed = 1", "default_seed = 1\nminutes_per_turn = 1.5")
     layout = tmp_path / "five.toml"
     layout.write_text(text, encoding="utf-8")
     result = render_kit(str(layout), tmp_path / "out", KitOptions(previews=False))
