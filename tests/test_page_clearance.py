@@ -281,3 +281,46 @@ def test_generated_minos_entrance_arrow_leaves_the_title_clear(minos_11) -> None
         assert title  # the title is on the page
         covered = [text for text, a, b, c, d in char_boxes(page) if a < x1 and c > x0 and b < y1 and d > y0]
     assert not covered, covered
+
+
+@pytest.fixture(scope="module")
+def nine_by_nine(tmp_path_factory) -> dict[str, str]:
+    """The kits of `generate classic --size 9` and `generate master --size 9`, unchecked."""
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+    from boardgen.kit import render_kit
+    from boardgen.options import KitOptions
+
+    out = {}
+    for game in ("classic", "master"):
+        folder = tmp_path_factory.mktemp(f"{game}9")
+        path = folder / f"{game}9.toml"
+        result = CliRunner().invoke(cli, ["generate", game, "--size", "9", "-o", str(path)])
+        assert result.exit_code == 0, result.output
+        out[game] = str(render_kit(str(path), folder, KitOptions(previews=False, check=False)).pdf)
+    return out
+
+
+@pytest.mark.parametrize("game", ["classic", "master"])
+def test_crop_marks_beside_a_board_part_miss_its_joins_label(nine_by_nine, game: str) -> None:
+    from boardgen.render.pdf import MARK_LEN
+
+    pdf = nine_by_nine[game]
+    texts = page_texts(pdf)
+    boards = [i for i, t in enumerate(texts) if t.startswith("Board")]
+    assert len(boards) == 6
+    seen = 0
+    with open_plumber(pdf) as doc:
+        for index in boards:
+            page = doc.pages[index]
+            # The labels naming the neighbour sheet at a side run up or down the page.
+            turned = [(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in page.chars
+                      if not c["upright"] and c["text"].strip()]
+            marks = [(mm(line["x0"]), mm(line["top"]), mm(line["x1"]), mm(line["bottom"])) for line in page.lines
+                     if abs(max(mm(line["x1"] - line["x0"]), mm(line["bottom"] - line["top"])) - MARK_LEN) < 0.05]
+            seen += len(turned) > 0
+            struck = [m for m in marks for c in turned
+                      if m[0] <= c[2] and m[2] >= c[0] and m[1] <= c[3] and m[3] >= c[1]]
+            assert not struck, f"page {index + 1}: crop marks {struck[:3]} cross a joins label"
+    assert seen >= 4

@@ -11,7 +11,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.options import KitOptions, page_kinds
-from boardgen.render.imposition import CROP_RING, Rect, Tiling, frame_for, paper, svg_size
+from boardgen.render.imposition import CROP_RING, FreeArea, Rect, Tiling, frame_for, paper, svg_size
 from boardgen.render.pdf import Form, PdfKit
 
 
@@ -102,18 +102,22 @@ class Packer:
     def _fill(self, area: Rect, *, titles: bool = True) -> int:
         placed_total = 0
         y = area.y
+        keep_left = area.keep_left if isinstance(area, FreeArea) else 0.0
         for block in self.blocks:
             while block.forms:
-                placed, bottom = self._place(block, Rect(area.x, y, area.w, area.bottom - y), titles=titles)
+                placed, bottom = self._place(block, Rect(area.x, y, area.w, area.bottom - y), titles=titles,
+                                             keep_left=keep_left)
                 if not placed:
                     break
                 placed_total += placed
                 y = bottom + self.SPACING
         return placed_total
 
-    def _place(self, block: Block, room: Rect, *, titles: bool) -> tuple[int, float]:
+    def _place(self, block: Block, room: Rect, *, titles: bool, keep_left: float = 0.0) -> tuple[int, float]:
         pdf = self.pdf
         form = block.forms[0]
+        if block.butted and keep_left:  # its crop marks reach CROP_RING to its left
+            room = Rect(room.x + keep_left, room.y, room.w - keep_left, room.h)
         titled = titles and block.title != self.heading  # the page heading already says it
         top = room.y + (self.TITLE if titled else 0.0) + (CROP_RING if block.butted else 0.0)
         gap = 0.0 if block.butted else block.gap

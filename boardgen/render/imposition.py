@@ -42,6 +42,14 @@ class Rect:
 
 
 @dataclass(frozen=True)
+class FreeArea(Rect):
+    """Room beside a board part for other pieces. A butted block placed there keeps its crop
+    marks out of the first `keep_left` mm, where the board's "joins ..." label stands."""
+
+    keep_left: float = 0.0
+
+
+@dataclass(frozen=True)
 class Paper:
     name: str
     w: float
@@ -437,6 +445,19 @@ class CardGrid:
         cells = [trim for trim, _ in self.cells(count)]
         x0, y0 = min(c.x for c in cells), min(c.y for c in cells)
         return Rect(x0, y0, max(c.right for c in cells) - x0, max(c.bottom for c in cells) - y0)
+
+
+BOARD_CLEARANCE = 8.0  # around a board part: past its crop marks, neighbour labels and crosses
+
+
+def free_areas(area: Rect, shown: Rect) -> tuple[Rect, FreeArea]:
+    """The room below and beside a board part on its sheet that other pieces may take; a
+    butted block beside it keeps its own crop marks (CROP_RING long) off the neighbour label."""
+    clear = BOARD_CLEARANCE
+    below = Rect(area.x, shown.bottom + clear, area.w, area.bottom - shown.bottom - clear)
+    beside = FreeArea(shown.right + clear, area.y, area.right - shown.right - clear, shown.bottom - area.y,
+                      keep_left=CROP_RING)
+    return below, beside
 
 
 def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False) -> CardGrid:

@@ -31,6 +31,7 @@ from boardgen.render.imposition import (
     back_rect,
     card_grid,
     fold_rect,
+    free_areas,
     place_keys,
     svg_size,
 )
@@ -480,11 +481,7 @@ class PdfKit:
                 self.cross(*piece.to_page(bx, by))
             self._neighbour_labels(piece, tiling, shown)
             if fill is not None:
-                area = tiling.frame.content
-                clear = 8.0  # past the crop marks, the neighbour labels and the crosses
-                below = Rect(area.x, shown.bottom + clear, area.w, area.bottom - shown.bottom - clear)
-                beside = Rect(shown.right + clear, area.y, area.right - shown.right - clear, shown.bottom - area.y)
-                for free in (below, beside):
+                for free in free_areas(tiling.frame.content, shown):
                     if free.w > 0 and free.h > 0 and fill(free):
                         self.pieces_on_board = True
 
