@@ -9,7 +9,7 @@ its texts share. A render asks only for the one language it prints in.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from boardgen.data.toml_lines import line_of
@@ -89,10 +89,12 @@ def gaps(kind: str, data: dict[str, Any], lines: dict[tuple[Any, ...], int], sho
     return problems
 
 
-def missing(data: dict[str, Any], lang: str, lines: dict[tuple[Any, ...], int], shown: str) -> list[Problem]:
-    """A problem for each text of the file that has no `lang`, each at its key and line."""
-    return [Problem(shown, _dotted(key), f"no {lang!r} text (it has {', '.join(order(list(text)))})",
-                    line_of(lines, key))
+def missing(data: dict[str, Any], lang: str, lines: dict[tuple[Any, ...], int], shown: str,
+            file_of: Callable[[tuple[Any, ...]], str] | None = None) -> list[Problem]:
+    """A problem for each text of the file that has no `lang`, each at its key and line (and
+    file: `file_of` names the file a key was read from, a deck's CSV)."""
+    return [Problem(file_of(key) if file_of else shown, _dotted(key),
+                    f"no {lang!r} text (it has {', '.join(order(list(text)))})", line_of(lines, key))
             for key, text in texts(data) if lang not in text]
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen.cache import SCHEMA_PASSES, canonical_json, digest, installed
 from boardgen.data import languages
+from boardgen.data.decks import DECK_KEYS, is_deck_file, read_deck
 from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
 from boardgen.data.toml_lines import key_lines, line_of
@@ -47,10 +48,16 @@ class Document:
     path: str
     data: dict[str, Any]
     lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    # Top-level keys whose data came from a file of their own (a deck from CSV): that file.
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def file_of(self, key: tuple[Any, ...]) -> str:
+        """The file a key's value was read from: the CSV of a deck, else this file."""
+        return self.sources.get(key[0], self.path) if key and isinstance(key[0], str) else self.path
 
     def where(self, *key: Any) -> tuple[str, str, int | None]:
         """File, dotted key and line for a key path, for building a Problem."""
-        return self.path, dotted(key), line_of(self.lines, tuple(key))
+        return self.file_of(tuple(key)), dotted(key), line_of(self.lines, tuple(key))
 
     def problem(self, key: tuple[Any, ...], message: str) -> Problem:
         path, dotted_key, line = self.where(*key)
@@ -287,10 +294,15 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
     _check_kind(kind, data, shown, lines)
     # A path leading out of the folder is reported with every other problem of the file, and
     # left out of the data so that nothing reads it.
-    outside_problems = []
+    outside_problems: list[Problem] = []
+    sources: dict[str, str] = {}
+    if kind == "game":
+        outside_problems += _read_decks(path, data, lines, sources, shown)
     for key, value, candidates in _data_paths(kind, data, path.parent):
         outside = contained(path, key, value, candidates, lines, shown)
         if outside is not None:
+            if key[0] in sources:
+                outside = Problem(sources[key[0]], outside.key, outside.message, outside.line)
             outside_problems.append(outside)
             table = data
             for part in key[:-1]:
@@ -328,9 +340,42 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
             raise DataError([Problem(shown, dotted(extends_key), f"circular extends: {shorten(loop, 300)}", here)])
         parent = _load(kind, parent_path, seen)
         data = merge(parent.data, data)
-    doc = Document(path.stem, shown, data, lines)
+        for deck, source in parent.sources.items():  # a deck the parent read from CSV, kept as it is
+            if deck not in sources and data.get(deck) is parent.data.get(deck):
+                sources[deck] = source
+                lines.update({k: v for k, v in parent.lines.items() if k and k[0] == deck})
+    doc = Document(path.stem, shown, data, lines, sources)
     validate(kind, doc, check, found=outside_problems)
     return doc
+
+
+def _read_decks(path: Path, data: dict[str, Any], lines: dict[tuple[Any, ...], int], sources: dict[str, str],
+                shown: str) -> list[Problem]:
+    """Replace each deck named by a CSV file (``treasures = "treasures.csv"``) with its cards,
+    their lines taken from the CSV; the problems of the files themselves."""
+    problems = []
+    for key in DECK_KEYS:
+        value = data.get(key)
+        if not isinstance(value, str) or not is_deck_file(value):
+            continue
+        csv_path = path.parent / value
+        outside = contained(path, (key,), value, [csv_path], lines, shown)
+        if outside is not None:
+            problems.append(outside)
+            del data[key]
+            continue
+        sources[key] = display_path(csv_path)
+        if not csv_path.is_file():
+            problems.append(Problem(shown, key, f"{quote(value)}: no such CSV file beside the layout "
+                                    f"(in {path.parent})", line_of(lines, (key,))))
+            del data[key]
+            del sources[key]
+            continue
+        cards, card_lines, found = read_deck(csv_path, key, sources[key])
+        problems += found
+        data[key] = cards
+        lines.update(card_lines)
+    return problems
 
 
 def _check_kind(kind: str, data: dict[str, Any], shown: str, lines: dict[tuple[Any, ...], int]) -> None:

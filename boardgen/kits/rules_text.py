@@ -189,7 +189,7 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     key, line) and file: an English-only layout renders in English with nothing else, and
     says what French would need."""
     doc = layout.doc
-    problems = languages.missing(doc.data, lang, doc.lines, doc.path)
+    problems = languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of)
     rules_line = line_of(doc.lines, ("game", "rules"))
     try:
         rules_file(layout.rules, lang, doc.path)

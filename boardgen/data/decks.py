@@ -1,0 +1,124 @@
+"""Decks from a CSV file beside the layout, as Squib and nanDECK users keep them: one row per
+card, one column per field, a column per language.
+
+A layout names the file instead of writing the array: ``treasures = "treasures.csv"`` (also
+``objects``, Master's tokens, and ``deck``, Le Grand Labyrinthe's event cards). The first row
+names the columns: ``id``, ``art``, ``value``...; a bare language code (``en``, ``fr``, ``de``)
+is the card's name in that language; a dotted name is a table (``title.en``, ``effect.kind``).
+Whole numbers are numbers (except in ids, pictures, field names and texts); an empty cell
+leaves the key out. The rows become exactly the array the TOML would hold, checked by the same schema and
+model, and every problem names the CSV file, the row's line and the key.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from boardgen.data.languages import LANGUAGE_CODE
+from boardgen.errors import Problem, quote
+
+# The arrays of a layout that may come from a CSV file.
+DECK_KEYS = ("treasures", "objects", "deck")
+MAX_ROWS = 10_000
+MAX_BYTES = 1024 * 1024
+# Columns whose cells stay text whatever they look like (a field is named "61" or "IX").
+TEXT_COLUMNS = ("id", "art", "field")
+# The table a bare language column fills.
+NAME_OF = {"treasures": "name", "objects": "name", "deck": "title"}
+COLUMN = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+
+
+def is_deck_file(value: Any) -> bool:
+    return isinstance(value, str) and value.lower().endswith(".csv")
+
+
+def _cell(column: str, text: str) -> Any:
+    last = column.rsplit(".", 1)[-1]
+    if last in TEXT_COLUMNS or LANGUAGE_CODE.match(last):
+        return text
+    if re.fullmatch(r"-?[0-9]{1,18}", text):
+        return int(text)
+    if re.fullmatch(r"-?[0-9]{1,18}\.[0-9]{1,18}", text):
+        return float(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], dict[tuple[Any, ...], int],
+                                                       list[Problem]]:
+    """The cards of a CSV file as the TOML array `key` would hold them, the line of each card
+    and of each of its keys (for messages), and the problems of the file itself."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return [], {}, [Problem(shown, "", f"cannot read: {exc.strerror or exc}")]
+    if len(raw) > MAX_BYTES:
+        return [], {}, [Problem(shown, "", f"file larger than {MAX_BYTES // 1024} KiB")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return [], {}, [Problem(shown, "", "not UTF-8 text; save the file as UTF-8 (CSV UTF-8)", line)]
+    if "\0" in text:
+        return [], {}, [Problem(shown, "", "contains a NUL character")]
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        return [], {}, [Problem(shown, "", f"not a CSV file: {exc}", 1)]
+    if not header or not any(h.strip() for h in header):
+        return [], {}, [Problem(shown, "", "no header row: the first row names the columns (id, en, fr...)", 1)]
+    columns = [h.strip() for h in header]
+    problems = []
+    for number, column in enumerate(columns, start=1):
+        if not COLUMN.match(column):
+            problems.append(Problem(shown, "", f"column {number} {quote(column)}: a column is a key such as id, "
+                                    "art, en, title.fr", 1))
+        elif columns.index(column) != number - 1:
+            problems.append(Problem(shown, "", f"column {quote(column)} appears twice", 1))
+    if problems:
+        return [], {}, problems
+    cards: list[dict[str, Any]] = []
+    lines: dict[tuple[Any, ...], int] = {(key,): 1}
+    start = reader.line_num + 1
+    try:
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                start = reader.line_num + 1
+                continue
+            index = len(cards)
+            if index >= MAX_ROWS:
+                problems.append(Problem(shown, "", f"more than {MAX_ROWS} cards", start))
+                break
+            if len(row) > len(columns):
+                problems.append(Problem(shown, f"{key}[{index}]", f"{len(row)} cells but {len(columns)} columns",
+                                        start))
+            card: dict[str, Any] = {}
+            lines[(key, index)] = start
+            for column, cell in zip(columns, row, strict=False):
+                cell = cell.strip()
+                if not cell:
+                    continue
+                parts = column.split(".")
+                if len(parts) == 1 and LANGUAGE_CODE.match(column) and column not in TEXT_COLUMNS:
+                    parts = [NAME_OF[key], column]
+                table = card
+                for part in parts[:-1]:
+                    table = table.setdefault(part, {})
+                    if not isinstance(table, dict):
+                        break
+                    lines[(key, index, *parts[:parts.index(part) + 1])] = start
+                else:
+                    table[parts[-1]] = _cell(column, cell)
+                    lines[(key, index, *parts)] = start
+            cards.append(card)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        problems.append(Problem(shown, "", f"not a CSV file: {exc}", reader.line_num))
+    return cards, lines, problems
