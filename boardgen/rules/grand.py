@@ -164,24 +164,28 @@ class GrandGame(RaceGame):
 
     def play(self, state: Position, move: Move) -> None:
         """`apply` in place: the position after `move` (see `RaceGame._play_on`)."""
-        if move not in self._choice(state)[0]:
+        choice = state.memo
+        if move not in (choice or self._choice(state))[0]:
             raise IllegalMoveError(f"{move} is not legal here; legal: "
                                    f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
         state.clear()
         self._play_on(state, move)
 
     def legal_moves(self, state: AnyPosition) -> Sequence[Move]:
-        return self._choice(state)[0]
+        choice = state.memo if type(state) is Position else None
+        return (choice or self._choice(state))[0]
 
     def best_moves(self, state: AnyPosition) -> Sequence[Move]:
         """The greedy player's candidates: the legal moves that leave the pawn with the fewest
         expected turns left (`score_moves` less the part common to every move)."""
-        return self._choice(state)[1]
+        choice = state.memo if type(state) is Position else None
+        return (choice or self._choice(state))[1]
 
     def route_move(self, state: AnyPosition, want: int) -> Move:
         """What a route player for route `want` plays (`RoutePlayer`): of the moves whose every
         choice is on its route (all of them if none is), the first of the best."""
-        return self._choice(state)[2][want]
+        choice = state.memo if type(state) is Position else None
+        return (choice or self._choice(state))[2][want]
 
     def _choice(self, state: AnyPosition) -> Choice:
         """The legal moves of the position, the greedy player's and each route player's, from

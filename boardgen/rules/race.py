@@ -166,6 +166,9 @@ class RaceGame:
             if tunnel is not None and n.has(LOSE_TURNS):
                 self.delayed[n.index] = tunnel.to
         self._delays = any(self.delayed)
+        # A turn is one roll and no tunnel waits behind lost turns: `_play_on` ends a turn
+        # without `_proceed` (a game that changes when a turn goes on keeps `_proceed`).
+        self._plain_turns = not self._delays and type(self)._turn_goes_on is RaceGame._turn_goes_on
         # Where a piece coming to rest on a field ends up, through every forced move; and
         # where it must move on from at once, choosing the way (a "move_on" with a choice).
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
@@ -195,7 +198,7 @@ class RaceGame:
         self._branches: list[frozenset[int]] = [frozenset(n.next) if n and n.choice else frozenset() for n in nodes]
         self._routes_of: dict[tuple[int, tuple[int, ...]], list[int]] = {}
         self._roller = Roller()  # the dice, a block of draws at a time
-        self._quiet: dict[int, int | None] = {}  # `_quiet_end`'s table
+        self._steps: dict[int, tuple[tuple[int, ...], list[int], int | None]] = {}  # `_die_step`'s table
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -373,9 +376,11 @@ class RaceGame:
         offer = None
         if move.kind == DIE:
             origin = t.pos[piece]
-            walk = self.walks[origin][move.die][move.way]
-            self._choose(t, piece, walk, origin)
-            quiet = self._quiet_end(origin, move.die, move.way)
+            walk, routes, quiet = self._die_step(origin, move.die, move.way)
+            for route in routes:  # `_choose`, from the table
+                t.route[piece] = route
+                if t.first_route[piece] < 0:
+                    t.first_route[piece] = t.chose = route
             if quiet is not None:
                 # What `_walk` does for a count that frees no one on its way and comes to rest
                 # where nothing happens: the forced moves, then the piece rests.
@@ -402,7 +407,13 @@ class RaceGame:
             t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
             return
         t.again = 0
-        turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free_at, [], t.rng, t.landings)
+        dice: Sequence[int]
+        if self._plain_turns:
+            # `_proceed` where no tunnel waits and a turn is one roll: the next seat rolls.
+            turn, pending = t.turn + 1, None
+            t.rng, dice = self._roller.roll(t.rng, self.dice_count)
+        else:
+            turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free_at, [], t.rng, t.landings)
         t.turn = turn
         if all(t.stuck):
             # Deadlock: every piece is stuck; the seat to play frees its own.
@@ -412,17 +423,19 @@ class RaceGame:
             t.events.append("deadlock")
         t.dice, t.offer = tuple(dice), pending
 
-    def _quiet_end(self, origin: int, points: int, way: int) -> int | None:
-        """Where a count by the dice from `origin` comes to rest when nothing happens on the
-        way nor there (no stuck field passed, no field that acts, not the goal); else None."""
+    def _die_step(self, origin: int, points: int, way: int) -> tuple[tuple[int, ...], list[int], int | None]:
+        """A count by the dice from `origin`, worked out once: the fields it enters, the routes
+        it chooses (`_walk_routes`) and, when nothing happens on the way nor where it ends (no
+        stuck field passed, no field that acts, not the goal), where the piece comes to rest
+        (else None)."""
         key = (origin * 64 + points) * 8 + way
-        known = self._quiet.get(key, -1)
-        if known == -1:
+        known = self._steps.get(key)
+        if known is None:
             walk = self.walks[origin][points][way]
             end = self.chain[walk[-1]][-1]
             acts = (end == self.goal or self.ways_on[end] or self.hold[end] or self.trap[end]
                     or self.again_chance[end] or self.draws[end] or any(self.hold[f] == 1 for f in walk[:-1]))
-            known = self._quiet[key] = None if acts else end
+            known = self._steps[key] = (walk, self._walk_routes(origin, walk), None if acts else end)
         return known
 
     def _choose(self, t: Position, piece: int, walk: Sequence[int], origin: int) -> None:
