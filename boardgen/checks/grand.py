@@ -55,10 +55,7 @@ def self_play_checks(layout: GrandLayout, sims: Sequence[SimulationStats],
     rows.sort(key=lambda r: (r["players"], ("greedy", *ROUTES, *MIXED).index(r["policy"])))
     checks = [policies_check(rows, limits), routes_check(sims, limits)]
     visits, check = visits_check(layout, layout.card_ids, sims, limits)
-    # How long a game lasts, for the cover: the greedy players' mean, in whole rounds.
-    expected = {str(row["players"]): round(row["mean_rounds"]) for row in rows
-                if row["policy"] == "greedy" and row["mean_rounds"] is not None}
-    return checks + [check], {"policies": rows, "visits": visits, "expected_rounds": expected}
+    return checks + [check], {"policies": rows, "visits": visits}
 
 
 def route_figures(totals: Mapping[str, Any], pawns: int) -> dict[str, dict[str, float]]:

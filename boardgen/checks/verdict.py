@@ -100,11 +100,6 @@ class Report:
             counts = sorted(int(k) for k in self_play)
             parts.append(word(lang, "check_games", finished=finished, games=games,
                               players=player_counts(lang, counts)))
-        length = self.stats.get("expected_rounds")  # a game that says how long it lasts (Grand)
-        if length:
-            shown = sorted(length, key=int)
-            parts.append(word(lang, "check_length", rounds="/".join(str(length[k]) for k in shown),
-                              players="/".join(shown)))
         return word(lang, "check_passed", seed=self.seed, parts=word(lang, "check_sep").join(parts))
 
     @classmethod
