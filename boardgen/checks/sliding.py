@@ -9,7 +9,6 @@ self-play. Thresholds come from the layout's ``[playability]`` table, with the d
 
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between, sides_of
+from boardgen.rules.draws import Draws
 from boardgen.rules.report import Check, Progress, format_distribution, thresholds
 from boardgen.rules.simulate import percentile
 from boardgen.rules.sliding import Board, opens_onto_board
@@ -238,8 +238,8 @@ def solve_pairs(layout: SlidingLayout, seed: int, *, pairs: int, rng_seed: int,
     """Solve `pairs` random (pawn square, treasure) pairs on the deal of `seed`."""
     limits = thresholds(layout, DEFAULTS, max_turns_to_target=max_turns)
     board = Board.from_deal(deal(layout, seed))
-    rng = random.Random(rng_seed)
-    chosen = [((rng.randrange(layout.size), rng.randrange(layout.size)),
+    rng = Draws(rng_seed)
+    chosen = [((rng.below(layout.size), rng.below(layout.size)),
                rng.choice(layout.treasures).id) for _ in range(pairs)]
     started = time.perf_counter()
     results = solve_many(board, chosen, max_turns=limits["max_turns_to_target"],
