@@ -234,7 +234,7 @@ def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, bo
 def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: float, scale: float) -> str | None:
     """The commonest colour around the text's characters that is not near the text's own
     (the glyphs and their anti-aliased edges), over the characters that show on the page (a
-    twentieth of the box or more in the text's colour); None when none shows. `pixels` is
+    twentieth of the box, and three pixels at least, in the text's colour); None when none shows. `pixels` is
     the page as an H x W x 3 array."""
     import numpy as np
 
@@ -245,12 +245,13 @@ def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: flo
     for left, bottom, right, top in boxes:
         x0, x1 = sorted((left * scale, right * scale))
         y0, y1 = sorted(((height - top) * scale, (height - bottom) * scale))
-        box = pixels[max(0, math.floor(y0) - 1):min(rows, math.ceil(y1) + 1),
-                     max(0, math.floor(x0) - 1):min(cols, math.ceil(x1) + 1)].reshape(-1, 3)
-        if not len(box):
+        top_, bottom_ = (min(rows, max(0, v)) for v in (math.floor(y0) - 1, math.ceil(y1) + 1))
+        left_, right_ = (min(cols, max(0, v)) for v in (math.floor(x0) - 1, math.ceil(x1) + 1))
+        if bottom_ <= top_ or right_ <= left_:
             continue  # off the page
+        box = pixels[top_:bottom_, left_:right_].reshape(-1, 3)
         distance = np.abs(box - target).sum(axis=1)
-        if (distance <= 30).sum() < 0.05 * len(box):
+        if (distance <= 30).sum() < max(3, 0.05 * len(box)):
             continue  # this character does not show (clipped away at a sheet's edge, or covered)
         shown = True
         around.append(box[distance > 60])

@@ -174,17 +174,25 @@ def _legend(sheet: Sheet, board: RaceBoard, *, x: float, width: float, height: f
     icon = size * 1.9
     family = sheet.font("labels")
     drawn = size * sheet.theme.style.get("text_scale", 1.0)  # as Sheet.text will draw it
-    sized = [(what, key, label, _icon_width(what, icon) + 1.2 + fonts.text_width(label, family, "normal", drawn) + 3.0)
-             for what, key, label in items]
-    total = sum(item[3] for item in sized)
-    if total <= width:
-        rows = [sized]
-    else:  # two rows, split where the first is nearest half the length
+
+    def sized(icon: float) -> list[tuple[str, str, str, float]]:
+        return [(what, key, label, _icon_width(what, icon) + 1.2 + fonts.text_width(label, family, "normal", drawn)
+                 + 3.0) for what, key, label in items]
+
+    row = sized(icon)
+    total = sum(item[3] for item in row)
+    rows = [row]
+    if total > width:  # two rows, smaller samples, split where the first is nearest half the length
+        icon = min(icon, height / 3 * 0.92)
+        size = min(size, height / 3 * 0.8)
+        drawn = size * sheet.theme.style.get("text_scale", 1.0)
+        row = sized(icon)
+        total = sum(item[3] for item in row)
         cut, run = 0, 0.0
-        while cut < len(sized) - 1 and run + sized[cut][3] <= total / 2:
-            run += sized[cut][3]
+        while cut < len(row) - 1 and run + row[cut][3] <= total / 2:
+            run += row[cut][3]
             cut += 1
-        rows = [sized[:max(cut, 1)], sized[max(cut, 1):]]
+        rows = [row[:max(cut, 1)], row[max(cut, 1):]]
     return _legend_rows(sheet, group, rows, x=x, width=width, height=height, size=size, icon=icon)
 
 
@@ -199,8 +207,7 @@ def _legend_rows(sheet: Sheet, group: Any, rows: list[list[tuple[str, str, str, 
     step = height / (len(rows) + 1)
     for r, row in enumerate(rows):
         total = sum(item[3] for item in row)
-        # Narrow enough for the room, low enough for the rows not to touch.
-        shrink = min(1.0, width / total if total else 1.0, step * 0.9 / icon)
+        shrink = min(1.0, width / total) if total else 1.0  # narrow enough for the room
         at = x + (width - total * shrink)  # flush right, up to the board's corner
         cy = step * (r + 1) + (0.1 * step if len(rows) == 1 else 0.0)
         for what, key, label, wide in row:
