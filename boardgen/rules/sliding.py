@@ -22,13 +22,19 @@ next; the players still go home, unless they agree not to (``YoungExitGame``, th
 ending): then a player with every card turned wins by ending a walk on a square at the
 board's edge whose tile opens off the board, leaving the labyrinth there.
 
+One rule set: a game is one mutable `Position` (open sides as four ints, tiles and pawns
+in lists) that `SlidingRules.play` changes in place; `apply` plays on a copy, the solver and
+the drawings read a frozen `Board`. Tests, self-play, the players and the checks all go
+through it, and tests/data/classic.perft holds it to hand-counted positions.
+
 Speed: the greedy player scores every shift of a turn; `Lanes` puts the boards after all
-of them into one big int, so one flood finds every shift's reach (`SlidingGame.outlook`,
-`best_moves`).
+of them into one big int, so one flood finds every shift's reach (`SlidingRules.outlook`,
+`best_moves`), kept on the position so the shift picked is read from its lane.
 
 Reuse: `SlidingRules` is the shift, the walk and the turn that every game on this board
 shares; `SlidingGame` (treasure cards) and `boardgen.rules.master.MasterGame` (Labyrinthe
-Master: tokens that ride the tiles, wands for extra turns through `end_turn`) build on it.
+Master: tokens that ride the tiles, wands for extra turns through `end_turn`) build on it,
+each with its `Position` subclass; the variants subclass `SlidingGame`.
 """
 
 from __future__ import annotations

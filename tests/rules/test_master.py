@@ -144,7 +144,9 @@ def test_a_wand_plays_a_whole_extra_turn_once():
     assert list(GAME.legal_moves(state)) == [USE, PASS]
     with pytest.raises(IllegalMoveError, match="play a wand or pass"):
         GAME.apply(state, Walk((2, 3)))
+    assert GAME.events(GAME.apply(state, PASS)) == ()
     state = GAME.apply(state, USE)
+    assert GAME.events(state) == ("wands_used",)  # what self-play counts
     assert (state.phase, state.seat, state.wands, state.extra) == (SHIFT, 0, (2, 3), True)
     assert state.forbidden == N5.opposite  # the extra turn follows the same push rules
     state = turn(state, N1, (2, 3))  # and comes back: an arrival on a later turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from boardgen.data.loader import load
 from boardgen.model.sliding import InsertionPoint, build, deal
 from boardgen.model.tiles import rotate
+from boardgen.rules.players import GreedyPlayer
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.sliding import (
     SHIFT,
@@ -348,3 +350,20 @@ def test_turn_moves_perft_on_the_first_turn(game):
     state = game.initial_state(4, 1)
     naive = sum(len(game.legal_moves(game.apply(state, m))) for m in game.legal_moves(state))
     assert game.count_turns(state) == naive
+
+
+def test_self_play_events_sample_the_turns_on_offer_every_eighth_turn(game):
+    """`events` after each decision: every `branching_every` turns, the complete turns the
+    shift phase offered, counted here one shift at a time."""
+    rng, player = random.Random(3), GreedyPlayer()
+    state, totals, expected = game.position(3, 3), {}, {}
+    while game.outcome(state) is None and state.turn < 60:
+        if state.phase == SHIFT and state.turn % game.branching_every == 0:
+            turns = sum(len(game.legal_moves(game.apply(state, m))) for m in game.legal_moves(state))
+            expected["turn_branching"] = expected.get("turn_branching", 0) + turns
+            expected["branching_samples"] = expected.get("branching_samples", 0) + 1
+        game.play(state, player.choose(game, state, rng))
+        for event in game.events(state):
+            key, amount = (event, 1) if isinstance(event, str) else event
+            totals[key] = totals.get(key, 0) + amount
+    assert totals == expected and expected["branching_samples"] >= 3
