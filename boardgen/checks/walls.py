@@ -21,7 +21,7 @@ from boardgen.checks.common import self_play_check
 from boardgen.checks.verdict import Check
 from boardgen.model.walls import QUADRANTS, WallsLayout, placement_problems
 from boardgen.rules.simulate import GameRecord, SimulationStats
-from boardgen.rules.walls import BLOCK, Move, WallsGame, WallsState, distances
+from boardgen.rules.walls import WallsGame, distances
 
 Progress = Callable[[int, int, str], None]
 
@@ -70,22 +70,6 @@ def static_checks(layout: WallsLayout, limits: Mapping[str, Any]) -> list[Check]
                             f"{blocks} block moves")
     checks.append(Check("first moves", not problems, "; ".join(counts), problems))
     return checks
-
-
-def counters(stall_turns: Mapping[int, int]) -> Callable[[WallsState, Move, WallsState], Mapping[str, float]]:
-    """A self-play hook counting block slides per block and stalls (each time a game goes
-    `stall_turns[seats]` turns without any seat getting closer than before)."""
-    keys = [f"moved:{k}" for k in range(128)]
-
-    def hook(before: WallsState, move: Move, after: WallsState) -> Mapping[str, float]:
-        out: dict[str, float] = {}
-        if move.kind == BLOCK:
-            out[keys[move.piece]] = 1.0
-        if after.quiet == stall_turns[after.seats] and before.quiet < after.quiet:
-            out["stalls"] = 1.0
-        return out
-
-    return hook
 
 
 def figures(records: Sequence[GameRecord]) -> dict[str, float]:

@@ -10,7 +10,7 @@ from boardgen.checks.verdict import Check, Extra
 from boardgen.engine import Engine, Kit
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, WallsLayout, build
 from boardgen.rules.protocol import Player
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 from boardgen.rules.walls import PLAYERS, WallsGame
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
     name = "walls"
-    version = "1"
+    version = "2"
     schema = "walls"
     defaults = PLAYABILITY_DEFAULTS
     self_play_player = "heuristic"
@@ -32,7 +32,8 @@ class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
         return layout
 
     def game(self, layout: WallsLayout) -> WallsGame:
-        return WallsGame(layout)
+        """The rules, counting stalls by the layout's ``stall_rounds`` (self-play's events)."""
+        return WallsGame(layout, stall_rounds=self.thresholds(layout)["stall_rounds"])
 
     def kit(self) -> Kit[WallsLayout, WallsLayout, Any]:
         from boardgen.kits import walls
@@ -58,9 +59,6 @@ class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
 
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
-
-    def self_play_hook(self, game: WallsGame, limits: Mapping[str, Any]) -> Hook:
-        return checks.counters({seats: limits["stall_rounds"] * seats for seats in game.layout.player_counts})
 
     def self_play_figures(self, layout: WallsLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

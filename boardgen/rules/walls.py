@@ -62,6 +62,7 @@ class WallsState(NamedTuple):
     winner: int  # seat, or -1
     quiet: int  # turns since some seat last came closer to the centre than ever before
     best: tuple[int, ...]  # each seat's closest approach so far (see `Geometry.progress`)
+    events: tuple[str, ...] = ()  # what the last decision did, for self-play counters (`WallsGame.events`)
 
 
 def shift(mask: int, offset: int) -> int:
@@ -203,13 +204,19 @@ def distances(levels: Sequence[int], bits: Sequence[int]) -> list[int]:
     return out
 
 
+_MOVED = tuple(f"moved:{k}" for k in range(128))
+
+
 class WallsGame:
     """The moving-walls game on one layout, for 2 to 4 seats (see the module docstring)."""
 
     id = "walls"
 
-    def __init__(self, layout: WallsLayout):
+    def __init__(self, layout: WallsLayout, *, stall_rounds: int | None = None):
+        """`stall_rounds`: how many rounds without any seat coming closer to the centre than
+        before make a stall (a ``stalls`` event); None: stalls are not counted."""
         self.layout = layout
+        self.stall_rounds = stall_rounds
         self.geometry = Geometry.of(layout)
         self.per = layout.pawns_per_player
         self.to_win = layout.pawns_to_win
@@ -243,6 +250,12 @@ class WallsGame:
 
     def turns_played(self, state: WallsState) -> int:
         return state.turn
+
+    def events(self, state: WallsState) -> tuple[str, ...]:
+        """Self-play counters of the decision that led to `state`: the block it slid
+        (``moved:<block>``) and ``stalls`` when it ended a turn that made `stall_rounds`
+        rounds without progress."""
+        return state.events
 
     def outcome(self, state: WallsState) -> Outcome | None:
         if state.winner < 0:
@@ -334,7 +347,7 @@ class WallsGame:
                 pawns[pushed] = move.extra
                 mask |= 1 << move.extra
             pawns[move.piece] = move.target
-            after = state._replace(pawns=tuple(pawns), pawn_mask=mask, pawn_done=True)
+            after = state._replace(pawns=tuple(pawns), pawn_mask=mask, pawn_done=True, events=())
             if self._in_centre(after.pawns, seat) >= self.to_win:
                 return after._replace(winner=seat, turn=state.turn + 1)
         elif move.kind == BLOCK:
@@ -342,9 +355,9 @@ class WallsGame:
             old = blocks[move.piece]
             blocks[move.piece] = shift(old, move.target)
             after = state._replace(blocks=tuple(blocks), walls=state.walls ^ old | blocks[move.piece],
-                                   moved=move.piece, block_done=True)
+                                   moved=move.piece, block_done=True, events=(_MOVED[move.piece],))
         else:
-            after = state._replace(pawn_done=True, block_done=True)
+            after = state._replace(pawn_done=True, block_done=True, events=())
         if after.pawn_done and after.block_done:
             return self._end_turn(after, seat)
         return after
@@ -357,8 +370,11 @@ class WallsGame:
         if now < best[seat]:
             best = best[:seat] + (now,) + best[seat + 1:]
             quiet = 0
+        events = state.events
+        if self.stall_rounds is not None and quiet == self.stall_rounds * state.seats:
+            events += ("stalls",)  # the game has gone `stall_rounds` rounds without progress
         return state._replace(turn=state.turn + 1, previous=state.moved, moved=-1, pawn_done=False,
-                              block_done=False, quiet=quiet, best=best)
+                              block_done=False, quiet=quiet, best=best, events=events)
 
     def _progress(self, pawns: Sequence[int], seat: int) -> int:
         """How far the seat's `pawns_to_win` nearest pawns are from the centre in rows plus

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.checks.walls import counters, start_distances, static_checks
+from boardgen.checks.walls import start_distances, static_checks
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
 from boardgen.rules.report import Report, check
-from boardgen.rules.walls import BLOCK, Move, WallsGame
+from boardgen.rules.walls import BLOCK, WallsGame
 
 LAYOUT = build(load("game", "walls"))
 ENGINE = get_engine("walls")
@@ -48,13 +48,19 @@ def test_layout_thresholds_override_the_defaults() -> None:
     assert limits["turn_cap"] == LAYOUT.playability.get("turn_cap", PLAYABILITY_DEFAULTS["turn_cap"])
 
 
-def test_stalls_and_block_slides_are_counted() -> None:
-    game = WallsGame(LAYOUT)
-    hook = counters({2: 4, 4: 8})
-    before = game.initial_state(2)._replace(quiet=3)
-    after = before._replace(quiet=4)
-    assert hook(before, Move(BLOCK, 5, 1), after) == {"moved:5": 1.0, "stalls": 1.0}
-    assert hook(after, Move(BLOCK, 5, 1), after._replace(quiet=5)) == {"moved:5": 1.0}
+def test_stalls_and_block_slides_are_events_of_the_game() -> None:
+    # Two rounds of two seats without progress make a stall: the block move that ends the
+    # fourth quiet turn records it with the slide.
+    game = WallsGame(LAYOUT, stall_rounds=2)
+    state = game.initial_state(2)._replace(quiet=3, pawn_done=True)
+    block = next(m for m in game.legal_moves(state) if m.kind == BLOCK)
+    after = game.apply(state, block)
+    assert after.quiet == 4 and game.events(after) == (f"moved:{block.piece}", "stalls")
+    # A slide that does not end the turn is only a slide; without stall_rounds, no stalls.
+    again = next(m for m in game.legal_moves(after) if m.kind == BLOCK)
+    assert game.events(game.apply(after, again)) == (f"moved:{again.piece}",)
+    plain = WallsGame(LAYOUT)
+    assert plain.events(plain.apply(state, block)) == (f"moved:{block.piece}",)
 
 
 def test_report_with_a_few_games() -> None:
