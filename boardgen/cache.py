@@ -85,7 +85,8 @@ class Store:
             return None  # damaged (cut short, written by another version): simply made again
         if not hmac.compare_digest(fields[4], _sign(secret, self.name, key, payload).encode()):
             _tell(f"ignored {self.what} not signed with your cache key ({self._shown(key)}): someone "
-                  f"else wrote it or it was edited; {self.instead}")
+                  f"else wrote it or it was edited; {self.instead} (any more in {self.name}/ are "
+                  "ignored without a word)", topic=f"signature {self.name}")
             return None
         return payload
 
@@ -184,10 +185,12 @@ def key_file() -> Path:
 _told: set[str] = set()
 
 
-def _tell(message: str) -> None:
-    """Say something about the cache once per process (a render may meet the same cause often)."""
-    if message not in _told:
-        _told.add(message)
+def _tell(message: str, topic: str | None = None) -> None:
+    """Say something about the cache once per process and topic (a render may meet the same
+    cause often: a cache copied from elsewhere has every entry signed with another key)."""
+    topic = topic or message
+    if topic not in _told:
+        _told.add(topic)
         logger.warning("warning: cache: %s", message)
 
 

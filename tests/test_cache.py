@@ -27,8 +27,9 @@ KEY = "ab" * 32
 
 @pytest.fixture(autouse=True)
 def nothing_converted_yet(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Drawings converted by earlier tests in this process are not looked up in the cache."""
+    """Drawings converted by earlier tests in this process are looked up in the cache again."""
     monkeypatch.setattr(pdf, "_CONVERTED", {})
+    monkeypatch.setattr(cache, "_told", set())  # what earlier tests were told is told again
 
 
 def cache_root() -> Path:
@@ -155,9 +156,15 @@ def test_an_entry_signed_with_another_users_key_is_ignored(caplog: pytest.LogCap
     assert cache.VERDICTS.read(KEY) == b'{"playable": true}'
     path = cache_root() / "verdicts" / KEY[:2] / KEY
     path.write_bytes(sign(cache.VERDICTS, KEY, b'{"playable": true}', bytes(32)))
+    others = [f"{i:02d}" * 32 for i in range(3)]
+    for key in others:
+        cache.VERDICTS.write(key, b"{}")
+        (cache_root() / "verdicts" / key[:2] / key).write_bytes(sign(cache.VERDICTS, key, b"{}", bytes(32)))
     with caplog.at_level(logging.WARNING, logger="boardgen.cache"):
         assert cache.VERDICTS.read(KEY) is None
+        assert all(cache.VERDICTS.read(key) is None for key in others)
     assert "not signed with your cache key" in caplog.text
+    assert caplog.text.count("not signed") == 1  # said once for the store, not once an entry
 
 
 def test_a_forged_schema_pass_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
