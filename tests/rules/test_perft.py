@@ -13,7 +13,9 @@ import pytest
 
 from boardgen.data.loader import load
 from boardgen.model.grand import build
+from boardgen.model.minos import build as build_minos
 from boardgen.rules.grand import GrandGame
+from boardgen.rules.minos import MinosGame, MinosState
 from boardgen.rules.race import Position, RaceState
 
 DATA = Path(__file__).parent.parent / "data"
@@ -77,3 +79,20 @@ def test_grand_counts(position: str, depth: int, count: int) -> None:
     game, state = grand_position(position)
     assert perft(game, state, depth) == count
     assert perft_in_place(game, Position(state), depth) == count
+
+
+MINOS = MinosGame(build_minos(load("game", "minos")))
+
+
+def minos_position(text: str) -> MinosState:
+    given = fields(text)
+    pos = [0] * 8
+    for pair in filter(None, given["at"].split(",")):
+        piece, field = pair.split(":")
+        pos[int(piece)] = int(field)
+    return MinosState(2, 0, tuple(pos), (0,) * 8, ints(given["dice"]), None, int(given.get("rng", 1)))
+
+
+@pytest.mark.parametrize(("position", "depth", "count"), lines("minos"))
+def test_minos_counts(position: str, depth: int, count: int) -> None:
+    assert perft(MINOS, minos_position(position), depth) == count
