@@ -72,6 +72,14 @@ def test_a_failing_check_ends_with_the_tuner_and_the_nearest_passing_seed() -> N
     assert code == 0 and json.loads(out)["playable"]
 
 
+def test_a_refused_render_ends_with_the_same_hint(tmp_path: Path) -> None:
+    code, out, err = run("render", "classic", "--seed", "3", "--no-preview", "--no-svg", "-o", str(tmp_path))
+    assert code == 4 and "is not playable" in err and not list(tmp_path.glob("*/*.pdf"))
+    near = re.search(r"The nearest passing seed is (\d+): boardgen validate classic --seed (\d+)$", err.rstrip())
+    assert near and near.group(1) == near.group(2) and int(near.group(1)) in (2, 4), err
+    assert "To search for a repair: boardgen tune classic --seed 3" in err
+
+
 def test_a_layout_with_nothing_to_tune_says_so(tmp_path: Path) -> None:
     code, out, err = run("tune", "minos")
     assert code == 2 and "nothing to tune: the layout declares no tunable parameter" in err
