@@ -23,7 +23,7 @@ from boardgen.kits import reprint
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
 from boardgen.kits.rules_text import check_language
-from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds
+from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds, svg_folder
 from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
@@ -122,7 +122,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     json_name = f"{name}-playability.json" if options.seed is None else f"{name}-seed{seed}-playability.json"
     preview_dir = "preview/" + pdf_name.removesuffix(".pdf") + (f"-{options.preview_vision}"
                                                                  if options.preview_vision else "")
-    check_output(folder, [pdf_name, json_name, *(f"{name}/" for name in KIT_FOLDERS)])
+    svg_dir = svg_folder(options)  # each variant's drawings in a folder of their own
+    check_output(folder, [pdf_name, json_name, f"{svg_dir}/", *(f"{name}/" for name in KIT_FOLDERS if name != "svg")])
     setup = kit.setup(layout, seed)
     require_pictures(theme, layout)
     with interruptible() as interrupted:
@@ -174,13 +175,13 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
         files: dict[str, bytes] = {pdf_name: pdf_bytes}
         if options.svg:
-            files.update({f"svg/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
+            files.update({f"{svg_dir}/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
         if pngs is not None:
             files.update({f"{preview_dir}/{png}": data for png, data in pngs.items()})
         if report is not None:
             files[json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
                                            sort_keys=True) + "\n").encode()
-        written = write_kit(folder, files, owned=("svg", preview_dir, json_name), before_swap=interrupted)
+        written = write_kit(folder, files, owned=(svg_dir, preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
     return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
 

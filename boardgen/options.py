@@ -90,6 +90,22 @@ def kit_file_name(game: str, options: KitOptions) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".pdf"
 
 
+def svg_folder(options: KitOptions) -> str:
+    """The kit's SVG folder: `svg` for the default drawings, else named after the options that
+    change what is drawn (language, theme, seed: `svg-fr-ink-saver`), so a variant never
+    replaces another's SVG files; variants that differ only in paper or print options draw
+    the same pieces and share one folder."""
+    default = KitOptions()
+    parts = ["svg"]
+    if options.lang != default.lang:
+        parts.append(options.lang)
+    if options.theme != default.theme:
+        parts.append(Path(options.theme).stem if options.theme.endswith(".toml") else options.theme)
+    if options.seed is not None:
+        parts.append(f"seed{options.seed}")
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts))
+
+
 # Millimetres. A printer's unprintable margin is 3-10 mm; 30 leaves room for odd printers.
 MARGIN_MM = (0.0, 30.0)
 # Width of the glue band of overlap joints.

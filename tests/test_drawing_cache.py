@@ -14,7 +14,7 @@ from boardgen import cache
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
 from boardgen.kits.dice import dice_sheet
-from boardgen.options import KitOptions
+from boardgen.options import KitOptions, svg_folder
 from boardgen.render import drawing_cache, pdf
 
 
@@ -172,7 +172,7 @@ def test_a_changed_picture_file_is_drawn_again(tmp_path: Path, draws: list[str])
     own_theme(tmp_path, 6)  # same theme file, another picture in the file it names
     second = render_kit("classic", tmp_path / "b", KitOptions(previews=False, theme=theme, check=False))
     assert len(draws) == 2
-    svg = "svg/card-book.svg"
+    svg = f"{svg_folder(KitOptions(theme=theme))}/card-book.svg"  # a theme's drawings have their own folder
     assert (first.folder / svg).read_text(encoding="utf-8") != (second.folder / svg).read_text(encoding="utf-8")
     assert 'height="6"' in (second.folder / svg).read_text(encoding="utf-8")
 

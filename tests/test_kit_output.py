@@ -74,17 +74,36 @@ def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
     assert after["classic-a4-sheets-2.pdf"][0] == b"%PDF-reprint"
     assert after["classic-a4.pdf"] == before["classic-a4.pdf"]  # another variant's PDF stays
     assert "seed 2" in PdfReader(kit / "classic-a4-seed2.pdf").metadata["/Subject"]
-    # The drawings are the new seed's: the setup picture differs, the set of files does not.
-    assert {k for k in after if k.startswith("svg/")} == {k for k in before if k.startswith("svg/")}
-    assert after["svg/setup.svg"][0] != before["svg/setup.svg"][0]
+    # The new seed's drawings go in a folder of their own: the setup picture differs, the set
+    # of files does not, and the first variant's svg/ stays as it was.
+    assert {k.replace("svg-seed2/", "svg/") for k in after if k.startswith("svg-seed2/")} == \
+        {k for k in before if k.startswith("svg/")}
+    assert after["svg-seed2/setup.svg"][0] != before["svg/setup.svg"][0]
+    assert {k: v for k, v in after.items() if k.startswith("svg/")} == {k: v for k, v in before.items()
+                                                                          if k.startswith("svg/")}
     assert hidden(old_kit) == []
 
 
-def test_kit_without_svg_drops_the_old_svg_folder(old_kit):
-    # An svg/ of seed 1 beside a PDF of seed 2 would be a mixed kit.
+def test_kit_without_svg_drops_its_own_svg_folder_only(old_kit):
+    render_kit("classic", old_kit, KitOptions(previews=False, seed=2, check=False))
+    assert (old_kit / "classic" / "svg-seed2" / "setup.svg").exists()
     render_kit("classic", old_kit, KitOptions(previews=False, svg=False, seed=2, check=False))
-    assert not (old_kit / "classic" / "svg").exists()
+    assert not (old_kit / "classic" / "svg-seed2").exists()
+    assert (old_kit / "classic" / "svg" / "setup.svg").exists()  # the seed 1 kit's, beside its PDF
     assert (old_kit / "classic" / "notes.txt").exists()
+
+
+def test_a_second_variant_never_overwrites_the_first_ones_svg(old_kit):
+    # `render classic` then `render classic --lang fr --paper letter`: svg/ stays English.
+    kit = old_kit / "classic"
+    english = (kit / "svg" / "card-book.svg").read_text(encoding="utf-8")
+    render_kit("classic", old_kit, KitOptions(previews=False, lang="fr", paper="letter", check=False))
+    assert (kit / "svg" / "card-book.svg").read_text(encoding="utf-8") == english
+    assert "Book" in english and "Grimoire" not in english
+    assert "Grimoire" in (kit / "svg-fr" / "card-book.svg").read_text(encoding="utf-8")
+    # Paper alone draws the same pieces: the French A4 kit shares the French folder.
+    render_kit("classic", old_kit, KitOptions(previews=False, lang="fr", check=False))
+    assert sorted(p.name for p in kit.iterdir() if p.name.startswith("svg")) == ["svg", "svg-fr"]
 
 
 def test_modes_follow_the_umask(tmp_path):

@@ -18,6 +18,7 @@ from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
 from boardgen.errors import DataError, Problem
 from boardgen.model import sliding
+from boardgen.options import KitOptions, svg_folder
 from boardgen.render import art
 
 BAD = Path(__file__).parent / "fixtures" / "bad"
@@ -305,7 +306,7 @@ def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["render", "--theme", str(path), "-o", str(out), "--no-preview", "--no-check"])
     assert result.exit_code == 0, result.output
-    svg = out / "classic" / "svg"
+    svg = out / "classic" / svg_folder(KitOptions(theme=str(path)))  # a theme's drawings: a folder of their own
     book = (svg / "card-book.svg").read_text(encoding="utf-8")
     assert marker in book
     assert "#123456" in book  # a user's picture keeps its own colours
