@@ -1,15 +1,21 @@
-"""A live preview: a local page showing a game's board and a few pieces, redrawn on every edit.
+"""A live preview: a local page showing what will print, redrawn on every edit.
 
-`boardgen serve` draws the board and the first pieces of a kit as SVG, serves them with one
+The page shows the board and every piece (cards, tiles, tokens, blocks, pawns) as a zoomable
+contact sheet, in the theme's own fonts; the playability verdict and the accessibility
+summary, judged beside the drawing after each save (the redraw never waits for them); and a
+link to the PDF of the files as they are now.
+
+`boardgen serve` draws every piece of a kit as SVG, serves them with one
 page on 127.0.0.1, and watches the files they come from (the layout, the theme and every
 file in their folders: pictures, fonts, an extended theme). The page asks for the current
 version twice a second; a change of any watched file redraws the pieces first, so the page
 never shows a picture older than the files. A drawing error is shown on the page (the
 message a render would print) instead of the last picture.
 
-Only what it draws is served: the page, its state, the drawn SVGs and the bundled fonts,
-all from memory under fixed names. Any other path gets 404; nothing is read from disk on a
-request's say-so, so `..`, absolute paths and links lead nowhere. Only requests addressed to
+Only what it draws is served: the page, its state, the drawn SVGs, the PDF, the bundled fonts
+and the theme's own (those its loader checked), all from memory under fixed names. Any other
+path gets 404; nothing is read from disk on a request's say-so, so `..`, absolute paths and
+links lead nowhere. Only requests addressed to
 this server by name (``Host: 127.0.0.1:PORT``, ``localhost:PORT`` or ``[::1]:PORT``) are
 answered; any other Host gets 421 and nothing else, so a web page whose name was pointed at
 127.0.0.1 (DNS rebinding) reads no path, board or picture. Requests are answered by a fixed
@@ -24,12 +30,12 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from boardgen.errors import BoardgenError
@@ -44,16 +50,40 @@ WORKERS = 32
 CONNECTION_SECONDS = 5
 BACKLOG = 512
 
-Drawer = Callable[[], dict[str, str]]
+class Job(Protocol):
+    """Work running beside the page (the playability check): its result, waited for, or cancelled."""
+
+    def result(self) -> tuple[str, str]: ...
+
+    def cancel(self) -> None: ...
+
+
+@dataclass
+class Drawn:
+    """What one drawing of the files gives: every SVG by name, the theme's own fonts (file name
+    -> family and bytes), the verdict to judge beside the page and the PDF to make on request."""
+
+    svgs: dict[str, str]
+    fonts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    judge: Callable[[], Job] | None = None
+    pdf: Callable[[str], bytes] | None = None
+
+
+Drawer = Callable[[], "dict[str, str] | Drawn"]
 
 
 @dataclass
 class Snapshot:
-    """What the page shows now: a version number, the drawings or the error that replaced them."""
+    """What the page shows now: a version number, the drawings or the error that replaced them,
+    and, once judged, the verdict and the accessibility summary of that version."""
 
     version: int = 0
     svgs: dict[str, bytes] = field(default_factory=dict)
     error: str = ""
+    fonts: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    verdict: str = ""
+    accessibility: str = ""
+    judging: bool = False
 
 
 def watched_files(roots: list[Path]) -> Iterator[Path]:
@@ -87,7 +117,9 @@ def fingerprint(roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
 
 
 class LivePreview:
-    """Redraws when the watched files change; thread-safe for several tabs at once."""
+    """Redraws when the watched files change; thread-safe for several tabs at once. The verdict
+    of each version is judged beside it (a thread waiting on the check's child process); a
+    newer edit cancels the judging of an older one."""
 
     def __init__(self, draw: Drawer, roots: list[Path]):
         self._draw = draw
@@ -95,6 +127,10 @@ class LivePreview:
         self._lock = threading.Lock()
         self._seen: tuple[tuple[str, int, int], ...] | None = None
         self.snapshot = Snapshot()
+        self._drawn: Drawn | None = None
+        self._job: Job | None = None
+        self._pdf: tuple[int, str, bytes] | None = None
+        self._pdf_lock = threading.Lock()
 
     def current(self) -> Snapshot:
         """The snapshot for the files as they are now, redrawn first if any changed."""
@@ -106,13 +142,61 @@ class LivePreview:
             return self.snapshot
 
     def _redraw(self, version: int) -> Snapshot:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+        self._drawn = None
         try:
-            drawings = self._draw()
+            drawn = self._draw()
         except BoardgenError as exc:
             return Snapshot(version, {}, exc.format())
         except RecursionError:
             return Snapshot(version, {}, "the data is nested too deeply to draw")
-        return Snapshot(version, {name: text.encode("utf-8") for name, text in drawings.items()}, "")
+        if not isinstance(drawn, Drawn):
+            drawn = Drawn(drawn)
+        self._drawn = drawn
+        snap = Snapshot(version, {name: text.encode("utf-8") for name, text in drawn.svgs.items()}, "",
+                        dict(drawn.fonts), judging=drawn.judge is not None)
+        if drawn.judge is not None:
+            try:
+                job = drawn.judge()
+            except BoardgenError as exc:
+                snap.verdict, snap.judging = exc.format(), False
+            else:
+                self._job = job
+                threading.Thread(target=self._judged, args=(version, job), daemon=True,
+                                 name="boardgen-serve-judge").start()
+        return snap
+
+    def _judged(self, version: int, job: Job) -> None:
+        """Wait for the verdict of `version` and show it, unless a newer edit replaced it."""
+        try:
+            verdict, accessibility = job.result()
+        except BoardgenError as exc:
+            verdict, accessibility = exc.format(), ""
+        except Exception as exc:  # noqa: BLE001 - a cancelled check: a newer version is judged
+            verdict, accessibility = f"not judged ({type(exc).__name__})", ""
+        with self._lock:
+            if self.snapshot.version == version:
+                self.snapshot = replace(self.snapshot, verdict=verdict, accessibility=accessibility,
+                                        judging=False)
+
+    def pdf(self) -> tuple[str, bytes] | None:
+        """The PDF of the version shown (file name and bytes), made on the first request of it."""
+        snap = self.current()
+        drawn = self._drawn
+        if drawn is None or drawn.pdf is None or snap.error:
+            return None
+        with self._pdf_lock:
+            if self._pdf is not None and self._pdf[0] == snap.version:
+                return self._pdf[1], self._pdf[2]
+            try:
+                data = drawn.pdf(snap.verdict)
+            except BoardgenError:
+                return None
+            name = f"preview-v{snap.version}.pdf"
+            self._pdf = (snap.version, name, data)
+            return name, data
 
 
 def bundled_fonts() -> dict[str, tuple[str, bytes]]:
@@ -130,25 +214,57 @@ def bundled_fonts() -> dict[str, tuple[str, bytes]]:
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>boardgen - {title}</title>
+<link id="faces" rel="stylesheet" href="/fonts.css?v=0">
 <style>
-{faces}
 body {{ font-family: "DejaVu Sans", sans-serif; margin: 1rem; background: #f3f1ec; color: #1d1d1b; }}
-header {{ display: flex; gap: 1rem; align-items: baseline; }}
+header {{ display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; }}
+header h1 {{ margin: 0 0 .3rem 0; }}
 #status {{ color: #6f6a60; font-size: .9rem; }}
+#verdict, #a11y {{ margin: .2rem 0; max-width: 75rem; }}
+#verdict.checking {{ color: #6f6a60; }}
 #error {{ display: none; white-space: pre-wrap; background: #fde8e6; border: 2px solid #c8312b;
   padding: .8rem; font-family: monospace; }}
-main {{ display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }}
-#board svg {{ width: min(70vw, 85vh); height: auto; background: white; box-shadow: 0 1px 4px #0003; }}
-#pieces {{ display: flex; flex-wrap: wrap; gap: 1rem; max-width: 24rem; }}
-#pieces svg {{ height: 160px; width: auto; max-width: 22rem; background: white; box-shadow: 0 1px 4px #0003; }}
+main {{ display: flex; gap: 1.5rem; align-items: flex-start; margin-top: .8rem; }}
+#board svg {{ width: min(50vw, 85vh); height: auto; background: white; box-shadow: 0 1px 4px #0003; }}
+#sheet {{ flex: 1; min-width: 16rem; }}
+#sheet label {{ font-size: .9rem; }}
+#pieces {{ display: flex; flex-wrap: wrap; gap: .6rem; margin-top: .5rem; }}
+#pieces figure {{ margin: 0; text-align: center; font-size: .7rem; color: #6f6a60; cursor: zoom-in; }}
+#pieces svg {{ height: var(--piece, 110px); width: auto; max-width: 100%; background: white;
+  box-shadow: 0 1px 4px #0003; display: block; }}
+#pieces figure.zoomed {{ position: fixed; inset: 1rem; z-index: 5; background: #f3f1ecf0; cursor: zoom-out;
+  display: flex; flex-direction: column; align-items: center; justify-content: center; }}
+#pieces figure.zoomed svg {{ height: 85vh; max-width: 95vw; }}
 </style></head>
-<body><header><h1>{title}</h1><span id="status">loading</span></header>
-<pre id="error"></pre><main><div id="board"></div><div id="pieces"></div></main>
+<body><header><h1>{title}</h1><span id="status">loading</span>
+<a id="pdf" href="/kit.pdf" download>Download the PDF of this version</a></header>
+<p id="verdict" class="checking">Playability: checking...</p><p id="a11y"></p>
+<pre id="error"></pre>
+<main><div id="board"></div><section id="sheet"><label>Zoom
+<input id="zoom" type="range" min="50" max="500" value="110"></label> <span id="count"></span>
+(click a piece to see it large)<div id="pieces"></div></section></main>
 <script>
 let shown = -1;
 async function svg(name, version) {{
   const reply = await fetch("/svg/" + encodeURIComponent(name) + ".svg?v=" + version);
   return reply.ok ? await reply.text() : "";
+}}
+function escaped(text) {{
+  const span = document.createElement("span"); span.textContent = text; return span.innerHTML;
+}}
+document.getElementById("zoom").addEventListener("input", e => {{
+  document.documentElement.style.setProperty("--piece", e.target.value + "px");
+}});
+document.getElementById("pieces").addEventListener("click", e => {{
+  const figure = e.target.closest("figure");
+  if (figure) figure.classList.toggle("zoomed");
+}});
+function judged(state) {{
+  const verdict = document.getElementById("verdict");
+  verdict.textContent = state.judging ? "Playability: checking..." : "Playability: " + (state.verdict || "-");
+  verdict.className = state.judging ? "checking" : "";
+  document.getElementById("a11y").textContent = state.accessibility || "";
+  document.body.dataset.judged = state.judging ? "" : String(state.version);
 }}
 async function tick() {{
   try {{
@@ -160,15 +276,21 @@ async function tick() {{
         document.getElementById("board").innerHTML = "";
         document.getElementById("pieces").innerHTML = "";
       }} else {{
+        document.getElementById("faces").href = "/fonts.css?v=" + state.version;
         const parts = await Promise.all(state.names.map(n => svg(n, state.version)));
         error.style.display = "none";
         document.getElementById("board").innerHTML = parts[0] || "";
-        document.getElementById("pieces").innerHTML = parts.slice(1).join("");
+        document.getElementById("pieces").innerHTML = state.names.slice(1).map((n, i) =>
+          '<figure data-name="' + escaped(n) + '">' + parts[i + 1] + "<figcaption>" + escaped(n)
+          + "</figcaption></figure>").join("");
+        document.getElementById("count").textContent = (state.names.length - 1) + " pieces";
       }}
       shown = state.version;
       document.body.dataset.version = String(shown);
       document.getElementById("status").textContent = "version " + shown + (state.error ? " (error)" : "");
+      document.getElementById("pdf").href = "/kit.pdf?v=" + shown;
     }}
+    judged(state);
   }} catch (e) {{
     document.getElementById("status").textContent = "server stopped";
   }}
@@ -179,10 +301,15 @@ tick();
 """
 
 
-def page_html(title: str, fonts: dict[str, tuple[str, bytes]]) -> bytes:
-    faces = "\n".join(f'@font-face {{ font-family: "{family}"; src: url("/font/{file}"); }}'
-                      for file, (family, _) in sorted(fonts.items()))
-    return PAGE.format(title=html.escape(title), faces=faces).encode("utf-8")
+def page_html(title: str, fonts: dict[str, tuple[str, bytes]] | None = None) -> bytes:
+    """The page; its fonts come from /fonts.css, which follows the theme."""
+    return PAGE.format(title=html.escape(title)).encode("utf-8")
+
+
+def font_faces(fonts: dict[str, tuple[str, bytes]]) -> bytes:
+    """@font-face rules for every font served (file name -> family), the bundled and the theme's."""
+    return "\n".join(f'@font-face {{ font-family: "{family.replace(chr(34), "")}"; src: url("/font/{file}"); }}'
+                     for file, (family, _) in sorted(fonts.items())).encode("utf-8")
 
 
 def make_handler(preview: LivePreview, page: bytes,
@@ -202,13 +329,23 @@ def make_handler(preview: LivePreview, page: bytes,
                 self._send(page, "text/html; charset=utf-8")
             elif path == "/state":
                 snap = preview.current()
-                state = {"version": snap.version, "error": snap.error, "names": list(snap.svgs)}
+                state = {"version": snap.version, "error": snap.error, "names": list(snap.svgs),
+                         "verdict": snap.verdict, "accessibility": snap.accessibility, "judging": snap.judging}
                 self._send(json.dumps(state).encode("utf-8"), "application/json")
             elif path.startswith("/svg/") and path.endswith(".svg"):
                 data = preview.snapshot.svgs.get(path[len("/svg/"):-len(".svg")])
                 self._send(data, "image/svg+xml") if data is not None else self._missing()
-            elif path.startswith("/font/") and path[len("/font/"):] in fonts:
-                self._send(fonts[path[len("/font/"):]][1], "font/ttf")
+            elif path == "/fonts.css":
+                self._send(font_faces({**fonts, **preview.snapshot.fonts}), "text/css; charset=utf-8")
+            elif path.startswith("/font/"):
+                served = {**fonts, **preview.snapshot.fonts}.get(path[len("/font/"):])
+                self._send(served[1], "font/ttf") if served is not None else self._missing()
+            elif path == "/kit.pdf":
+                made = preview.pdf()
+                if made is None:
+                    self._missing()
+                else:
+                    self._send(made[1], "application/pdf", download=made[0])
             else:
                 self._missing()
 
@@ -227,9 +364,11 @@ def make_handler(preview: LivePreview, page: bytes,
             self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only 127.0.0.1 / localhost")
             return False
 
-        def _send(self, body: bytes, kind: str) -> None:
+        def _send(self, body: bytes, kind: str, *, download: str | None = None) -> None:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", kind)
+            if download is not None:
+                self.send_header("Content-Disposition", f'attachment; filename="{download}"')
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
@@ -297,22 +436,68 @@ def pick_pieces(files: dict[str, str], shown: int = PIECES_SHOWN) -> dict[str, s
 
 
 def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
-    """Draw the board and the first pieces of GAME's kit, reading every file afresh."""
+    """Draw every piece of GAME's kit, reading every file afresh, with the theme's own fonts,
+    the verdict to judge beside the page and the PDF to make on request."""
 
-    def draw() -> dict[str, str]:
+    def draw() -> Drawn:
         from boardgen.data.strings import strings
         from boardgen.data.theme import load_theme
         from boardgen.engines import load_game
+        from boardgen.kits.rules_text import check_language
 
         strings(lang)
         engine, layout = load_game(game)
+        check_language(layout, engine.name, lang)
         look = load_theme(theme)
         kit = engine.kit()
-        setup = kit.setup(layout, layout.default_seed if seed is None else seed)
-        files: dict[str, str] = kit.draw(layout, look, setup, lang).files()
-        return pick_pieces(files)
+        chosen = layout.default_seed if seed is None else seed
+        start = kit.setup(layout, chosen)
+        files: dict[str, str] = kit.draw(layout, look, start, lang).files()
+        svgs = {"board": files["board"], **{name: svg for name, svg in files.items() if name != "board"}}
+        fonts = {f"theme-{index}-{path.stem[:40]}.ttf": (family, path.read_bytes())
+                 for index, (family, path) in enumerate(sorted(look.font_files.items()))}
+
+        def judge() -> Job:
+            return _Judging(engine, layout, look, chosen, lang)
+
+        def pdf(verdict: str) -> bytes:
+            from boardgen.kit import draw_kit
+            from boardgen.options import KitOptions, check_kit_options
+
+            options = KitOptions(theme=theme, lang=lang, seed=seed, previews=False, svg=False, check=False)
+            check_kit_options(options)
+            drawings = draw_kit(kit, layout, look, start, chosen, lang)
+            data, _kinds = kit.build_pdf(layout, look, start, drawings, options, summary=verdict)
+            return bytes(data)
+
+        return Drawn(svgs, fonts, judge, pdf)
 
     return draw
+
+
+class _Judging:
+    """The playability check of one version in a child process (the verdict kept from an
+    earlier check is reused at once), and the accessibility of its colours."""
+
+    def __init__(self, engine: Any, layout: Any, theme: Any, seed: int, lang: str) -> None:
+        from boardgen.kit import Verdict
+
+        self._layout, self._theme, self._lang = layout, theme, lang
+        self._verdict = Verdict(engine, layout, seed, force=True)
+
+    def result(self) -> tuple[str, str]:
+        from boardgen.checks.accessibility import check_colours
+        from boardgen.checks.words import said_verdict
+
+        said = said_verdict(self._verdict.report(), self._lang, self._layout)
+        try:
+            colours = check_colours(self._theme, self._layout).cover_line(self._lang)
+        except BoardgenError as exc:
+            colours = exc.format()
+        return said, colours
+
+    def cancel(self) -> None:
+        self._verdict.cancel()
 
 
 def watch_roots(game: str, theme: str) -> list[Path]:
