@@ -342,9 +342,8 @@ class AccessibilityReport:
         colour_findings = [f for f in self.findings if f.startswith("colours")]
         if colour_findings:
             return word(lang, "a11y_findings", count=len(colour_findings), first=colour_findings[0])
-        visions = ", ".join(word(lang, f"vision_{v}") for v in VISIONS)
         cues = sorted({word(lang, f"cue_{g['cue']}") for g in self.colours if g["cue"]})
-        return word(lang, "a11y_colours", visions=visions, cues=", ".join(cues) or "-")
+        return word(lang, "a11y_colours", cues=", ".join(cues) or "-")
 
 
     def cover_line(self, lang: str = "en") -> str:
