@@ -228,10 +228,15 @@ def _open_root(create: bool) -> int | None:
             return None
     except (OSError, ValueError):
         return None  # not a folder, unreadable, a name too long: no cache
+    return _checked(fd, path)
+
+
+def _checked(fd: int, shown: Path) -> int | None:
+    """The open folder fd if it is safe to use; else it is closed, the user told, and None."""
     reason = _unsafe(fd)
     if reason is not None:
         os.close(fd)
-        _refuse(path, reason)
+        _refuse(shown, reason)
         return None
     return fd
 
@@ -259,12 +264,7 @@ def _open_below(parent: int, name: str, create: bool, shown: Path) -> int | None
                     is_link = False
                 _refuse(shown, "is a link" if is_link else "is not a folder")
             return None
-        reason = _unsafe(fd)
-        if reason is not None:
-            os.close(fd)
-            _refuse(shown, reason)
-            return None
-        return fd
+        return _checked(fd, shown)
     return None
 
 
@@ -331,15 +331,23 @@ def _read_entry(folder: int, name: str, limit: int, shown: str) -> bytes | None:
         os.close(fd)
 
 
-def _write_entry(folder: int, name: str, data: bytes) -> None:
-    """Write a file in the open folder whole or not at all: a hidden temporary file (made anew,
-    never through a link), renamed over the name."""
-    temp = f".{name[:16]}.{secrets.token_hex(4)}.part"
+def _temporary(folder: int, stem: str) -> tuple[int, str] | None:
+    """A new hidden file of the user's only (0600) in the open folder, never through a link:
+    (its descriptor, its name), or None when it cannot be made."""
+    temp = f".{stem}.{secrets.token_hex(4)}.part"
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                     dir_fd=folder)
+        return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                       dir_fd=folder), temp
     except OSError:
+        return None
+
+
+def _write_entry(folder: int, name: str, data: bytes) -> None:
+    """Write a file in the open folder whole or not at all: a temporary file renamed over the name."""
+    made = _temporary(folder, name[:16])
+    if made is None:
         return
+    fd, temp = made
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -439,12 +447,10 @@ def _read_key(folder: int, file: Path) -> bytes | None:
 def _make_key(folder: int, name: str) -> None:
     """A new key, written whole to a temporary file and linked to its name: of two processes
     making one at once, one wins and both read the winner's."""
-    temp = f".{name}.{secrets.token_hex(4)}.part"
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                     dir_fd=folder)
-    except OSError:
+    made = _temporary(folder, name)
+    if made is None:
         return
+    fd, temp = made
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(secrets.token_hex(32).encode("ascii") + b"\n")
