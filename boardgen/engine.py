@@ -207,14 +207,14 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         return [Lineup("", (self.self_play_player,) * players)]
 
     def self_play_hook(self, game: GameT, limits: Mapping[str, Any]) -> Hook | None:
-        """The old way of counting (a function of each decision), kept only until the sliding
-        games record events like the others (issue 20); a new game reports `events`."""
+        """The old way of counting (a function of each decision), kept only until King Minos
+        records events like every other game (issue 20); a new game reports `events`."""
         return None
 
     def self_play_figures(self, layout: LayoutT, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:
-        """The ``extra`` figures of one player count's statistics (default: the hook's
-        counters, as a mean per game)."""
+        """The ``extra`` figures of one player count's statistics (default: the game's
+        events, as a mean per game)."""
         return stats.extra
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:

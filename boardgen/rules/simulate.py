@@ -29,8 +29,8 @@ Counters. A game reports what each decision set off as events (``events(state)``
 `boardgen.rules.protocol.Recording`: cards found, pawns bumped, wands used...); `play` sums
 them per game into ``GameRecord.counters``, reported in ``SimulationStats.extra`` as a mean
 per game (``extra_totals`` keeps the sums; an engine may derive its own figures from them,
-`boardgen.engine.Engine.self_play_figures`). (`hook`, the old way, goes with the sliding
-games' fast copies.)
+`boardgen.engine.Engine.self_play_figures`). (`hook`, the old way, goes with King Minos's
+fast copy, its last user.)
 
 Seat balance. Win rates are over finished games that have a winner; ``seat_gap`` is the
 largest minus the smallest seat win rate; ``seat_p`` is the chi-square p-value of the wins
@@ -335,8 +335,9 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
     """Play one game to its end or to the turn cap: the one play loop of boardgen. The
     record's counters are the sum of the game's `events` after each decision (see
     `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
-    each move in place. `hook` and a game's own ``playout`` are the old ways of the sliding
-    games, kept until they move onto events (issue 20); no other game may use them."""
+    each move in place. `hook` and a game's own ``playout`` are the old ways of King Minos
+    (its second copy), kept until it moves onto events (issue 20); no other game may use
+    them."""
     fast = getattr(game, "playout", None)
     if fast is not None:
         record = fast(players, seed, turn_cap=turn_cap, hook=hook)
