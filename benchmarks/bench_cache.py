@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-STORES = ("verdicts", "schema-passes", "kit-svgs", "drawings", "fonts")
+STORES = ("verdicts", "schema-passes", "kit-svgs", "drawings")  # boardgen.cache.STORES, by name
 
 
 def render(game: str, cache: Path) -> tuple[float, float]:
