@@ -227,3 +227,14 @@ def test_grand_board_names_its_sequences():
     texts = {e.get("id"): "".join(e.itertext()) for e in root.iter() if e.tag.endswith("text")}
     for seq in layout.sequences:
         assert texts[f"sequence-{seq.colour}-name"] == f"{seq.name['fr']} {seq.central[0]}–{seq.central[1]}"
+
+
+def test_high_contrast_passes_with_margin_even_without_symbols(tmp_path):
+    """Its colours alone clear the threshold by a margin in every vision, grey included."""
+    _, layout = load_game("walls")
+    plain = tmp_path / "plain.toml"
+    plain.write_text('symbols = false\n[theme]\nid = "plain"\nname = { en = "P", fr = "P" }\n'
+                     'extends = "high-contrast"\n', encoding="utf-8")
+    report = accessibility.check_colours(load_theme(str(plain)), layout)
+    assert report.passed and report.colours[0]["cue"] is None
+    assert min(float(c["de"]) for c in report.colours[0]["closest"].values()) >= 23
