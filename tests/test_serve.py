@@ -116,10 +116,11 @@ def test_a_request_for_another_host_gets_nothing(served: tuple[int, Path], hosts
     """DNS rebinding: a page of attacker.example whose name now points at 127.0.0.1."""
     port, _ = served
     state(port)  # the drawings exist: a request that got through would get them
-    for path in ("/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf"):
+    for path in ("/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf", "/fonts.css", "/kit.pdf"):
         status, body = raw_get(port, path, [h.format(port=port) for h in hosts])
         assert status == 421, path
         assert b"<svg" not in body and b"version" not in body and b"<script>" not in body
+        assert b"%PDF" not in body and b"@font-face" not in body
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "[::1]:{port}"])
