@@ -260,8 +260,9 @@ def fuzz_serve(requests: int, seed: int) -> dict[str, int]:
     bad_hosts = ["attacker.example", f"attacker.example:{port}", "127.0.0.1", "localhost", f"127.0.0.1:{port + 1}",
                  f"127.0.0.1:{port}.evil", f" 127.0.0.1:{port}x", f"127.0.0.2:{port}", "", "\u00e9:1",
                  f"localhost:{port}@evil", f"[::1]:{port}0"]
-    paths = ["/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf", "/svg/../state", "/%2e%2e/etc/passwd",
-             "//", "/svg/", "*", "/" + "a" * 5000, "/state?x=" + "%" * 50, "/svg/board.svg#x", "/\x7f"]
+    paths = ["/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf", "/fonts.css", "/kit.pdf", "/svg/../state",
+             "/%2e%2e/etc/passwd", "//", "/svg/", "*", "/" + "a" * 5000, "/state?x=" + "%" * 50,
+             "/svg/board.svg#x", "/\x7f"]
     try:
         preview.current()
         max_threads = 0
@@ -300,7 +301,8 @@ def fuzz_serve(requests: int, seed: int) -> dict[str, int]:
                         if not host_ok and method in ("GET", "HEAD") and status not in (400, 414, 421, 431, None):
                             with lock:
                                 counts["FOREIGN HOST ANSWERED"] += 1
-                        if not host_ok and (b"<svg" in body or b'"version"' in body or b"<script>" in body):
+                        shown = (b"<svg", b'"version"', b"<script>", b"%PDF", b"@font-face")
+                        if not host_ok and any(mark in body for mark in shown):
                             with lock:
                                 counts["FOREIGN HOST GOT CONTENT"] += 1
                     with lock:
