@@ -6,14 +6,14 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from boardgen.data.loader import Document
 from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
-from boardgen.rules.draws import Draws
+from boardgen.rules.draws import Draws, below_of
 
 CARD_SIZES = {
     "poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
@@ -80,6 +80,17 @@ class SlidingLayout(GameInfo):
         for side in ("N", "E", "S", "W"):
             points.extend(InsertionPoint(side, i) for i in self.sliding_lines)
         return tuple(points)
+
+    @cached_property
+    def fixed_grid(self) -> tuple[Tile | None, ...]:
+        """The fixed tile of each square, row by row, None where a loose tile goes."""
+        return tuple(self.fixed.get((row, col)) for row in range(self.size)
+                     for col in range(self.size))
+
+    @cached_property
+    def free_squares(self) -> tuple[int, ...]:
+        """The squares (row * size + col) that `deal` fills with loose tiles, in order."""
+        return tuple(i for i, tile in enumerate(self.fixed_grid) if tile is None)
 
     @cached_property
     def turnings(self) -> tuple[tuple[Tile, ...], ...]:
@@ -248,16 +259,27 @@ def draws(seed: int, purpose: str = "") -> Draws:
 
 
 def deal(layout: SlidingLayout, seed: int) -> Deal:
-    """Shuffle and turn the loose tiles onto the free squares; the last one is the spare."""
+    """Shuffle and turn the loose tiles onto the free squares; the last one is the spare.
+
+    The draws of ``rng.shuffle(order)`` then ``rng.below(4)`` per tile, taken 64 at a time
+    (`Draws.block`: each self-played game deals)."""
     rng = draws(seed)
-    order = list(range(len(layout.loose)))
-    rng.shuffle(order)
-    turnings, below = layout.turnings, rng.below
-    pool = iter([turnings[i][below(4)] for i in order])
-    fixed = layout.fixed
-    grid = [tuple(fixed.get((row, col)) or next(pool) for col in range(layout.size))
-            for row in range(layout.size)]
-    return Deal(layout, seed, tuple(grid), next(pool))
+    count = len(layout.loose)
+    raw: list[int] = []
+    while len(raw) < 2 * count - 1:
+        raw += rng.block()
+    order = list(range(count))
+    for step, i in enumerate(range(count - 1, 0, -1)):  # Draws.shuffle: Fisher-Yates from the end
+        j = below_of(raw[step], i + 1)
+        order[i], order[j] = order[j], order[i]
+    turnings = layout.turnings
+    pool = [turnings[i][below_of(draw, 4)] for i, draw in zip(order, raw[count - 1:], strict=False)]
+    flat = list(layout.fixed_grid)
+    for square, tile in zip(layout.free_squares, pool, strict=False):
+        flat[square] = tile
+    size = layout.size
+    grid = tuple(tuple(flat[row * size:(row + 1) * size]) for row in range(size))
+    return Deal(layout, seed, cast(tuple[tuple[Tile, ...], ...], grid), pool[-1])
 
 
 def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:

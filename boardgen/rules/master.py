@@ -101,7 +101,7 @@ class MasterState(Position):
     """A game of Labyrinthe Master as it stands: the `Position`, the tokens, who took what,
     recipes and wands."""
 
-    __slots__ = ("tokens", "taken", "recipes", "wands", "extra", "over")
+    __slots__ = ("tokens", "taken", "recipes", "wands", "extra")
 
     def __init__(self, board: Board, pawns: Sequence[int], *, tokens: Sequence[int],
                  taken: Sequence[int], recipes: Sequence[Sequence[int]], wands: Sequence[int],
@@ -112,17 +112,16 @@ class MasterState(Position):
         self.recipes = tuple(tuple(card) for card in recipes)  # per seat, its card's objects by rank
         self.wands = tuple(wands)  # wands left per seat
         self.extra = extra  # the turn under way is a wand's extra turn
-        self.over = over  # the last object has been taken
+        self.over = over  # the last object has been taken (`Position.over`)
 
     def copy(self) -> Self:
         other = super().copy()
         other.tokens, other.taken, other.recipes = self.tokens, self.taken, self.recipes
-        other.wands, other.extra, other.over = self.wands, self.extra, self.over
+        other.wands, other.extra = self.wands, self.extra
         return other
 
     def key(self) -> tuple[Any, ...]:
-        return (*super().key(), self.tokens, self.taken, self.recipes, self.wands, self.extra,
-                self.over)
+        return (*super().key(), self.tokens, self.taken, self.recipes, self.wands, self.extra)
 
     @property
     def lowest(self) -> int | None:
@@ -217,9 +216,6 @@ class MasterGame(SlidingRules[MasterState]):
                 else (self.layout.wands_per_player,) * players)
         return MasterState(board, where, tokens=squares, taken=taken, recipes=cards, wands=left,
                            seed=seed)
-
-    def is_over(self, state: MasterState) -> bool:
-        return state.over
 
     def other_moves(self, state: MasterState) -> Sequence[Wand]:
         return (USE, PASS)
@@ -409,12 +405,12 @@ class MasterGame(SlidingRules[MasterState]):
             while not hits:
                 grown = lanes.grow(grown)
                 hits = reaches & grown
-            return lanes.chosen(lanes.flags(hits))
+            return lanes.best(hits)
         others, grown = reaches & ~targets, targets
         for _ in range(STANDING - 1):
             grown = lanes.grow(grown)
             if others & grown:
-                return lanes.chosen(lanes.flags(others & grown))
+                return lanes.best(others & grown)
         return lanes.moves
 
     def wand_values(self, state: MasterState) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -272,20 +272,14 @@ class Board:
         table, index = _tables(layout)
         stride = geometry.stride
         tiles = [-1] * (geometry.size * stride)
-        n = e = s = w = 0
+        masks = bytearray(geometry.size * stride)
         for row, line in enumerate(the_deal.grid):
-            for col, tile in enumerate(line):
-                square = row * stride + col
-                tiles[square] = index[tile.id]
-                mask, bit = tile.mask, 1 << square
-                if mask & N:
-                    n |= bit
-                if mask & E:
-                    e |= bit
-                if mask & S:
-                    s |= bit
-                if mask & W:
-                    w |= bit
+            at = row * stride
+            tiles[at:at + len(line)] = [index[tile.id] for tile in line]
+            masks[at:at + len(line)] = bytes([tile.mask for tile in line])
+        # One side's bitboard: a "1" per square open on that side, read as a binary number.
+        digits = masks[::-1]
+        n, e, s, w = (int(digits.translate(side), 2) for side in _SIDE_DIGITS)
         return cls(geometry, table, tuple(tiles), index[the_deal.spare.id],
                    the_deal.spare.mask, n, e, s, w)
 
@@ -387,6 +381,10 @@ def _slide_line(tiles: list[int], spare: int, line: slice, forward: bool) -> int
     return moved[0]
 
 
+# _SIDE_DIGITS[side]: a byte translation from a tile's open sides to "1" if it opens on that
+# side (N, E, S, W), else "0" (`Board.from_deal`).
+_SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in range(256))
+                     for side in range(4))
 # _TURNED[mask][t]: the mask turned t clockwise quarter turns.
 _TURNED = tuple(tuple(rotate(mask, t) for t in range(4)) for mask in range(16))
 
@@ -415,7 +413,7 @@ class Position:
     """
 
     __slots__ = ("geometry", "table", "n", "e", "s", "w", "tiles", "spare", "spare_mask",
-                 "pawns", "seat", "phase", "banned", "turn", "reach", "seed", "recorded",
+                 "pawns", "seat", "phase", "banned", "turn", "reach", "seed", "over", "recorded",
                  "_outlook", "_sides", "_board", "_moves")
 
     def __init__(self, board: Board, pawns: Sequence[int], *, seat: int = 0,
@@ -432,6 +430,7 @@ class Position:
         self.banned = -1 if last is None else geometry.point_index[last.opposite]
         self.reach = reach  # in the walk phase, the squares the mover can walk to
         self.seed = seed  # the seed the game was set up with
+        self.over = False  # the game has ended (`SlidingRules.is_over`)
         self.recorded: tuple[Event, ...] = ()  # what the last move set off (`SlidingRules.events`)
         self._outlook: tuple[Lanes, int, int, int, int, int] | None = None
         # Every shift's open sides on the board as it stands (`SlidingRules.lane_sides`).
@@ -447,7 +446,7 @@ class Position:
         other.tiles, other.spare, other.spare_mask = self.tiles.copy(), self.spare, self.spare_mask
         other.pawns = self.pawns.copy()
         other.seat, other.phase, other.banned = self.seat, self.phase, self.banned
-        other.turn, other.reach, other.seed = self.turn, self.reach, self.seed
+        other.turn, other.reach, other.seed, other.over = self.turn, self.reach, self.seed, self.over
         other.recorded = self.recorded
         # What was worked out for this very position holds for its copy too.
         other._outlook, other._board, other._moves = self._outlook, self._board, self._moves
@@ -497,7 +496,7 @@ class Position:
         """Everything the position holds, as plain data: equal positions, equal keys."""
         return (self.n, self.e, self.s, self.w, tuple(self.tiles), self.spare, self.spare_mask,
                 tuple(self.pawns), self.seat, self.phase, self.banned, self.turn, self.reach,
-                self.seed)
+                self.seed, self.over)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.key() == other.key()
@@ -520,6 +519,7 @@ class SlidingState(Position):
         self.cards = tuple(tuple(pile) for pile in cards)  # per seat, cards still to find, top first
         self.dealt = dealt  # cards per seat at the start
         self.winner = winner
+        self.over = winner is not None
 
     def copy(self) -> Self:
         other = super().copy()
@@ -729,12 +729,21 @@ class Lanes:
 
     def chosen_indices(self, bits: int) -> list[int]:
         """The indices of the lanes where `bits` is not empty, in order."""
+        return self.hit(bits, self.indices)
+
+    def best(self, bits: int) -> list[Shift]:
+        """The moves of the lanes where `bits` is not empty, in order (`chosen` of the
+        lanes' `flags`, folding only down to a lane's first 64-bit word or byte)."""
+        return self.hit(bits, self.moves)
+
+    def hit(self, bits: int, items: Sequence[T]) -> list[T]:
+        """The `items` (one a lane) of the lanes where `bits` is not empty, in order."""
         for shift, mask in self._byte_folds:
             bits = (bits | bits >> shift) & mask
         if self._words:  # a lane is one or more 64-bit words: test its first word
-            return list(compress(self.indices, memoryview(
+            return list(compress(items, memoryview(
                 bits.to_bytes(self.nbytes, sys.byteorder)).cast("Q")[::self._words]))
-        return list(compress(self.indices, bits.to_bytes(self.nbytes, "little")[::self.spacing]))
+        return list(compress(items, bits.to_bytes(self.nbytes, "little")[::self.spacing]))
 
     def lane(self, bits: int, k: int) -> int:
         """Lane `k` of `bits` as a plain bitboard."""
@@ -835,7 +844,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     # -- what a game on this board provides --------------------------------------------------
 
     def is_over(self, state: StateT) -> bool:
-        raise NotImplementedError
+        return state.over
 
     def shifted(self, state: StateT, point: int) -> None:
         """After the push at `geometry.points[point]`: move whatever else rides the tiles
@@ -878,10 +887,11 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
     def legal_moves(self, state: StateT) -> Sequence[Any]:
         moves = state._moves
         if moves is None:  # self-play asks twice for the same position (the loop, the player)
-            if self.is_over(state):
+            if state.over:
                 moves = ()
             elif state.phase == SHIFT:
-                moves = self.lanes_at(state).moves
+                lanes = self._lanes_at.get(state.banned * 8 + _ORIENTATIONS[state.spare_mask])
+                moves = (lanes or self.lanes_at(state)).moves
             elif state.phase == WALK:
                 moves = WalkMoves(self, state.reach)
             else:
@@ -891,7 +901,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
 
     def count_moves(self, state: StateT) -> int:
         """How many moves `legal_moves` lists, without listing the walks."""
-        if state.phase == WALK and not self.is_over(state):
+        if state.phase == WALK and not state.over:
             return state.reach.bit_count()
         return len(self.legal_moves(state))
 
@@ -913,7 +923,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
 
     def play(self, state: StateT, move: Any) -> None:
         """Play `move` in place: the one implementation of the rules."""
-        if self.is_over(state):
+        if state.over:
             raise IllegalMoveError(f"the game is over; {move} cannot be played")
         state.recorded = ()
         phase = state.phase
@@ -994,7 +1004,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             raise IllegalMoveError(f"{move.to} cannot be reached from "
                                    f"{self.geometry.cell(state.pawns[state.seat])}")
         self.arrive(state, square)
-        state.changed()
+        state._outlook = state._board = state._moves = None  # `changed`: a walk moves no tile
         self.end_turn(state)
 
     # -- looking ahead -----------------------------------------------------------------------
@@ -1107,9 +1117,6 @@ class SlidingGame(SlidingRules[SlidingState]):
         fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
         return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
 
-    def is_over(self, state: SlidingState) -> bool:
-        return state.winner is not None
-
     def outcome(self, state: SlidingState) -> Outcome | None:
         if state.winner is None:
             return None
@@ -1132,7 +1139,7 @@ class SlidingGame(SlidingRules[SlidingState]):
                     state.cards = cards[:seat] + (pile,) + cards[seat + 1:]
                     break
         if not pile and (self.finish(state, seat) >> square) & 1:
-            state.winner = seat
+            state.winner, state.over = seat, True
         state.pawns[seat] = square
 
     def end_turn(self, state: SlidingState) -> None:
@@ -1290,7 +1297,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         targets = self.lane_targets(state, outlook)
         hits = reaches & targets
         if hits:
-            return lanes.chosen(lanes.flags(hits))
+            return lanes.best(hits)
         if not targets:
             return lanes.moves
         # Value (steps, d) for the nearest target d squares from the reach, and (steps,
@@ -1301,7 +1308,7 @@ class SlidingGame(SlidingRules[SlidingState]):
             grown = grow(grown)
             hits = reaches & grown
             if hits:
-                return lanes.chosen(lanes.flags(hits))
+                return lanes.best(hits)
         grown = grow(grown)
         hits = reaches & grown
         aimless = lanes.ones & ~lanes.flags(targets)
@@ -1310,7 +1317,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         while not hits:
             grown = grow(grown)
             hits = reaches & grown
-        return lanes.chosen(lanes.flags(hits))
+        return lanes.best(hits)
 
     def shift_reaches(self, state: SlidingState,
                       moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
