@@ -20,6 +20,7 @@ from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
 from boardgen.errors import InaccessibleError, UsageError
 from boardgen.kits import reprint
+from boardgen.kits.glyphs import check_glyphs
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
 from boardgen.kits.rules_text import check_language
@@ -111,6 +112,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     engine, layout = load_game(game)
     check_language(layout, engine.name, options.lang)
     theme = load_theme(options.theme)
+    check_glyphs(theme, layout, options.lang)
     kit = engine.kit()
     options = reprint.resolve(kit, layout, options, game)  # single pieces (--only card:ID) exist, spelt as listed
     seed = layout.default_seed if options.seed is None else options.seed

@@ -443,12 +443,14 @@ def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
         from boardgen.data.strings import strings
         from boardgen.data.theme import load_theme
         from boardgen.engines import load_game
+        from boardgen.kits.glyphs import check_glyphs
         from boardgen.kits.rules_text import check_language
 
         strings(lang)
         engine, layout = load_game(game)
         check_language(layout, engine.name, lang)
         look = load_theme(theme)
+        check_glyphs(look, layout, lang)
         kit = engine.kit()
         chosen = layout.default_seed if seed is None else seed
         start = kit.setup(layout, chosen)

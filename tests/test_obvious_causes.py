@@ -98,3 +98,20 @@ def test_new_game_points_at_nothing_the_user_lacks_and_show_names_no_package_pat
     assert "languages: en, de, fr" in shown
     mine = run("show", "my-maze.toml").stdout
     assert "file:    my-maze.toml" in mine
+
+
+def test_every_missing_glyph_of_every_font_at_once(tmp_path):
+    layout = tmp_path / "cjk.toml"
+    layout.write_text('extends = "classic"\n[game]\nid = "cjk"\nengine = "sliding"\n'
+                      'title = { en = "迷宫 maze" }\nplayers = { min = 2, max = 4 }\nrules = "house"\n',
+                      encoding="utf-8")
+    (tmp_path / "house.en.md").write_text("# Goal\n- 规则 find the treasures\n", encoding="utf-8")
+    result = run("render", str(layout), "-o", str(tmp_path / "out"), "--no-check")
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == "boardgen: error: 2 problems in the data:"
+    assert lines[1].endswith(f"fonts.title: font 'DejaVu Serif' has no glyph for '宫' (U+5BAB), '迷' (U+8FF7), "
+                             f"used in {layout}:5: game.title ('迷宫 maze')")
+    assert lines[2].endswith("fonts.body: font 'DejaVu Sans' has no glyph for '则' (U+5219), '规' (U+89C4), "
+                             "used in the rules text (house.en.md)")
+    assert not (tmp_path / "out").exists()

@@ -168,11 +168,15 @@ def font_map() -> FontMap:
     return StrictFontMap()
 
 
+def missing_glyphs(text: str, family: str, weight: str = "normal") -> list[str]:
+    """The characters of text the face cannot draw (white space aside), sorted."""
+    cmap = pdfmetrics.getFont(face(family, weight).pdf_name).face.charToGlyph
+    return sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+
+
 def check_glyphs(text: str, family: str, weight: str = "normal", *, where: str = "") -> None:
     """Raise MissingGlyphError naming the characters the face lacks."""
-    font = pdfmetrics.getFont(face(family, weight).pdf_name)
-    cmap = font.face.charToGlyph
-    missing = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+    missing = missing_glyphs(text, family, weight)
     if missing:
         shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
         place = f" in {where}" if where else ""
