@@ -165,7 +165,7 @@ class LivePreview:
             else:
                 self._job = job
                 threading.Thread(target=self._judged, args=(version, job), daemon=True,
-                                 name="boardgen-serve-judge").start()
+                                 name="boardgen-judge").start()
         return snap
 
     def _judged(self, version: int, job: Job) -> None:
