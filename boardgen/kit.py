@@ -25,7 +25,7 @@ from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interrupt
 from boardgen.kits.packing import pieces_fit
 from boardgen.kits.rules_text import check_language
 from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds, svg_folder
-from boardgen.render import drawing_cache
+from boardgen.render import drawing_cache, fonts
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
 from boardgen.rules.report import Report, require_playable
@@ -95,8 +95,9 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     if kept is not None and kept[0] == kind.__qualname__ \
             and set(kept[1]) == {f.name for f in dataclasses.fields(kind) if f.init}:
         return kind(**kept[1])
+    before = fonts.noted()
     drawings = kit.draw(layout, theme, setup, lang)
-    if key is not None and type(drawings) is kind:
+    if key is not None and type(drawings) is kind and fonts.noted() == before:  # never keep a broken drawing
         drawing_cache.store_svgs(key, kind.__qualname__, {f.name: getattr(drawings, f.name)
                                                           for f in dataclasses.fields(kind) if f.init})
         drawing_cache.prune()  # new drawings follow: the cache stays bounded
@@ -136,22 +137,24 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         try:
             # Drawing reads the theme's every colour and picture: it finds a broken picture or
             # theme at once; the pieces' sizes tell whether the paper is large enough.
-            drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
-            content = frame_for(sheet, options.margin).content
-            pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
+            # Text a font cannot draw is named all at once, after everything is drawn.
+            with fonts.collecting():
+                drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
+                content = frame_for(sheet, options.margin).content
+                pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
 
-            def summary_line(lang: str = options.lang) -> str:
-                if verdict is None:
-                    return ""
-                return said_verdict(verdict.report(progress), lang, layout)
+                def summary_line(lang: str = options.lang) -> str:
+                    if verdict is None:
+                        return ""
+                    return said_verdict(verdict.report(progress), lang, layout)
 
-            # The colours are judged before the cover is drawn, the printed text on the finished PDF.
-            a11y = accessibility.check_colours(theme, layout, strict=options.strict)
+                # The colours are judged before the cover is drawn, the printed text on the finished PDF.
+                a11y = accessibility.check_colours(theme, layout, strict=options.strict)
 
-            def cover_lines() -> str:
-                return summary_line() + "\n" + a11y.cover_line(options.lang)
+                def cover_lines() -> str:
+                    return summary_line() + "\n" + a11y.cover_line(options.lang)
 
-            pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=cover_lines)
+                pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=cover_lines)
             report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
         finally:
             if verdict is not None:

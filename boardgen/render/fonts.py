@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -15,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from boardgen.errors import BoardgenError
+from boardgen.errors import BoardgenError, quote
 
 if TYPE_CHECKING:  # svglib (lxml, css parsers) is imported only when an SVG is converted
     from svglib.fonts import FontMap
@@ -168,24 +171,120 @@ def font_map() -> FontMap:
     return StrictFontMap()
 
 
+# boardgen's own arrows, signs and punctuation (→ × ⌀ – ’ ...) are drawn whatever font a theme
+# picks: a character the theme's font lacks that is not a letter or a digit comes from this
+# bundled family instead, glyph by glyph. Letters and digits are the text's own: a font that
+# lacks them is an error (every such character of the kit named at once, see `collecting`).
+FALLBACK_FAMILY = "DejaVu Sans"
+
+
+def _cmap(family: str, weight: str) -> dict[int, int]:
+    return dict(pdfmetrics.getFont(face(family, weight).pdf_name).face.charToGlyph)
+
+
+_CMAPS: dict[str, dict[int, int]] = {}
+
+
+def _has(family: str, weight: str) -> dict[int, int]:
+    name = face(family, weight).pdf_name
+    cmap = _CMAPS.get(name)
+    if cmap is None:
+        cmap = _CMAPS[name] = _cmap(family, weight)
+    return cmap
+
+
+def _falls_back(ch: str, weight: str) -> bool:
+    """A character the fallback family draws for a font that lacks it: not a letter or digit."""
+    return unicodedata.category(ch)[0] not in "LN" and ord(ch) in _has(FALLBACK_FAMILY, weight)
+
+
+def runs(text: str, family: str, weight: str = "normal") -> list[tuple[str, str]]:
+    """The text in runs of one family each: the font's own, and FALLBACK_FAMILY for the signs
+    it lacks (one run, the font's, for text it draws whole)."""
+    cmap = _has(family, weight)
+    if all(ord(ch) in cmap or ch.isspace() for ch in text):
+        return [(text, family)]
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        own = ord(ch) in cmap or ch.isspace() or not _falls_back(ch, weight)
+        used = family if own else FALLBACK_FAMILY
+        if out and out[-1][1] == used:
+            out[-1] = (out[-1][0] + ch, used)
+        else:
+            out.append((ch, used))
+    return out
+
+
+_COLLECTED: list[list[tuple[str, str, str, str]]] = []
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[str, str, str, str]]]:
+    """Within it, text a font cannot draw is noted (family, weight, character, where) instead
+    of raising at once; on leaving, one MissingGlyphError names every such character."""
+    found: list[tuple[str, str, str, str]] = []
+    _COLLECTED.append(found)
+    try:
+        yield found
+    finally:
+        _COLLECTED.pop()
+    if found:
+        raise missing_error(found)
+
+
+def noted() -> int:
+    """How many missing characters the innermost `collecting` has noted so far."""
+    return len(_COLLECTED[-1]) if _COLLECTED else 0
+
+
+def missing_error(found: Sequence[tuple[str, str, str, str]]) -> MissingGlyphError:
+    """One error for every character the kit's fonts cannot draw: per font, the characters,
+    then where the first few were met."""
+    by_font: dict[tuple[str, str], dict[str, None]] = {}
+    places: dict[tuple[str, str], dict[str, None]] = {}
+    for family, weight, ch, where in found:
+        by_font.setdefault((family, weight), {})[ch] = None
+        places.setdefault((family, weight), {})[where] = None
+    lines = []
+    for key, chars in by_font.items():
+        listed = [f"{ch!r} (U+{ord(ch):04X})" for ch in sorted(chars)]
+        lines.append(f"font {key[0]!r} ({key[1]}) has no glyph for:")
+        lines += ["  " + ", ".join(listed[k:k + 16]) for k in range(0, len(listed), 16)]
+        seen = list(places[key])
+        lines += [f"  in {place}" for place in seen[:3]]
+        if len(seen) > 3:
+            lines.append(f"  and {len(seen) - 3} more places")
+    lines.append("use a font that has them for that role, or change the text")
+    return MissingGlyphError("\n".join(lines))
+
+
 def missing_glyphs(text: str, family: str, weight: str = "normal") -> list[str]:
-    """The characters of text the face cannot draw (white space aside), sorted."""
-    cmap = pdfmetrics.getFont(face(family, weight).pdf_name).face.charToGlyph
-    return sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+    """The characters of text the face cannot draw and the fallback does not draw for it
+    (see FALLBACK_FAMILY; white space aside), sorted."""
+    cmap = _has(family, weight)
+    return sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace() and not _falls_back(ch, weight)})
 
 
 def check_glyphs(text: str, family: str, weight: str = "normal", *, where: str = "") -> None:
-    """Raise MissingGlyphError naming the characters the face lacks."""
+    """Raise MissingGlyphError naming the characters the face lacks and the fallback does not
+    draw for it (see FALLBACK_FAMILY); inside `collecting`, note them instead."""
     missing = missing_glyphs(text, family, weight)
-    if missing:
-        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
-        place = f" in {where}" if where else ""
-        raise MissingGlyphError(f"font {family!r} has no glyph for {shown}{place}: {text!r}")
+    if not missing:
+        return
+    if _COLLECTED:
+        place = f"{where}: {quote(text)}" if where else quote(text)
+        _COLLECTED[-1].extend((family, weight, ch, place) for ch in missing)
+        return
+    shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
+    place = f" in {where}" if where else ""
+    raise MissingGlyphError(f"font {family!r} has no glyph for {shown}{place}: {text!r}")
 
 
 def text_width(text: str, family: str, weight: str, size: float) -> float:
-    """Advance width of text, in the same unit as size (millimetres in, millimetres out)."""
-    return float(pdfmetrics.stringWidth(text, face(family, weight).pdf_name, size))
+    """Advance width of text, in the same unit as size (millimetres in, millimetres out); the
+    signs the font lacks are measured in the fallback family that draws them."""
+    parts = runs(text, family, weight)
+    return float(sum(pdfmetrics.stringWidth(chunk, face(used, weight).pdf_name, size) for chunk, used in parts))
 
 
 def fit_size(text: str, family: str, weight: str, *, width: float, size: float,

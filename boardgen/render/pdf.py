@@ -314,8 +314,17 @@ class PdfKit:
         c.translate(self._x(x), self._y(y))
         if angle:
             c.rotate(angle)
-        draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[anchor]
-        draw(0, 0, content)
+        parts = fonts.runs(content, family, weight)
+        if len(parts) == 1:
+            draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[anchor]
+            draw(0, 0, content)
+        else:  # signs the font lacks, from the fallback family, run after run
+            widths = [fonts.text_width(chunk, used, weight, size) for chunk, used in parts]
+            at = -{"start": 0.0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+            for (chunk, used), wide in zip(parts, widths, strict=True):
+                c.setFont(fonts.face(used, weight).pdf_name, pt(size))
+                c.drawString(pt(at), 0, chunk)
+                at += wide
         c.restoreState()
 
     def text_width(self, content: str, *, size: float, role: str = "body", weight: str = "normal") -> float:
@@ -390,8 +399,9 @@ class PdfKit:
         for kind, text in blocks:
             text = self.typeset(text)
             family = self.theme.fonts["title" if kind == "h" else "body"]
-            fonts.check_glyphs(re.sub(r"<[^>]+>", "", text), family, "bold" if kind == "h" else "normal",
-                               where="page text")
+            weight = "bold" if kind == "h" else "normal"
+            fonts.check_glyphs(re.sub(r"<[^>]+>", "", text), family, weight, where="page text")
+            text = _fallback_markup(text, family, weight)
             bullet = {"bulletText": "•"} if kind == "li" else {}
             paragraph = Paragraph(text, styles[kind], **bullet)
             paragraph.boardgen_block = (kind, text)
@@ -654,6 +664,22 @@ def svg_page(svg: str, theme: Theme) -> bytes:
 # gives any other back in a millisecond and a kit's hundred drawings weigh megabytes.
 _CONVERTED: dict[str, Any] = {}
 _CONVERTED_MAX = 8
+
+
+def _fallback_markup(text: str, family: str, weight: str) -> str:
+    """Paragraph markup with the signs the font lacks set in the fallback family (see
+    fonts.runs); tags and entities are left as they are."""
+    if len(fonts.runs(re.sub(r"<[^>]+>|&[#\w]+;", "", text), family, weight)) == 1:
+        return text
+    fallback = fonts.face(fonts.FALLBACK_FAMILY, weight).pdf_name
+    out = []
+    for piece in re.split(r"(<[^>]+>|&[#\w]+;)", text):
+        if not piece or piece.startswith(("<", "&")):
+            out.append(piece)
+            continue
+        out += [chunk if used == family else f'<font name="{fallback}">{chunk}</font>'
+                for chunk, used in fonts.runs(piece, family, weight)]
+    return "".join(out)
 
 
 def _fonts_state() -> list[tuple[str, str]]:

@@ -39,9 +39,25 @@ class Sheet:
         if width is not None:
             size = fonts.fit_size(content, family, weight, width=width, size=size,
                                   smallest=smallest or size * 0.5)
-        parent.add(self.drawing.text(
-            content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
-            font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
+        parts = fonts.runs(content, family, weight)
+        if len(parts) == 1:
+            parent.add(self.drawing.text(
+                content, insert=(_r(x), _r(y)), id=id, font_family=family, font_weight=weight,
+                font_size=_r(size), fill=self.colour(fill), text_anchor=anchor))
+            return
+        # Signs the font lacks come from the fallback family: one text per run, laid end to
+        # end from where the whole line starts.
+        widths = [fonts.text_width(chunk, used, weight, size) for chunk, used in parts]
+        at = x - {"start": 0.0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+        group = self.drawing.g(id=id)
+        for k, ((chunk, used), wide) in enumerate(zip(parts, widths, strict=True)):
+            shown = chunk.lstrip()  # an SVG reader drops leading spaces: the run starts after them
+            lead = fonts.text_width(chunk[:len(chunk) - len(shown)], used, weight, size)
+            group.add(self.drawing.text(
+                shown, insert=(_r(at + lead), _r(y)), id=f"{id}-{k}", font_family=used, font_weight=weight,
+                font_size=_r(size), fill=self.colour(fill), text_anchor="start"))
+            at += wide
+        parent.add(group)
 
     def lines(self, content: str, *, size: float, width: float, role: str = "labels",
               weight: str = "normal", smallest: float = 0.0) -> list[str]:
