@@ -97,3 +97,15 @@ def test_a_csv_out_of_the_folder_or_missing_is_named(tmp_path):
     layout.write_text(text.replace('"treasures.csv"', '"cards.csv"', 1), encoding="utf-8")
     with pytest.raises(DataError, match=r":1: treasures: 'cards\.csv': no such CSV file beside the layout"):
         load("game", str(layout))
+
+
+def test_a_language_missing_from_a_csv_deck_is_one_missing_column(tmp_path):
+    from boardgen.data.languages import LanguageError
+    from boardgen.kit import render_kit
+    from boardgen.options import KitOptions
+
+    layout, table = as_csv("classic", "treasures", tmp_path, ["id", "en", "art"])
+    with pytest.raises(LanguageError) as caught:
+        render_kit(str(layout), tmp_path / "out", KitOptions(lang="fr", previews=False, check=False))
+    assert [str(p) for p in caught.value.problems] == [
+        f"{table}:1: treasures: no 'fr' text in 24 cards (lines 2-25): fill a column 'fr'"]

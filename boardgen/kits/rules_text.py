@@ -183,13 +183,35 @@ def notes_wanted(layout: GameInfo) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def _by_column(problems: list[Problem], sources: Mapping[str, str], lang: str) -> list[Problem]:
+    """A deck read from CSV lacks a language as a column: one problem per missing column, on
+    the header line, instead of one per row."""
+    from boardgen.data.decks import NAME_OF
+
+    out: list[Problem] = []
+    columns: dict[tuple[str, str], list[Problem]] = {}
+    for problem in problems:
+        deck, _, rest = problem.key.partition("[")
+        if deck in sources and "]." in rest:
+            columns.setdefault((deck, rest.split("].", 1)[1]), []).append(problem)
+        else:
+            out.append(problem)
+    for (deck, field), rows in columns.items():
+        column = lang if NAME_OF.get(deck) == field else f"{field}.{lang}"
+        lines = [p.line for p in rows if p.line is not None]
+        span = f" (lines {min(lines)}-{max(lines)})" if len(lines) > 1 else ""
+        out.append(Problem(sources[deck], deck, f"no {lang!r} text in {len(rows)} cards{span}: fill a column "
+                           f"{column!r}", 1))
+    return out
+
+
 def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     """Everything a render in `lang` prints from the layout: every text of it in that language,
     its rules text and the notes that go with it. One DataError naming each missing key (file,
     key, line) and file: an English-only layout renders in English with nothing else, and
     says what French would need."""
     doc = layout.doc
-    problems = languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of)
+    problems = _by_column(languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of), doc.sources, lang)
     rules_line = line_of(doc.lines, ("game", "rules"))
     try:
         rules_file(layout.rules, lang, doc.path)
