@@ -88,7 +88,6 @@ def _is_bundled(kind: str, name_or_path: str) -> bool:
 
 
 GAME_ID = re.compile(r'^(id\s*=\s*)"[^"]*"', re.MULTILINE)
-SOURCE_NOTE = re.compile(r" \(game [A-Z] in shared/GAMES\.md\)")
 
 
 def new_game(name: str, base: str) -> str:
@@ -102,8 +101,6 @@ def new_game(name: str, base: str) -> str:
     if match is None:
         raise UsageError(f"{base}: no id in its [game] table to rename")
     body = text[:match.start()] + f'{match.group(1)}"{name}"' + text[match.end():]
-    # The bundled files' notes point into boardgen's sources, which the user does not have.
-    body = SOURCE_NOTE.sub("", body)
     header = (
         f"# Game {name!r}, an editable copy of {base!r} made with "
         f"`boardgen new game {name} --from {base}`.\n"

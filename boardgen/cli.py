@@ -141,7 +141,7 @@ def list_command() -> None:
     click.echo("Papers (mm):")
     for name, (w, h) in PAPERS.items():
         click.echo(f"  {name:<10} {w:g} x {h:g}")
-    click.echo("  WxH        any size, e.g. 300x400")
+    click.echo("  WxH        any size: 300x400 (mm), 210x297mm, 8.5x11in, 21x29.7cm")
     click.echo(f"Languages: {', '.join(LANGUAGES)} (a game prints in those it has)")
 
 

@@ -393,7 +393,7 @@ def generate(seed: int) -> dict[str, Any]:
 def to_toml(data: dict[str, Any]) -> str:
     """Layout data as a commented layout file: one field or card per line or table."""
     return toml_write.document(data, comments=COMMENTS, header=(
-        "Le Grand Labyrinthe (game B in shared/GAMES.md): the race from night to light.",
+        "Le Grand Labyrinthe: the race from night to light.",
         "Written by boardgen.model.grand_generate; topology and contents only, looks are themes.",
         'Cells are [row, col], 0-based, row 0 at the top. Fields are named "1".."83" and "I".."XXXVI".',
     ))

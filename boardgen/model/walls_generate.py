@@ -127,7 +127,7 @@ def _label(placed: list[tuple[frozenset[Cell], str]], size: int) -> tuple[Block,
 
 
 # Everything of a layout file but the blocks: the same for every seed.
-HEAD = """# Le Jeu du Labyrinthe (game D in shared/GAMES.md): walls that move on a 21 x 21 board.
+HEAD = """# Le Jeu du Labyrinthe: walls that move on a 21 x 21 board.
 # Topology and contents only, looks are themes. Cells are [row, col], 0-based, row 0 at the top.
 
 [game]
