@@ -611,6 +611,84 @@ def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_br
         server.server_close()
 
 
+SERVICE_NAMES = ("tgc", "mpc", "drivethru", "press")  # boardgen.export.services.SERVICES, without importing it
+
+
+@cli.command()
+@click.argument("game", required=False, shell_complete=_complete_game)
+@click.option("--for", "service", type=click.Choice(SERVICE_NAMES), required=True,
+              help="tgc (The Game Crafter) and mpc (MakePlayingCards): a PNG per card face; drivethru "
+                   "(DriveThruCards): a PDF/X-1a deck, back then front; press (a print factory): PDF/X pages "
+                   "of every piece with bleed, boxes and a die-cut line, and the die lines as SVG.")
+@click.option("--cards", default=None, metavar="SIZE",
+              help="Draw the cards at this size for a service that does not print the layout's "
+                   "(e.g. poker, mini-us); the message of a refused size lists the service's sizes.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True, help="Folder for the kits: the files go to <kit folder>/<service>/.")
+@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
+              help="As for render (the pieces' sizes do not depend on it).")
+@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
+@click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
+           seed: int | None, lang: str) -> None:
+    """Write GAME's pieces as a print service takes them, with a preflight report."""
+    from boardgen.export import export_kit
+    from boardgen.options import KitOptions
+
+    options = KitOptions(paper=paper, theme=theme, lang=lang, seed=seed)
+    result = export_kit(game or DEFAULT_GAME, output, options, service, cards=cards)
+    for path in result.files:
+        size = path.stat().st_size
+        click.echo(f"{path} ({size / 1024:.0f} KiB)")
+    problems = result.report["problems"]
+    click.echo(f"preflight: {len(result.report['files'])} files, " + ("no problems" if not problems
+                                                                       else f"{len(problems)} problems"))
+    for problem in problems:
+        click.echo(f"  problem: {problem}", err=True)
+    if problems:
+        sys.exit(7)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--for", "service", type=click.Choice(SERVICE_NAMES), required=True)
+@click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
+def preflight(file: Path, service: str, as_json: bool) -> None:
+    """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
+    from boardgen.export.preflight import report_files
+    from boardgen.export.services import SERVICES
+
+    if file.suffix.lower() not in (".pdf", ".png"):
+        raise UsageError(f"{file}: preflight reads .pdf and .png files")
+    try:
+        size = file.stat().st_size
+        if not file.is_file() or size > 512 * 1024 * 1024:
+            raise UsageError(f"{file}: not a regular file of at most 512 MiB")
+        data = file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+    try:
+        report = report_files({file.name: data}, SERVICES[service])
+    except BoardgenError:
+        raise
+    except Exception as exc:  # a file pypdf or Pillow cannot read
+        raise UsageError(f"{file}: not a readable {file.suffix[1:].upper()} ({type(exc).__name__}: "
+                         f"{str(exc)[:200]})") from None
+    if as_json:
+        click.echo(json.dumps(report, indent=2, sort_keys=True))
+    else:
+        for entry in report["files"]:
+            for key, value in sorted(entry.items()):
+                if key not in ("problems", "file", "page_boxes"):
+                    click.echo(f"{key}: {value}")
+        click.echo("problems: " + ("none" if not report["problems"] else ""))
+        for problem in report["problems"]:
+            click.echo(f"  {problem}")
+    if report["problems"]:
+        sys.exit(7)
+
+
 def main() -> None:
     cli(prog_name="boardgen")
 

@@ -1,0 +1,205 @@
+"""Preflight: what a print service checks in a file, read from the file itself (pypdf for the PDF's
+objects, Pillow for images, Ghostscript's CMYK raster for the ink): page boxes and the bleed
+between them, fonts embedded, colour spaces, image resolution, total ink, the die line's spot
+colour and its overprint, the PDF/X output intent. `boardgen preflight FILE --for SERVICE`
+prints it; `export` writes it beside the files and refuses files that fail.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from boardgen.export.services import INCH, Service
+
+PT_MM = 25.4 / 72
+INK_DPI = 50  # ink is sampled at this resolution: a pixel is half a millimetre
+
+
+def _resolve(obj: Any) -> Any:
+    return obj.get_object() if hasattr(obj, "get_object") else obj
+
+
+def _walk_resources(resources: Any, seen: set[int], found: dict[str, Any]) -> None:
+    """Fonts, colour spaces, images, graphics states and content of forms, recursively."""
+    resources = _resolve(resources)
+    if resources is None or id(resources) in seen:
+        return
+    seen.add(id(resources))
+    for font in (_resolve(resources.get("/Font")) or {}).values():
+        found["fonts"].append(_resolve(font))
+    for space in (_resolve(resources.get("/ColorSpace")) or {}).values():
+        found["spaces"].append(_resolve(space))
+    for state in (_resolve(resources.get("/ExtGState")) or {}).values():
+        found["states"].append(_resolve(state))
+    for xobject in (_resolve(resources.get("/XObject")) or {}).values():
+        xobject = _resolve(xobject)
+        if xobject.get("/Subtype") == "/Image":
+            found["images"].append(xobject)
+            if xobject.get("/ColorSpace") is not None:
+                found["spaces"].append(_resolve(xobject["/ColorSpace"]))
+        elif xobject.get("/Subtype") == "/Form":
+            try:
+                found["content"].append(xobject.get_data())
+            except Exception:  # noqa: BLE001 - a stream pypdf cannot decode is reported as unread
+                found["unread"] += 1
+            _walk_resources(xobject.get("/Resources"), seen, found)
+
+
+def _space_name(space: Any) -> str:
+    space = _resolve(space)
+    if isinstance(space, list) and space:
+        kind = str(_resolve(space[0]))
+        if kind == "/ICCBased":
+            n = int(_resolve(space[1]).get("/N", 0))
+            return {1: "ICC gray", 3: "ICC RGB", 4: "ICC CMYK"}.get(n, "ICC")
+        if kind in ("/Separation", "/DeviceN"):
+            return f"{kind[1:]} {_resolve(space[1])}"
+        if kind == "/Indexed":
+            return "Indexed " + _space_name(space[1])
+        return kind[1:]
+    return str(space)[1:] if str(space).startswith("/") else str(space)
+
+
+def _font_embedded(font: Any) -> tuple[str, bool]:
+    name = str(font.get("/BaseFont", "?"))
+    if font.get("/Subtype") == "/Type3":
+        return name, True
+    descendants = font.get("/DescendantFonts")
+    if descendants is not None:
+        font = _resolve(_resolve(descendants)[0])
+    descriptor = _resolve(font.get("/FontDescriptor"))
+    if descriptor is None:
+        return name, False
+    return name, any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def _box(page: Any, name: str) -> tuple[float, float, float, float] | None:
+    box = page.get(name)
+    if box is None:
+        return None
+    return tuple(float(v) for v in _resolve(box))  # type: ignore[return-value]
+
+
+def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict[str, Any]:
+    """Every check of a PDF for a service: a dict of findings and `problems` (empty: it passes)."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    problems: list[str] = []
+    pages_out = []
+    found: dict[str, Any] = {"fonts": [], "spaces": [], "states": [], "images": [], "content": [], "unread": 0}
+    for number, page in enumerate(reader.pages, start=1):
+        media = _box(page, "/MediaBox")
+        trim = _box(page, "/TrimBox")
+        bleed = _box(page, "/BleedBox")
+        entry: dict[str, Any] = {"page": number, "media_mm": [round(v * PT_MM, 3) for v in media or ()]}
+        if trim is None or bleed is None:
+            problems.append(f"{name} page {number}: no {'TrimBox' if trim is None else 'BleedBox'}")
+        else:
+            sides = [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]]
+            entry["trim_mm"] = [round(v * PT_MM, 3) for v in trim]
+            entry["bleed_mm"] = [round(v * PT_MM, 3) for v in sides]
+            if any(abs(v * PT_MM - service.bleed_mm) > 0.05 for v in sides):
+                problems.append(f"{name} page {number}: bleed {min(sides) * PT_MM:.2f}-{max(sides) * PT_MM:.2f} mm, "
+                                f"{service.name} wants {service.bleed_mm:.2f} mm")
+        try:
+            contents = page.get_contents()
+            found["content"].append(contents.get_data() if contents is not None else b"")
+        except Exception:  # noqa: BLE001
+            found["unread"] += 1
+        before = len(found["images"])
+        _walk_resources(page.get("/Resources"), set(), found)
+        images = found["images"][before:]
+        if images and media is not None and media[2] > media[0]:
+            # A page-filling raster (the deck files): its pixels over the page's width.
+            entry["image_dpi"] = round(max(int(i.get("/Width", 0)) for i in images) * 72 / (media[2] - media[0]))
+        pages_out.append(entry)
+    fonts = sorted({_font_embedded(f) for f in found["fonts"]})
+    missing = [font for font, embedded in fonts if not embedded]
+    if missing:
+        problems.append(f"{name}: fonts not embedded: {', '.join(missing)}")
+    spaces = sorted({_space_name(s) for s in found["spaces"]})
+    content = b"\n".join(found["content"])
+    operators_rgb = len(re.findall(rb"(?<![A-Za-z])(?:rg|RG)(?![A-Za-z])", content))
+    rgb = [s for s in spaces if s in ("DeviceRGB", "ICC RGB", "CalRGB")]
+    if operators_rgb:
+        rgb.append("rg/RG operators")
+    catalog: Any = _resolve(reader.trailer["/Root"])
+    intents = [_resolve(i) for i in (_resolve(catalog.get("/OutputIntents")) or [])]
+    pdfx = [str(i.get("/S")) for i in intents]
+    info: Any = reader.metadata or {}
+    overprint = any(bool(s.get("/OP")) for s in found["states"])
+    report: dict[str, Any] = {
+        "file": name, "service": service.key, "pages": len(reader.pages), "page_boxes": pages_out,
+        "fonts": [{"name": f, "embedded": e} for f, e in fonts], "colour_spaces": spaces,
+        "rgb_left": rgb, "output_intents": pdfx, "pdfx_version": str(info.get("/GTS_PDFXVersion", "")),
+        "die_line": any(s == "Separation /die-cut" for s in spaces), "overprint": overprint,
+    }
+    if service.faces in ("pdf", "press"):
+        if "/GTS_PDFX" not in pdfx:
+            problems.append(f"{name}: no GTS_PDFX output intent (not PDF/X)")
+        if rgb:
+            problems.append(f"{name}: RGB colour left: {', '.join(rgb)}")
+        low = [p["image_dpi"] for p in pages_out if p.get("image_dpi") and p["image_dpi"] < service.dpi]
+        if low:
+            problems.append(f"{name}: images at {min(low)} dpi, under {service.dpi}")
+    if service.faces == "press":
+        if not report["die_line"]:
+            problems.append(f"{name}: no die line in a Separation colour named die-cut")
+        if not overprint:
+            problems.append(f"{name}: the die line does not overprint")
+    if service.ink_limit is not None and service.faces in ("pdf", "press"):
+        report["max_ink_percent"] = max_ink(data)
+        if report["max_ink_percent"] > service.ink_limit:
+            problems.append(f"{name}: total ink reaches {report['max_ink_percent']} %, over {service.name}'s "
+                            f"{service.ink_limit} %")
+    report["problems"] = problems
+    return report
+
+
+def max_ink(data: bytes) -> int:
+    """The highest total ink (C+M+Y+K, percent) at any pixel of any page, sampled at INK_DPI."""
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.export import ghostscript
+
+    highest = 0
+    for tiff in ghostscript.cmyk_pages(data, dpi=INK_DPI):
+        with Image.open(io.BytesIO(tiff)) as image:
+            values = np.asarray(image.convert("CMYK"), dtype=np.int32)
+        highest = max(highest, int(values.sum(axis=-1).max()))
+    return round(highest * 100 / 255)
+
+
+def report_png(data: bytes, service: Service, *, name: str, sizes: set[tuple[int, int]]) -> dict[str, Any]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        size = image.size
+        dpi = image.info.get("dpi", (0, 0))
+        mode = image.mode
+    problems = []
+    if size not in sizes:
+        problems.append(f"{name}: {size[0]} x {size[1]} px; {service.name} takes "
+                        + ", ".join(f"{w} x {h}" for w, h in sorted(sizes)))
+    if round(dpi[0]) < service.dpi:
+        problems.append(f"{name}: {round(dpi[0])} dpi, under {service.dpi}")
+    safe = round(service.safe_mm / INCH * service.dpi + service.bleed_mm / INCH * service.dpi)
+    return {"file": name, "pixels": list(size), "dpi": round(dpi[0]), "mode": mode, "safe_zone_px": safe,
+            "problems": problems}
+
+
+def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
+    """Preflight of every file an export writes (PNG and PDF); `problems` gathers them all."""
+    sizes = {pixels for _, pixels in service.sizes.values()}
+    reports = []
+    for path, data in sorted(files.items()):
+        if path.endswith(".pdf"):
+            reports.append(report_pdf(data, service, name=path))
+        elif path.endswith(".png"):
+            reports.append(report_png(data, service, name=path, sizes=sizes))
+    return {"service": service.key, "files": reports,
+            "problems": [p for r in reports for p in r["problems"]]}
