@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from boardgen.data.strings import word
+from boardgen.errors import UsageError
 from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Rect, Tiling, place_keys
 from boardgen.render.pdf import Form, PdfKit
+
+MIN_MAP = 50.0  # mm: a smaller assembly map is not worth printing; it takes a cover page of its own
 
 
 def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
@@ -98,7 +101,9 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
                board: Form, tiling: Tiling, options: KitOptions, side: tuple[str, Form, float] | None = None,
                side_lines: tuple[str, list[str]] | None = None) -> None:
     """Title, contents, print help, the check's verdict, the assembly map and one side panel:
-    a picture (title, form, its size in mm) or a list of lines (title, lines)."""
+    a picture (title, form, its size in mm) or a list of lines (title, lines). On paper too
+    small for all of it, the print help, the map and the rest of the side panel flow onto
+    further cover pages; paper too small even for that is refused, saying how much it needs."""
     lang = pdf.lang
     pdf.new_page(title, kind="cover")
     area = pdf.frame.content
@@ -106,42 +111,57 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     pdf.text(tagline, area.x, area.y + 17, size=4.2, fill="muted", width=area.w)
     y = area.y + 25
     half = (area.w - 8) / 2
-    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
-    y_left = bullet_list(pdf, contents, area.x, y + 2, half)
-    pdf.text(word(lang, "how_to_print"), area.x + half + 8, y, size=4.0, weight="bold")
     # The steps name page numbers not known yet: room is measured with the longest numbers a
     # kit can have, and the text is drawn when the PDF is finished.
     widest = ["cards", "card-backs"] * 2 + ["tiles"] * 90 + ["cards", "card-backs"] * 2
     sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
-    help_x, help_y = area.x + half + 8, y + 2
-    y_right = help_y + pdf.measure(_bullets(sample), half, size=3.2) + 2
-
-    def steps() -> None:
-        lines = print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board)
-        bullet_list(pdf, lines, help_x, help_y, half)
-
-    pdf.later("PrintHelp", steps)
-    y = max(y_left, y_right) + 3
     # The verdict is a sentence or two (boardgen.checks.words), wrapped; room is measured with
     # a long one, since it is drawn when the check is done.
     longest = word(lang, "playability_line", summary=word(lang, "verdict_passed", seed=2**63 - 1) + " "
                    + word(lang, "verdict_length", players="2-8", median="100-999", p90=9999,
                           minutes="100-999", per_turn="2.5") + " " + word(lang, "verdict_fair"))
     room = pdf.measure(_paragraph(longest), area.w, size=3.2)
+    side_by_side = max(pdf.measure(_bullets(contents), half, size=3.2),
+                       pdf.measure(_bullets(sample), half, size=3.2)) + 2
+    wide = y + 2 + side_by_side + 3 + room + 8.0 <= area.bottom
+    help_x, help_y, help_w = area.x + half + 8, y + 2, half
 
-    def verdict(line_y: float = y) -> None:
-        said = summary() if callable(summary) else summary
-        # Further lines of the summary are the other checks' (the accessibility line).
-        said, *more = said.split("\n")
-        text = word(lang, "playability_line", summary=said or word(lang, "not_checked"))
-        pdf.paragraphs(_paragraph(text), Rect(area.x, line_y - 2.6, area.w, room + 1), size=3.2)
-        for k, line in enumerate(more):
-            pdf.text(line, area.x, line_y + room + 4.4 * k, size=3.2, width=area.w)
+    def steps() -> None:  # drawn when the PDF is finished, where help_x, help_y end up
+        lines = print_help(lang, options, pdf.kinds, tiling, pieces_on_board=pdf.pieces_on_board)
+        bullet_list(pdf, lines, help_x, help_y, help_w)
 
-    # Drawn when the PDF is finished: the check may still be running while the pages are made.
-    pdf.later("Playability", verdict)
+    pdf.text(word(lang, "contents"), area.x, y, size=4.0, weight="bold")
+    y_left = bullet_list(pdf, contents, area.x, y + 2, half if wide else area.w)
+    if wide:
+        pdf.text(word(lang, "how_to_print"), help_x, y, size=4.0, weight="bold")
+        y_right = help_y + pdf.measure(_bullets(sample), half, size=3.2) + 2
+        pdf.later("PrintHelp", steps)
+        y = max(y_left, y_right) + 3
+    else:
+        y = y_left + 3
+    _verdict(pdf, summary, area, y, room)
     y += room + 8.0  # room for the playability sentences and the accessibility line
+    if y > area.bottom:
+        raise _too_small(y - area.y, area)
+    if not wide:
+        # Small paper: the print help on a second cover page, the whole width of it.
+        pdf.new_page(title, kind="cover")
+        area = pdf.frame.content
+        y = area.y + 4
+        help_x, help_y, help_w = area.x, y + 2, area.w
+        pdf.text(word(lang, "how_to_print"), help_x, y, size=4.0, weight="bold")
+        pdf.later("PrintHelp", steps)
+        y = help_y + pdf.measure(_bullets(sample), help_w, size=3.2) + 2 + 3
+        if y > area.bottom:
+            raise _too_small(y - area.y, area)
+    half = (area.w - 8) / 2
     size = min(half, area.bottom - y - 8)
+    if size < MIN_MAP:
+        # The assembly map and the side panel go on a cover page of their own.
+        pdf.new_page(title, kind="cover")
+        area = pdf.frame.content
+        y = area.y + 4
+        size = min(half, area.bottom - y - 8)
     pdf.text(word(lang, "assembly"), area.x, y, size=3.6, weight="bold")
     assembly_map(pdf, board, tiling, Rect(area.x, y + 3, half, size))
     right = area.x + half + 8
@@ -152,4 +172,36 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     elif side_lines is not None:
         heading, lines = side_lines
         pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
-        bullet_list(pdf, lines, right, y + 3, half, size=2.8)
+        # What does not fit beside the map flows on, in two columns, on further cover pages.
+        rest = pdf.paragraphs(_bullets(lines), Rect(right, y + 3, half, area.bottom - y - 3), size=2.8)
+        while rest:
+            pdf.new_page(title, kind="cover")
+            area = pdf.frame.content
+            pdf.text(heading, area.x, area.y + 4, size=3.6, weight="bold", width=area.w)
+            before = len(rest)
+            rest = pdf.flow(rest, Rect(area.x, area.y + 7, area.w, area.h - 7), size=2.8, columns=2, gutter=8)
+            if rest and len(rest) >= before:
+                raise UsageError(f"a line of the cover's {heading.lower()} does not fit this paper: "
+                                 "use a larger paper or smaller margins")
+
+
+def _too_small(need: float, area: Rect) -> UsageError:
+    return UsageError(f"the cover needs {need:.0f} mm of printable height on a page; this paper and margin "
+                      f"give {area.h:.0f} mm: use a larger paper or smaller margins")
+
+
+def _verdict(pdf: PdfKit, summary: Summary, area: Rect, line_y: float, room: float) -> None:
+    """The check's verdict and the other checks' lines, drawn when the PDF is finished: the
+    check may still be running while the pages are made."""
+    lang = pdf.lang
+
+    def verdict() -> None:
+        said = summary() if callable(summary) else summary
+        # Further lines of the summary are the other checks' (the accessibility line).
+        said, *more = said.split("\n")
+        text = word(lang, "playability_line", summary=said or word(lang, "not_checked"))
+        pdf.paragraphs(_paragraph(text), Rect(area.x, line_y - 2.6, area.w, room + 1), size=3.2)
+        for k, line in enumerate(more):
+            pdf.text(line, area.x, line_y + room + 4.4 * k, size=3.2, width=area.w)
+
+    pdf.later("Playability", verdict)
