@@ -11,7 +11,6 @@ from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem
 from boardgen.model import sliding
 from boardgen.model.sliding import SlidingLayout
-from boardgen.rules.draws import below_of
 
 RECIPE_TRIES = 10_000
 
@@ -189,7 +188,7 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
         for i in range(len(slots) - 1, 0, -1):
             if not raw:
                 raw = rng.block()[::-1]
-            j = below_of(raw.pop(), i + 1)  # rng.below(i + 1), from the block
+            j = (raw.pop() * (i + 1)) >> 64  # below_of: rng.below(i + 1), from the block
             slots[i], slots[j] = slots[j], slots[i]
             if i % per_card == 0 and len(set(slots[i:i + per_card])) != per_card:
                 break  # the card from i is settled and shows an object twice

@@ -299,7 +299,11 @@ class MasterGame(SlidingRules[MasterState]):
         return tuple(totals)
 
     def score(self, state: MasterState, seat: int) -> int:
-        return self.scores(state)[seat]
+        """One seat's score as it stands (`scores`)."""
+        recipe, values, bonus = state.recipes[seat], self.values, self.layout.recipe_bonus
+        return state.wands[seat] * self.layout.unused_wand + sum(
+            values[rank] + (bonus if rank in recipe else 0)
+            for rank, owner in enumerate(state.taken) if owner == seat)
 
     def token_cells(self, state: MasterState) -> dict[tuple[int, int], str]:
         """(row, col) -> object id of every token on the board."""

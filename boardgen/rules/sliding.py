@@ -433,7 +433,7 @@ class Position:
         self.over = False  # the game has ended (`SlidingRules.is_over`)
         self.recorded: tuple[Event, ...] = ()  # what the last move set off (`SlidingRules.events`)
         self._outlook: tuple[Lanes, int, int, int, int, int] | None = None
-        # Every shift's open sides on the board as it stands (`SlidingRules.lane_sides`).
+        # Every shift's open sides on the board as it stands (`SlidingRules.lane_flood`).
         self._sides: tuple[Lanes, int, int, int, int] | None = None
         self._board: Board | None = board
         self._moves: Sequence[Any] | None = None
