@@ -551,8 +551,10 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
             continue
     if not kinds:
         raise UsageError(f"{what!r} is neither a game nor a theme (see `boardgen list`), nor `pictures`")
-    if "game" in kinds and (what.endswith(".toml") and "[game]" in Path(what).read_text(encoding="utf-8")
-                            or not what.endswith(".toml")):
+    # A file of one's own (NAME.toml, or a bare NAME found in this folder) is what its tables say.
+    found = resolve(kinds[0], what)
+    own = not found.resolve().is_relative_to(layouts_root().resolve())
+    if "game" in kinds and (not own or "[game]" in found.read_text(encoding="utf-8")):
         from boardgen.engines import load_game
         from boardgen.kits.reprint import piece_ids
 

@@ -115,3 +115,11 @@ def test_every_missing_glyph_of_every_font_at_once(tmp_path):
     assert lines[2].endswith("fonts.body: font 'DejaVu Sans' has no glyph for '则' (U+5219), '规' (U+89C4), "
                              "used in the rules text (house.en.md)")
     assert not (tmp_path / "out").exists()
+
+
+def test_show_takes_a_bare_name_of_a_file_here_as_what_it_is(my_files):
+    theme = run("show", "dusk")
+    assert theme.exit_code == 0, theme.output
+    assert theme.stdout.splitlines()[1] == "  file: dusk.toml" and "[palette]" in theme.stdout
+    game = run("show", "my-maze")
+    assert game.exit_code == 0 and "  file:    my-maze.toml" in game.stdout
