@@ -11,7 +11,8 @@ Three questions about a kit, for everyone at the table:
   ``player_min_de``, ``region_min_de``; 20 by default) is a finding unless a second cue tells
   them apart: the player symbols (theme key ``symbols``) or the region names drawn on the board.
 - **Text size.** Every text object of the printed PDF, measured as pdfium reads it (its font
-  size times its matrix), against ``min_text_pt_pieces`` (6 pt) on pieces and sheets and
+  size times its matrix), against ``min_text_pt_pieces`` (6 pt) on pieces,
+  ``min_text_pt_sheets`` (6 pt) for the notes around them (joins, duplex test, footers) and
   ``min_text_pt_rules`` (8 pt) in the rules (the rules pages above their foot); the
   smallest of each kind is reported with its text, piece and page. A piece shown smaller
   than it is printed (the set-up pictured on the cover) is an illustration, not checked.
@@ -46,11 +47,12 @@ VISIONS = ("normal", "deuteranopia", "protanopia", "tritanopia", "grey")
 _CVD = {"deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "tritanopia": "tritanomaly"}
 DEFAULTS: dict[str, Any] = {
     "player_min_de": 20.0, "region_min_de": 20.0, "min_text_pt_pieces": 6.0, "min_text_pt_rules": 8.0,
+    "min_text_pt_sheets": 6.0,
     "min_contrast": 4.5, "min_contrast_large": 3.0, "strict": False,
 }
 MM_TO_PT = 72 / 25.4
 # Text whose bottom lies this close to the foot of a page is page furniture (the calibration
-# bar's caption, the page number), held to the pieces' minimum, not the rules'.
+# bar's caption, the page number), held to the sheets' minimum, not the rules'.
 FOOTER_MM = 16.0
 RULES_KINDS = ("rules",)
 
@@ -158,7 +160,7 @@ class PrintedText:
     size_pt: float
     bold: bool
     colour: str
-    background: str
+    background: str | None  # None: nothing of it shows here (clipped away at a sheet's edge)
     bottom_mm: float  # from the foot of the page
 
 
@@ -187,8 +189,6 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
                 height = page.get_height()
                 for size, bold, colour, text, boxes in objects:
                     seen = _background(pixels, boxes, colour, height, scale)
-                    if seen is None:
-                        continue  # nothing of it shows (clipped away, or under something)
                     bottom = min(box[1] for box in boxes)
                     kind = kinds[index] if index < len(kinds) else ""
                     out.append(PrintedText(index + 1, kind, text.strip(), size, bold, colour, seen, bottom / MM_TO_PT))
@@ -233,8 +233,8 @@ def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, bo
 
 def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: float, scale: float) -> str | None:
     """The commonest colour around the text's characters that is not near the text's own
-    (the glyphs and their anti-aliased edges), over the characters that show on the page (a
-    twentieth of the box, and three pixels at least, in the text's colour); None when none shows. `pixels` is
+    (the glyphs and their anti-aliased edges), over the characters that show on the page;
+    None when none shows. `pixels` is
     the page as an H x W x 3 array."""
     import numpy as np
 
@@ -251,7 +251,14 @@ def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: flo
             continue  # off the page
         box = pixels[top_:bottom_, left_:right_].reshape(-1, 3)
         distance = np.abs(box - target).sum(axis=1)
-        if (distance <= 30).sum() < max(3, 0.05 * len(box)):
+        # The box's commonest colour is what lies under the character; the character shows
+        # where pixels come at least halfway from it to the text's colour (a small glyph is
+        # all anti-aliased edge at this resolution).
+        packed = (box[:, 0] << 16) | (box[:, 1] << 8) | box[:, 2]
+        values, counts = np.unique(packed, return_counts=True)
+        under = int(values[np.argmax(counts)])
+        under_distance = int(np.abs(np.array([under >> 16, (under >> 8) & 255, under & 255]) - target).sum())
+        if under_distance > 30 and not (distance < under_distance / 2).any():
             continue  # this character does not show (clipped away at a sheet's edge, or covered)
         shown = True
         around.append(box[distance > 60])
@@ -391,6 +398,8 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
         if item.size_pt < minimum - 0.005:
             report.findings.append(f"text: {item.size_pt:.1f} pt under the {minimum:g} pt minimum for {kind}: "
                                    f"{_short(item.text)!r} on {piece}, page {item.page}")
+        if item.background is None:
+            continue  # its size counts wherever it is printed, its contrast where it shows
         ratio = contrast_ratio(item.colour, item.background)
         large = item.size_pt >= 18 or (item.bold and item.size_pt >= 14)
         wanted = float(limits["min_contrast_large" if large else "min_contrast"])
@@ -425,7 +434,7 @@ def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
             return None, drawn[0][0], pieces_min
     if item.page_kind in RULES_KINDS and item.bottom_mm > FOOTER_MM:
         return item.page_kind, f"{item.page_kind} page", float(limits["min_text_pt_rules"])
-    return "page furniture", f"{item.page_kind or 'a'} page", pieces_min
+    return "page furniture", f"{item.page_kind or 'a'} page", float(limits["min_text_pt_sheets"])
 
 
 def _piece_kind(name: str) -> str:
