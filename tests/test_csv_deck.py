@@ -77,7 +77,9 @@ def test_a_bad_card_is_reported_at_its_csv_line(tmp_path):
 
 @pytest.mark.parametrize("header, said", [
     ("id,en,en", "column 'en' appears twice"),
-    ("id,Name", "column 2 'Name': a column is a key such as id, art, en, title.fr"),
+    ("id,Name", "column 2 'Name': a column is a key such as id, art, en, title.fr (at most four parts)"),
+    ("id,a.b.c.d.e", "column 2 'a.b.c.d.e': a column is a key such as id, art, en, title.fr (at most four parts)"),
+    (",".join(f"c{n}" for n in range(65)), "65 columns; a deck has at most 64"),
 ])
 def test_a_bad_header_is_reported_on_line_1(tmp_path, header, said):
     layout, table = as_csv("classic", "treasures", tmp_path, ["id", "en"])

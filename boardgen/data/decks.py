@@ -29,7 +29,9 @@ MAX_BYTES = 1024 * 1024
 TEXT_COLUMNS = ("id", "art", "field")
 # The table a bare language column fills.
 NAME_OF = {"treasures": "name", "objects": "name", "deck": "title"}
-COLUMN = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+# A column names a key up to three tables deep (title.en, effect.kind), 64 characters at most.
+COLUMN = re.compile(r"^[a-z_][a-z0-9_]{0,63}(\.[a-z_][a-z0-9_]{0,63}){0,3}$")
+MAX_COLUMNS = 64
 
 
 def is_deck_file(value: Any) -> bool:
@@ -75,11 +77,13 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
     if not header or not any(h.strip() for h in header):
         return [], {}, [Problem(shown, "", "no header row: the first row names the columns (id, en, fr...)", 1)]
     columns = [h.strip() for h in header]
+    if len(columns) > MAX_COLUMNS:
+        return [], {}, [Problem(shown, "", f"{len(columns)} columns; a deck has at most {MAX_COLUMNS}", 1)]
     problems = []
     for number, column in enumerate(columns, start=1):
         if not COLUMN.match(column):
             problems.append(Problem(shown, "", f"column {number} {quote(column)}: a column is a key such as id, "
-                                    "art, en, title.fr", 1))
+                                    "art, en, title.fr (at most four parts)", 1))
         elif columns.index(column) != number - 1:
             problems.append(Problem(shown, "", f"column {quote(column)} appears twice", 1))
     if problems:
