@@ -11,9 +11,14 @@ of one big int (`boardgen.rules.sliding.Lanes`): one flood finds every child's p
 layer is first flooded node by node, looking only for the target; the children are made
 only if no node reaches it (a search ends in the layer that finds the target, so that
 layer's children would be thrown away). Every node counts against the budget as a
-push-by-push search would count it (`Solution.nodes`), so the budget stops a search at the
-same place. `solve_many` shares the floods between pairs: the searches from one start to
-every treasure meet the same boards.
+push-by-push search would count it (`Solution.nodes`).
+
+Larger boards: a layer is visited nearest first (the nodes whose pawns stand closest to the
+target), and a layer whose full expansion would overrun the budget is searched lazily, child
+by child, nearest first, until one reaches the target; so a 13 x 13 board's four-turn hunts
+are found after three full layers. `solve_many` answers every target of one start with one
+search (`solve_from`: a node also records where each target tile lies, and every layer is
+flooded once for all of them), and from 11 x 11 gives each start to a worker process.
 """
 
 from __future__ import annotations
@@ -319,6 +324,155 @@ def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, bud
     return nodes
 
 
+MultiKey = tuple[int, int, int, int, int, int, tuple[int, ...]]  # n, e, s, w, spare, banned point, targets
+
+
+def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: int = 8,
+               budget: int = DEFAULT_BUDGET) -> list[Solution]:
+    """`solve` for several target tiles from one pawn square at once, each answer the one
+    `solve` gives (its fewest turns; not found within `max_turns`; never reachable; out of
+    budget). One search serves them all: a node is a board with where every target tile
+    lies, each layer is flooded once, and a target is answered in the first layer where a
+    child reaches it. `budget` bounds the whole search (the nodes of its hardest target),
+    and ``Solution.nodes`` is the count when each target was answered."""
+    geometry = board.geometry
+    stride, full = geometry.stride, geometry.full
+    fans = _fans(geometry)
+    table, make = fans.fans, fans.fan
+    answers: list[Solution | None] = [None] * len(targets)
+    open_targets = list(range(len(targets)))
+    start: MultiKey = (board.n, board.e, board.s, board.w, board.spare_mask, -1,
+                       tuple(board.locate(t) for t in targets))
+    layer: dict[MultiKey, int] = {start: 1 << pawn}
+    seen = dict(layer)
+    nodes = 0
+    far = 2 * geometry.size
+
+    def nearest(pawns: int, where: tuple[int, ...]) -> int:
+        """Steps (walls ignored) from the pawns to the nearest target still open."""
+        goals = 0
+        for t in open_targets:
+            if where[t] != SPARE:
+                goals |= 1 << where[t]
+        for distance in range(far):
+            if pawns & goals:
+                return distance
+            pawns = (pawns | pawns << 1 | pawns >> 1 | pawns << stride | pawns >> stride) & full
+        return far
+
+    def settle(solution: Solution) -> list[Solution]:
+        for t in open_targets:
+            answers[t] = solution
+        return [a if a is not None else solution for a in answers]
+
+    for turn in range(1, max_turns + 1):
+        expanded: list[tuple[_Fan, MultiKey, Flooded]] = []
+        for key, pawns in sorted(layer.items(), key=lambda item: nearest(item[1], item[0][6])):
+            n, e, s, w, spare, banned, where = key
+            fan = table.get(banned * 8 + _ORIENTATIONS[spare])
+            if fan is None:
+                fan = make(banned, spare)
+            lanes = fan.lanes
+            found = lanes.flooded(n, e, s, w, spare, lanes.ride(pawns))
+            for t in list(open_targets):
+                hits = found[0] & fan.goal(where[t], False)[1]
+                if hits:
+                    answers[t] = Solution(turn, nodes + (((hits & -hits).bit_length() - 1) >> lanes.bits) + 1)
+                    open_targets.remove(t)
+            if not open_targets:
+                return [a for a in answers if a is not None]
+            if nodes + fan.count > budget:
+                return settle(Solution(None, nodes + fan.count, proven=False))
+            nodes += fan.count
+            expanded.append((fan, key, found))
+        if turn == max_turns:
+            break
+        children = sum(fan.count for fan, _, _ in expanded)
+        if nodes + children * children // max(1, len(expanded)) > budget:
+            return _nearest_first_all(expanded, seen, table, make, answers, open_targets, nodes, budget,
+                                      turn + 1, turn + 1 == max_turns)
+        following: dict[MultiKey, int] = {}
+        seen_get, following_get = seen.get, following.get
+        for fan, (n, e, s, w, _, _, where), (reaches, ln, le, ls, lw) in expanded:
+            split, per = fan.lanes.split, fan.per
+            ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                       | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
+            moved = [fan.goal(square, False)[0] for square in where]
+            for k, (reach, a, b, c, d, out, ban) in enumerate(zip(
+                    split(reaches), split(ln), split(le), split(ls), split(lw), ejected, fan.bans, strict=True)):
+                child_key = (a, b, c, d, out, ban, tuple(m[k] for m in moved))
+                known = seen_get(child_key, 0)
+                if reach & ~known:
+                    seen[child_key] = known | reach
+                    following[child_key] = following_get(child_key, 0) | reach
+        if not following:
+            return settle(Solution(None, nodes, exhausted=True))
+        layer = following
+    return settle(Solution(None, nodes))
+
+
+def _nearest_first_all(expanded: list[tuple[_Fan, MultiKey, Flooded]], seen: dict[MultiKey, int],
+                       table: dict[int, _Fan], make: Callable[[int, int], _Fan],
+                       answers: list[Solution | None], open_targets: list[int], nodes: int, budget: int,
+                       turn: int, last: bool) -> list[Solution]:
+    """`_nearest_first` for `solve_from`: the children nearest any open target first, each
+    target answered by the first child that reaches it."""
+    parents: list[list[Any]] = []
+    for fan, key, found in expanded:
+        ring = 0
+        for t in open_targets:
+            ring |= fan.goal(key[6][t], False)[1]
+        parents.append([fan, key, found, ring, 0, None])
+    size = expanded[0][0].lanes.geometry.size if expanded else 0
+    radius = 0
+    while parents and open_targets:
+        radius += 1
+        final = radius > 2 * size
+        for parent in parents:
+            fan, key, found, ring, done, parts = parent
+            lanes = fan.lanes
+            if final:
+                picked = [k for k in range(lanes.count) if not (done >> k) & 1]
+            else:
+                ring = parent[3] = lanes.grow(ring)
+                picked = [k for k in lanes.chosen_indices(found[0] & ring) if not (done >> k) & 1]
+            if not picked:
+                continue
+            if parts is None:
+                n, e, s, w = key[:4]
+                ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
+                           | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(fan.per)]
+                parts = parent[5] = [lanes.split(found[k]) for k in range(5)] + [ejected]
+            moved = [fan.goal(square, False)[0] for square in key[6]]
+            for k in picked:
+                done |= 1 << k
+                reach, a, b, c, d, out = (part[k] for part in parts)
+                child_key = (a, b, c, d, out, fan.bans[k], tuple(m[k] for m in moved))
+                known = seen.get(child_key, 0)
+                if not reach & ~known:
+                    continue
+                seen[child_key] = known | reach
+                child = table.get(fan.bans[k] * 8 + _ORIENTATIONS[out])
+                if child is None:
+                    child = make(fan.bans[k], out)
+                flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
+                for t in list(open_targets):
+                    hits = flooded[0] & child.goal(child_key[6][t], False)[1]
+                    if hits:
+                        first = ((hits & -hits).bit_length() - 1) >> child.lanes.bits
+                        answers[t] = Solution(turn, nodes + first + 1)
+                        open_targets.remove(t)
+                if not open_targets:
+                    return [a for a in answers if a is not None]
+                nodes += child.count
+                if nodes > budget:
+                    return [a or Solution(None, nodes, proven=False) for a in answers]
+            parent[4] = done
+        if final:
+            break
+    return [a or Solution(None, nodes, proven=last) for a in answers]
+
+
 @dataclass(frozen=True)
 class PairResult:
     """One solved (start or square, treasure) pair."""
@@ -354,18 +508,29 @@ PARALLEL_SIZE = 11
 def _solve_group(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], indices: Sequence[int],
                  max_turns: int, budget: int, progress: Callable[[int, int, str], None] | None,
                  label: str) -> list[PairResult]:
+    """The pairs at `indices`, in order: the targets of each origin in one `solve_from`."""
     geometry = board.geometry
     tile_of = {t.treasure: i for i, t in enumerate(board.table) if t.treasure}
-    results = []
-    memo: dict[tuple[int, ...], Flooded] = {}
-    for done, index in enumerate(indices, start=1):
-        cell, treasure = pairs[index]
-        solution = solve(board, geometry.bit(*cell), tile_of[treasure], max_turns=max_turns,
-                         budget=budget, memo=memo)
-        results.append(PairResult(cell, treasure, solution))
-        if progress is not None:
-            progress(done, len(indices), label)
-    return results
+    by_origin: dict[tuple[int, int], list[int]] = {}
+    for index in indices:
+        by_origin.setdefault(pairs[index][0], []).append(index)
+    found: dict[int, Solution] = {}
+    done = 0
+    for cell, group in by_origin.items():
+        targets = [tile_of[pairs[index][1]] for index in group]
+        pawn = geometry.bit(*cell)
+        for index, target, solution in zip(group, targets, solve_from(
+                board, pawn, targets, max_turns=max_turns, budget=budget), strict=True):
+            if solution.turns is None and not solution.exhausted:
+                # Unanswered: a search for this target alone merges the boards that differ only
+                # where the other targets lie, so it may prove what the shared one could not.
+                solution = solve(board, pawn, target, max_turns=max_turns, budget=budget)
+            found[index] = solution
+        for _ in group:
+            done += 1
+            if progress is not None:
+                progress(done, len(indices), label)
+    return [PairResult(pairs[index][0], pairs[index][1], found[index]) for index in indices]
 
 
 # What the forked solver workers solve: they inherit it, so no board is pickled.

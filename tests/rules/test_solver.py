@@ -196,3 +196,25 @@ def test_the_pairs_of_a_large_board_shared_among_processes_get_the_same_answers(
                         progress=lambda done, total, _: calls.append((done, total)))
     assert shared == solve_many(board, pairs, max_turns=3, budget=926_000, workers=1)
     assert calls[-1] == (len(pairs), len(pairs)) and len(calls) == 3  # one step per start
+
+
+@pytest.mark.parametrize("name", ["classic", str(FIXTURES / "five.toml"), str(FIXTURES / "nine.toml"),
+                                  str(FIXTURES / "unreachable_treasure.toml")])
+def test_one_search_for_every_target_of_a_square_answers_as_one_search_each(name: str) -> None:
+    """`solve_many` (one `solve_from` per origin, `solve` again for a target it leaves
+    unanswered) against `solve` per pair: the same fewest turns and the
+    same proofs, from the starts and from random squares, with a tight turn bound too."""
+    rng = random.Random(name)
+    layout = build(load("game", name))
+    for seed in (0, 9):
+        board = Board.from_deal(deal(layout, seed))
+        tile_of = {t.treasure: i for i, t in enumerate(board.table) if t.treasure}
+        cells = [s.at for s in layout.starts]
+        cells += [board.geometry.cell(square) for square in rng.sample(board.geometry.squares, 3)]
+        pairs = [(cell, treasure) for cell in cells for treasure in tile_of]
+        for max_turns in (2, 8):
+            together = solve_many(board, pairs, max_turns=max_turns, budget=200_000, workers=1)
+            alone = [solve(board, board.geometry.bit(*cell), tile_of[treasure], max_turns=max_turns, budget=200_000)
+                     for cell, treasure in pairs]
+            assert [(r.solution.turns, r.solution.proven, r.solution.exhausted) for r in together] == [
+                (s.turns, s.proven, s.exhausted) for s in alone]
