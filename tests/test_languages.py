@@ -162,11 +162,19 @@ def test_german_is_data_only_and_prints_the_classic_kit_in_german(kit_factory):
 
 def test_a_bundled_game_without_german_says_what_german_needs(tmp_path):
     with pytest.raises(LanguageError) as caught:
-        render_kit("master", tmp_path, KitOptions(lang="de", previews=False, check=False))
+        render_kit("minos", tmp_path, KitOptions(lang="de", previews=False, check=False))
     message = caught.value.format()
-    assert message.startswith("layouts/games/master.toml is in en, fr; it renders with --lang en. A render in 'de'")
-    assert "layouts/games/master.toml:8: game.title: no 'de' text (it has en, fr)" in message
-    assert "game.rules: no rules text master.de.md among the bundled ones" in message
+    assert message.startswith("layouts/games/minos.toml is in en, fr; it renders with --lang en. A render in 'de'")
+    assert "layouts/games/minos.toml:8: game.title: no 'de' text (it has en, fr)" in message
+    assert "game.rules: no rules text minos.de.md among the bundled ones" in message
+
+
+def test_master_in_german_keeps_its_nouns_capitalised(kit_factory):
+    pdf, _ = kit_factory("master", lang="de")
+    rules = rules_pages(pdf)
+    assert "Sobald der letzte Gegenstand, Mistelzweig (25), genommen wird" in rules
+    assert "Alle haben drei; jeder Zauberstab, den du nicht benutzt hast, zählt am Ende 3 Punkte." in rules
+    assert "Wie boardgen die Regeln liest" in rules and "Mitgeschobenwerden ist nie Ankommen" in rules
 
 
 def test_a_french_kit_speaks_french_only(kit_factory):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from boardgen.data.loader import Document
+from boardgen.data.strings import strings
 from boardgen.errors import DataError, Problem
 from boardgen.model import sliding
 from boardgen.model.sliding import SlidingLayout
@@ -125,7 +126,7 @@ def rule_values(layout: MasterLayout, lang: str) -> dict[str, object]:
     """The sliding game's rule values (`sliding.rule_values`) plus the objects, token
     squares, recipes, wands and scoring: ``objects``, ``token_squares``, ``per_card``,
     ``wands``, ``recipe_bonus``, ``unused_wand``, and the object that ends the game as
-    ``last_object`` (its name in `lang`, lower case first) and ``last_value``."""
+    ``last_object`` (its name in `lang`, lower case first but in German) and ``last_value``."""
     last = layout.object(layout.last_object)
     name = last.name[lang]
     values = sliding.rule_values(layout, lang)
@@ -134,7 +135,8 @@ def rule_values(layout: MasterLayout, lang: str) -> dict[str, object]:
         "per_card": layout.per_card, "wands": layout.wands_per_player,
         "recipe_bonus": layout.recipe_bonus, "unused_wand": layout.unused_wand,
         "last_value": last.value}, lang))
-    values["last_object"] = name[:1].lower() + name[1:]
+    # Inside a sentence, lower case first, unless the language keeps its nouns' capitals.
+    values["last_object"] = name if strings(lang).get("nouns_capitalised") else name[:1].lower() + name[1:]
     return values
 
 
