@@ -44,6 +44,8 @@ class Game(Protocol[State, Move]):
     - `InPlace` ``position(players, seed)`` and ``play(state, move) -> None``: the first
       position as a mutable one, and `apply` in place on it (the self-play loop uses them
       when present; players get the position between decisions and must not change it);
+      `TurnPlaying` ``play_turn(state, players, rng)``: a whole turn of an `InPlace` game in
+      one call;
     - `HeuristicGame` ``heuristic(state, seat)``: how far `seat` is from winning (the greedy
       player); `Scoring` ``score_moves(state, moves, seat) -> list``: the heuristic of each
       move's result at once; `BestMoves` ``best_moves(state) -> Sequence``: the legal moves
@@ -88,6 +90,16 @@ class InPlace(Protocol):
     def position(self, players: int, seed: int) -> Any: ...
 
     def play(self, state: Any, move: Any) -> None: ...
+
+
+class TurnPlaying(Protocol):
+    """An `InPlace` game that plays a whole turn in one call: the seat to move's decisions,
+    each chosen by its player (``players[seat].choose(game, state, rng)``) and played as
+    `play` plays it, until the turn or the game ends. Returns how many decisions it made,
+    the moves offered in all, the most offered at one decision and the events they set off:
+    what playing them one at a time would give, with the loop's cost paid once a turn."""
+
+    def play_turn(self, state: Any, players: Sequence[Player], rng: Rng) -> tuple[int, int, int, Sequence[Event]]: ...
 
 
 class Scoring(Protocol):

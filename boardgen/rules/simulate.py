@@ -56,14 +56,14 @@ import os
 import random
 import signal
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any, cast
 
 from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
 from boardgen.background import can_fork, die_with_parent
-from boardgen.rules.protocol import Game, InPlace, Player, Recording, TurnCounting
+from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
 
 Progress = Callable[[int, int, str], None]
 Hook = Callable[[Any, Any, Any], Mapping[str, float]]
@@ -335,7 +335,9 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
     """Play one game to its end or to the turn cap: the one play loop of boardgen. The
     record's counters are the sum of the game's `events` after each decision (see
     `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
-    each move in place. `hook` and a game's own ``playout`` are the old ways of King Minos
+    each move in place; one that plays a whole turn in one call (`TurnPlaying`, with
+    `turns_played`) is asked for a turn at a time: the same decisions, draws and events, the
+    loop's cost paid once a turn. `hook` and a game's own ``playout`` are the old ways of King Minos
     (its second copy), kept until it moves onto events (issue 20); no other game may use
     them."""
     fast = getattr(game, "playout", None)
@@ -347,6 +349,9 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
     counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
     recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
     in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
+    turns_at_once: TurnPlaying | None = None
+    if in_place and counting and hook is None and getattr(game, "play_turn", None):
+        turns_at_once = cast(TurnPlaying, game)
     state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
     decisions = offered = widest = 0
     counters: dict[str, float] = {}
@@ -357,6 +362,14 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         turns = counting.turns_played(state) if counting else decisions
         if turns >= turn_cap:
             break
+        if turns_at_once is not None:
+            made, seen, most, events = turns_at_once.play_turn(state, players, rng)
+            decisions += made
+            offered += seen
+            widest = max(widest, most)
+            add(counters, events)
+            outcome = outcome_of(state)
+            continue
         moves = legal(state)
         if not moves:
             raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
@@ -374,12 +387,7 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         else:
             state = game.apply(state, move)
         if recording is not None:
-            for event in recording.events(state):
-                if isinstance(event, str):
-                    counters[event] = get(event, 0.0) + 1.0
-                else:
-                    key, amount = event
-                    counters[key] = get(key, 0.0) + amount
+            add(counters, recording.events(state))
         decisions += 1
         outcome = outcome_of(state)
     if outcome is None:
@@ -387,6 +395,17 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
                           counters)
     return GameRecord(seed, len(players), outcome.winner, outcome.turns, True, decisions,
                       offered, widest, counters, outcome.scores)
+
+
+def add(counters: dict[str, float], events: Iterable[Event]) -> None:
+    """Sum events into counters: a name counts one, a (name, amount) pair its amount."""
+    get = counters.get
+    for event in events:
+        if isinstance(event, str):
+            counters[event] = get(event, 0.0) + 1.0
+        else:
+            key, amount = event
+            counters[key] = get(key, 0.0) + amount
 
 
 def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, seed: int, turn_cap: int,

@@ -157,3 +157,89 @@ def test_several_workers_give_the_same_statistics():
                    progress=lambda done, total, label: calls.append((done, total)), **args)
     assert one.to_dict() == two.to_dict()
     assert calls[-1] == (40, 40) and len(calls) == 4
+
+
+class Heap:
+    """A position of `Doubles`, changed in place."""
+
+    def __init__(self, left: int, seats: int):
+        self.left, self.seats, self.turn, self.taken, self.winner = left, seats, 0, 0, -1
+        self.events: list[str] = []
+
+
+class Doubles:
+    """Nim in turns of two takes (1 or 2 counters each) played in place; a take of 2 is an
+    event. `play_turn` plays both takes of a turn at once, as `TurnPlaying` allows."""
+
+    id = "doubles"
+
+    def __init__(self) -> None:
+        self.turns_at_once = 0
+
+    def initial_state(self, players: int, seed: int) -> Heap:
+        return self.position(players, seed)
+
+    def position(self, players: int, seed: int) -> Heap:
+        return Heap(30 + seed % 5, players)
+
+    def to_move(self, state: Heap) -> int:
+        return state.turn % state.seats
+
+    def turns_played(self, state: Heap) -> int:
+        return state.turn
+
+    def legal_moves(self, state: Heap) -> list[int]:
+        return [n for n in (1, 2) if n <= state.left]
+
+    def best_moves(self, state: Heap) -> list[int]:
+        return [min(self.legal_moves(state))]
+
+    def heuristic(self, state: Heap, seat: int) -> int:
+        return state.left
+
+    def apply(self, state: Heap, move: int) -> Heap:
+        raise AssertionError("played in place")
+
+    def play(self, state: Heap, move: int) -> None:
+        state.left -= move
+        state.events = ["two"] if move == 2 else []
+        if state.left == 0:
+            state.winner = state.turn % state.seats
+        elif state.taken:
+            state.turn, state.taken = state.turn + 1, 0
+        else:
+            state.taken = 1
+
+    def events(self, state: Heap) -> list[str]:
+        return state.events
+
+    def outcome(self, state: Heap) -> Outcome | None:
+        return None if state.winner < 0 else Outcome(state.winner, state.turn + 1)
+
+    def play_turn(self, state: Heap, players, rng) -> tuple[int, int, int, list[str]]:
+        self.turns_at_once += 1
+        turn, made, seen, most, events = state.turn, 0, 0, 0, []
+        player = players[turn % state.seats]
+        while state.winner < 0 and state.turn == turn:
+            moves = self.legal_moves(state)
+            seen, most = seen + len(moves), max(most, len(moves))
+            self.play(state, player.choose(self, state, rng))
+            made += 1
+            events += state.events
+        return made, seen, most, events
+
+
+class DoublesOneAtATime(Doubles):
+    play_turn = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("cap", [1000, 7])
+def test_a_whole_turn_at_once_gives_the_record_of_one_decision_at_a_time(cap):
+    players = [RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+    game = Doubles()
+    for seed in range(12):
+        at_once = play(game, players, seed, turn_cap=cap)
+        assert at_once == play(DoublesOneAtATime(), players, seed, turn_cap=cap)
+        assert at_once.finished == (cap == 1000) and at_once.turns == min(cap, at_once.turns)
+        assert at_once.decisions >= 2 * (at_once.turns - 1) and at_once.branching_max == 2
+    assert game.turns_at_once >= 12 * 7  # every turn was played at once
