@@ -59,13 +59,7 @@ def kit_file_name(game: str, options: KitOptions) -> str:
     from boardgen.render.imposition import paper as lookup
 
     default = KitOptions()
-    parts = [game, lookup(options.paper).name]
-    if options.lang != default.lang:
-        parts.append(options.lang)
-    if options.theme != default.theme:
-        parts.append(Path(options.theme).stem if options.theme.endswith(".toml") else options.theme)
-    if options.seed is not None:
-        parts.append(f"seed{options.seed}")
+    parts = [game, lookup(options.paper).name, *_drawn_parts(options)]
     if options.orientation != default.orientation:
         parts.append(options.orientation)
     if options.margin != default.margin:
@@ -95,15 +89,21 @@ def svg_folder(options: KitOptions) -> str:
     change what is drawn (language, theme, seed: `svg-fr-ink-saver`), so a variant never
     replaces another's SVG files; variants that differ only in paper or print options draw
     the same pieces and share one folder."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(["svg", *_drawn_parts(options)]))
+
+
+def _drawn_parts(options: KitOptions) -> list[str]:
+    """The options that change what is drawn on the pieces, where they differ from the default:
+    language, theme, seed (one list for file and folder names)."""
     default = KitOptions()
-    parts = ["svg"]
+    parts = []
     if options.lang != default.lang:
         parts.append(options.lang)
     if options.theme != default.theme:
         parts.append(Path(options.theme).stem if options.theme.endswith(".toml") else options.theme)
     if options.seed is not None:
         parts.append(f"seed{options.seed}")
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts))
+    return parts
 
 
 # Millimetres. A printer's unprintable margin is 3-10 mm; 30 leaves room for odd printers.
