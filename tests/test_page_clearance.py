@@ -230,7 +230,8 @@ def colour_near_words(path, index: int, colour: tuple[float, ...], words: set[st
                    int((bottom + pad) * k) + 1)
             if box[2] <= 0 or box[3] <= 0 or box[0] >= image.width or box[1] >= image.height:
                 continue
-            pixels = image.crop(box).getdata()
+            data = image.crop(box).tobytes()  # RGB, three bytes a pixel
+            pixels = (data[k:k + 3] for k in range(0, len(data), 3))
             if any(sum(abs(a - b) for a, b in zip(px, target, strict=True)) < 60 for px in pixels):
                 hits.add(word["text"])
     return hits
