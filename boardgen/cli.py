@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -386,7 +387,9 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
     maker = GENERATORS[game]
     size = maker.check_size(game, size)
-    text = maker.make(size, seed, check_name(new_id or output.stem.lower()))
+    # A layout id is lower-case letters, digits and '-': a file name's other characters become '-'.
+    default_id = "-".join(part for part in re.split(r"[^a-z0-9]+", output.stem.lower()) if part)
+    text = maker.make(size, seed, check_name(new_id or default_id or "layout"))
     write_atomic(output, text.encode("utf-8"), replace=force)
     click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
                f"`boardgen validate {output}`")

@@ -55,3 +55,10 @@ def test_the_largest_sliding_size_is_accepted(tmp_path: Path) -> None:
     code, out = run("generate", "classic", "--size", "13", "-o", str(path))
     assert code == 0, out
     assert load_game(str(path))[1].size == 13
+
+
+def test_a_file_name_with_underscores_gives_a_valid_layout_id(tmp_path: Path) -> None:
+    path = tmp_path / "Master_Five.toml"
+    code, out = run("generate", "master", "--size", "5", "-o", str(path))
+    assert code == 0, out
+    assert load_game(str(path))[1].id == "master-five"
