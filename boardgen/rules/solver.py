@@ -26,7 +26,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,9 +216,7 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
         following: dict[NodeKey, int] = {}
         seen_get, following_get = seen.get, following.get
         for fan, (n, e, s, w, _, _, _), where, (reaches, ln, le, ls, lw) in expanded:
-            split, per = fan.lanes.split, fan.per
-            ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                       | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
+            split, ejected = fan.lanes.split, _ejected(fan, n, e, s, w)
             for reach, a, b, c, d, out, goal, ban in zip(
                     split(reaches), split(ln), split(le), split(ls), split(lw), ejected, where,
                     fan.bans, strict=True):
@@ -238,67 +236,72 @@ def _nearest_first(expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]
                    make: Callable[[int, int], _Fan], floods: dict[tuple[int, ...], Flooded],
                    keep: bool, rides: bool, nodes: int, budget: int, turn: int,
                    last: bool) -> Solution:
-    """Layer `turn` searched child by child, nearest first: the children of the `expanded`
-    nodes whose pawns stand within Manhattan distance 1 of their target, then 2, and so on
-    (the target grown one step at a time in every lane at once), those whose target went
-    into the spare last. Each child flooded counts its fan against the budget. Without a
-    hit the search stops here: unproven, unless this was the last turn allowed."""
-    # Per parent: its fan, key, reach lanes, the target's lanes grown so far, the children
-    # done (a bit per lane), and its lanes split (made when first needed).
-    parents: list[list[Any]] = [[fan, key, found, fan.goal(key[5], rides)[1], 0, None]
-                                for fan, key, _, found in expanded]
-    radius = 0
-    size = expanded[0][0].lanes.geometry.size if expanded else 0
-    while parents:
-        radius += 1
-        final = radius > 2 * size
+    """Layer `turn` searched child by child, nearest first (`_nearest_children`). Each child
+    flooded counts its fan against the budget. Without a hit the search stops here:
+    unproven, unless this was the last turn allowed."""
+    parents = [[fan, key, found, fan.goal(key[5], rides)[1], 0, None] for fan, key, _, found in expanded]
+    for (fan, key, *_), k, (reach, a, b, c, d, out) in _nearest_children(parents):
+        goal = fan.goal(key[5], rides)[0][k]
+        child = _new_child(seen, (a, b, c, d, out, goal, fan.bans[k]), reach, fan.bans[k], out, table, make)
+        if child is None:
+            continue
+        flooded = floods.get((a, b, c, d, out, fan.bans[k], reach))
+        if flooded is None:
+            flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
+            if keep:
+                if len(floods) >= MEMO_NODES:
+                    floods.clear()
+                floods[(a, b, c, d, out, fan.bans[k], reach)] = flooded
+        hits = flooded[0] & child.goal(goal, rides)[1]
+        if hits:
+            return Solution(turn, nodes + (((hits & -hits).bit_length() - 1) >> child.lanes.bits) + 1)
+        nodes += child.count
+        if nodes > budget:
+            return Solution(None, nodes, proven=False)
+    return Solution(None, nodes, proven=last)
+
+
+def _nearest_children(parents: list[list[Any]]) -> Iterator[tuple[list[Any], int, tuple[int, ...]]]:
+    """The children of `parents` (each ``[fan, key, found, target lanes, lanes done, lanes
+    split]``) nearest first: those whose pawns stand within Manhattan distance 1 of a target,
+    then 2, and so on (the target lanes grown a step at a time in every lane at once), any
+    left (a target gone into the spare) last. Each child as its parent, its lane and its
+    (reach, n, e, s, w, spare)."""
+    size = parents[0][0].lanes.geometry.size if parents else 0
+    for radius in range(1, 2 * size + 2):
         for parent in parents:
             fan, key, found, ring, done, parts = parent
             lanes = fan.lanes
-            if final:
-                close = (1 << lanes.count) - 1 & ~done
-                picked = [k for k in range(lanes.count) if (close >> k) & 1]
+            if radius > 2 * size:
+                picked = [k for k in range(lanes.count) if not (done >> k) & 1]
             else:
                 ring = parent[3] = lanes.grow(ring)
                 picked = [k for k in lanes.chosen_indices(found[0] & ring) if not (done >> k) & 1]
             if not picked:
                 continue
             if parts is None:
-                n, e, s, w = key[:4]
-                per = fan.per
-                ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                           | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
-                parts = parent[5] = [lanes.split(found[k]) for k in range(5)] + [ejected]
-            where = fan.goal(key[5], rides)[0]
+                parts = parent[5] = [lanes.split(found[i]) for i in range(5)] + [_ejected(fan, *key[:4])]
             for k in picked:
-                done |= 1 << k
-                reach, a, b, c, d, out = (part[k] for part in parts)
-                child_key = (a, b, c, d, out, where[k], fan.bans[k])
-                known = seen.get(child_key, 0)
-                if not reach & ~known:
-                    continue
-                seen[child_key] = known | reach
-                child = table.get(fan.bans[k] * 8 + _ORIENTATIONS[out])
-                if child is None:
-                    child = make(fan.bans[k], out)
-                flooded = floods.get((a, b, c, d, out, fan.bans[k], reach))
-                if flooded is None:
-                    flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
-                    if keep:
-                        if len(floods) >= MEMO_NODES:
-                            floods.clear()
-                        floods[(a, b, c, d, out, fan.bans[k], reach)] = flooded
-                hits = flooded[0] & child.goal(where[k], rides)[1]
-                if hits:
-                    first = ((hits & -hits).bit_length() - 1) >> child.lanes.bits
-                    return Solution(turn, nodes + first + 1)
-                nodes += child.count
-                if nodes > budget:
-                    return Solution(None, nodes, proven=False)
-            parent[4] = done
-        if final:
-            break
-    return Solution(None, nodes, proven=last)
+                parent[4] |= 1 << k
+                yield parent, k, tuple(part[k] for part in parts)
+
+
+def _new_child(seen: dict[Any, int], key: Any, reach: int, ban: int, out: int, table: dict[int, _Fan],
+               make: Callable[[int, int], _Fan]) -> _Fan | None:
+    """The fan of the child `key` (forbidden point `ban`, spare `out`), or None when `seen`
+    already holds every square of its `reach` (then it adds nothing)."""
+    known = seen.get(key, 0)
+    if not reach & ~known:
+        return None
+    seen[key] = known | reach
+    child = table.get(ban * 8 + _ORIENTATIONS[out])
+    return make(ban, out) if child is None else child
+
+
+def _ejected(fan: _Fan, n: int, e: int, s: int, w: int) -> list[int]:
+    """Per lane of `fan`, the open sides of the tile its push ejects: the child's spare."""
+    return [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3)
+            for out in fan.exits for _ in range(fan.per)]
 
 
 def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, budget: int,
@@ -394,9 +397,7 @@ def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: in
         following: dict[MultiKey, int] = {}
         seen_get, following_get = seen.get, following.get
         for fan, (n, e, s, w, _, _, where), (reaches, ln, le, ls, lw) in expanded:
-            split, per = fan.lanes.split, fan.per
-            ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                       | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(per)]
+            split, ejected = fan.lanes.split, _ejected(fan, n, e, s, w)
             moved = [fan.goal(square, False)[0] for square in where]
             for k, (reach, a, b, c, d, out, ban) in enumerate(zip(
                     split(reaches), split(ln), split(le), split(ls), split(lw), ejected, fan.bans, strict=True)):
@@ -423,53 +424,22 @@ def _nearest_first_all(expanded: list[tuple[_Fan, MultiKey, Flooded]], seen: dic
         for t in open_targets:
             ring |= fan.goal(key[6][t], False)[1]
         parents.append([fan, key, found, ring, 0, None])
-    size = expanded[0][0].lanes.geometry.size if expanded else 0
-    radius = 0
-    while parents and open_targets:
-        radius += 1
-        final = radius > 2 * size
-        for parent in parents:
-            fan, key, found, ring, done, parts = parent
-            lanes = fan.lanes
-            if final:
-                picked = [k for k in range(lanes.count) if not (done >> k) & 1]
-            else:
-                ring = parent[3] = lanes.grow(ring)
-                picked = [k for k in lanes.chosen_indices(found[0] & ring) if not (done >> k) & 1]
-            if not picked:
-                continue
-            if parts is None:
-                n, e, s, w = key[:4]
-                ejected = [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2)
-                           | (((w >> out) & 1) << 3) for out in fan.exits for _ in range(fan.per)]
-                parts = parent[5] = [lanes.split(found[k]) for k in range(5)] + [ejected]
-            moved = [fan.goal(square, False)[0] for square in key[6]]
-            for k in picked:
-                done |= 1 << k
-                reach, a, b, c, d, out = (part[k] for part in parts)
-                child_key = (a, b, c, d, out, fan.bans[k], tuple(m[k] for m in moved))
-                known = seen.get(child_key, 0)
-                if not reach & ~known:
-                    continue
-                seen[child_key] = known | reach
-                child = table.get(fan.bans[k] * 8 + _ORIENTATIONS[out])
-                if child is None:
-                    child = make(fan.bans[k], out)
-                flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
-                for t in list(open_targets):
-                    hits = flooded[0] & child.goal(child_key[6][t], False)[1]
-                    if hits:
-                        first = ((hits & -hits).bit_length() - 1) >> child.lanes.bits
-                        answers[t] = Solution(turn, nodes + first + 1)
-                        open_targets.remove(t)
-                if not open_targets:
-                    return [a for a in answers if a is not None]
-                nodes += child.count
-                if nodes > budget:
-                    return [a or Solution(None, nodes, proven=False) for a in answers]
-            parent[4] = done
-        if final:
-            break
+    for (fan, key, *_), k, (reach, a, b, c, d, out) in _nearest_children(parents):
+        where = tuple(fan.goal(square, False)[0][k] for square in key[6])
+        child = _new_child(seen, (a, b, c, d, out, fan.bans[k], where), reach, fan.bans[k], out, table, make)
+        if child is None:
+            continue
+        flooded = child.lanes.flooded(a, b, c, d, out, child.lanes.ride(reach))
+        for t in list(open_targets):
+            hits = flooded[0] & child.goal(where[t], False)[1]
+            if hits:
+                answers[t] = Solution(turn, nodes + (((hits & -hits).bit_length() - 1) >> child.lanes.bits) + 1)
+                open_targets.remove(t)
+        if not open_targets:
+            return [a for a in answers if a is not None]
+        nodes += child.count
+        if nodes > budget:
+            return [a or Solution(None, nodes, proven=False) for a in answers]
     return [a or Solution(None, nodes, proven=last) for a in answers]
 
 
