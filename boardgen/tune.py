@@ -279,7 +279,7 @@ def study_storage(url: str | None) -> Any:
     return JournalStorage(JournalFileBackend(str(path)))
 
 
-def study_name(doc: Document, found: Sequence[Knob]) -> str:
+def study_name(doc: Document) -> str:
     """The study's name: the layout's id and a digest of its data, so a changed layout never
     meets the trials of an earlier one in a shared storage."""
     digest = hashlib.sha256(json.dumps(doc.data, sort_keys=True, default=str).encode()).hexdigest()[:12]
@@ -332,7 +332,7 @@ def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, 
     sampler = (optuna.samplers.TPESampler(seed=0) if ordered is None else
                optuna.samplers.GridSampler({k.name: list(k.values()) for k in found}, seed=0))
     storage = study_storage(study_url)
-    name = study_name(doc, found) + f"-m{margin:g}-t{trials}"
+    name = study_name(doc) + f"-m{margin:g}-t{trials}"
     pruner = optuna.pruners.ThresholdPruner(upper=PRUNE_ABOVE)
     try:
         study = optuna.create_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner,
