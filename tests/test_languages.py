@@ -3,13 +3,14 @@ in a language the data lacks names every missing key, house rules live beside th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from pdfcheck import page_texts
 
 from boardgen.data.languages import LanguageError
-from boardgen.data.loader import load
+from boardgen.data.loader import layouts_root, load
 from boardgen.errors import DataError
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions
@@ -160,13 +161,25 @@ def test_german_is_data_only_and_prints_the_classic_kit_in_german(kit_factory):
     assert "Zauberbuch" in " ".join(texts)  # the layout's own German names on the cards
 
 
-def test_a_bundled_game_without_german_says_what_german_needs(tmp_path):
+def test_a_game_without_german_says_what_german_needs(tmp_path):
+    # Every bundled game speaks German now: a copy of King Minos without its German texts, with
+    # its rules (English and French only) beside it, names each German text it lacks.
+    bundled = layouts_root()
+    text = (bundled / "games" / "minos.toml").read_text(encoding="utf-8")
+    stripped = re.sub(r', de = "[^"]*"', "", text).replace('rules = "minos"', 'rules = "mine"')
+    assert stripped.count("de = ") == 0 and text.count("de = ") == 17
+    (tmp_path / "minos.toml").write_text(stripped, encoding="utf-8")
+    for lang in ("en", "fr"):
+        (tmp_path / f"mine.{lang}.md").write_bytes((bundled / "rules" / f"minos.{lang}.md").read_bytes())
     with pytest.raises(LanguageError) as caught:
-        render_kit("minos", tmp_path, KitOptions(lang="de", previews=False, check=False))
-    message = caught.value.format()
-    assert message.startswith("layouts/games/minos.toml is in en, fr; it renders with --lang en. A render in 'de'")
-    assert "layouts/games/minos.toml:8: game.title: no 'de' text (it has en, fr)" in message
-    assert "game.rules: no rules text minos.de.md among the bundled ones" in message
+        render_kit(str(tmp_path / "minos.toml"), tmp_path / "out", KitOptions(lang="de", previews=False, check=False))
+    lines = caught.value.format().splitlines()
+    assert lines[0].endswith("minos.toml is in en, fr; it renders with --lang en. A render in 'de' needs:")
+    assert lines[1].endswith("minos.toml:8: game.title: no 'de' text (it has en, fr)")
+    assert sum("no 'de' text" in line for line in lines) == 17
+    assert lines[-1].endswith(f"game.rules: mine.de.md not found beside the layout (in {tmp_path.resolve()}); "
+                              "it has mine.en.md, mine.fr.md")
+    assert not (tmp_path / "out").exists()
 
 
 def test_master_in_german_keeps_its_nouns_capitalised(kit_factory):
