@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -119,9 +119,11 @@ def pieces(doc: Document) -> Iterator[tuple[str, list[dict[str, Any]]]]:
             yield key, value
 
 
-def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | None = None) -> str:
-    """What a layout holds and what each table changes; `reprint_ids` (kits.reprint.piece_ids)
-    lists the pieces `render --only card:ID,tile:NN` reprints one by one."""
+def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | None = None,
+                  parts: Sequence[str] = ()) -> str:
+    """What a layout holds and what each table changes; `parts` (kits.reprint.parts_of) and
+    `reprint_ids` (kits.reprint.piece_ids) list what `render --only` reprints: whole parts,
+    and pieces one by one."""
     game = doc.data["game"]
     has = languages("game", doc.data)
     lines = [" / ".join(dict.fromkeys(game["title"][lang] for lang in has if lang in game["title"])) or game["id"],
@@ -136,6 +138,9 @@ def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | 
             art = entry.get("art", entry["id"])
             lines.append(f"  {entry['id']:<16} {label:<44} picture: {art}")
         lines.append("")
+    if parts:
+        example = next((p for p in parts if p not in ("cover", "board")), parts[0])
+        lines.append(f"Reprint parts: `boardgen render {game['id']} --only {example}`: {', '.join(parts)}")
     if reprint_ids:
         lines.append(f"Reprint single pieces: `boardgen render {game['id']} --only "
                      + ",".join(f"{kind}:{next(iter(ids))}" for kind, ids in reprint_ids.items() if ids) + "`")

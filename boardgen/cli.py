@@ -177,9 +177,15 @@ def list_command() -> None:
 @click.option("--sheets", default=None, metavar="N,N-M", callback=_checked(bounds.sheets),
               help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.")
 @click.option("--only", default=None, metavar="PART,PART", callback=_checked(bounds.parts),
-              help="Reprint only these kinds of page into a file of their own: " + ", ".join(bounds.PARTS)
-                   + "; or single pieces by id: card:ID, tile:NN (`boardgen show GAME` lists them), "
-                     "e.g. --only card:book,tile:07 or --only cards,tile:07.")
+              help="Reprint only these parts into a file of their own: " + ", ".join(bounds.PARTS)
+                   + "; or single pieces by id: " + ", ".join(f"{k}:ID" for k in bounds.PIECES)
+                   + " (`boardgen show GAME` lists them), e.g. --only card:book,tile:07 or --only tokens,pawn:red.")
+@click.option("--gap", type=float, default=0.0, show_default=True, callback=_checked(bounds.gap),
+              help="Millimetres between cards, tiles and tokens, each with its own crop marks, for scissors "
+                   "(0: butted on shared cut lines, for a guillotine).")
+@click.option("--split", is_flag=True,
+              help="Write the card pages and the paper pages into two files, <kit>-card.pdf and <kit>-paper.pdf, "
+                   "one for each printer tray.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
               help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).")
@@ -197,8 +203,8 @@ def list_command() -> None:
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
-           no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool,
-           no_check: bool, strict: bool, preview_vision: str | None) -> None:
+           gap: float, split: bool, no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool,
+           recheck: bool, no_check: bool, strict: bool, preview_vision: str | None) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.options import KitOptions
 
@@ -209,7 +215,8 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     names = game_names() if all_games else [game or DEFAULT_GAME]
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
-                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only,
+                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
+                         split=split,
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
     from boardgen.errors import UnplayableError
@@ -559,15 +566,16 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     own = not found.resolve().is_relative_to(layouts_root().resolve())
     if "game" in kinds and (not own or "[game]" in found.read_text(encoding="utf-8")):
         from boardgen.engines import load_game
-        from boardgen.kits.reprint import piece_ids
+        from boardgen.kits.reprint import parts_of, piece_ids
 
         doc = load("game", what)
         try:
             engine, layout = load_game(what)
             ids = piece_ids(engine.kit(), layout)
+            parts = parts_of(engine.kit(), ids)
         except BoardgenError:
-            ids = {}  # a layout being edited may not build yet: its tables are still worth listing
-        click.echo(authoring.describe_game(doc, ids))
+            ids, parts = {}, []  # a layout being edited may not build yet: its tables are still worth listing
+        click.echo(authoring.describe_game(doc, ids, parts))
     else:
         from boardgen.data.theme import load_theme
 

@@ -93,8 +93,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     Optional members (see `KitExtras`): ``Drawings``, the dataclass `draw` returns (drawings
     are cached between renders only for such a kit); ``piece_ids(layout)``, every single
-    piece it can reprint, by kind; ``TILE_PAGE_PIECES``, the other drawings printed on the
-    tiles' pages.
+    piece it can reprint, by kind; ``PIECE_FIELDS``, where each kind's drawings are;
+    ``EXTRA_PARTS``, parts printed on pages of their own besides the usual ones.
 
     Nothing is written to disk here; `boardgen.kit.render_kit` writes the files.
     """
@@ -112,10 +112,11 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 class KitExtras(Protocol):
     """The optional members of a kit module (`Kit`) that shared code looks for with
     ``getattr``: `boardgen.kit.draw_kit` (``Drawings``) and `boardgen.kits.reprint`
-    (``piece_ids``, ``TILE_PAGE_PIECES``)."""
+    (``piece_ids``, ``PIECE_FIELDS``, ``EXTRA_PARTS``)."""
 
     Drawings: type
-    TILE_PAGE_PIECES: tuple[str, ...]
+    PIECE_FIELDS: Mapping[str, tuple[str, str]]
+    EXTRA_PARTS: tuple[str, ...]
 
     def piece_ids(self, layout: Any, /) -> Mapping[str, Mapping[str, str]]: ...
 

@@ -24,7 +24,15 @@ from boardgen.kits.glyphs import check_glyphs
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
 from boardgen.kits.rules_text import check_language
-from boardgen.options import KitOptions, check_kit_options, kit_file_name, page_kinds, svg_folder
+from boardgen.options import (
+    STOCKS,
+    KitOptions,
+    check_kit_options,
+    kit_file_name,
+    page_kinds,
+    split_name,
+    svg_folder,
+)
 from boardgen.render import drawing_cache, fonts
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import frame_for
@@ -165,7 +173,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             _check_parts(options, kinds, layout.id)
             interrupted()
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
-            return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [])
+            return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [],
+                             placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
         accessibility.check_text(a11y, theme, accessibility.printed_texts(pdf_bytes, kinds), drawings.files())
         if a11y.failed:
             raise InaccessibleError(a11y.to_text())
@@ -178,7 +187,16 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             spot = getattr(pdf_bytes, "showcases", {}).get(svg_key(drawings.setup))
             board = spot if spot is not None else svg_page(drawings.setup, theme)
             pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
-        files: dict[str, bytes] = {pdf_name: pdf_bytes}
+        files: dict[str, bytes] = {}
+        if options.split:
+            # One file per stock, each printed from its own tray: the kit's pages, laid out once
+            # more with the other stock's pages dropped (and numbered within the file).
+            for which in STOCKS:
+                part, _ = kit.build_pdf(layout, theme, setup, drawings, dataclasses.replace(options, stock=which),
+                                        summary=summary_line)
+                files[split_name(pdf_name, which)] = part
+        else:
+            files[pdf_name] = pdf_bytes
         if options.svg:
             files.update({f"{svg_dir}/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
         if pngs is not None:
@@ -188,7 +206,9 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
                                            sort_keys=True) + "\n").encode()
         written = write_kit(folder, files, owned=(svg_dir, preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
-    return KitResult(name, folder, folder / pdf_name, len(kinds), written, summary, warnings)
+    main = folder / (split_name(pdf_name, "card") if options.split else pdf_name)
+    return KitResult(name, folder, main, len(kinds), written, summary, warnings,
+                     placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
 
 
 def render_all(games: list[str], out_root: Path, options: KitOptions, *,

@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardgen.errors import UsageError, quote
+from boardgen.render.imposition import PAPER_PAGES as PAPER_PAGES  # the stocks, read from here too
+from boardgen.render.imposition import STOCKS as STOCKS
+from boardgen.render.imposition import stock as stock
 
 if TYPE_CHECKING:
     from boardgen.render.imposition import Paper
@@ -37,7 +40,10 @@ class KitOptions:
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     board_sheets: tuple[int, ...] | None = None
-    only: tuple[str, ...] | None = None  # reprint only these kinds of page (options.PARTS)
+    only: tuple[str, ...] | None = None  # reprint only these parts and pieces (options.PARTS, PIECES)
+    gap: float = 0.0  # mm between cards, tiles and tokens, each with its own crop marks (0: shared cut lines)
+    split: bool = False  # the card pages and the paper pages in two files (<kit>-card.pdf, <kit>-paper.pdf)
+    stock: str | None = None  # keep only the pages of this stock (how --split makes each of its files)
     previews: bool = True
     preview_dpi: int | None = None  # None: board.png at 150 dpi, pages at 60 (render.preview)
     svg: bool = True
@@ -72,6 +78,8 @@ def kit_file_name(game: str, options: KitOptions) -> str:
         parts.append(f"flip{options.flip}")
     if options.backs == "duplex" and options.back_offset != default.back_offset:
         parts.append("offset" + "_".join(_mm(v) for v in options.back_offset))
+    if options.gap != default.gap:
+        parts.append(f"gap{_mm(options.gap)}")
     if options.board_sheets is not None:
         # A reprint of some board sheets gets its own file: it never replaces the whole kit.
         parts.append("sheets-" + "-".join(map(str, options.board_sheets)))
@@ -106,8 +114,15 @@ def _drawn_parts(options: KitOptions) -> list[str]:
     return parts
 
 
+def split_name(pdf_name: str, which: str) -> str:
+    """The file of one stock's pages in a split kit: classic-a4.pdf -> classic-a4-card.pdf."""
+    return f"{pdf_name.removesuffix('.pdf')}-{which}.pdf"
+
+
 # Millimetres. A printer's unprintable margin is 3-10 mm; 30 leaves room for odd printers.
 MARGIN_MM = (0.0, 30.0)
+# Room between cards, tiles and tokens cut with scissors (0: butted on shared cut lines).
+GAP_MM = (0.0, 20.0)
 # Width of the glue band of overlap joints.
 OVERLAP_MM = (1.0, 40.0)
 # A duplex printer's misregistration is a millimetre or two; more than this moves the backs off
@@ -140,6 +155,10 @@ def overlap(value: float) -> float:
     return bounded(value, *OVERLAP_MM, "the glue band")
 
 
+def gap(value: float) -> float:
+    return bounded(value, *GAP_MM, "the gap")
+
+
 def back_offset(text: str | None) -> tuple[float, float]:
     """'X,Y' in millimetres, each within BACK_OFFSET_MM of 0."""
     if not text:
@@ -168,17 +187,21 @@ def sheets(text: str | None) -> tuple[int, ...] | None:
     return tuple(sorted(numbers))
 
 
-# What --only can ask for: the kinds of page kits print (card backs come with their fronts),
-# and single pieces by id: `card:ID` (a card, ID as its SVG file is named: card-ID.svg) and
-# `tile:NN` (a loose tile, tile-NN.svg); `boardgen show GAME` lists them.
-PARTS = ("cover", "board", "tiles", "cards", "tokens", "pawns", "pieces", "blocks", "dice", "rules", "score-pad")
-PIECES = {"card": "cards", "tile": "tiles"}  # piece kind -> the kind of page it is printed on
+# What --only can ask for: whole parts of the kit (card backs come with their fronts; `pieces`
+# is every loose piece), and single pieces by id, `kind:ID` (`card:book`, `tile:07`,
+# `token:5`, `pawn:red`, `block:a6`, `die:1`, `wand:red-1`), as `boardgen show GAME` lists them.
+PARTS = ("cover", "board", "tiles", "cards", "tokens", "pawns", "pieces", "blocks", "dice", "wands", "rules",
+         "score-pad")
+PIECES = {"card": "cards", "tile": "tiles", "token": "tokens", "pawn": "pawns", "block": "blocks", "die": "dice",
+          "wand": "wands"}  # piece kind -> the part it belongs to
+# Parts printed on pages of their own kind; the others are loose pieces, packed on "pieces" pages.
+PAGE_PARTS = ("cover", "board", "cards", "rules", "score-pad")
 PIECE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def parts(text: str | None) -> tuple[str, ...] | None:
-    """'board,cards,card:book,tile:07': kinds of page (names from PARTS) and single pieces
-    (`card:ID`, `tile:NN`) to reprint. Whether the ids exist is the kit's to say
+    """'board,cards,card:book,tile:07': parts (names from PARTS) and single pieces (`kind:ID`,
+    kinds from PIECES) to reprint. Whether the ids exist is the kit's to say
     (kits.reprint.resolve)."""
     if not text:
         return None
@@ -189,11 +212,12 @@ def parts(text: str | None) -> tuple[str, ...] | None:
         kind, colon, piece = name.partition(":")
         if colon:
             if kind not in PIECES or not PIECE_ID.fullmatch(piece):
-                raise UsageError(f"unknown piece {quote(name)}; single pieces are "
-                                 + " or ".join(f"{k}:ID" for k in PIECES) + " (`boardgen show GAME` lists the ids)")
+                near = did_you_mean(kind, list(PIECES))
+                raise UsageError(f"unknown piece {quote(name)}{near}; single pieces are "
+                                 + ", ".join(f"{k}:ID" for k in PIECES) + " (`boardgen show GAME` lists the ids)")
         elif name not in PARTS:
-            raise UsageError(f"unknown part {quote(name)}; parts: {', '.join(PARTS)}, "
-                             + ", ".join(f"{k}:ID" for k in PIECES))
+            raise UsageError(f"unknown part {quote(name)}{did_you_mean(name, list(PARTS))}; parts: "
+                             f"{', '.join(PARTS)}, " + ", ".join(f"{k}:ID" for k in PIECES))
     if not names:
         raise UsageError(f"unknown part {quote(text)}; parts: {', '.join(PARTS)}")
     whole = sorted({n for n in names if ":" not in n}, key=PARTS.index)
@@ -201,12 +225,70 @@ def parts(text: str | None) -> tuple[str, ...] | None:
     return tuple(whole + single)
 
 
+def did_you_mean(asked: str, known: list[str]) -> str:
+    """' (did you mean "x"?)' naming the closest of `known`, or '' when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(asked, known, n=1, cutoff=0.6)
+    return f" (did you mean {quote(close[0])}?)" if close else ""
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One line of a kit's print plan: these pages (1-based, in the file they are in) on this
+    stock, single- or double-sided, taking `sheets` sheets."""
+
+    stock: str
+    pages: tuple[int, ...]
+    double: bool
+    sheets: int
+
+
+def print_plan(kinds: list[str], backs: str, *, split: bool = False) -> list[PlanStep]:
+    """How a kit's pages are printed, by stock (paper first): single-sided, except card fronts
+    followed by their backs (duplex backs), printed double-sided. With `split` the page numbers
+    are those of each stock's own file; otherwise of the kit."""
+    steps = []
+    for which in ("paper", "card"):
+        numbered = [(i + 1, kind) for i, kind in enumerate(kinds) if stock(kind) == which]
+        if split:
+            numbered = [(n, kind) for n, (_, kind) in enumerate(numbered, 1)]
+        double = tuple(n for n, kind in numbered if backs == "duplex" and kind in ("cards", "card-backs", "blank"))
+        single = tuple(n for n, _ in numbered if n not in double)
+        if single:
+            steps.append(PlanStep(which, single, False, len(single)))
+        if double:
+            steps.append(PlanStep(which, double, True, -(-len(double) // 2)))
+    return steps
+
+
+def sheet_counts(kinds: list[str], backs: str) -> dict[str, int]:
+    """Sheets of each stock the kit's print plan takes."""
+    counts = dict.fromkeys(STOCKS, 0)
+    for step in print_plan(kinds, backs):
+        counts[step.stock] += step.sheets
+    return counts
+
+
 def page_kinds(only: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    """The kinds of page a reprint keeps: the parts asked for, and the pages single pieces lie on."""
+    """The kinds of page a reprint keeps: the page parts asked for, and the piece sheets when
+    any loose piece is (whole parts or single pieces)."""
     if only is None:
         return None
-    kinds = {PIECES[name.partition(":")[0]] if ":" in name else name for name in only}
-    return tuple(sorted(kinds, key=PARTS.index))
+    kinds = set()
+    for name in only:
+        kind, colon, _ = name.partition(":")
+        part = PIECES[kind] if colon else name
+        kinds.add(part if part in PAGE_PARTS else "pieces")
+    return tuple(sorted(kinds, key=lambda k: (PARTS + ("pieces",)).index(k)))
+
+
+def piece_parts(only: tuple[str, ...] | None) -> set[str] | None:
+    """The piece kinds (PIECES) a reprint prints whole, or None for a whole kit."""
+    if only is None:
+        return None
+    return {kind for kind, part in PIECES.items()
+            if part in only or ("pieces" in only and part not in PAGE_PARTS)}
 
 
 def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
@@ -215,7 +297,7 @@ def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
     wanted: dict[str, list[str]] = {}
     for name in only or ():
         kind, colon, piece = name.partition(":")
-        if colon and PIECES[kind] not in (only or ()):
+        if colon and kind not in (piece_parts(only) or ()):
             wanted.setdefault(kind, []).append(piece)
     return wanted
 
@@ -292,4 +374,7 @@ def check_kit_options(options: KitOptions) -> Paper:
         parts(",".join(options.only))
         if options.board_sheets is not None:
             raise UsageError("give --sheets (board sheets) or --only (kinds of page), not both")
+    gap(options.gap)
+    if options.split and (options.only is not None or options.board_sheets is not None):
+        raise UsageError("--split writes a whole kit in two files: give it without --only or --sheets")
     return found

@@ -85,10 +85,12 @@ def test_french_kit_rules_and_pieces(kit_factory) -> None:
     reader = PdfReader(str(pdf))
     assert len(reader.pages) == result.pages
     with open_plumber(pdf) as doc:
-        pieces = [p for p in doc.pages if (p.extract_text() or "").startswith("Jetons")]
+        # The pawns and dice go under the board parts, each sheet saying what to cut from it.
+        pieces = [p for p in doc.pages if "À découper" in (p.extract_text() or "")]
         assert pieces
-        discs = [c for c in pieces[0].curves if abs(mm(c["width"]) - kit.disc_diameter(build(load("game", "grand"))))
-                 < 0.1 and abs(mm(c["width"]) - mm(c["height"])) < 0.05]
+        diameter = kit.disc_diameter(build(load("game", "grand")))
+        discs = [c for p in pieces for c in p.curves if abs(mm(c["width"]) - diameter) < 0.1
+                 and abs(mm(c["width"]) - mm(c["height"])) < 0.05]
         assert len(discs) == 4
 
 

@@ -24,7 +24,7 @@ def headings(path) -> list[str]:
 def kinds(path) -> list[str]:
     out = []
     for head in headings(path):
-        for word, kind in (("Board", "board"), ("Corridor", "tiles"), ("Treasure cards", "cards"),
+        for word, kind in (("Board", "board"), ("Playing pieces", "pieces"), ("Treasure cards", "cards"),
                            ("Card backs", "backs"), ("Pawns", "pawns"), ("Rules", "rules"),
                            ("Left blank", "blank"), ("Labyrinth", "cover")):
             if head.startswith(word):
@@ -43,16 +43,18 @@ def test_page_sizes_and_order(kit_factory, paper):
     for page in reader.pages:
         assert mm(float(page.mediabox.width)) == pytest.approx(w, abs=0.1)
         assert mm(float(page.mediabox.height)) == pytest.approx(h, abs=0.1)
-    # Worked by hand from the page zones (8 mm margins, 11 mm header, 13 mm footer, 8 mm mark ring):
-    # the board parts sit at the top of the content area (y = 27); the upper ones are 146.92 mm
-    # high, the lower 169.08. Tiles start 8 + 6 mm below (labels, crosses, crop marks): on A4
-    # (content to y = 268) 2 rows of 4 under the upper parts, 1 under the lower ones: 24 tiles;
-    # on Letter (to y = 250.4) one row under each: 16. The rest shares a page with what the rules
-    # page leaves (on Letter the pawns, 104 mm tall, need a page of their own after 18 tiles).
-    # Cards butt 4 x 3 (44 x 67 mm, bleed around the block: 182 x 207 mm) in the 182 x 245 mm
-    # inside the crop-mark ring on A4, 187.9 x 227.4 on Letter: 12 a page.
-    pieces = {"a4": ["tiles"], "letter": ["tiles", "pawns"]}[paper]
-    expected = ["cover"] + ["board"] * 4 + ["rules"] + pieces + ["cards", "backs"] * 2
+    # Worked by hand from the page zones (8 mm margins, 11 mm header, 13 mm footer; pieces may use
+    # the 8 mm mark ring, to y = 276 on A4, 258.4 on Letter): paper first (cover, rules), then the
+    # board parts at the top of the content area (y = 27), 146.92 mm high for the upper ones,
+    # 169.08 for the lower. Pieces start 8 mm below, under a 6 mm cut list and, where standees
+    # go, their 2-line note; a tile grid takes 6 mm of crop marks around its 40 mm rows. On A4 one
+    # row of 4 tiles under each part (with a standee under the upper ones) leaves 18 tiles, 5
+    # rows of 4 on one piece page; on Letter the lower parts leave 48 mm, room for standees only,
+    # so 26 tiles need two piece pages. Cards butt 4 x 3 (44 x 67 mm, bleed around the block:
+    # 182 x 207 mm) in the 182 x 245 mm inside the crop-mark ring on A4, 187.9 x 227.4 on
+    # Letter: 12 a page.
+    pieces = {"a4": ["pieces"], "letter": ["pieces"] * 2}[paper]
+    expected = ["cover", "rules"] + ["board"] * 4 + pieces + ["cards", "backs"] * 2
     assert kinds(pdf) == expected
 
 
@@ -110,12 +112,12 @@ def test_french_labels_have_their_accents(kit_factory):
     assert "\ufffd" not in text and "(cid:" not in text
 
 
-@pytest.mark.parametrize(("paper", "under_board"), [("a4", [8, 8, 4, 4]), ("letter", [4, 4, 4, 4])])
+@pytest.mark.parametrize(("paper", "under_board"), [("a4", [4, 4, 4, 4]), ("letter", [4, 4, 0, 0])])
 def test_tiles_fill_the_room_under_the_board_parts(kit_factory, paper, under_board):
     pdf, _ = kit_factory(paper=paper)
     drawn = forms_drawn(pdf)
     tiles = [[name for name in names if name.startswith("Tile-")] for names in drawn]
-    assert [len(tiles[i]) for i in range(1, 5)] == under_board  # see test_page_sizes_and_order
+    assert [len(tiles[i]) for i in range(2, 6)] == under_board  # see test_page_sizes_and_order
     every = [name for names in tiles for name in names]
     assert len(every) == len(set(every)) == 34  # each tile once
     pawns = [name for names in drawn for name in names if name.startswith("Pawn-")]
@@ -125,13 +127,14 @@ def test_tiles_fill_the_room_under_the_board_parts(kit_factory, paper, under_boa
 def test_board_outline_and_tile_measure_their_declared_size(kit_factory):
     pdf, _ = kit_factory()
     with open_plumber(pdf) as doc:
-        board_page = doc.pages[1]
+        board_page = doc.pages[2]
         outlines = rects_of_size(board_page, BOARD_MM, BOARD_MM)
         assert outlines, "board outline not found at its declared size"
-        # The 10 tiles not under the board: beside the rules and on the tile page (edge and wall
-        # square of each: count places).
-        places = {(i, round(r["x0"]), round(r["top"])) for i in (5, 6) for r in rects_of_size(doc.pages[i], 40, 40)}
-        assert len(places) == 10
+        # The 18 tiles not under the board, on the piece page (edge and wall square of each:
+        # count places).
+        piece_page = kinds(pdf).index("pieces")
+        places = {(round(r["x0"]), round(r["top"])) for r in rects_of_size(doc.pages[piece_page], 40, 40)}
+        assert len(places) == 18
         card_page = doc.pages[kinds(pdf).index("cards")]
         bleeds = rects_of_size(card_page, CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
         assert len(bleeds) == 12
@@ -154,7 +157,7 @@ def _board_crosses(pdf) -> dict[int, list[tuple[float, float]]]:
     """Per board sheet, its registration crosses in board coordinates (mm)."""
     out = {}
     with open_plumber(pdf) as doc:
-        for sheet, page in enumerate(doc.pages[1:5], start=1):
+        for sheet, page in enumerate(doc.pages[2:6], start=1):
             outline = rects_of_size(page, BOARD_MM, BOARD_MM)[0]
             ox, oy = mm(outline["x0"]), mm(outline["top"])
             out[sheet] = [(x - ox, y - oy) for x, y in crosses(page, CROSS_SIZE)]
@@ -247,19 +250,22 @@ def test_fold_over_puts_backs_beside_fronts(kit_factory):
     size = (CARD_MM[0] + 2 * BLEED_MM, CARD_MM[1] + 2 * BLEED_MM)
     with open_plumber(pdf) as doc:
         card_pages = [p for p in doc.pages if (p.extract_text() or "").startswith("Treasure cards")]
-        # Inside the crop-mark ring A4 has 182 x 245 mm: each half (91 mm) holds one column of
-        # cards turned 90 degrees (67 mm + 2 x 3 mm bleed), 5 high (5 x 44 + 6 = 226 mm): 5 a
-        # sheet, against 3 upright (3 x 67 + 6 = 207; 4 would need 274).
-        assert len(card_pages) == math.ceil(24 / 5)
+        # Inside the crop-mark ring A4 has 182 x 245 mm. A card with its back beside it takes
+        # 2 x 44 mm: two such pairs and the outer bleed fill the width (2 x 88 + 6 = 182 mm),
+        # three rows 3 x 67 + 6 = 207 mm: 6 a sheet (turned, one pair of 2 x 67 mm and 5 rows
+        # of 44 would hold 5).
+        assert len(card_pages) == math.ceil(24 / 6)
         page = card_pages[0]
-        rects = rects_of_size(page, size[1], size[0])  # turned
-        assert len(rects) == 10
+        rects = rects_of_size(page, *size)
+        assert len(rects) == 12
         xs = sorted({round(mm(r["x0"]), 1) for r in rects})
-        assert len(xs) == 2  # a column of fronts, a column of backs
-        fold = (xs[0] + xs[-1] + size[1]) / 2
-        assert fold == pytest.approx(PAPERS_MM["a4"][0] / 2, abs=0.2)
-        # The fronts' right bleed edge and the backs' left one meet on the fold line.
-        assert xs[0] + size[1] == pytest.approx(fold, abs=0.05)
+        assert len(xs) == 4  # front, back, front, back
+        # Each back's bleed edge lies a card's width right of its front's: the two trims meet on
+        # the fold line, the back mirrored across it.
+        assert xs[1] - xs[0] == pytest.approx(CARD_MM[0], abs=0.05)
+        assert xs[3] - xs[2] == pytest.approx(CARD_MM[0], abs=0.05)
+        # The pairs butt on a shared cut line: the next front's trim starts where a back's ends.
+        assert xs[2] - xs[0] == pytest.approx(2 * CARD_MM[0], abs=0.05)
 
 
 def test_letter_and_a3_board_sheet_counts(kit_factory):

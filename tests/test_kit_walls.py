@@ -4,7 +4,6 @@ board's exact scale, pawns, rules, every theme."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 import pytest
 from pdfcheck import crosses, ink_bounds, mm, open_plumber, page_texts, rects_of_size
@@ -44,28 +43,29 @@ def test_board_is_tiled_two_by_two_with_seams_on_square_edges(kit_factory, paper
 
 
 def test_blocks_are_cut_out_at_the_boards_scale_with_their_labels(kit_factory):
-    pdf, _ = kit_factory("walls")
+    pdf, result = kit_factory("walls")
     texts = page_texts(pdf)
-    pages = [i for i, t in enumerate(texts) if t.startswith("Wall blocks")]
-    assert pages
+    placed = [p for p in result.placements if p.kind == "block"]
+    assert sorted(p.piece for p in placed) == sorted(f"block:{b.id.lower()}" for b in LAYOUT.blocks)
     pitch = LAYOUT.pitch_mm
-    wanted = Counter((block.cols * pitch, block.rows * pitch) for block in LAYOUT.blocks)
-    found: Counter[tuple[float, float]] = Counter()
+    wanted = {f"block:{b.id.lower()}": (b.cols * pitch, b.rows * pitch) for b in LAYOUT.blocks}
     with open_plumber(pdf) as doc:
-        for index in pages:
-            page = doc.pages[index]
-            # Each block's cut line is one closed path exactly its squares wide and high.
-            for shape in page.curves + page.rects:
-                if not shape["stroke"] or shape["fill"]:
-                    continue
-                w, h = mm(shape["width"]), mm(shape["height"])
-                size = (round(w / pitch) * pitch, round(h / pitch) * pitch)
-                if abs(w - size[0]) < 0.05 and abs(h - size[1]) < 0.05 and size in wanted:
-                    found[size] += 1
-    assert found == wanted
+        for p in placed:
+            # Its trim is exactly its squares (turned or not), and a solid closed cut line lies
+            # on it, read back from the page.
+            w, h = wanted[p.piece] if p.rotation % 180 == 0 else wanted[p.piece][::-1]
+            assert p.trim.w == pytest.approx(w, abs=0.01) and p.trim.h == pytest.approx(h, abs=0.01)
+            page = doc.pages[p.page]
+            cuts = [c for c in page.curves + page.rects if c["stroke"] and not c["fill"]
+                    and abs(mm(c["x0"]) - p.trim.x) < 0.05 and abs(mm(c["top"]) - p.trim.y) < 0.05
+                    and abs(mm(c["width"]) - w) < 0.05 and abs(mm(c["height"]) - h) < 0.05]
+            assert cuts, p.piece
+    pages = sorted({p.page for p in placed})
     blocks_text = " ".join(texts[i] for i in pages)
     assert all(block.id in blocks_text.split() for block in LAYOUT.blocks)
-    assert "thick card" in texts[pages[0]]
+    # Every sheet carrying blocks says so and how to assemble them.
+    assert all("wall blocks" in texts[i] and "thick card" in " ".join(texts[i].split())
+               and "solid black outline" in " ".join(texts[i].split()) for i in pages)
     # The board shows the same 32 labels on their outlines.
     svg = (pdf.parent / "svg" / "board.svg").read_text(encoding="utf-8")
     assert all(f'id="block-{block.id}-label"' in svg for block in LAYOUT.blocks)
@@ -74,7 +74,7 @@ def test_blocks_are_cut_out_at_the_boards_scale_with_their_labels(kit_factory):
 def test_sixteen_pawns_in_four_colours(kit_factory):
     pdf, _ = kit_factory("walls")
     with open_plumber(pdf) as doc:
-        pages = [p for p in doc.pages if "Pawns" in (p.extract_text() or "")]
+        pages = [p for p in doc.pages if "pawns" in (p.extract_text() or "")]
         assert pages
         discs = [c for p in pages for c in p.curves
                  if abs(mm(c["width"]) - LAYOUT.pawn_diameter_mm) < 0.1

@@ -51,7 +51,7 @@ def test_pieces_stay_on_the_paper_with_turned_board_sheets(kit_factory, game, op
     assert_inside_window(pdf)
     drawn = [name for names in forms_drawn(pdf) for name in names]
     if game == "minos":
-        assert len({n for n in drawn if n.startswith("Piece-")}) == 16
+        assert len({n for n in drawn if n.startswith("Disc-piece-")}) == 16
     else:
         assert len({n for n in drawn if n.startswith("Tile-")}) == 34
 
@@ -68,7 +68,7 @@ def test_landscape_board_sheets_then_portrait_pages(kit_factory):
 def test_glue_band_sheet_has_crop_marks_on_its_cut_line(kit_factory):
     pdf, result = kit_factory(joint="overlap")
     with open_plumber(pdf) as doc:
-        page = doc.pages[1]  # up-left: it carries the bands on its right and bottom
+        page = doc.pages[2]  # up-left (after cover and rules): it carries the bands on its right and bottom
         outline = rects_of_size(page, BOARD_MM, BOARD_MM)[0]
         ox, oy = mm(outline["x0"]), mm(outline["top"])
         vertical_marks = {round(mm(line["x0"]) - ox, 1) for line in page.lines
@@ -93,12 +93,14 @@ def test_a_seam_that_must_cross_art_is_said(kit_factory):
 
 
 @pytest.mark.parametrize(("options", "expected", "absent"), [
-    ({}, ["Single-sided: pages 1-7. Double-sided, flipping on the long edge: pages 8-11",  # see test_kit_pdf
-          "Print pages 8-9 first", "butt the sheets"], ["glue band"]),
+    ({}, ["Paper (80-120 g/m²), single-sided: pages 1-2.", "Card (250-300 g/m²), single-sided: pages 3-7.",
+          "double-sided, flipping on the long edge: pages 8-11",  # see test_kit_pdf
+          "In all: 7 sheets of card, 2 of paper.", "Print pages 8-9 first", "butt the sheets"], ["glue band"]),
     ({"flip": "short"}, ["flipping on the short edge: pages 8-11"], ["long edge"]),
-    ({"backs": "fold"}, ["Print every page single-sided", "fold each card sheet on the dashed line"],
-     ["Double-sided"]),
-    ({"backs": "none"}, ["Print every page single-sided", "The cards have no backs"], ["Double-sided"]),
+    ({"backs": "fold"}, ["Card (250-300 g/m²), single-sided: pages 3-", "fold each card sheet on the dashed line"],
+     ["double-sided"]),
+    ({"backs": "none"}, ["Card (250-300 g/m²), single-sided: pages 3-", "The cards have no backs"],
+     ["double-sided"]),
     ({"joint": "overlap"}, ["a tinted glue band stays on the sheet that carries it"], ["butt the sheets"]),
 ])
 def test_cover_print_steps_follow_the_options(kit_factory, options, expected, absent):
@@ -113,7 +115,7 @@ def test_cover_print_steps_follow_the_options(kit_factory, options, expected, ab
     cards = [i + 1 for i, h in enumerate(kinds) if h.startswith(("Treasure cards", "Card backs"))]
     if options.get("backs", "duplex") == "duplex":
         assert cards == list(range(cards[0], len(kinds) + 1)) and len(cards) == 4
-        assert f"Single-sided: pages 1-{cards[0] - 1}. Double-sided" in cover
+        assert f"Card (250-300 g/m²), single-sided: pages 3-{cards[0] - 1}." in cover
         assert f"edge: pages {cards[0]}-{cards[-1]} (each card sheet" in cover
 
 

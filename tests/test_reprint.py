@@ -76,8 +76,10 @@ def test_part_and_sheet_parsing() -> None:
 
 def test_a_part_the_game_lacks_is_named(kit: tuple[Path, Path]) -> None:
     root, _ = kit
-    with pytest.raises(UsageError, match="no 'dice' pages; its parts: board, cards, cover, rules, tiles"):
+    with pytest.raises(UsageError, match="classic has no dice; its parts: cover, board, tiles, pawns, cards, rules"):
         render_kit("classic", root, KitOptions(only=("dice",), check=False))
+    with pytest.raises(UsageError, match="minos has no tiles.*; its parts: cover, board, pawns, dice, rules"):
+        render_kit("minos", root, KitOptions(only=("tiles",), check=False))
 
 
 def test_previews_belong_to_the_pdf_they_show(tmp_path: Path) -> None:

@@ -108,13 +108,18 @@ def test_unknown_ids_are_named_before_anything_is_drawn(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(sliding, "draw", no_drawing)
     code, out = run("render", "classic", "-o", str(tmp_path), "--only", "card:bok")
-    assert code != 0 and "classic has no card 'bok'" in out and "book, purse" in out and "Traceback" not in out
+    assert code != 0 and "classic has no card 'bok' (did you mean 'book'?)" in out and "book, purse" in out
+    assert "Traceback" not in out
     code, out = run("render", "classic", "-o", str(tmp_path), "--only", "tile:35")
     assert code != 0 and "tile ids: 01, 02" in out
     code, out = run("render", "minos", "-o", str(tmp_path), "--only", "card:x")
     assert code != 0 and "minos has no cards to reprint one by one" in out
     code, out = run("render", "classic", "-o", str(tmp_path), "--only", "token:x")
-    assert code != 0 and "card:ID or tile:ID" in out
+    assert code != 0 and "classic has no tokens to reprint one by one" in out and "card:ID, tile:ID, pawn:ID" in out
+    code, out = run("render", "classic", "-o", str(tmp_path), "--only", "tokn:x")
+    assert code != 0 and "unknown piece 'tokn:x' (did you mean 'token'?)" in out
+    code, out = run("render", "classic", "-o", str(tmp_path), "--only", "pawn:rde")
+    assert code != 0 and "(did you mean 'red'?)" in out
     assert not any(tmp_path.iterdir())
 
 
@@ -129,7 +134,7 @@ def test_many_pieces_keep_a_short_file_name() -> None:
 
 def test_part_parsing_keeps_kinds_then_pieces() -> None:
     assert parts("tile:07, CARDS ,card:book,tile:07") == ("cards", "tile:07", "card:book")
-    for bad in ("card:", "card:../x", "card:a b", "dice:1"):
+    for bad in ("card:", "card:../x", "card:a b", "dice:1", "token:A B"):
         with pytest.raises(UsageError):
             parts(bad)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardgen.data.strings import word
 from boardgen.errors import UsageError
-from boardgen.options import KitOptions, Summary
+from boardgen.options import KitOptions, Summary, print_plan
 from boardgen.render.imposition import Rect, Tiling, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
@@ -72,24 +72,28 @@ def page_ranges(pages: list[int]) -> str:
 
 def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling, *,
                pieces_on_board: bool = False) -> list[str]:
-    """The cover's printing steps, from the options and the kinds of the pages that follow."""
+    """The cover's printing steps: the print plan by stock (options.print_plan; with --split,
+    page numbers within each stock's file), then how to cut and join."""
     lines = [word(lang, "print_scale")]
-    duplex = [i + 1 for i, kind in enumerate(kinds) if kind in ("cards", "card-backs")] \
-        if options.backs == "duplex" else []
-    if duplex:
-        single = [i + 1 for i in range(len(kinds)) if i + 1 not in duplex]
-        edge = word(lang, f"edge_{options.flip}")
-        if single:
-            lines.append(word(lang, "print_sides", single=page_ranges(single), double=page_ranges(duplex),
-                              edge=edge))
+    edge = word(lang, f"edge_{options.flip}")
+    plan = print_plan(kinds, options.backs, split=options.split)
+    for step in plan:
+        pages = page_ranges(list(step.pages))
+        if step.stock == "paper":
+            lines.append(word(lang, "plan_paper", pages=pages))
+        elif step.double:
+            lines.append(word(lang, "plan_card_double", pages=pages, edge=edge))
         else:
-            lines.append(word(lang, "print_sides_only", double=page_ranges(duplex), edge=edge))
+            lines.append(word(lang, "plan_card", pages=pages))
+    counts = {which: sum(s.sheets for s in plan if s.stock == which) for which in ("card", "paper")}
+    lines.append(word(lang, "plan_sheets", card=counts["card"], paper=counts["paper"]))
+    if options.split:
+        lines.append(word(lang, "plan_files"))
+    duplex = [n for s in plan if s.double for n in s.pages]
+    if duplex:
         lines.append(word(lang, "print_duplex_test", pair=page_ranges(duplex[:2])))
-    else:
-        lines.append(word(lang, "print_single"))
-        if "cards" in kinds:
-            lines.append(word(lang, "print_fold" if options.backs == "fold" else "print_no_backs"))
-    lines.append(word(lang, "print_stock"))
+    elif "cards" in kinds:
+        lines.append(word(lang, "print_fold" if options.backs == "fold" else "print_no_backs"))
     lines.append(word(lang, "print_board_overlap" if tiling.style == "overlap" else "print_board_butt"))
     if pieces_on_board:
         lines.append(word(lang, "print_pieces_on_board"))
@@ -113,7 +117,7 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     half = (area.w - 8) / 2
     # The steps name page numbers not known yet: room is measured with the longest numbers a
     # kit can have, and the text is drawn when the PDF is finished.
-    widest = ["cards", "card-backs"] * 2 + ["tiles"] * 90 + ["cards", "card-backs"] * 2
+    widest = ["rules", "board"] * 20 + ["cards", "card-backs"] * 2 + ["pieces"] * 90 + ["cards", "card-backs"] * 2
     sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
     # The verdict is a sentence or two (boardgen.checks.words), wrapped; room is measured with
     # a long one, since it is drawn when the check is done.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
-from boardgen.kits.packing import pack_pieces
+from boardgen.kits.packing import dice_block, pack_pieces
 from boardgen.options import KitOptions
 from boardgen.render.imposition import frame_for, paper
 from boardgen.render.pdf import PdfKit
@@ -27,7 +27,5 @@ def dice_sheet(theme: Theme, options: KitOptions, *, count: int, face_mm: float)
                          f"with {options.margin:g} mm margins")
     svgs = {f"die-{k}": pieces.die_net_svg(face_mm, theme, lang=lang, id=f"die-{k}") for k in range(1, count + 1)}
     pdf = PdfKit(frame, theme, lang, title=word(lang, "dice"), subject=f"boardgen dice sheet, theme {theme.id}")
-    forms = [pdf.add_svg_form(f"Die-{name}", svg) for name, svg in svgs.items()]
-    pack_pieces(pdf, [(f"{word(lang, 'dice')} ({face_mm:g} mm)", forms, 6.0)], heading=word(lang, "dice"),
-                kind="dice")
+    pack_pieces(pdf, [dice_block(pdf, svgs)], heading=f"{word(lang, 'dice')} ({face_mm:g} mm)")
     return pdf.finish(), svgs

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
-from boardgen.kits.packing import card_section, impose, pack_pieces
+from boardgen.kits.packing import Packer, card_section, dice_block, discs_block, impose
 from boardgen.kits.rules_text import rules_blocks, rules_pages
 from boardgen.model.grand import GrandLayout, label
 from boardgen.options import KitOptions, Summary
@@ -38,9 +38,16 @@ class Drawings:
         return out
 
 
+# The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
+PIECE_FIELDS = {"card": ("fronts", ""), "pawn": ("discs", "pawn-"), "die": ("dice", "die-")}
+
+
 def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:
-    """Single pieces by id (kits.reprint): the event cards, as their SVG files are named."""
-    return {"card": {card.id: card.title["en"] for card in layout.deck}}
+    """Single pieces by id (kits.reprint): the event cards, as their SVG files are named, the
+    pawns by colour, the dice."""
+    return {"card": {card.id: card.title["en"] for card in layout.deck},
+            "pawn": {colour: f"{colour} pawn" for colour in COLOURS[: layout.players[1]]},
+            "die": {"1": "die", "2": "die"}}
 
 
 def setup(layout: GrandLayout, seed: int) -> GrandLayout:
@@ -111,19 +118,19 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"))
+        rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
+                    word(lang, "rules"))
+        packer = Packer(pdf, [discs_block(pdf, "pawns", drawings.discs, "pawn-", options),
+                              dice_block(pdf, drawings.dice)])
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
+        packer.pages(heading=word(lang, "pieces"))
         # Each card kind is printed `count` times.
         forms = {key: pdf.add_svg_form(f"Card-{key}", svg) for key, svg in drawings.fronts.items()}
-        fronts = ([forms[card.id] for card in layout.cards] if len(forms) == len(layout.deck)
-                  else list(forms.values()))  # single cards reprinted (kits.reprint): one of each
+        ids = ([card.id for card in layout.cards] if len(forms) == len(layout.deck)
+               else list(forms))  # single cards reprinted (kits.reprint): one of each
         back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "event_cards"))
-        discs = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.discs.items()]
-        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
-        pack_pieces(pdf, [(word(lang, "pawns"), discs, 3.0), (word(lang, "dice"), dice, 6.0)],
-                    heading=word(lang, "pieces"), kind="pieces")
-        blocks = rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang)
-        rules_pages(pdf, blocks, word(lang, "rules"))
+        card_section(pdf, [forms[key] for key in ids], ids, back, bleed=layout.bleed_mm, options=options,
+                     heading=word(lang, "event_cards"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -8,13 +8,14 @@ from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits import sliding
 from boardgen.kits.cover import board_line, cover_page
-from boardgen.kits.packing import Block, Packer, card_section, impose
+from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.kits.sliding import board_tiling as board_tiling  # cut like the sliding board
 from boardgen.kits.sliding import piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
 from boardgen.options import KitOptions, Summary
+from boardgen.render.imposition import Outline
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces
@@ -39,8 +40,9 @@ class Drawings(sliding.Drawings):
 
 
 SCORE_PAD_MM = (170.0, 200.0)
-# Reprints of single pieces (kits.reprint): these share the tiles' pages.
-TILE_PAGE_PIECES = ("pawns", "tokens", "wands", "score_pad")
+# The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
+PIECE_FIELDS = {**sliding.PIECE_FIELDS, "token": ("tokens", ""), "wand": ("wands", "wand-")}
+EXTRA_PARTS = ("score-pad",)  # printed on a paper page of its own
 
 
 def recipe_id(index: int) -> str:
@@ -48,10 +50,14 @@ def recipe_id(index: int) -> str:
 
 
 def piece_ids(layout: MasterLayout) -> dict[str, dict[str, str]]:
-    """Single pieces by id, as their SVG files are named: recipe cards and tiles by number."""
+    """Single pieces by id, as their SVG files are named: recipe cards and tiles by number,
+    tokens by object, standees by colour, wands by colour and number."""
     cards = len(layout.fixed_recipes) if layout.fixed_recipes is not None else layout.recipe_cards
     return {"card": {recipe_id(i): f"recipe card {i + 1}" for i in range(cards)},
-            "tile": sliding.tile_numbers(layout)}
+            "tile": sliding.tile_numbers(layout), "pawn": sliding.pawn_ids(layout),
+            "token": {o.id: f"{o.name['en']} ({o.value})" for o in layout.by_value},
+            "wand": {f"{s.colour}-{k}": f"{s.colour} wand {k}" for s in layout.starts[: layout.players[1]]
+                     for k in range(1, layout.wands_per_player + 1)}}
 
 
 def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawings:
@@ -95,23 +101,35 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
-        tokens = [pdf.add_svg_form(f"Token-{k}", v) for k, v in drawings.tokens.items()]
-        wands = [pdf.add_svg_form(f"Wand-{k}", v) for k, v in drawings.wands.items()]
-        pad = [pdf.add_svg_form("Score-pad", drawings.score_pad)] if drawings.score_pad else []  # not in a reprint
-        packer = Packer(pdf, piece_blocks(pdf, layout, drawings) + [
-            Block(word(lang, "tokens"), tokens), Block(word(lang, "wands"), wands, turnable=True),
-            Block(word(lang, "score_pad"), pad, scalable=True)])
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
-        # The rules next: the room their last page leaves takes pieces too.
+        # Paper first (cover, rules, score pad), then card.
         values = rule_values(layout, lang)
-        blocks = (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                  + interpretation_blocks("master", lang, values, layout=layout))
-        for free in rules_pages(pdf, blocks, word(lang, "rules")):
-            packer.fill(free)
-        packer.pages(kind="tiles")
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+                    + interpretation_blocks("master", lang, values, layout=layout), word(lang, "rules"))
+        if drawings.score_pad:  # not in a reprint of other parts
+            score_pad_page(pdf, pdf.add_svg_form("Score-pad", drawings.score_pad))
+        tokens = items("token", drawings.tokens, pdf, form_prefix="Token-", outline=Outline("circle", inset=1.0))
+        wands = items("wand", drawings.wands, pdf, prefix="wand-", form_prefix="Wand-",
+                      outline=Outline("rounded", radius=2.0))
+        packer = Packer(pdf, piece_blocks(pdf, layout, drawings, options) + [
+            Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0),
+            Block(noun(lang, "wands"), wands, turnable=True)])
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
+        packer.pages(heading=word(lang, "pieces"))
         recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, recipes, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "recipes"))
+        card_section(pdf, recipes, list(drawings.fronts), back, bleed=layout.bleed_mm, options=options,
+                     heading=word(lang, "recipes"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
+
+
+def score_pad_page(pdf: PdfKit, pad: Form) -> None:
+    """The score pad on a paper page of its own, as large as the page allows (it is written on,
+    not cut out)."""
+    area = pdf.base_frame.content
+    pdf.new_page(word(pdf.lang, "score_pad"), kind="score-pad")
+    scale = min(1.0, area.w / pad.w, area.h / pad.h)
+    x = area.x + (area.w - pad.w * scale) / 2
+    pdf.place(pad, x, area.y, scale=scale)
+    pdf.record(pad, x, area.y, piece="score-pad:1", outline=Outline(), scale=scale)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
-from boardgen.kits.packing import Block, Packer, impose
+from boardgen.kits.packing import Packer, dice_block, discs_block, impose
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.model.minos import MinosLayout, rule_values
 from boardgen.options import KitOptions, Summary
@@ -55,6 +55,17 @@ def draw(layout: MinosLayout, theme: Theme, _setup: MinosLayout, lang: str) -> D
     return Drawings(board=race.board_svg(layout, theme, lang=lang), discs=discs, dice=dice)
 
 
+# The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
+PIECE_FIELDS = {"pawn": ("discs", "piece-"), "die": ("dice", "die-")}
+
+
+def piece_ids(layout: MinosLayout) -> dict[str, dict[str, str]]:
+    """Single pieces by id (kits.reprint): the playing pieces by colour and number, the dice."""
+    return {"pawn": {f"{colour}-{k}": f"{colour} piece {k}" for colour in COLOURS[: layout.players[1]]
+                     for k in range(1, layout.pieces_per_player + 1)},
+            "die": {str(k): "die" for k in range(1, layout.dice + 1)}}
+
+
 def seam_cuts(layout: MinosLayout, axis: str, position: float) -> str:
     """The fields a seam at this board position runs through, for the warning when no cell
     edge fits."""
@@ -94,18 +105,13 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        discs = [pdf.add_svg_form(f"Piece-{k}", v) for k, v in drawings.discs.items()]
-        dice = [pdf.add_svg_form(f"Die-{k}", v) for k, v in drawings.dice.items()]
-        packer = Packer(pdf, [Block(word(lang, "pieces"), discs, gap=3.0),
-                              Block(word(lang, "dice"), dice, gap=6.0, turnable=True)])
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
-        # The rules next: the room their last page leaves takes pieces too.
         values = rule_values(layout, lang)
-        blocks = (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                  + interpretation_blocks("minos", lang, values, layout=layout))
-        for free in rules_pages(pdf, blocks, word(lang, "rules")):
-            packer.fill(free)
-        packer.pages(kind="pieces")
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+                    + interpretation_blocks("minos", lang, values, layout=layout), word(lang, "rules"))
+        packer = Packer(pdf, [discs_block(pdf, "pieces", drawings.discs, "piece-", options),
+                              dice_block(pdf, drawings.dice)])
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
+        packer.pages(heading=word(lang, "pieces"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -16,9 +16,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boardgen.data.paths import layouts_root
 from boardgen.errors import Interrupted, OutputError
+
+if TYPE_CHECKING:
+    from boardgen.render.imposition import Placement
 
 # Output ------------------------------------------------------------------------------------
 #
@@ -41,6 +45,10 @@ class KitResult:
     files: list[Path] = field(default_factory=list)
     summary: str = ""
     warnings: list[str] = field(default_factory=list)
+    # Every piece placed on the kit's pages (render.imposition.Placement): what cut files and
+    # print-shop files read, so they cut what the PDF prints. Page indexes are the kit's.
+    placements: list[Placement] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # the kind of each page laid out
 
 
 def kit_id(game: str, layout_id: str) -> str:

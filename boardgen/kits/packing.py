@@ -3,16 +3,29 @@ into the free room under the board and onto piece pages."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from boardgen.data.strings import word
+from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.options import KitOptions, page_kinds
-from boardgen.render.imposition import CROP_RING, FreeArea, Rect, Tiling, frame_for, paper, svg_size
+from boardgen.render.imposition import (
+    CROP_RING,
+    Mark,
+    Outline,
+    Rect,
+    Tiling,
+    clip_marks,
+    frame_for,
+    mark_segments,
+    paper,
+    svg_size,
+)
 from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.svg import pieces
 
 
 def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, paper_name: str,
@@ -44,7 +57,7 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     the kind of each page."""
     lang = options.lang
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject, only=page_kinds(options.only))
+                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock)
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
@@ -53,133 +66,350 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     return pdf.finish(), pdf.kinds
 
 
-def card_section(pdf: PdfKit, fronts: list[Form], back: Form, *, bleed: float, options: KitOptions,
-                 heading: str) -> None:
-    """Card fronts with the backs the user chose (duplex pages, fold-over or none)."""
+def card_section(pdf: PdfKit, fronts: list[Form], ids: list[str], back: Form, *, bleed: float,
+                 options: KitOptions, heading: str) -> None:
+    """Card fronts (``card:ID`` by `ids`) with the backs the user chose (duplex pages,
+    fold-over or none), butted or `--gap` apart."""
     pdf.card_sheets(fronts, back, bleed=bleed, heading=heading, back_heading=word(pdf.lang, "card_backs"),
-                    backs=options.backs, flip=options.flip, back_offset=options.back_offset)
+                    backs=options.backs, flip=options.flip, back_offset=options.back_offset, ids=ids,
+                    gap=options.gap)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece to pack: its id as `--only` takes it (``tile:07``), its drawing and the trim
+    outline inside the drawing (what its Placement records)."""
+
+    piece: str
+    form: Form
+    outline: Outline = field(default_factory=Outline)
 
 
 @dataclass
 class Block:
-    """Pieces of one size: butted ones share cut lines (crop marks around the block), the others
-    have their own cut outlines and a gap between them. A `scalable` piece (a score pad) may be
-    shrunk to fit a page that is smaller than it."""
+    """Pieces of one kind, laid out in grids: `title` is what the sheet's cut list calls them
+    ("corridor tiles", strings.noun). With `marks` they are cut on straight lines: butted on shared cut lines
+    (gap 0) with crop marks around the grid, or spaced by `gap` with each piece's own marks.
+    Without, each carries its cut outline in its drawing and `gap` is room for scissors.
+    `note` is the assembly note printed on every sheet that carries them; `under_board`: may
+    go in the free room under the board (not a piece its sheet is glued onto card for)."""
 
     title: str
-    forms: list[Form]
+    items: list[Item]
     gap: float = 2.0
-    butted: bool = False
-    scalable: bool = False
-    turnable: bool = False  # may lie turned 90 degrees where upright it does not fit
+    marks: bool = False
+    turnable: bool = False
+    note: str = ""
+    under_board: bool = True
+
+    @property
+    def forms(self) -> list[Form]:
+        return [item.form for item in self.items]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A grid of a block's pieces placed on a page: `cols` x `rows` cells of cell_w x cell_h
+    (on the page, turned when `rotate`) from (x, y), `gap` apart."""
+
+    block: Block
+    items: tuple[Item, ...]
+    cols: int
+    rows: int
+    cell_w: float
+    cell_h: float
+    x: float
+    y: float
+    gap: float
+    rotate: int
+
+    def cells(self) -> list[Rect]:
+        out = []
+        for i in range(len(self.items)):
+            r, c = divmod(i, self.cols)
+            out.append(Rect(self.x + c * (self.cell_w + self.gap), self.y + r * (self.cell_h + self.gap),
+                            self.cell_w, self.cell_h))
+        return out
+
+    def ring(self) -> float:
+        """Room kept around the grid: its crop marks, or half the gap to the next piece."""
+        return CROP_RING if self.block.marks else self.block.gap / 2
+
+
+def _fits(inner: Rect, outer: Rect) -> bool:
+    return (inner.x >= outer.x - 1e-6 and inner.y >= outer.y - 1e-6 and inner.right <= outer.right + 1e-6
+            and inner.bottom <= outer.bottom + 1e-6)
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a.x < b.right - 1e-6 and b.x < a.right - 1e-6 and a.y < b.bottom - 1e-6 and b.y < a.bottom - 1e-6
+
+
+class FreeSpace:
+    """The free rectangles of an area (maximal rectangles, possibly overlapping): a box taken
+    splits every free rectangle it overlaps into the parts left of, right of, above and below it."""
+
+    def __init__(self, area: Rect) -> None:
+        self.free = [area] if area.w > 0 and area.h > 0 else []
+
+    def take(self, box: Rect) -> None:
+        out: list[Rect] = []
+        for f in self.free:
+            if not _overlaps(f, box):
+                out.append(f)
+                continue
+            parts = [Rect(f.x, f.y, box.x - f.x, f.h), Rect(box.right, f.y, f.right - box.right, f.h),
+                     Rect(f.x, f.y, f.w, box.y - f.y), Rect(f.x, box.bottom, f.w, f.bottom - box.bottom)]
+            out += [p for p in parts if p.w > 1e-6 and p.h > 1e-6]
+        self.free = [r for i, r in enumerate(out)
+                     if not any(j != i and _fits(r, o) and (r != o or j < i) for j, o in enumerate(out))]
+
+
+def _shape(block: Block) -> tuple[float, float]:
+    form = block.items[0].form
+    return form.w, form.h
+
+
+def _uniform(block: Block) -> bool:
+    if not block.items:
+        return True
+    w, h = _shape(block)
+    return all(abs(i.form.w - w) < 1e-6 and abs(i.form.h - h) < 1e-6 for i in block.items)
+
+
+ORDERS: tuple[Callable[[Item], tuple[float, ...]], ...] = (
+    lambda i: (-max(i.form.w, i.form.h), -i.form.w * i.form.h),
+    lambda i: (-i.form.w * i.form.h,),
+    lambda i: (-i.form.h, -i.form.w),
+    lambda i: (-i.form.w, -i.form.h),
+)
+FITS = ("bottom-left", "short-side")
+
+
+def plan_area(area: Rect, blocks: list[Block]) -> tuple[list[Unit], FreeSpace]:
+    """Grids of the blocks' pieces packed into the area, block after block, each grid as large as
+    one free rectangle holds (upright, or turned for a `turnable` block); pieces of several sizes
+    one by one, in whichever of a few orders and rules of fit places the most. The pieces placed
+    are taken out of their blocks; the free space left comes with them."""
+    if all(_uniform(b) for b in blocks):
+        return _plan(area, blocks, "short-side")
+    best: tuple[tuple[float, ...], int, str] | None = None
+    for k, order in enumerate(ORDERS):
+        for fit in FITS:
+            trial = [replace(b, items=list(b.items) if _uniform(b) else sorted(b.items, key=order)) for b in blocks]
+            units, _ = _plan(area, trial, fit)
+            bottom = max((max(c.bottom for c in u.cells()) for u in units), default=0.0)
+            key = (-sum(len(u.items) for u in units), bottom)
+            if best is None or key < best[0]:
+                best = (key, k, fit)
+    assert best is not None
+    for b in blocks:
+        if not _uniform(b):
+            b.items.sort(key=ORDERS[best[1]])
+    return _plan(area, blocks, best[2])
+
+
+def _plan(area: Rect, blocks: list[Block], fit: str) -> tuple[list[Unit], FreeSpace]:
+    space = FreeSpace(area)
+    units: list[Unit] = []
+    for block in blocks:
+        while block.items:
+            unit = _best_unit(space, block, fit)
+            if unit is None:
+                break
+            ring = unit.ring()
+            cells = unit.cells()
+            box = Rect(unit.x - ring, unit.y - ring, max(c.right for c in cells) - unit.x + 2 * ring,
+                       max(c.bottom for c in cells) - unit.y + 2 * ring)
+            space.take(box)
+            units.append(unit)
+            del block.items[:len(unit.items)]
+    return units, space
+
+
+def _best_unit(space: FreeSpace, block: Block, fit: str) -> Unit | None:
+    uniform = _uniform(block)
+    w, h = _shape(block)
+    ring = CROP_RING if block.marks else block.gap / 2
+    gap = block.gap
+    best: tuple[tuple[float, ...], Unit] | None = None
+    for free in space.free:
+        for turned in (False, True) if block.turnable else (False,):
+            cw, ch = (h, w) if turned else (w, h)
+            cols = int((free.w - 2 * ring + gap + 1e-9) // (cw + gap))
+            rows = int((free.h - 2 * ring + gap + 1e-9) // (ch + gap))
+            if cols < 1 or rows < 1:
+                continue
+            count = min(cols * rows, len(block.items)) if uniform else 1
+            cols = min(cols, count)
+            rows = -(-count // cols)
+            # The most pieces, then the tightest fit (least room wasted beside the grid).
+            used_w, used_h = cols * (cw + gap) - gap + 2 * ring, rows * (ch + gap) - gap + 2 * ring
+            if uniform or fit == "short-side":
+                key: tuple[float, ...] = (-count, min(free.w - used_w, free.h - used_h), free.y, free.x)
+            else:  # bottom-left: the lowest top edge, then the leftmost
+                key = (-count, round(free.y + used_h, 3), free.x)
+            if best is None or key < best[0]:
+                unit = Unit(block, tuple(block.items[:count]), cols, rows, cw, ch, free.x + ring, free.y + ring, gap,
+                            90 if turned else 0)
+                best = (key, unit)
+    return None if best is None else best[1]
+
+
+def _shift(units: list[Unit], area: Rect) -> float:
+    """How far sideways the units move to centre the whole packing in the area."""
+    if not units:
+        return 0.0
+    left = min(u.x - u.ring() for u in units)
+    right = max(max(c.right for c in u.cells()) + u.ring() for u in units)
+    return (area.x + area.w / 2) - (left + right) / 2
+
+
+def cut_list(lang: str, units: list[Unit]) -> str:
+    """'Cut: 8 × corridor tiles, 2 × pawns' for the pieces of these units, in order."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit.block.title] = counts.get(unit.block.title, 0) + len(unit.items)
+    listed = ", ".join(word(lang, "count_line", count=n, what=title) for title, n in counts.items())
+    return word(lang, "cut_list", pieces=listed)
+
+
+NOTE_SIZE = 2.7  # mm: the assembly notes above pieces
 
 
 class Packer:
-    """Pieces packed block after block into free areas: first the space under the board parts
-    of board sheets, then as many pages as the rest needs."""
+    """Pieces packed into free areas: first the room under the board parts of board sheets
+    (smallest pieces first), then as few piece sheets as the rest needs (largest first).
+    Nothing goes on a cover or rules page: pieces are card, those pages paper."""
 
-    TITLE = 6.0  # room for a block's title line
-    SPACING = 4.0  # between blocks
+    CAPTION = 6.0  # room for the cut list line above pieces under a board
 
     def __init__(self, pdf: PdfKit, blocks: list[Block]) -> None:
         self.pdf = pdf
-        self.blocks = [replace(b, forms=list(b.forms)) for b in blocks if b.forms]
-        self.heading = ""
+        # Pieces of several sizes go largest first: the small ones fill the gaps left.
+        self.blocks = [replace(b, items=list(b.items) if _uniform(b) else
+                               sorted(b.items, key=lambda i: (-max(i.form.w, i.form.h), -i.form.w * i.form.h)))
+                       for b in blocks if b.items]
 
     @property
     def done(self) -> bool:
-        return all(not b.forms for b in self.blocks)
+        return all(not b.items for b in self.blocks)
 
-    def fill(self, area: Rect, *, titles: bool = True) -> int:
-        """Place what fits in the area of another kind of page (board sheets, rules), from its
-        top; returns how many pieces were placed. Nothing goes on a page a reprint drops: the
-        pieces would be lost with it (they go on their own pages)."""
+    def fill(self, area: Rect, *, avoid: tuple[Rect, ...] = ()) -> int:
+        """Place what fits in the free room of a board sheet (smallest pieces first), under a
+        line saying what to cut from it, with the assembly notes of what it carries; returns
+        how many pieces were placed. Nothing goes on a page a reprint drops: the pieces would
+        be lost with it (they go on their own pages)."""
         pdf = self.pdf
         if pdf.only is not None and pdf.kinds and pdf.kinds[-1] not in pdf.only:
             return 0
-        return self._fill(area, titles=titles)
+        if area.h <= self.CAPTION:
+            return 0
+        smallest = sorted((b for b in self.blocks if b.under_board and b.items),
+                          key=lambda b: _shape(b)[0] * _shape(b)[1])
+        room = Rect(area.x, area.y + self.CAPTION, area.w, area.h - self.CAPTION)
+        units, notes, spot = self._layout(room, smallest)
+        if not units:
+            return 0
+        pdf.text(cut_list(pdf.lang, units), area.x, area.y + 4.0, size=3.0, weight="bold", width=area.w)
+        self._draw(units, notes, spot, avoid)
+        return sum(len(u.items) for u in units)
 
-    def _fill(self, area: Rect, *, titles: bool = True) -> int:
-        placed_total = 0
-        y = area.y
-        keep_left = area.keep_left if isinstance(area, FreeArea) else 0.0
-        for block in self.blocks:
-            while block.forms:
-                placed, bottom = self._place(block, Rect(area.x, y, area.w, area.bottom - y), titles=titles,
-                                             keep_left=keep_left)
-                if not placed:
-                    break
-                placed_total += placed
-                y = bottom + self.SPACING
-        return placed_total
-
-    def _place(self, block: Block, room: Rect, *, titles: bool, keep_left: float = 0.0) -> tuple[int, float]:
+    def pages(self, *, heading: str) -> None:
+        """New piece sheets until every piece is placed, each headed with its cut list and the
+        assembly notes of what it carries; a piece too big for an empty page is named."""
         pdf = self.pdf
-        form = block.forms[0]
-        if block.butted and keep_left:  # its crop marks reach CROP_RING to its left
-            room = Rect(room.x + keep_left, room.y, room.w - keep_left, room.h)
-        titled = titles and block.title != self.heading  # the page heading already says it
-        top = room.y + (self.TITLE if titled else 0.0) + (CROP_RING if block.butted else 0.0)
-        gap = 0.0 if block.butted else block.gap
-        best = (0, 0, 0, 0)
-        for turned in (False, True) if block.turnable else (False,):
-            w, h = (form.h, form.w) if turned else (form.w, form.h)
-            cols = int((room.w + gap + 1e-9) // (w + gap))
-            rows = int((room.bottom - top + gap + 1e-9) // (h + gap))
-            if min(cols * rows, len(block.forms)) > best[0]:
-                best = (min(cols * rows, len(block.forms)), cols, rows, 90 if turned else 0)
-        count, cols, rows, rotate = best
-        if count < 1:
-            return 0, room.y
-        w, h = (form.h, form.w) if rotate else (form.w, form.h)
-        cols = min(cols, count)
-        rows = -(-count // cols)
-        used_w = cols * w + (cols - 1) * gap
-        x0 = room.x + (room.w - used_w) / 2
-        if titled:
-            pdf.text(block.title, room.x, room.y + 4.5, size=3.4, weight="bold", width=room.w)
-        for i in range(count):
-            r, c = divmod(i, cols)
-            pdf.place(block.forms[i], x0 + c * (w + gap), top + r * (h + gap), rotate=rotate)
-        form = Form(form.name, w, h)
-        bottom = top + rows * h + (rows - 1) * gap
-        if block.butted:
-            # Marks extend every cut line outside the block (a partial last row's edges included).
-            xs = [x0 + k * form.w for k in range(cols + 1)]
-            ys = [top + k * form.h for k in range(rows + 1)]
-            pdf.crop_marks(xs, ys, Rect(x0, top, used_w, bottom - top))
-            bottom += CROP_RING
-        del block.forms[:count]
-        return count, bottom
-
-    def pages(self, *, kind: str, heading: str | None = None) -> None:
-        """New pages until every piece is placed; a piece too big for an empty page is named.
-        Pages are headed `heading`, or else the title of the first block they hold."""
-        pdf = self.pdf
-        area = pdf.base_frame.content  # not the board's (maybe turned) frame
+        room = pdf.base_frame.marked  # grids keep their own crop-mark ring
+        largest = sorted(self.blocks, key=lambda b: -max(i.form.w * i.form.h for i in b.items) if b.items else 0)
         while not self.done:
-            first = next(b for b in self.blocks if b.forms)
-            self.heading = heading or first.title
-            pdf.new_page(self.heading, kind=kind)
-            if self._fill(area):
-                continue
-            form = first.forms[0]
-            if first.scalable:
-                titled = first.title != self.heading  # the page heading already says it
-                top = area.y + (self.TITLE if titled else 0.0)
-                scale = min(area.w / form.w, (area.bottom - top) / form.h)
-                if titled:
-                    pdf.text(first.title, area.x, area.y + 4.5, size=3.4, weight="bold", width=area.w)
-                pdf.place(form, area.x + (area.w - form.w * scale) / 2, top, scale=scale)
-                del first.forms[0]
-                continue
-            raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm {first.title.lower()} piece does not fit the "
-                             f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
+            units, notes, spot = self._layout(room, largest)
+            if not units:
+                first = next(b for b in largest if b.items)
+                form = first.items[0].form
+                raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm piece ({first.title}) does not fit the "
+                                 f"{room.w:.0f} x {room.h:.0f} mm printable area: use larger paper or smaller "
+                                 "margins")
+            pdf.new_page(f"{heading} — {cut_list(pdf.lang, units)}", kind="pieces")
+            self._draw(units, notes, spot, ())
+
+    NOTE_MIN_W = 45.0  # mm: a note is set in a free rectangle at least this wide
+
+    def _layout(self, room: Rect, blocks: list[Block]) -> tuple[list[Unit], list[str], Rect | None]:
+        """The pieces planned into the room (taken out of their blocks), centred across it, and
+        where their assembly notes go: in the room the pieces leave if a free rectangle holds
+        them, else above the pieces, in room kept for them."""
+        measure = self.pdf.measure
+        trial = [replace(b, items=list(b.items)) for b in blocks]
+        units, space = plan_area(room, trial)
+        notes = list(dict.fromkeys(u.block.note for u in units if u.block.note))
+        spot: Rect | None = None
+        if notes:
+            for free in sorted(space.free, key=lambda r: (r.y, r.x)):
+                height = measure(_note_blocks(notes), free.w - 1.0, size=NOTE_SIZE) + 1.0 \
+                    if free.w >= self.NOTE_MIN_W else math.inf
+                if height <= free.h:
+                    spot = Rect(free.x + 0.5, free.y, free.w - 1.0, height)
+                    break
+        if not notes or spot is not None:
+            units, _ = plan_area(room, blocks)  # the very plan tried
+        else:
+            height = measure(_note_blocks(notes), room.w, size=NOTE_SIZE) + 1.0
+            units, _ = plan_area(Rect(room.x, room.y + height, room.w, room.h - height), blocks)
+            notes = list(dict.fromkeys(u.block.note for u in units if u.block.note))
+            spot = Rect(room.x, room.y, room.w, height)
+        dx = 0.0 if spot is not None and spot.w < room.w - 1.0 else _shift(units, room)
+        return [replace(u, x=u.x + dx) for u in units], notes, spot
+
+    def _draw(self, units: list[Unit], notes: list[str], spot: Rect | None, avoid: tuple[Rect, ...]) -> None:
+        pdf = self.pdf
+        if notes and spot is not None:
+            pdf.paragraphs(_note_blocks(notes), spot, size=NOTE_SIZE)
+        trims: list[Rect] = list(avoid)
+        marks: list[Mark] = []
+        for unit in units:
+            cells = unit.cells()
+            for item, cell in zip(unit.items, cells, strict=True):
+                placed = pdf.place_piece(item.form, cell.x, cell.y, piece=item.piece, outline=item.outline,
+                                         rotate=unit.rotate)
+                trims.append(placed.trim)
+            if unit.block.marks:
+                marks += mark_segments(cells, shared=unit.gap == 0)
+        for x1, y1, x2, y2 in clip_marks(marks, trims):
+            pdf.line(x1, y1, x2, y2)
 
 
-def pack_pieces(pdf: PdfKit, blocks: list[tuple[str, list[Form], float]], *, heading: str, kind: str) -> None:
-    """Pieces with their own cut outlines on new pages, block after block: (title, forms of one
-    size, gap in mm). The Packer does it; kits that want the room under their board parts or
-    beside their rules use it directly."""
-    packer = Packer(pdf, [Block(title, forms, gap=gap) for title, forms, gap in blocks])
-    packer.pages(kind=kind, heading=heading)
+def _note_blocks(notes: list[str]) -> list[tuple[str, str]]:
+    return [("li", note.replace("&", "&amp;").replace("<", "&lt;")) for note in notes]
+
+
+def pack_pieces(pdf: PdfKit, blocks: list[Block], *, heading: str) -> None:
+    """Pieces on piece sheets of their own (the Packer without a board)."""
+    Packer(pdf, blocks).pages(heading=heading)
+
+
+RECT = Outline()
+
+
+def items(kind: str, drawings: dict[str, str], pdf: PdfKit, *, prefix: str = "", form_prefix: str = "",
+          outline: Outline = RECT) -> list[Item]:
+    """The pieces of one kind from a kit's drawings {key: svg}: each a form named
+    `form_prefix` + key, its id ``kind:`` + key without `prefix`."""
+    return [Item(f"{kind}:{key.removeprefix(prefix)}", pdf.add_svg_form(f"{form_prefix}{key}", svg), outline)
+            for key, svg in drawings.items()]
+
+
+def discs_block(pdf: PdfKit, title: str, discs: dict[str, str], prefix: str, options: KitOptions) -> Block:
+    """Round pieces (``pawn:red-1``, drawn by pieces.disc_svg with a 1 mm margin), a few mm apart
+    or `--gap` apart with their own crop marks; `title` names them in the cut list (a strings key)."""
+    found = items("pawn", discs, pdf, prefix=prefix, form_prefix="Disc-", outline=Outline("circle", inset=1.0))
+    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0)
+
+
+def dice_block(pdf: PdfKit, dice: dict[str, str]) -> Block:
+    """Die nets (``die:1``): their cut outline and fold lines recorded, their assembly note."""
+    found = items("die", dice, pdf, prefix="die-", form_prefix="Die-")
+    if found:
+        face = (found[0].form.h) / (3 + 2 * 0.28)
+        points, folds = pieces.die_net_outline(face)
+        found = [replace(item, outline=Outline("polygon", points=points, folds=folds)) for item in found]
+    return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"))

@@ -1,11 +1,12 @@
-"""Single pieces reprinted by id: `render GAME --only card:book,tile:07`.
+"""Parts and single pieces reprinted: `render GAME --only tokens,card:book,tile:07`.
 
-A piece's id is the name of its SVG file in the kit's `svg/` folder without the kind:
-`card-book.svg` is `card:book`, `tile-07.svg` is `tile:07` (a tile may also be asked as
-`tile:7`). `boardgen show GAME` lists them. A kit module that prints single pieces says which
-with ``piece_ids(layout) -> {"card": {id: what it is}, "tile": {...}}``, and which of its `Drawings`
-fields share the pages of its tiles with ``TILE_PAGE_PIECES`` (left out of a reprint of some
-tiles). The ids are checked as soon as the layout is loaded, before anything is drawn.
+A piece's id is the name of its SVG file in the kit's `svg/` folder without the kind (and
+any prefix the kit strips): `card-book.svg` is `card:book`, `tile-07.svg` is `tile:07` (a tile
+may also be asked as `tile:7`), `pawn-red.svg` is `pawn:red`. `boardgen show GAME` lists
+them. A kit module that prints pieces says which with ``piece_ids(layout) -> {"card": {id:
+what it is}, ...}`` and where each kind's drawings are with ``PIECE_FIELDS = {kind: (Drawings
+field, key prefix)}``. The ids are checked as soon as the layout is loaded, before anything
+is drawn; a reprint draws only the pieces asked for.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import dataclasses
 from typing import Any, TypeVar
 
 from boardgen.errors import UsageError
-from boardgen.options import PIECES, KitOptions, single_pieces
+from boardgen.options import PIECES, KitOptions, did_you_mean, piece_parts, single_pieces
 
 DrawingsT = TypeVar("DrawingsT")
 SHOWN = 12  # valid ids listed in an error, at most (the messages are kept short)
@@ -24,57 +25,72 @@ def piece_ids(kit: Any, layout: Any) -> dict[str, dict[str, str]]:
     """Every single piece the kit can reprint, by kind, with what each is (empty for a kit
     that has none)."""
     ids = getattr(kit, "piece_ids", None)
-    return {} if ids is None else dict(ids(layout))
+    return {} if ids is None else {kind: dict(found) for kind, found in ids(layout).items()}
 
 
 def _canonical(kind: str, asked: str, valid: list[str]) -> str | None:
     if asked in valid:
         return asked
-    if kind == "tile" and asked.isdigit():
+    if asked.isdigit():
         return next((v for v in valid if v.isdigit() and int(v) == int(asked)), None)
-    return None
+    return next((v for v in valid if v.lower() == asked.lower()), None)
 
 
 def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions:
-    """The options with every single piece spelt as `show` lists it; a UsageError naming the
-    valid ids for one the kit does not have. `game` is the name or file the user gave."""
-    if not options.only or not any(":" in name for name in options.only):
+    """The options with every single piece spelt as `show` lists it; a UsageError naming what
+    the game has, with the closest, for a part or piece id it does not have. `game` is the
+    name or file the user gave."""
+    if not options.only:
         return options
     ids = piece_ids(kit, layout)
     spelt = []
+    known = parts_of(kit, ids)
     for name in options.only:
         kind, colon, asked = name.partition(":")
         if not colon:
+            if name not in known and not (name == "pieces" and any(k != "card" for k in ids)):
+                raise UsageError(f"--only: {layout.id} has no {name}{did_you_mean(name, known)}; "
+                                 f"its parts: {', '.join(known)} (`boardgen show {game}` lists them)")
             spelt.append(name)
             continue
         valid = list(ids.get(kind, {}))
         found = _canonical(kind, asked, valid)
         if found is None:
             if not valid:
+                kinds = [f"{k}:ID" for k in ids]
                 raise UsageError(f"--only: {layout.id} has no {PIECES[kind]} to reprint one by one"
-                                 + (f"; single pieces: {', '.join(f'{k}:ID' for k in ids)}" if ids else ""))
+                                 + did_you_mean(f"{kind}:ID", kinds)
+                                 + (f"; single pieces: {', '.join(kinds)}" if ids else ""))
             listed = ", ".join(valid[:SHOWN]) + (f" and {len(valid) - SHOWN} more" if len(valid) > SHOWN else "")
-            raise UsageError(f"--only: {layout.id} has no {kind} {asked!r}; its {kind} ids: {listed} "
-                             f"(`boardgen show {game}` lists them)")
+            raise UsageError(f"--only: {layout.id} has no {kind} {asked!r}{did_you_mean(asked, valid)}; "
+                             f"its {kind} ids: {listed} (`boardgen show {game}` lists them)")
         spelt.append(f"{kind}:{found}")
     return dataclasses.replace(options, only=tuple(dict.fromkeys(spelt)))
 
 
+def parts_of(kit: Any, ids: dict[str, dict[str, str]]) -> list[str]:
+    """The parts a kit with these pieces prints, as --only names them (and `show` lists)."""
+    pieces = [PIECES[k] for k in ids if k != "card"]
+    return ["cover", "board", *pieces, *(["cards"] if "card" in ids else []), "rules",
+            *getattr(kit, "EXTRA_PARTS", ())]
+
+
 def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
-    """The drawings with only the single pieces asked for in their kinds: card fronts
-    (`fronts`) and loose tiles (`tiles`, keyed ``tile-NN``), and none of the other pieces
-    that share the tiles' pages (the kit's TILE_PAGE_PIECES)."""
-    wanted = single_pieces(options.only)
-    if not wanted:
+    """For a reprint (--only), the drawings with only the pieces asked for: whole kinds, or the
+    single pieces of a kind; every other kind of piece left out (its pages would be empty)."""
+    if options.only is None:
         return drawings
+    whole = piece_parts(options.only) or set()
+    wanted = single_pieces(options.only)
     every: Any = drawings  # a kit's own Drawings dataclass
     changes: dict[str, Any] = {}
-    if "card" in wanted:
-        changes["fronts"] = {key: svg for key, svg in every.fronts.items() if key in wanted["card"]}
-    if "tile" in wanted:
-        changes["tiles"] = {key: svg for key, svg in every.tiles.items()
-                            if key.removeprefix("tile-") in wanted["tile"]}
-        for name in getattr(kit, "TILE_PAGE_PIECES", ()):
-            changes[name] = type(getattr(every, name))()  # {} or ""
+    for kind, (name, prefix) in getattr(kit, "PIECE_FIELDS", {}).items():
+        if kind in whole:
+            continue
+        keep = {piece.lower() for piece in wanted.get(kind, ())}
+        changes[name] = {key: svg for key, svg in getattr(every, name).items()
+                         if key.removeprefix(prefix).lower() in keep}
+    if "score-pad" not in options.only and hasattr(every, "score_pad"):
+        changes["score_pad"] = ""
     selected: DrawingsT = dataclasses.replace(every, **changes)
     return selected

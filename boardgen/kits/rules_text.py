@@ -3,6 +3,7 @@ their placeholders filled, and flowed onto the rules pages."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -230,15 +231,33 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
                                   f"A render in {lang!r} needs:", problems)
 
 
+SIZES = (3.4, 3.3, 3.2, 3.1, 3.0, 2.9)  # type sizes the rules may take, largest first (mm)
+
+
+def rules_size(pdf: PdfKit, blocks: list[tuple[str, str]], area: Rect, columns: int, gutter: float = 6.0) -> float:
+    """The largest type size that sets the rules on as few pages as the smallest would: a last
+    page of a few lines is tightened away rather than printed."""
+    col_w = (area.w - gutter * (columns - 1)) / columns
+    room = area.h * columns * 0.96  # a column rarely ends flush: paragraphs and headings break early
+
+    def pages(size: float) -> int:
+        return max(1, math.ceil(pdf.measure(blocks, col_w, size=size) / room))
+
+    fewest = pages(SIZES[-1])
+    return next(size for size in SIZES if pages(size) == fewest)
+
+
 def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> list[Rect]:
-    """The rules in columns, page after page; returns the free areas left on the last page
-    (below the end of the text, and any column the text did not reach) for pieces."""
+    """The rules in columns, page after page, at the largest type that takes no more pages than
+    needed (rules_size); returns the free areas left on the last page (below the end of the
+    text, and any column the text did not reach)."""
     area = pdf.base_frame.content
     columns = 2 if area.w > 150 else 1
-    remaining = pdf.flowables(blocks)
+    size = rules_size(pdf, blocks, area, columns)
+    remaining = pdf.flowables(blocks, size=size)
     while remaining:
         pdf.new_page(heading, kind="rules")
-        left = pdf.flow(remaining, area, columns=columns)
+        left = pdf.flow(remaining, area, columns=columns, size=size)
         if len(left) == len(remaining) and left[0] is remaining[0]:
             raise DataError([Problem("layouts/rules", "", "a rules paragraph is too long for one page")])
         remaining = left

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.kits.cover import board_line, cover_page
-from boardgen.kits.packing import Block, Packer, card_section, impose
+from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
 from boardgen.options import KitOptions, Summary
-from boardgen.render.imposition import Tiling, paper, tile_board
+from boardgen.render.imposition import Outline, Tiling, paper, tile_board
 from boardgen.render.pdf import Form, PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
@@ -36,14 +36,19 @@ class Drawings:
         return out
 
 
-# Reprints of single pieces (kits.reprint): the pawns share the tiles' pages.
-TILE_PAGE_PIECES = ("pawns",)
+# The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
+PIECE_FIELDS = {"card": ("fronts", ""), "tile": ("tiles", "tile-"), "pawn": ("pawns", "")}
 
 
 def piece_ids(layout: SlidingLayout) -> dict[str, dict[str, str]]:
     """Single pieces by id, as their SVG files are named, with what each is: cards by treasure,
-    tiles by number."""
-    return {"card": {t.id: t.name["en"] for t in layout.treasures}, "tile": tile_numbers(layout)}
+    tiles by number, standees by colour."""
+    return {"card": {t.id: t.name["en"] for t in layout.treasures}, "tile": tile_numbers(layout),
+            "pawn": pawn_ids(layout)}
+
+
+def pawn_ids(layout: SlidingLayout) -> dict[str, str]:
+    return {s.colour: f"{s.colour} standee" for s in layout.starts}
 
 
 def tile_numbers(layout: SlidingLayout) -> dict[str, str]:
@@ -111,28 +116,37 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
     def pages(pdf: PdfKit, board: Form) -> None:
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
         cover(pdf, layout, tiling, board, setup_form, start, summary=summary, options=options)
-        packer = Packer(pdf, piece_blocks(pdf, layout, drawings))
-        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=lambda free: packer.fill(free, titles=False))
-        # The rules next: the room their last page leaves takes pieces too.
+        # Paper first (cover, rules), then card: the board with small pieces under it, piece
+        # sheets, cards.
         values = rule_values(layout, lang)
-        for free in rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                                + interpretation_blocks("sliding", lang, values, layout=layout), word(lang, "rules")):
-            packer.fill(free)
-        packer.pages(kind="tiles")
+        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+                    + interpretation_blocks("sliding", lang, values, layout=layout), word(lang, "rules"))
+        packer = Packer(pdf, piece_blocks(pdf, layout, drawings, options))
+        pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
+        packer.pages(heading=word(lang, "pieces"))
         fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
         back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, fronts, back, bleed=layout.bleed_mm, options=options, heading=word(lang, "cards"))
+        card_section(pdf, fronts, list(drawings.fronts), back, bleed=layout.bleed_mm, options=options,
+                     heading=word(lang, "cards"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
 
 
-def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings) -> list[Block]:
-    """Corridor tiles butted on a grid (shared cut lines), then the pawns."""
+def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings, options: KitOptions) -> list[Block]:
+    """Corridor tiles on a grid (butted on shared cut lines, or `--gap` apart each with its own
+    crop marks), then the standees."""
     lang = pdf.lang
-    tiles = [pdf.add_svg_form(f"Tile-{k}", v) for k, v in drawings.tiles.items()]
-    pawns = [pdf.add_svg_form(f"Pawn-{k}", v) for k, v in drawings.pawns.items()]
-    return [Block(word(lang, "tiles"), tiles, butted=True), Block(word(lang, "pawns"), pawns, gap=6.0, turnable=True)]
+    tiles = items("tile", drawings.tiles, pdf, prefix="tile-", form_prefix="Tile-")
+    return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True), standees(pdf, drawings.pawns)]
+
+
+def standees(pdf: PdfKit, pawns: dict[str, str]) -> Block:
+    """Fold-up standees by colour (``pawn:red``): their fold lines recorded, their assembly note."""
+    found = items("pawn", pawns, pdf, form_prefix="Pawn-")
+    found = [replace(item, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face((item.form.w, item.form.h)))))
+             for item in found]
+    return Block(noun(pdf.lang, "pawns"), found, gap=4.0, turnable=True, note=word(pdf.lang, "standee_note"))
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,

@@ -18,6 +18,17 @@ PAPERS = {
     "legal": (215.9, 355.6), "tabloid": (279.4, 431.8),
 }
 # WxH, in millimetres unless a unit follows (after the pair, or after each number).
+# The stock each kind of page is printed on: paper (80 g) for what is read or written on, card
+# (250-300 g) for every piece that is cut out. A page never mixes the two.
+PAPER_PAGES = ("cover", "rules", "score-pad")
+STOCKS = ("card", "paper")
+
+
+def stock(kind: str) -> str:
+    """'paper' or 'card': what a page of this kind is printed on."""
+    return "paper" if kind in PAPER_PAGES else "card"
+
+
 _CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?$")
 UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
 
@@ -401,15 +412,81 @@ def grid(area: Rect, cell_w: float, cell_h: float, *, gap: float = 0.0, count: i
     return Grid(cols, rows, cell_w, cell_h, gap, (area.x + (area.w - used_w) / 2, y))
 
 
-CROP_RING = 6.0  # crop marks: 1 mm from the trim, 5 mm long (pdf.MARK_GAP + pdf.MARK_LEN)
+MARK_GAP = 1.0  # crop marks start this far from the trim line
+MARK_LEN = 5.0
+CROP_RING = MARK_GAP + MARK_LEN  # room crop marks take outside what they mark
+
+
+Mark = tuple[float, float, float, float]  # x1, y1 (the end nearest its piece), x2, y2
+
+
+def mark_segments(trims: list[Rect], shared: bool, *, reach: float = 0.0) -> list[Mark]:
+    """Crop marks of pieces cut on straight lines: for a butted grid (`shared`), every cut line
+    extended outside the grid; otherwise two marks at each corner of each piece. `reach`
+    lengthens them past a bleed."""
+    out: list[Mark] = []
+    a, b = MARK_GAP, MARK_GAP + MARK_LEN + reach
+    if shared:
+        # Each cut line extended past the last piece on it, at both ends (a partial last row
+        # ends its lines where its pieces do).
+        for x in sorted({round(v, 4) for t in trims for v in (t.x, t.right)}):
+            on = [t for t in trims if abs(t.x - x) < 1e-3 or abs(t.right - x) < 1e-3]
+            y0, y1 = min(t.y for t in on), max(t.bottom for t in on)
+            out += [(x, y0 - a, x, y0 - b), (x, y1 + a, x, y1 + b)]
+        for y in sorted({round(v, 4) for t in trims for v in (t.y, t.bottom)}):
+            on = [t for t in trims if abs(t.y - y) < 1e-3 or abs(t.bottom - y) < 1e-3]
+            x0, x1 = min(t.x for t in on), max(t.right for t in on)
+            out += [(x0 - a, y, x0 - b, y), (x1 + a, y, x1 + b, y)]
+        return out
+    for t in trims:
+        for x in (t.x, t.right):
+            out += [(x, t.y - a, x, t.y - b), (x, t.bottom + a, x, t.bottom + b)]
+        for y in (t.y, t.bottom):
+            out += [(t.x - a, y, t.x - b, y), (t.right + a, y, t.right + b, y)]
+    return out
+
+
+CLEAR = 0.4  # mm a crop mark keeps from any piece
+
+
+def clip_marks(segments: list[Mark], pieces: list[Rect]) -> list[Mark]:
+    """Each mark (from its start near its own piece, outwards) cut short where it would reach
+    another piece; marks left shorter than a millimetre are dropped, and repeated ones too."""
+    out: dict[tuple[float, ...], Mark] = {}
+    for x1, y1, x2, y2 in segments:
+        length = abs(x2 - x1) + abs(y2 - y1)
+        dx, dy = (x2 - x1) / length, (y2 - y1) / length
+        reach = length
+        for r in pieces:
+            box = r.inset(-CLEAR)
+            if dx:  # horizontal
+                if not box.y <= y1 <= box.bottom:
+                    continue
+                enter = (box.x - x1) / dx if dx > 0 else (box.right - x1) / dx
+                leave = (box.right - x1) / dx if dx > 0 else (box.x - x1) / dx
+            else:
+                if not box.x <= x1 <= box.right:
+                    continue
+                enter = (box.y - y1) / dy if dy > 0 else (box.bottom - y1) / dy
+                leave = (box.bottom - y1) / dy if dy > 0 else (box.y - y1) / dy
+            if leave < 0:
+                continue
+            reach = min(reach, max(enter, 0.0))
+        if reach >= 1.0:
+            segment = (x1, y1, x1 + dx * reach, y1 + dy * reach)
+            out.setdefault(tuple(round(v, 3) for v in segment), segment)
+    return list(out.values())
+
 
 
 @dataclass(frozen=True)
 class CardGrid:
-    """Cards butted edge to edge (one cut serves two neighbours), bleed only around the block.
+    """Cards on a grid: butted edge to edge (`gap` 0: one cut serves two neighbours, bleed only
+    around the block) or `gap` apart (each card its own cut, half the gap of bleed between).
 
     Cells are trim rectangles on the page; a turned grid holds the cards rotated 90 degrees.
-    With fold-over backs the fronts fill the left half and `fold_x` is the fold line."""
+    With fold-over backs (`fold`) each cell's back lies just right of it, mirrored across the
+    fold line they share: the grid's columns come in front/back pairs."""
 
     cols: int
     rows: int
@@ -418,31 +495,52 @@ class CardGrid:
     bleed: float
     origin: tuple[float, float]  # top-left of the first trim cell
     turned: bool
-    fold_x: float | None = None
+    fold: bool = False
+    gap: float = 0.0
 
     @property
     def per_page(self) -> int:
         return self.cols * self.rows
 
     def cells(self, count: int) -> list[tuple[Rect, Rect]]:
-        """(trim, clip) of the first `count` cells; the clip adds the bleed on the sides with no
-        neighbouring card, so a card's bleed never covers the next card."""
+        """(trim, clip) of the first `count` fronts; the clip adds the bleed on the sides with no
+        neighbouring card (half the gap, at most the bleed, beside one), so a card's bleed never
+        covers the next card; a fold-over front has none on its fold."""
         n = min(count, self.per_page)
         out = []
         b = self.bleed
+        inner = min(b, self.gap / 2)
+        step_x = self.trim_w * (2 if self.fold else 1) + self.gap
         for i in range(n):
             r, c = divmod(i, self.cols)
-            trim = Rect(self.origin[0] + c * self.trim_w, self.origin[1] + r * self.trim_h, self.trim_w, self.trim_h)
-            left = b if c == 0 else 0.0
-            top = b if r == 0 else 0.0
-            right = b if c == self.cols - 1 or i + 1 >= n else 0.0
-            bottom = b if i + self.cols >= n else 0.0
+            trim = Rect(self.origin[0] + c * step_x, self.origin[1] + r * (self.trim_h + self.gap),
+                        self.trim_w, self.trim_h)
+            left = b if c == 0 else inner
+            top = b if r == 0 else inner
+            right = 0.0 if self.fold else (b if c == self.cols - 1 or i + 1 >= n else inner)
+            bottom = b if i + self.cols >= n else inner
             out.append((trim, Rect(trim.x - left, trim.y - top, trim.w + left + right, trim.h + top + bottom)))
         return out
 
+    def backs(self, count: int) -> list[tuple[Rect, Rect]]:
+        """(trim, clip) of the fold-over backs of the first `count` fronts (fold only)."""
+        out = []
+        n = min(count, self.per_page)
+        b, inner = self.bleed, min(self.bleed, self.gap / 2)
+        for i, (trim, clip) in enumerate(self.cells(count)):
+            c = i % self.cols
+            right = b if c == self.cols - 1 or i + 1 >= n else inner
+            back = Rect(trim.right, trim.y, trim.w, trim.h)
+            out.append((back, Rect(back.x, clip.y, back.w + right, clip.h)))
+        return out
+
+    def pieces(self, count: int) -> list[Rect]:
+        """What is cut out, card by card: the front, or front and back together (fold)."""
+        return [Rect(t.x, t.y, t.w * (2 if self.fold else 1), t.h) for t, _ in self.cells(count)]
+
     def block(self, count: int) -> Rect:
         """The trimmed block of the first `count` cards (without the outer bleed)."""
-        cells = [trim for trim, _ in self.cells(count)]
+        cells = self.pieces(count)
         x0, y0 = min(c.x for c in cells), min(c.y for c in cells)
         return Rect(x0, y0, max(c.right for c in cells) - x0, max(c.bottom for c in cells) - y0)
 
@@ -460,25 +558,22 @@ def free_areas(area: Rect, shown: Rect) -> tuple[Rect, FreeArea]:
     return below, beside
 
 
-def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False) -> CardGrid:
+def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False,
+              gap: float = 0.0) -> CardGrid:
     """The most cards a page holds, upright or turned (upright on a tie), from the top of the
-    area inside the crop-mark ring. `card_w`/`card_h` are trim sizes."""
+    area inside the crop-mark ring, centred across. `card_w`/`card_h` are trim sizes; with
+    `fold` each card takes its back beside it."""
     area = frame.marked.inset(CROP_RING)
     best: tuple[int, CardGrid] | None = None
     for turned in (False, True):
         tw, th = (card_h, card_w) if turned else (card_w, card_h)
-        room_w = area.w / 2 if fold else area.w
-        cols = int((room_w - 2 * bleed + 1e-9) // tw)
-        rows = int((area.h - 2 * bleed + 1e-9) // th)
+        pw = 2 * tw if fold else tw
+        cols = int((area.w - 2 * bleed + gap + 1e-9) // (pw + gap))
+        rows = int((area.h - 2 * bleed + gap + 1e-9) // (th + gap))
         if cols < 1 or rows < 1:
             continue
-        if fold:
-            fold_x = area.x + area.w / 2
-            x = fold_x - bleed - cols * tw
-        else:
-            fold_x = None
-            x = area.x + (area.w - cols * tw) / 2
-        candidate = CardGrid(cols, rows, tw, th, bleed, (x, area.y + bleed), turned, fold_x)
+        x = area.x + (area.w - cols * pw - (cols - 1) * gap) / 2
+        candidate = CardGrid(cols, rows, tw, th, bleed, (x, area.y + bleed), turned, fold, gap)
         if best is None or candidate.per_page > best[0]:
             best = (candidate.per_page, candidate)
     if best is None:
@@ -523,3 +618,86 @@ def svg_size(svg: str) -> tuple[float, float] | None:
         return float(width.group(1)), float(height.group(1))
     except ValueError:
         return None
+
+
+# Pieces placed on pages: the one record cut and press files read ---------------------------
+
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A piece's trim outline in mm of its own drawing (origin at the drawing's top-left, y
+    down): a rectangle (`rect`), a rectangle with rounded corners (`rounded`, `radius`), a
+    circle (`circle`, filling the box) or a polygon (`points`), the box being the drawing
+    less `inset` on every side (a card's bleed, a disc's margin). `folds` are fold or score
+    lines, drawing mm."""
+
+    shape: str = "rect"
+    inset: float = 0.0
+    radius: float = 0.0
+    points: tuple[Point, ...] = ()
+    folds: tuple[Segment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One piece as placed on one page of a kit: what its cut files (plotter, laser) and
+    print-shop files read, so every tool cuts what the PDF prints.
+
+    `piece` is its id as `--only` takes it (``tile:07``, ``card:book``, ``token:5``,
+    ``pawn:red``, ``block:A6``, ``die:1``, ``wand:red-1``, ``board:2`` for a board sheet),
+    `kind` the piece kind (the part before the colon), `stock` the stock its page is printed
+    on (``card`` or ``paper``), `page` the 0-based index of the page among the kit's pages
+    (before a reprint drops any). `trim` is the bounding box of the trim outline in page mm
+    (origin top-left, y down); `shape` says what the outline is inside it: ``rect``,
+    ``rounded`` (corner `radius`), ``circle`` (radius `radius`, centred in `trim`) or
+    ``polygon`` (`points`, page mm, clockwise on the page). `bleed` is how far the art runs
+    past the trim (mm), `rotation` the quarter turns the drawing was placed with (degrees,
+    counter-clockwise on the page), `folds` the fold or score lines in page mm."""
+
+    piece: str
+    kind: str
+    stock: str
+    page: int
+    shape: str
+    trim: Rect
+    radius: float = 0.0
+    points: tuple[Point, ...] = ()
+    bleed: float = 0.0
+    rotation: int = 0
+    folds: tuple[Segment, ...] = ()
+
+
+def to_page(point: Point, w: float, h: float, x: float, y: float, *, rotate: int = 0, scale: float = 1.0) -> Point:
+    """Where a point of a w x h drawing lands when placed with its top-left corner at (x, y)
+    (PdfKit.place): turned by `rotate` (0, 90, 180, 270) and scaled."""
+    u, v = point
+    if rotate == 90:  # the drawing's top to the page's left
+        return x + v * scale, y + (w - u) * scale
+    if rotate == 180:
+        return x + (w - u) * scale, y + (h - v) * scale
+    if rotate == 270:  # the drawing's top to the page's right
+        return x + (h - v) * scale, y + u * scale
+    return x + u * scale, y + v * scale
+
+
+def placement(piece: str, kind: str, outline: Outline, w: float, h: float, x: float, y: float, *, stock: str,
+              page: int, rotate: int = 0, scale: float = 1.0, bleed: float = 0.0) -> Placement:
+    """The record of a w x h drawing with this outline placed like PdfKit.place places it."""
+    def move(p: Point) -> Point:
+        return to_page(p, w, h, x, y, rotate=rotate, scale=scale)
+
+    i = outline.inset
+    if outline.shape == "polygon":
+        points = tuple(move(p) for p in outline.points)
+    else:
+        points = (move((i, i)), move((w - i, h - i)))
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    trim = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    radius = trim.w / 2 if outline.shape == "circle" else outline.radius * scale
+    folds = tuple((move(a), move(b)) for a, b in outline.folds)
+    return Placement(piece, kind, stock, page, outline.shape, trim, radius,
+                     points if outline.shape == "polygon" else (), bleed * scale,
+                     rotate, folds)

@@ -7,7 +7,7 @@ import io
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics import renderPDF
@@ -23,16 +23,23 @@ from boardgen.render import drawing_cache, fonts
 from boardgen.render.imposition import (
     CROP_RING,
     CROSS_SIZE,
+    MARK_GAP,
+    MARK_LEN,
     CardGrid,
+    Outline,
     PageFrame,
     Piece,
+    Placement,
     Rect,
     Tiling,
     back_rect,
     card_grid,
-    fold_rect,
+    clip_marks,
     free_areas,
+    mark_segments,
     place_keys,
+    placement,
+    stock,
     svg_size,
 )
 from boardgen.units import pt
@@ -49,8 +56,6 @@ logging.getLogger("svglib").addHandler(logging.NullHandler())
 _FRENCH_BEFORE = re.compile(r"(?<=\S) ([:;!?%»])")
 _FRENCH_AFTER = re.compile(r"« ")
 GLYPH_SLACK = 0.5  # mm kept between the window's edge and a line of text starting or ending on it
-MARK_GAP = 1.0  # crop marks start this far from the trim line
-MARK_LEN = 5.0
 
 
 @dataclass(frozen=True)
@@ -71,9 +76,13 @@ class Showcase:
 
 
 class KitPdf(bytes):
-    """A finished PDF and, by SVG (svg_key), the drawings its pages show whole (showcases)."""
+    """A finished PDF; by SVG (svg_key), the drawings its pages show whole (showcases); every
+    piece placed on its pages (placements: see Placement, what cut and press files read) and
+    the kind of each page laid out (kinds: a reprint drops some)."""
 
     showcases: dict[str, Showcase]
+    placements: list[Placement]
+    kinds: list[str]
 
 
 def svg_key(svg: str) -> str:
@@ -84,7 +93,7 @@ class PdfKit:
     """One PDF being written; every length passed in is millimetres from the page's top-left."""
 
     def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str,
-                 only: Sequence[str] | None = None):
+                 only: Sequence[str] | None = None, keep_stock: str | None = None):
         self.buffer = io.BytesIO()
         self.base_frame = frame
         self.frame = frame
@@ -110,10 +119,15 @@ class PdfKit:
         self.page_number = 0
         self.page_open = False
         self.kinds: list[str] = []
+        # Every piece placed, page by page: the one record cut files and print-shop files read.
+        self.placements: list[Placement] = []
         # A reprint keeps only pages of these kinds (card backs go with "cards"); the others are
         # still laid out, so page numbers and piece order are the kit's, then dropped.
         self.only = None if only is None else frozenset(only) | ({"card-backs"} if "cards" in only else set())
         self.kept = 0
+        # Only the pages of this stock are kept (one file of a split kit), numbered in it.
+        self.keep_stock = keep_stock
+        self.shown_number = 0
         self.deferred: list[tuple[str, PageFrame, Callable[[], None]]] = []
         self.pieces_on_board = False  # some board sheets also carry pieces below the board
         self.flow_end = (0, 0.0, 0.0, 0.0)  # last flow: column, mm used in it, column width, gutter
@@ -200,6 +214,26 @@ class PdfKit:
         if form.name in self.pending:
             self.on_page.append(form.name)
 
+    def place_piece(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
+                    clip: Rect | None = None, bleed: float = 0.0) -> Placement:
+        """Place a piece's drawing like `place` and record where its trim outline lies on the
+        page (`placements`); `piece` is its id, ``kind:ID``."""
+        self.place(form, x, y, clip=clip, rotate=rotate)
+        return self.record(form, x, y, piece=piece, outline=outline, rotate=rotate, bleed=bleed)
+
+    def record(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
+               bleed: float = 0.0, scale: float = 1.0, kind: str | None = None,
+               folds: tuple[tuple[float, float], tuple[float, float]] | None = None) -> Placement:
+        """Record a piece placed on this page (see Placement) without drawing it; `kind`
+        defaults to the id's, `folds` adds a fold line already in page mm."""
+        found = placement(piece, kind or piece.partition(":")[0], outline, form.w, form.h, x, y,
+                          stock=stock(self.kinds[-1]), page=len(self.kinds) - 1, rotate=rotate, scale=scale,
+                          bleed=bleed)
+        if folds is not None:
+            found = replace(found, folds=(*found.folds, folds))
+        self.placements.append(found)
+        return found
+
     # Pages -----------------------------------------------------------------------------
 
     def new_page(self, heading: str, *, kind: str, frame: PageFrame | None = None) -> None:
@@ -210,6 +244,8 @@ class PdfKit:
         self.c.setPageSize((pt(self.frame.paper.w), pt(self.frame.paper.h)))
         self.page_number += 1
         self.kinds.append(kind)
+        self.shown_number = (self.page_number if self.keep_stock is None
+                             else sum(stock(k) == self.keep_stock for k in self.kinds))
         self.page_open = True
         self._furniture(heading)
 
@@ -241,9 +277,11 @@ class PdfKit:
             self.line(x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink",
                       width=self.theme.strokes["calibration"])
         self.text(word(self.lang, "calibration"), x0, y0 + 5.6, size=2.6, fill="ink", width=100)
-        self.text(str(self.page_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
+        self.text(str(self.shown_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
 
     def _keeps(self, kind: str) -> bool:
+        if self.keep_stock is not None and stock(kind) != self.keep_stock:
+            return False
         if self.only is None:
             return True
         if kind == "blank":  # it puts card fronts on odd pages: kept where the reprint needs it
@@ -294,6 +332,8 @@ class PdfKit:
         self.c.save()
         out = KitPdf(self.buffer.getvalue())
         out.showcases = dict(self.showcases)
+        out.placements = list(self.placements)
+        out.kinds = list(self.kinds)
         return out
 
     # Primitives ------------------------------------------------------------------------
@@ -480,6 +520,9 @@ class PdfKit:
             shown = piece.page_rect
             ox, oy = piece.origin
             self.place(board, ox, oy, clip=shown)
+            # What this sheet keeps once cut (its share of the board and any glue band it carries).
+            self.record(Form(board.name, shown.w, shown.h), shown.x, shown.y, piece=f"board:{piece.index + 1}",
+                        outline=Outline())
             if tiling.style == "overlap":
                 self._glue_bands(piece, tiling)
             trim = Rect(ox + piece.trim.x, oy + piece.trim.y, piece.trim.w, piece.trim.h)
@@ -491,7 +534,9 @@ class PdfKit:
                 self.cross(*piece.to_page(bx, by))
             self._neighbour_labels(piece, tiling, shown)
             if fill is not None:
-                for free in free_areas(tiling.frame.content, shown):
+                # Pieces keep their own crop-mark ring (a grid's marks lie inside the room it takes),
+                # so they may use the page's mark ring too, outside the board's.
+                for free in free_areas(tiling.frame.marked, shown):
                     if free.w > 0 and free.h > 0 and fill(free):
                         self.pieces_on_board = True
 
@@ -548,39 +593,53 @@ class PdfKit:
                           width=shown.w * 0.5, fill="muted")
 
     def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, heading: str,
-                    back_heading: str, backs: str, flip: str, back_offset: tuple[float, float]) -> None:
-        """Cards butted on a grid (shared cut lines, bleed around the block), upright or turned,
-        whichever holds more; backs as duplex pages, fold-over halves, or none."""
+                    back_heading: str, backs: str, flip: str, back_offset: tuple[float, float],
+                    ids: Sequence[str] | None = None, gap: float = 0.0) -> None:
+        """Cards on a grid, upright or turned, whichever holds more: butted on shared cut lines
+        (bleed around the block) or `gap` apart with their own crop marks; backs as duplex
+        pages, fold-over (each back beside its front) or none. `ids` name the cards in the
+        placements (``card:ID``)."""
         if backs not in ("duplex", "fold", "none"):
             raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
         if flip not in ("long", "short"):
             raise UsageError(f"unknown flip {flip!r}; use long or short")
+        if not fronts:
+            return
+        names = list(ids) if ids is not None else [form.name for form in fronts]
         card = fronts[0]
-        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold")
+        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap)
         rotate = 90 if g.turned else 0
+        outline = Outline(inset=bleed)
         for start in range(0, len(fronts), g.per_page):
             chunk = fronts[start:start + g.per_page]
+            chunk_ids = names[start:start + g.per_page]
             if backs == "duplex" and self.only is not None:
                 # A reprint is printed whole, double-sided: fronts go on odd pages (the blank is
                 # kept only where needed, see _keeps). A whole kit names its duplex pages instead.
                 self.new_page(word(self.lang, "blank"), kind="blank")
             self.new_page(heading, kind="cards")
             cells = g.cells(len(chunk))
-            for form, (trim, clip) in zip(chunk, cells, strict=True):
+            for form, name, (trim, clip) in zip(chunk, chunk_ids, cells, strict=True):
                 self.place(form, trim.x - bleed, trim.y - bleed, clip=clip, rotate=rotate)
+                self.record(form, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", outline=outline,
+                            rotate=rotate, bleed=bleed, folds=((trim.right, trim.y), (trim.right, trim.bottom))
+                            if backs == "fold" else None)
             self._card_marks(g, len(chunk))
             if backs == "fold":
-                assert g.fold_x is not None
-                for trim, clip in cells:
-                    mirrored = fold_rect(trim, g.fold_x)
-                    # Folding mirrors across a vertical line, like a long-edge flip.
-                    self.place(back, mirrored.x - bleed, mirrored.y - bleed, clip=fold_rect(clip, g.fold_x),
-                               rotate=-rotate % 360)
+                # Folding mirrors across a vertical line, like a long-edge flip.
+                for name, (trim, clip) in zip(chunk_ids, g.backs(len(chunk)), strict=True):
+                    self.place(back, trim.x - bleed, trim.y - bleed, clip=clip, rotate=-rotate % 360)
+                    self.record(back, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", kind="card-back",
+                                outline=outline, rotate=-rotate % 360, bleed=bleed)
                 block = g.block(len(chunk))
                 top, bottom = block.y - bleed - CROP_RING, block.bottom + bleed + CROP_RING
-                self.line(g.fold_x, top, g.fold_x, bottom, colour="cut", width=self.theme.strokes["cut_line"],
-                          dash=(3, 1.5))
-                self.text(word(self.lang, "fold"), g.fold_x + 1, top + 2.5, size=2.4, fill="muted")
+                for trim, _ in g.cells(len(chunk))[:g.cols]:
+                    fold_x = trim.right
+                    self.line(fold_x, top, fold_x, top + CROP_RING, colour="cut", width=self.theme.strokes["cut_line"],
+                              dash=(1.5, 1))
+                    self.line(fold_x, bottom - CROP_RING, fold_x, bottom, colour="cut",
+                              width=self.theme.strokes["cut_line"], dash=(1.5, 1))
+                    self.text(word(self.lang, "fold"), fold_x + 1, top + 2.5, size=2.4, fill="muted")
             elif backs == "duplex":
                 mark = self._duplex_test_mark(g, len(chunk), front=True)
                 self.new_page(back_heading, kind="card-backs")
@@ -592,8 +651,10 @@ class PdfKit:
                 # a has its top where a back turned by -a has its own; across a horizontal line
                 # (short edge) by 180 - a: upright cards get upside-down backs.
                 turn = (180 - rotate if flip == "short" else -rotate) % 360
-                for trim, clip in back_cells:
+                for name, (trim, clip) in zip(chunk_ids, back_cells, strict=True):
                     self.place(back, trim.x - bleed, trim.y - bleed, clip=clip, rotate=turn)
+                    self.record(back, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", kind="card-back",
+                                outline=outline, rotate=turn, bleed=bleed)
                 # No crop marks here: cards are cut from the front, on its marks.
                 if mark is not None:
                     spot = back_rect(Rect(mark[0], mark[1], 0, 0), paper_, flip=flip, offset=back_offset)
@@ -635,15 +696,20 @@ class PdfKit:
         self.line(x - 2, y, x + 2, y, colour="ink", width=width)
         self.line(x, y - 2, x, y + 2, colour="ink", width=width)
 
-    def _card_marks(self, g: CardGrid, count: int, cells: Sequence[Rect] | None = None) -> None:
-        """Crop marks on every trim line, outside the block and its bleed."""
-        trims = list(cells) if cells is not None else [trim for trim, _ in g.cells(count)]
+    def _card_marks(self, g: CardGrid, count: int) -> None:
+        """Crop marks on every cut line: butted cards' outside the block and its bleed, spaced
+        cards' around each card (in the gaps, short of the next card)."""
+        pieces = g.pieces(count)
         b = g.bleed
-        bounds = Rect(min(c.x for c in trims) - b, min(c.y for c in trims) - b,
-                      max(c.right for c in trims) - min(c.x for c in trims) + 2 * b,
-                      max(c.bottom for c in trims) - min(c.y for c in trims) + 2 * b)
-        xs = sorted({round(v, 4) for c in trims for v in (c.x, c.right)})
-        ys = sorted({round(v, 4) for c in trims for v in (c.y, c.bottom)})
+        if g.gap > 0:
+            for x1, y1, x2, y2 in clip_marks(mark_segments(pieces, False, reach=b), pieces):
+                self.line(x1, y1, x2, y2)
+            return
+        bounds = Rect(min(c.x for c in pieces) - b, min(c.y for c in pieces) - b,
+                      max(c.right for c in pieces) - min(c.x for c in pieces) + 2 * b,
+                      max(c.bottom for c in pieces) - min(c.y for c in pieces) + 2 * b)
+        xs = sorted({round(v, 4) for c in pieces for v in (c.x, c.right)})
+        ys = sorted({round(v, 4) for c in pieces for v in (c.y, c.bottom)})
         self.crop_marks(xs, ys, bounds)
 
 

@@ -58,6 +58,17 @@ def pawn_svg(colour: str, face: tuple[float, float], theme: Theme, *, lang: str,
     for k, y in enumerate((tab, tab + h, tab + 2 * h)):
         folds.add(d.line((0, _r(y)), (_r(w), _r(y)), id=f"{ident}-fold-{k}"))
     d.add(folds)
+    # The white ends are feet: named, so nobody takes them for glue tabs; the middle line is
+    # named where the faces fold back to back.
+    for k, y in enumerate((tab / 2, total_h - tab / 2)):
+        sheet.text(d, word(lang, "foot"), x=w / 2, y=y + 0.9, size=2.6, fill="muted", width=w - 3,
+                   id=f"{ident}-foot-{k}")
+    fold_label = word(lang, "fold")
+    box_w = min(w * 0.45, 8.0)
+    d.add(d.rect((_r(w - box_w - 0.6), _r(tab + h - 1.3)), (_r(box_w), _r(2.6)), id=f"{ident}-fold-label-box",
+                 fill=sheet.colour("paper")))
+    sheet.text(d, fold_label, x=w - 0.6 - box_w / 2, y=tab + h + 0.7, size=1.9, fill="ink", width=box_w - 0.6,
+               id=f"{ident}-fold-label")
     d.add(d.rect((0, 0), (_r(total_w), _r(total_h)), id=f"{ident}-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     return str(d.tostring())
@@ -147,3 +158,47 @@ def die_net_svg(face: float, theme: Theme, *, lang: str, id: str) -> str:
                  stroke_dasharray="1.5 1"))
     d.add(d.path(" ".join(cuts), id=f"{id}-cuts", fill="none", stroke=sheet.colour("ink"), stroke_width=width))
     return str(d.tostring())
+
+
+Point = tuple[float, float]
+
+
+def pawn_folds(face: tuple[float, float]) -> tuple[tuple[Point, Point], ...]:
+    """A standee's three fold lines (drawing mm): the two feet and the middle, where the faces
+    fold back to back."""
+    w, h = face
+    return tuple(((0.0, y), (w, y)) for y in (PAWN_TAB_MM, PAWN_TAB_MM + h, PAWN_TAB_MM + 2 * h))
+
+
+def pawn_face(size: tuple[float, float]) -> tuple[float, float]:
+    """The face of a standee drawn at this size (pawn_size's inverse)."""
+    w, total = size
+    return w, (total - 2 * PAWN_TAB_MM) / 2
+
+
+def die_net_outline(face: float) -> tuple[tuple[Point, ...], tuple[tuple[Point, Point], ...]]:
+    """The cut outline of die_net_svg's net (clockwise, drawing mm) and its fold lines: the
+    edges the faces share and the base of each glue tab."""
+    f, t = face, face * 0.28
+    i = t * 0.8
+    points = (
+        (t + f, t), (t + f + i, 0.0), (t + 2 * f - i, 0.0), (t + 2 * f, t),  # tab N of face 2
+        (2 * t + 2 * f, t + i), (2 * t + 2 * f, t + f - i), (t + 2 * f, t + f),  # tab E of face 2
+        (t + 4 * f, t + f), (2 * t + 4 * f, t + f + i), (2 * t + 4 * f, t + 2 * f - i), (t + 4 * f, t + 2 * f),
+        (t + 2 * f, t + 2 * f), (2 * t + 2 * f, t + 2 * f + i), (2 * t + 2 * f, t + 3 * f - i),  # tab E of 5
+        (t + 2 * f, t + 3 * f), (t + 2 * f - i, 2 * t + 3 * f), (t + f + i, 2 * t + 3 * f),  # tab S of 5
+        (t + f, t + 3 * f), (f, t + 3 * f - i), (f, t + 2 * f + i), (t + f, t + 2 * f),  # tab W of 5
+        (t, t + 2 * f), (t, t + f), (t + f, t + f), (f, t + f - i), (f, t + i),  # face 3, tab W of 2
+    )
+    folds: list[tuple[Point, Point]] = []
+    for row, col in sorted(DIE_NET):
+        x, y = t + col * f, t + row * f
+        for a, b, neighbour in (((x, y + f), (x + f, y + f), (row + 1, col)),
+                                ((x + f, y), (x + f, y + f), (row, col + 1))):
+            if neighbour in DIE_NET:
+                folds.append((a, b))
+    for row, col, side in DIE_TABS:
+        x, y = t + col * f, t + row * f
+        folds.append({"N": ((x, y), (x + f, y)), "S": ((x, y + f), (x + f, y + f)),
+                      "W": ((x, y), (x, y + f)), "E": ((x + f, y), (x + f, y + f))}[side])
+    return points, tuple(folds)

@@ -26,9 +26,9 @@ def mix(colour: str, base: str, share: float) -> str:
     return "#" + "".join(f"{round(x * share + y * (1 - share)):02x}" for x, y in zip(a, b, strict=True))
 
 
-def outline_path(cells: tuple[Cell, ...] | list[Cell], pitch: float, x0: float, y0: float) -> str:
-    """The outer edge of a polyomino as one closed path (cell edges the block does not share
-    with itself), walked corner to corner."""
+def outline_loops(cells: tuple[Cell, ...] | list[Cell]) -> list[list[Cell]]:
+    """The outer edge of a polyomino (cell edges the block does not share with itself) as
+    loops of (row, col) corners, clockwise, without the corners where the edge goes straight on."""
     own = set(cells)
     edges: dict[tuple[int, int], tuple[int, int]] = {}
     for r, c in own:
@@ -41,7 +41,7 @@ def outline_path(cells: tuple[Cell, ...] | list[Cell], pitch: float, x0: float, 
             edges[(r + 1, c + 1)] = (r + 1, c)
         if (r, c - 1) not in own:
             edges[(r + 1, c)] = (r, c)
-    parts = []
+    loops = []
     while edges:
         start = min(edges)
         point = start
@@ -51,9 +51,27 @@ def outline_path(cells: tuple[Cell, ...] | list[Cell], pitch: float, x0: float, 
             if point == start:
                 break
             corners.append(point)
-        # Drop the corners where the edge goes straight on.
-        kept = [p for i, p in enumerate(corners)
-                if not _collinear(corners[i - 1], p, corners[(i + 1) % len(corners)])]
+        loops.append([p for i, p in enumerate(corners)
+                      if not _collinear(corners[i - 1], p, corners[(i + 1) % len(corners)])])
+    return loops
+
+
+BLOCK_MARGIN_MM = 0.5  # room around a block's squares in its drawing, for the whole cut line
+
+
+def block_outline(block: Block, pitch: float) -> tuple[tuple[float, float], ...]:
+    """A block's cut outline in mm of its drawing (block_svg), clockwise."""
+    top = min(r for r, _ in block.cells)
+    left = min(c for _, c in block.cells)
+    loop = outline_loops([(r - top, c - left) for r, c in block.cells])[0]
+    m = BLOCK_MARGIN_MM
+    return tuple((m + c * pitch, m + r * pitch) for r, c in loop)
+
+
+def outline_path(cells: tuple[Cell, ...] | list[Cell], pitch: float, x0: float, y0: float) -> str:
+    """The outer edge of a polyomino as one closed path, walked corner to corner."""
+    parts = []
+    for kept in outline_loops(cells):
         parts.append("M" + "L".join(f"{_r(x0 + c * pitch)} {_r(y0 + r * pitch)}" for r, c in kept) + "Z")
     return "".join(parts)
 
@@ -161,14 +179,17 @@ def _pawns(sheet: Sheet, layout: WallsLayout) -> Any:
 
 def block_svg(block: Block, layout: WallsLayout, theme: Theme, *, lang: str) -> str:
     """A block to cut out: exactly its squares at the board's pitch, filled like a wall, with
-    its label (the same as on its outline on the board) and a solid cut line."""
+    its label (the same as on its outline on the board) and a solid cut line, whole on every
+    edge (the drawing reaches BLOCK_MARGIN_MM past the squares so no half of it is clipped)."""
     pitch = layout.pitch_mm
     top = min(r for r, _ in block.cells)
     left = min(c for _, c in block.cells)
     cells = [(r - top, c - left) for r, c in block.cells]
     ident = f"piece-{block.id}"
-    sheet = new_sheet(block.cols * pitch, block.rows * pitch, theme, lang, id=ident)
+    m = BLOCK_MARGIN_MM
+    sheet = new_sheet(block.cols * pitch + 2 * m, block.rows * pitch + 2 * m, theme, lang, id=ident)
     d = sheet.drawing
+    d.viewbox(_r(-m), _r(-m), _r(block.cols * pitch + 2 * m), _r(block.rows * pitch + 2 * m))
     path = outline_path(cells, pitch, 0, 0)
     d.add(d.path(path, id=f"{ident}-face", fill=_block_fill(sheet)))
     # Faint square lines help to line the block up with its outline.
