@@ -117,7 +117,8 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     half = (area.w - 8) / 2
     # The steps name page numbers not known yet: room is measured with the longest numbers a
     # kit can have, and the text is drawn when the PDF is finished.
-    widest = ["rules", "board"] * 20 + ["cards", "card-backs"] * 2 + ["pieces"] * 90 + ["cards", "card-backs"] * 2
+    widest = (["cards", "card-backs"] * 2 + ["rules"] * 5 + ["pieces"] * 90 + ["rules"] * 3
+              + ["cards", "card-backs"] * 2)  # two ranges of up to three digits on each line
     sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
     # The verdict is a sentence or two (boardgen.checks.words), wrapped; room is measured with
     # a long one, since it is drawn when the check is done.
