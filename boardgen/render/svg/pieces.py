@@ -61,14 +61,15 @@ def pawn_svg(colour: str, face: tuple[float, float], theme: Theme, *, lang: str,
     # The white ends are feet: named, so nobody takes them for glue tabs; the middle line is
     # named where the faces fold back to back.
     for k, y in enumerate((tab / 2, total_h - tab / 2)):
-        sheet.text(d, word(lang, "foot"), x=w / 2, y=y + 0.9, size=2.6, fill="muted", width=w - 3,
+        sheet.text(d, word(lang, "foot"), x=w / 2, y=y + 0.9, size=2.6, fill="muted", width=w - 3, smallest=2.2,
                    id=f"{ident}-foot-{k}")
     fold_label = word(lang, "fold")
     box_w = min(w * 0.45, 8.0)
-    d.add(d.rect((_r(w - box_w - 0.6), _r(tab + h - 1.3)), (_r(box_w), _r(2.6)), id=f"{ident}-fold-label-box",
+    d.add(d.rect((_r(w - box_w - 0.6), _r(tab + h - 1.5)), (_r(box_w), _r(3.0)), id=f"{ident}-fold-label-box",
                  fill=sheet.colour("paper")))
-    sheet.text(d, fold_label, x=w - 0.6 - box_w / 2, y=tab + h + 0.7, size=1.9, fill="ink", width=box_w - 0.6,
-               id=f"{ident}-fold-label")
+    # 2.2 mm: the 6 pt the accessibility check asks of any printed word.
+    sheet.text(d, fold_label, x=w - 0.6 - box_w / 2, y=tab + h + 0.8, size=2.2, fill="ink", width=box_w - 0.4,
+               smallest=2.2, id=f"{ident}-fold-label")
     d.add(d.rect((0, 0), (_r(total_w), _r(total_h)), id=f"{ident}-outline", fill="none",
                  stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     return str(d.tostring())
