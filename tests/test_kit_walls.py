@@ -72,14 +72,19 @@ def test_blocks_are_cut_out_at_the_boards_scale_with_their_labels(kit_factory):
 
 
 def test_sixteen_pawns_in_four_colours(kit_factory):
-    pdf, _ = kit_factory("walls")
+    pdf, result = kit_factory("walls")
+    placed = [p for p in result.placements if p.kind == "pawn"]
+    assert len(placed) == 16 and all(p.shape == "circle" for p in placed)
     with open_plumber(pdf) as doc:
-        pages = [p for p in doc.pages if "pawns" in (p.extract_text() or "")]
-        assert pages
-        discs = [c for p in pages for c in p.curves
-                 if abs(mm(c["width"]) - LAYOUT.pawn_diameter_mm) < 0.1
-                 and abs(mm(c["height"]) - LAYOUT.pawn_diameter_mm) < 0.1]
-        assert len(discs) == 16
+        # Each placed pawn's disc is drawn on its page exactly where its record says.
+        discs = []
+        for p in placed:
+            found = [c for c in doc.pages[p.page].curves
+                     if abs(mm(c["width"]) - LAYOUT.pawn_diameter_mm) < 0.1
+                     and abs(mm(c["height"]) - LAYOUT.pawn_diameter_mm) < 0.1
+                     and abs(mm(c["x0"]) - p.trim.x) < 0.1 and abs(mm(c["top"]) - p.trim.y) < 0.1]
+            assert found, p.piece
+            discs.append(found[0])
         assert len({tuple(c["non_stroking_color"] or ()) for c in discs}) == 4
 
 
