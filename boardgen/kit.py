@@ -31,6 +31,7 @@ from boardgen.options import (
     kit_file_name,
     page_kinds,
     split_name,
+    stock,
     svg_folder,
 )
 from boardgen.render import drawing_cache, fonts
@@ -207,7 +208,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         written = write_kit(folder, files, owned=(svg_dir, preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
     main = folder / (split_name(pdf_name, "card") if options.split else pdf_name)
-    return KitResult(name, folder, main, len(kinds), written, summary, warnings,
+    pages = sum(stock(kind) == "card" for kind in kinds) if options.split else len(kinds)  # in `main`
+    return KitResult(name, folder, main, pages, written, summary, warnings,
                      placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
 
 
