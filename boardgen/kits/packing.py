@@ -303,15 +303,26 @@ class Packer:
         pdf = self.pdf
         if pdf.only is not None and pdf.kinds and pdf.kinds[-1] not in pdf.only:
             return 0
-        if area.h <= self.CAPTION:
-            return 0
         smallest = sorted((b for b in self.blocks if b.under_board and b.items),
                           key=lambda b: _shape(b)[0] * _shape(b)[1])
-        room = Rect(area.x, area.y + self.CAPTION, area.w, area.h - self.CAPTION)
-        units, notes, spot = self._layout(room, smallest)
-        if not units:
+        # The cut list wraps in a narrow room (its words keep their size): the room it takes is
+        # measured on what would go there, once more if it then needs more lines.
+        caption = self.CAPTION
+        for _ in range(3):
+            if area.h <= caption:
+                return 0
+            room = Rect(area.x, area.y + caption, area.w, area.h - caption)
+            units, _, _ = self._layout(room, [replace(b, items=list(b.items)) for b in smallest])
+            if not units:
+                return 0
+            need = pdf.measure(_caption(pdf.lang, units), area.w, size=CAPTION_SIZE) + 1.0
+            if need <= caption + 1e-6:
+                break
+            caption = need
+        else:
             return 0
-        pdf.text(cut_list(pdf.lang, units), area.x, area.y + 4.0, size=3.0, weight="bold", width=area.w)
+        units, notes, spot = self._layout(room, smallest)
+        pdf.paragraphs(_caption(pdf.lang, units), Rect(area.x, area.y + 0.5, area.w, caption), size=CAPTION_SIZE)
         self._draw(units, notes, spot, avoid)
         return sum(len(u.items) for u in units)
 
@@ -376,6 +387,13 @@ class Packer:
                 marks += mark_segments(cells, shared=unit.gap == 0)
         for x1, y1, x2, y2 in clip_marks(marks, trims):
             pdf.line(x1, y1, x2, y2)
+
+
+CAPTION_SIZE = 3.0  # mm: the cut list above pieces under a board
+
+
+def _caption(lang: str, units: list[Unit]) -> list[tuple[str, str]]:
+    return [("p", "<b>" + cut_list(lang, units).replace("&", "&amp;").replace("<", "&lt;") + "</b>")]
 
 
 def _note_blocks(notes: list[str]) -> list[tuple[str, str]]:
