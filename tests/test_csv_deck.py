@@ -50,13 +50,13 @@ def test_treasures_from_csv_equal_the_same_deck_in_toml(tmp_path):
 
 
 def test_objects_with_numbers_from_csv_equal_master(tmp_path):
-    layout, _ = as_csv("master", "objects", tmp_path, ["id", "value", "en", "fr", "art"])
+    layout, _ = as_csv("master", "objects", tmp_path, ["id", "value", "en", "fr", "de", "art"])
     assert load("game", str(layout)).data == load("game", "master").data
 
 
 def test_event_cards_with_tables_from_csv_equal_grand(tmp_path):
-    columns = ["id", "sequence", "count", "title.en", "title.fr", "text.en", "text.fr", "effect.kind",
-               "effect.steps", "effect.turns", "effect.field"]
+    columns = ["id", "sequence", "count", "title.en", "title.fr", "title.de", "text.en", "text.fr", "text.de",
+               "effect.kind", "effect.steps", "effect.turns", "effect.field"]
     layout, _ = as_csv("grand", "deck", tmp_path, columns)
     assert load("game", str(layout)).data == load("game", "grand").data
 

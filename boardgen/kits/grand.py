@@ -72,11 +72,10 @@ def draw(layout: GrandLayout, theme: Theme, _setup: object, lang: str) -> Drawin
 def deck_blocks(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
     """The deck printed on the rules sheet, one line per card kind, from the layout data."""
     colon = "\u00a0:" if lang == "fr" else ":"
-    heading = {"en": "The deck", "fr": "Les cartes"}.get(lang, "The deck")
     lines = [("li", f"<b>{_x(card.count)} × {_x(card.title[lang])}</b> "
                     f"({_x(layout.sequences[card.sequence - 1].name[lang])}){colon} {_x(card.text[lang])}")
              for card in layout.deck]
-    return [("h", f"{heading} ({len(layout.cards)})"), *lines]
+    return [("h", word(lang, "deck_heading", count=len(layout.cards))), *lines]
 
 
 def _x(value: object) -> str:
