@@ -33,7 +33,7 @@ def test_walls_cover_verdict_says_two_or_four_players(tmp_path: Path) -> None:
                                       "--no-svg"])
     assert result.exit_code == 0, result.output
     cover = " ".join(page_texts(next((tmp_path / "walls").glob("*.pdf")))[0].split())
-    assert "(2 or 4 players)" in cover and "2-4" not in cover
+    assert "Checked for 2 or 4 players" in cover and "2-4" not in cover
 
 
 @pytest.mark.parametrize("lang,touch,first", [
