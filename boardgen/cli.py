@@ -186,6 +186,16 @@ def list_command() -> None:
 @click.option("--split", is_flag=True,
               help="Write the card pages and the paper pages into two files, <kit>-card.pdf and <kit>-paper.pdf, "
                    "one for each printer tray.")
+@click.option("--cut", "cut_machine", default=None,
+              type=click.Choice(["silhouette", "silhouette-4", "cricut", "scanncut", "laser"]),
+              help="Also write cut files for this machine into <kit folder>/cut/: print-and-cut pages with "
+                   "registration marks and a DXF (Silhouette) or SVG (ScanNCut) per page, PNG + SVG per mat "
+                   "(Cricut Print Then Cut), or SVG + DXF per laser bed.")
+@click.option("--kerf", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True, metavar="MM",
+              help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
+                   "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
+@click.option("--bed", default="600x400", show_default=True, metavar="WxH",
+              help="With --cut laser: the laser's bed in millimetres; pieces are laid out on as many beds as needed.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
               help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).")
@@ -203,9 +213,11 @@ def list_command() -> None:
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
-           gap: float, split: bool, no_preview: bool, preview_dpi: int | None, no_svg: bool, force: bool,
-           recheck: bool, no_check: bool, strict: bool, preview_vision: str | None) -> None:
+           gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
+           preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
+           preview_vision: str | None) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
+    from boardgen.cut.laser import bed_size
     from boardgen.options import KitOptions
 
     if all_games and game:
@@ -216,7 +228,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
-                         split=split,
+                         split=split, cut=cut_machine, kerf=kerf, bed=bed_size(bed),
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
     from boardgen.errors import UnplayableError
@@ -229,6 +241,9 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                 click.echo(f"  playability: {result.summary}")
             elif no_check and sheets is None and only is None:
                 click.echo("  playability: not checked (--no-check)")
+            for path in result.files:
+                if path.parent.name == "cut":  # the cut files, each named (README.txt says how to use them)
+                    click.echo(f"  cut: {path}")
             for warning in result.warnings:
                 click.echo(f"  warning: {warning}", err=True)
     except UnplayableError as exc:

@@ -125,6 +125,10 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     check_glyphs(theme, layout, options.lang)
     kit = engine.kit()
     options = reprint.resolve(kit, layout, options, game)  # single pieces (--only card:ID) exist, spelt as listed
+    if options.cut is not None:
+        from boardgen.cut.make import room_for_cutting
+
+        options = room_for_cutting(options)  # marks need room near the corners; blades a gap
     seed = layout.default_seed if options.seed is None else options.seed
     name = kit_id(game, layout.id)
     folder = out_root / name
@@ -205,6 +209,13 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         if report is not None:
             files[json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
                                            sort_keys=True) + "\n").encode()
+        if options.cut is not None:  # issue 22: cut files from the pieces as placed (cut.make)
+            from boardgen.cut.make import CutOptions, cut_files
+
+            made, _ = cut_files(pdf_bytes, getattr(pdf_bytes, "placements", []),
+                                CutOptions(options.cut, kerf=options.kerf, bed=options.bed),
+                                stem=pdf_name.removesuffix(".pdf"))
+            files.update({f"cut/{cut_name}": data for cut_name, data in made.items()})
         written = write_kit(folder, files, owned=(svg_dir, preview_dir, json_name), before_swap=interrupted)
     warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
     main = folder / (split_name(pdf_name, "card") if options.split else pdf_name)

@@ -52,6 +52,9 @@ class KitOptions:
     check: bool = True  # False (--no-check): no playability check; the cover says the kit is not checked
     strict: bool = False  # accessibility findings are errors, not warnings
     preview_vision: str | None = None  # previews as seen with a colour vision deficiency or in grey
+    cut: str | None = None  # cut files for this machine in <kit>/cut/ (cut.marks.MACHINES; issue 22)
+    kerf: float = 0.0  # mm a laser's beam takes away: cut paths run half of it outside the trim
+    bed: tuple[float, float] = (600.0, 400.0)  # mm, the laser's bed the pieces are laid out on
 
 
 def _mm(value: float) -> str:

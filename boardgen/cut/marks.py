@@ -22,8 +22,6 @@ THICK = 1.0  # an L mark's arms
 BULLSEYE = 8.0  # outer diameter of a ScanNCut bullseye ring
 BULLSEYE_DOT = 3.0
 CLEAR = 3.0  # mm around a mark kept free of print and cuts: a sensor scans past its edges
-# Room a page's content needs from the paper's edges for marks and their clearance to fit.
-MARGIN = INSET + max(ARM, BULLSEYE) + CLEAR
 
 
 @dataclass(frozen=True)
@@ -98,3 +96,13 @@ def marks_for(machine: str, paper_w: float, paper_h: float) -> Marks:
     if machine == "scanncut":
         return scanncut(paper_w, paper_h)
     return Marks(machine)
+
+
+def margin_for(machine: str) -> float:
+    """Room a page's content needs from the paper's edges for the machine's marks and their
+    clear ring (Cricut's marks are Design Space's, round the image: none needed)."""
+    if machine.startswith("silhouette"):
+        return INSET + ARM + CLEAR
+    if machine == "scanncut":
+        return INSET + BULLSEYE + CLEAR
+    return 0.0
