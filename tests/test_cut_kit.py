@@ -152,3 +152,23 @@ def test_no_cut_option_no_cut_folder_and_same_kit(tmp_path: Path) -> None:
     laser = _render(tmp_path / "laser", cut="laser")
     assert not (plain.folder / "cut").exists()
     assert plain.pdf.read_bytes() == laser.pdf.read_bytes()
+
+
+def test_round_tokens_cut_on_their_printed_circles(tmp_path: Path) -> None:
+    """Master's object tokens: each CIRCLE of the DXF has a circle drawn in the PDF with the
+    same box to 0.05 mm (the token's printed face)."""
+    result = render_kit("master", tmp_path, KitOptions(check=False, previews=False, svg=False, cut="silhouette"))
+    tokens = [p for p in result.placements if p.shape == "circle"]
+    assert tokens
+    with pdfplumber.open(result.pdf) as pdf:
+        for index in sorted({p.page for p in tokens}):
+            page = pdf.pages[index]
+            h = page.height / MM
+            curves = [(c["x0"] / MM, c["top"] / MM, c["x1"] / MM, c["bottom"] / MM) for c in page.curves]
+            path = result.folder / "cut" / f"{result.pdf.stem}-silhouette-page{index + 1:02}.dxf"
+            circles = ezdxf.readfile(path).modelspace().query('CIRCLE[layer=="CUT"]')
+            assert len(circles) == sum(1 for p in tokens if p.page == index)
+            for e in circles:
+                cx, cy, r = e.dxf.center.x, h - e.dxf.center.y, e.dxf.radius
+                box = (cx - r, cy - r, cx + r, cy + r)
+                assert any(max(abs(a - b) for a, b in zip(c, box, strict=True)) <= TOL for c in curves), box
