@@ -172,3 +172,27 @@ def test_round_tokens_cut_on_their_printed_circles(tmp_path: Path) -> None:
                 cx, cy, r = e.dxf.center.x, h - e.dxf.center.y, e.dxf.radius
                 box = (cx - r, cy - r, cx + r, cy + r)
                 assert any(max(abs(a - b) for a, b in zip(c, box, strict=True)) <= TOL for c in curves), box
+
+
+def test_scanncut_bullseyes_measured_on_each_marked_page(tmp_path: Path) -> None:
+    """A ring 8 mm across round a 3 mm dot, centred 14 mm in from both edges at each corner;
+    an SVG per page whose outlines are the pieces on it."""
+    result = _render(tmp_path, cut="scanncut")
+    cut = result.folder / "cut"
+    with pdfplumber.open(cut / f"{result.pdf.stem}-scanncut.pdf") as pdf:
+        assert "CanvasWorkspace" in pdf.pages[0].extract_text()
+        for page in pdf.pages[1:]:
+            w, h = page.width / MM, page.height / MM
+            found = Counter()
+            for c in page.curves:
+                cx, cy = (c["x0"] + c["x1"]) / 2 / MM, (c["top"] + c["bottom"]) / 2 / MM
+                # a stroked ring's outer size is its path's plus the stroke; a filled dot's its path's
+                size = (c["x1"] - c["x0"]) / MM + (c["linewidth"] / MM if c["stroke"] and not c["fill"] else 0.0)
+                found[(round(cx, 2), round(cy, 2), round(size, 2))] += 1
+            for cx in (14.0, round(w - 14, 2)):
+                for cy in (14.0, round(h - 14, 2)):
+                    assert found[(cx, cy, 8.0)] >= 1 and found[(cx, cy, 3.0)] >= 1, (cx, cy, sorted(found)[:6])
+    placed = Counter(p.page for p in result.placements if p.kind != "card-back")
+    for index, count in placed.items():
+        root = ET.fromstring((cut / f"{result.pdf.stem}-scanncut-page{index + 1:02}.svg").read_bytes())
+        assert len(root.find("{http://www.w3.org/2000/svg}g[@id='CUT']") or []) == count
