@@ -196,3 +196,11 @@ def test_scanncut_bullseyes_measured_on_each_marked_page(tmp_path: Path) -> None
     for index, count in placed.items():
         root = ET.fromstring((cut / f"{result.pdf.stem}-scanncut-page{index + 1:02}.svg").read_bytes())
         assert len(root.find("{http://www.w3.org/2000/svg}g[@id='CUT']") or []) == count
+
+
+def test_cut_with_a_reprint_is_refused_by_name(tmp_path: Path) -> None:
+    from boardgen.errors import UsageError
+
+    with pytest.raises(UsageError, match="--cut .* not with --only or --sheets"):
+        _render(tmp_path, cut="silhouette", only=("cards",))
+    assert not any(tmp_path.iterdir())

@@ -23,6 +23,7 @@ from boardgen.cut import marks as marks_mod
 from boardgen.cut.files import dxf, svg
 from boardgen.cut.laser import GAP, lay_out
 from boardgen.cut.shapes import Outline, Placed, from_placement
+from boardgen.errors import UsageError
 from boardgen.options import KitOptions
 
 DPI = 300
@@ -64,6 +65,8 @@ def room_for_cutting(options: KitOptions) -> KitOptions:
     """The kit laid out for a print-and-cut machine: margins wide enough for the registration
     marks and the clear ring round them (marks.margin_for), and at least GAP mm between pieces so
     a blade's overcut never enters a neighbour. A laser's pieces are laid out anew: no change."""
+    if options.cut is not None and (options.only is not None or options.board_sheets is not None):
+        raise UsageError("--cut writes the cut files of the whole kit: not with --only or --sheets")
     if options.cut in (None, "laser"):
         return options
     margin = marks_mod.margin_for(options.cut)
