@@ -180,7 +180,8 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
             written = [write_atomic(folder / pdf_name, pdf_bytes)]
             return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [],
                              placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
-        accessibility.check_text(a11y, theme, accessibility.printed_texts(pdf_bytes, kinds), drawings.files())
+        accessibility.check_text(a11y, theme, accessibility.printed_texts(pdf_bytes, kinds), drawings.files(),
+                                 margin_mm=options.margin)
         if a11y.failed:
             raise InaccessibleError(a11y.to_text())
         pngs = None

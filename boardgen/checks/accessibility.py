@@ -51,9 +51,9 @@ DEFAULTS: dict[str, Any] = {
     "min_contrast": 4.5, "min_contrast_large": 3.0, "strict": False,
 }
 MM_TO_PT = 72 / 25.4
-# Text whose bottom lies this close to the foot of a page is page furniture (the calibration
-# bar's caption, the page number), held to the sheets' minimum, not the rules'.
-FOOTER_MM = 16.0
+# Text whose bottom lies this close above the page's bottom margin is page furniture (the
+# calibration bar's caption, the page number), held to the sheets' minimum, not the rules'.
+FOOTER_MM = 8.0
 RULES_KINDS = ("rules",)
 
 
@@ -380,15 +380,16 @@ def check_colours(theme: Theme, layout: Any, *, strict: bool | None = None) -> A
 
 
 def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[PrintedText],
-               pieces: Mapping[str, str]) -> AccessibilityReport:
+               pieces: Mapping[str, str], *, margin_mm: float = 8.0) -> AccessibilityReport:
     """Add the text sizes and contrasts of the printed kit to `report`. `pieces` are the
-    kit's SVG files by name, to tell which piece a text is on."""
+    kit's SVG files by name, to tell which piece a text is on; `margin_mm` is the pages'
+    margin (the footer sits just above it)."""
     limits = thresholds(theme)
     by_text = svg_texts(pieces)
     smallest: dict[str, dict[str, Any]] = {}
     best: dict[tuple[str, str, str, float], dict[str, Any]] = {}
     for item in texts:
-        kind, piece, minimum = _kind_of(item, by_text, limits)
+        kind, piece, minimum = _kind_of(item, by_text, limits, margin_mm + FOOTER_MM)
         if kind is None:
             continue  # a piece pictured smaller than printed (the cover's set-up)
         size: dict[str, Any] = {"kind": kind, "piece": piece, "page": item.page, "text": _short(item.text),
@@ -422,7 +423,7 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
 
 
 def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
-             limits: Mapping[str, Any]) -> tuple[str | None, str, float]:
+             limits: Mapping[str, Any], footer_mm: float) -> tuple[str | None, str, float]:
     """(kind of piece, piece or page part, minimum size) of a printed text."""
     pieces_min = float(limits["min_text_pt_pieces"])
     drawn = by_text.get(item.text)
@@ -432,7 +433,7 @@ def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
             return _piece_kind(same[0]), same[0], pieces_min
         if all(size > item.size_pt for _, size in drawn):
             return None, drawn[0][0], pieces_min
-    if item.page_kind in RULES_KINDS and item.bottom_mm > FOOTER_MM:
+    if item.page_kind in RULES_KINDS and item.bottom_mm > footer_mm:
         return item.page_kind, f"{item.page_kind} page", float(limits["min_text_pt_rules"])
     return "page furniture", f"{item.page_kind or 'a'} page", float(limits["min_text_pt_sheets"])
 
