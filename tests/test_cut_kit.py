@@ -204,3 +204,25 @@ def test_cut_with_a_reprint_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="--cut .* not with --only or --sheets"):
         _render(tmp_path, cut="silhouette", only=("cards",))
     assert not any(tmp_path.iterdir())
+
+
+def test_fold_over_cards_cut_round_front_and_back_with_the_fold_scored(tmp_path: Path) -> None:
+    """--backs fold: each card is cut as one piece, front and back beside it (twice the card's
+    width), and the fold between them is on the SCORE layer, on the printed fold mark's x."""
+    result = _render(tmp_path, cut="silhouette", backs="fold")
+    fronts = [p for p in result.placements if p.kind == "card"]
+    assert fronts and all(any(b.kind == "card-back" and b.page == p.page and b.piece == p.piece
+                              for b in result.placements) for p in fronts)
+    with pdfplumber.open(result.pdf) as pdf:
+        for index in sorted({p.page for p in fronts}):
+            path = result.folder / "cut" / f"{result.pdf.stem}-silhouette-page{index + 1:02}.dxf"
+            page = pdf.pages[index]
+            h = page.height / MM
+            cards = {(round(t.x, 3), round(t.y, 3)): t for t in (p.trim for p in fronts if p.page == index)}
+            for x0, y0, x1, y1 in _dxf_rects(path, h):
+                trim = cards[(round(x0, 3), round(y0, 3))]
+                assert x1 - x0 == pytest.approx(2 * trim.w, abs=TOL) and y1 - y0 == pytest.approx(trim.h, abs=TOL)
+            folds = {round(e.dxf.start.x, 2) for e in ezdxf.readfile(path).modelspace().query('LINE[layer=="SCORE"]')}
+            assert folds == {round(t.x + t.w, 2) for t in cards.values()}
+            vertical, _ = _trim_lines(page)  # the fold is printed too (its dashed line or marks)
+            assert all(any(abs(v - x) <= TOL for v, _, _ in vertical) for x in folds)

@@ -75,13 +75,25 @@ def room_for_cutting(options: KitOptions) -> KitOptions:
 
 def outlines_by_page(placements: Sequence[PlacedPiece]) -> dict[int, list[Outline]]:
     """The cut outline of every piece placed, by page (0-based in the kit's PDF), in the order
-    placed; card backs are not cut (they are on the back of their fronts' page)."""
+    placed. A card back on its own page (duplex) is not cut: it is printed on the back of its
+    front's page. A fold-over back beside its front on the same page is cut with it: one
+    outline round both, the fold between them a score line."""
+    fronts = {(p.piece, p.page) for p in placements if p.kind not in NOT_CUT}
     pages: dict[int, list[Outline]] = {}
+    beside: dict[tuple[str, int], tuple[float, float, float, float]] = {}
+    for p in placements:
+        if p.kind in NOT_CUT and (p.piece, p.page) in fronts:
+            t = p.trim
+            beside[(p.piece, p.page)] = (t.x, t.y, t.x + t.w, t.y + t.h)
     for p in placements:
         if p.kind in NOT_CUT or p.stock != "card":
             continue
         t = p.trim
-        pages.setdefault(p.page, []).append(from_placement(p, (t.x, t.y, t.w, t.h)))
+        x0, y0, x1, y1 = t.x, t.y, t.x + t.w, t.y + t.h
+        back = beside.get((p.piece, p.page))
+        if back is not None:
+            x0, y0, x1, y1 = min(x0, back[0]), min(y0, back[1]), max(x1, back[2]), max(y1, back[3])
+        pages.setdefault(p.page, []).append(from_placement(p, (x0, y0, x1 - x0, y1 - y0)))
     return pages
 
 
