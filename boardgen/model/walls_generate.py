@@ -126,6 +126,16 @@ def _label(placed: list[tuple[frozenset[Cell], str]], size: int) -> tuple[Block,
     return tuple(out)
 
 
+# The game's names, in every language it has.
+TITLE = {"en": "The Moving Walls Labyrinth", "fr": "Le Jeu du Labyrinthe", "de": "Das Labyrinth der wandernden Mauern"}
+TAGLINE = {"en": "Slide the walls, reach the white centre", "fr": "Déplacez les murs, gagnez le centre blanc",
+           "de": "Verschiebe die Mauern, erreiche die weiße Mitte"}
+
+
+def _inline(texts: dict[str, str]) -> str:
+    return "{ " + ", ".join(f'{lang} = "{text}"' for lang, text in texts.items()) + " }"
+
+
 # Everything of a layout file but the blocks: the same for every seed.
 HEAD = """# Le Jeu du Labyrinthe: walls that move on a 21 x 21 board.
 # Topology and contents only, looks are themes. Cells are [row, col], 0-based, row 0 at the top.
@@ -133,8 +143,8 @@ HEAD = """# Le Jeu du Labyrinthe: walls that move on a 21 x 21 board.
 [game]
 id = "{id}"
 engine = "walls"
-title = {{ en = "The Moving Walls Labyrinth", fr = "Le Jeu du Labyrinthe" }}
-tagline = {{ en = "Slide the walls, reach the white centre", fr = "Déplacez les murs, gagnez le centre blanc" }}
+title = {title}
+tagline = {tagline}
 players = {{ min = 2, max = 4 }}
 default_seed = 1
 rules = "walls"
@@ -192,7 +202,8 @@ min_branching = 20
 
 def to_toml(generated: Generated, *, game_id: str = "walls") -> str:
     """A whole layout file for a generated block set (the bundled walls.toml is one)."""
-    return HEAD.format(seed=generated.seed, id=game_id) + layout_text(generated)
+    return HEAD.format(seed=generated.seed, id=game_id, title=_inline(TITLE), tagline=_inline(TAGLINE)) \
+        + layout_text(generated)
 
 
 def layout_text(generated: Generated) -> str:

@@ -82,7 +82,7 @@ def test_bundled_special_fields(layout):
     assert layout.kinds(61) == (GOAL, EXACT)
     assert layout.kinds(6) == (JUMP,)
     assert layout.kinds(30) == ()
-    assert layout.names[61] == {"en": "Elysium", "fr": "Élysée"}
+    assert layout.names[61] == {"en": "Elysium", "fr": "Élysée", "de": "Elysium"}
 
 
 def test_links_for_the_renderer(layout):
