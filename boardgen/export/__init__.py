@@ -90,7 +90,7 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
     from boardgen.data.strings import strings
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
-    from boardgen.export import ghostscript, preflight
+    from boardgen.export import ghostscript, preflight  # submodules of this package
     from boardgen.export.press import dieline_svg, png_bytes, press_pdf, raster_deck_pdf, rgb_raster, to_cmyk
     from boardgen.kit import draw_kit
     from boardgen.kits.output import check_output, interruptible, kit_id, write_kit

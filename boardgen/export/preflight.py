@@ -164,10 +164,10 @@ def max_ink(data: bytes) -> int:
     import numpy as np
     from PIL import Image
 
-    from boardgen.export import ghostscript
+    from boardgen.export.ghostscript import cmyk_pages
 
     highest = 0
-    for tiff in ghostscript.cmyk_pages(data, dpi=INK_DPI):
+    for tiff in cmyk_pages(data, dpi=INK_DPI):
         with Image.open(io.BytesIO(tiff)) as image:
             values = np.asarray(image.convert("CMYK"), dtype=np.int32)
         highest = max(highest, int(values.sum(axis=-1).max()))
