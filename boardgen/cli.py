@@ -244,6 +244,8 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
             for path in result.files:
                 if path.parent.name == "cut":  # the cut files, each named (README.txt says how to use them)
                     click.echo(f"  cut: {path}")
+                elif path.suffix == ".pdf" and path != result.pdf:  # --split: the paper file beside the card file
+                    click.echo(f"  also: {path} ({path.stat().st_size / 1024:.0f} KiB)")
             for warning in result.warnings:
                 click.echo(f"  warning: {warning}", err=True)
     except UnplayableError as exc:

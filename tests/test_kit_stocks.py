@@ -249,3 +249,15 @@ def test_print_plan_counts_duplex_pairs_as_one_sheet():
     assert sheet_counts(kinds, "fold") == {"card": 7, "paper": 2}
     split = print_plan(kinds, "duplex", split=True)
     assert [s.pages for s in split] == [(1, 2), (1, 2, 3), (4, 5, 6, 7)]
+
+
+def test_split_render_names_both_files_it_writes(tmp_path):
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["render", "walls", "--split", "--no-check", "--no-preview", "--no-svg",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for part in ("card", "paper"):
+        assert str(tmp_path / "walls" / f"walls-a4-{part}.pdf") in result.output
