@@ -130,8 +130,13 @@ def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside
         os.close(read)
         _child(work, write, parent, held)
     os.close(write)
-    _release(held)
-    return Beside(work, pid, read)
+    pending = Beside(work, pid, read)
+    try:
+        _release(held)  # a held Ctrl-C is raised here: the child is ended with it, not left behind
+    except BaseException:
+        pending.cancel()
+        raise
+    return pending
 
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
