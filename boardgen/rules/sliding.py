@@ -1024,17 +1024,10 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         kept on the position until it changes."""
         found = state._outlook
         if found is None:
-            seeds = state.pawns[state.seat]
-            sides = state._sides
-            if sides is None:
-                lanes = self.lanes_at(state)
-                reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
-                                                        state.spare_mask, lanes.carries[seeds])
-                state._sides = (lanes, ln, le, ls, lw)
-            else:  # the board's shifts were pushed already (for another pawn or a token)
-                lanes, ln, le, ls, lw = sides
-                stride = self.geometry.stride
-                reaches = flood(lanes.carries[seeds], le & (lw >> 1), ls & (ln >> stride), stride)
+            lanes, reaches = self.lane_flood(state, state.pawns[state.seat])
+            sides = state._sides  # kept by lane_flood (or earlier, for another pawn or a token)
+            assert sides is not None
+            _, ln, le, ls, lw = sides
             found = state._outlook = (lanes, reaches, ln, le, ls, lw)
         return found
 
