@@ -286,3 +286,18 @@ def test_preflight_of_something_not_a_pdf_is_a_clear_error(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["preflight", str(bad), "--for", "press"])
     assert result.exit_code == 2
     assert "not a readable PDF" in result.output
+
+
+@needs_gs
+def test_a_wall_block_is_cut_along_its_polyomino_not_its_box(tmp_path: Path) -> None:
+    from boardgen.render.svg.walls import block_outline
+
+    code, said = export(tmp_path, "walls", "--for", "press")
+    assert code == 0, said
+    layout = load_game("walls")[1]
+    shaped = next(b for b in layout.blocks if len(block_outline(b, layout.pitch_mm)) > 4)  # an L or a T
+    svg = (tmp_path / "walls" / "press" / "dielines" / f"block-{shaped.id}.svg").read_text(encoding="utf-8")
+    corners = " ".join(f"{3 + x:.3f},{3 + y:.3f}" for x, y in block_outline(shaped, layout.pitch_mm))
+    assert f'<polygon points="{corners}"' in svg
+    names = [f.stem for f in sorted((tmp_path / "walls" / "press" / "dielines").glob("*.svg"))]
+    assert f"block-{shaped.id}" in names

@@ -60,6 +60,7 @@ def _faces(drawings: Any, layout: Any, press: bool) -> list[Any]:
     from boardgen.render.imposition import svg_size
 
     files: dict[str, str] = drawings.files()
+    blocks = {f"block-{b.id}": b for b in getattr(layout, "blocks", ())}
     out = []
     for name, svg in files.items():
         is_card = name.startswith("card-")
@@ -74,7 +75,12 @@ def _faces(drawings: Any, layout: Any, press: bool) -> list[Any]:
         if size is None:
             continue
         w, h = size
-        if abs(w - h) < 1e-6 and re.search(rf'<circle[^>]*id="{re.escape(name)}-face"', svg):
+        block = blocks.get(name)
+        if block is not None:  # a wall block: its polyomino outline, as the kit cuts it
+            from boardgen.render.svg.walls import block_outline
+
+            out.append(Face(name, svg, (w, h), shape="polygon", points=block_outline(block, layout.pitch_mm)))
+        elif abs(w - h) < 1e-6 and re.search(rf'<circle[^>]*id="{re.escape(name)}-face"', svg):
             # A round piece drawn with 1 mm round its cut circle.
             out.append(Face(name, svg, (w - 2.0, h - 2.0), 1.0, "circle"))
         else:

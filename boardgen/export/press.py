@@ -36,8 +36,9 @@ class Face:
     svg: str
     trim: tuple[float, float]
     drawn_bleed: float = 0.0
-    shape: str = "rect"  # rect, rounded or circle
+    shape: str = "rect"  # rect, rounded, circle or polygon
     radius: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()  # a polygon's corners, mm of the drawing (y down)
 
 
 def rgb_raster(face: Face, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
@@ -124,6 +125,13 @@ def _die_path(c: object, face: Face, x: float, y: float) -> object:
     path = c.beginPath()  # type: ignore[attr-defined]
     if face.shape == "circle":
         path.circle(x + w / 2, y + h / 2, min(w, h) / 2)
+    elif face.shape == "polygon" and face.points:
+        # Drawing mm, y down, to page points, y up (x, y: the trim's lower-left corner).
+        corners = [(x + px * MM, y + h - py * MM) for px, py in face.points]
+        path.moveTo(*corners[0])
+        for corner in corners[1:]:
+            path.lineTo(*corner)
+        path.close()
     elif face.shape == "rounded" and face.radius > 0:
         path.roundRect(x, y, w, h, face.radius * MM)
     else:
@@ -192,6 +200,9 @@ def dieline_svg(face: Face, *, bleed: float) -> str:
     style = f'fill="none" stroke="#ff00ff" stroke-width="0.1" id="{DIE_CUT}"'
     if face.shape == "circle":
         shape = f'<circle cx="{bleed + w / 2:.3f}" cy="{bleed + h / 2:.3f}" r="{min(w, h) / 2:.3f}" {style}/>'
+    elif face.shape == "polygon" and face.points:
+        corners = " ".join(f"{bleed + px:.3f},{bleed + py:.3f}" for px, py in face.points)
+        shape = f'<polygon points="{corners}" {style}/>'
     else:
         r = face.radius if face.shape == "rounded" else 0.0
         shape = (f'<rect x="{bleed:.3f}" y="{bleed:.3f}" width="{w:.3f}" height="{h:.3f}" rx="{r:.3f}" '
