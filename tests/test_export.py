@@ -301,3 +301,15 @@ def test_a_wall_block_is_cut_along_its_polyomino_not_its_box(tmp_path: Path) -> 
     assert f'<polygon points="{corners}"' in svg
     names = [f.stem for f in sorted((tmp_path / "walls" / "press" / "dielines").glob("*.svg"))]
     assert f"block-{shaped.id}" in names
+
+
+@needs_gs
+def test_a_die_net_is_cut_along_its_cross_and_tabs(tmp_path: Path) -> None:
+    from boardgen.render.svg.pieces import die_net_outline
+
+    code, said = export(tmp_path, "minos", "--for", "press")
+    assert code == 0, said
+    svg = (tmp_path / "minos" / "press" / "dielines" / "die-1.svg").read_text(encoding="utf-8")
+    assert "<polygon points=" in svg and "<rect" not in svg
+    face = 57.0 / 3.56  # the bundled net is 73 x 57 mm: three faces and two tabs of 0.28 a face high
+    assert svg.count(",") == len(die_net_outline(face)[0])

@@ -80,6 +80,10 @@ def _faces(drawings: Any, layout: Any, press: bool) -> list[Any]:
             from boardgen.render.svg.walls import block_outline
 
             out.append(Face(name, svg, (w, h), shape="polygon", points=block_outline(block, layout.pitch_mm)))
+        elif name.startswith("die-"):  # a die net: the cross with its glue tabs, as the kit cuts it
+            from boardgen.render.svg.pieces import die_net_face, die_net_outline
+
+            out.append(Face(name, svg, (w, h), shape="polygon", points=die_net_outline(die_net_face(h))[0]))
         elif abs(w - h) < 1e-6 and re.search(rf'<circle[^>]*id="{re.escape(name)}-face"', svg):
             # A round piece drawn with 1 mm round its cut circle.
             out.append(Face(name, svg, (w - 2.0, h - 2.0), 1.0, "circle"))

@@ -427,7 +427,6 @@ def dice_block(pdf: PdfKit, dice: dict[str, str]) -> Block:
     """Die nets (``die:1``): their cut outline and fold lines recorded, their assembly note."""
     found = items("die", dice, pdf, prefix="die-", form_prefix="Die-")
     if found:
-        face = (found[0].form.h) / (3 + 2 * 0.28)
-        points, folds = pieces.die_net_outline(face)
+        points, folds = pieces.die_net_outline(pieces.die_net_face(found[0].form.h))
         found = [replace(item, outline=Outline("polygon", points=points, folds=folds)) for item in found]
     return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"))

@@ -10,6 +10,9 @@ from boardgen.render.svg.base import _r, draw_symbol, new_sheet
 
 PAWN_TAB_MM = 12.0
 
+# A die net's glue tab, as a share of its face.
+DIE_TAB = 0.28
+
 
 def pawn_size(face: tuple[float, float]) -> tuple[float, float]:
     """A fold-up standee: base tab, front, back, base tab, stacked vertically."""
@@ -110,13 +113,13 @@ PIPS = {
 
 
 def die_net_size(face: float) -> tuple[float, float]:
-    tab = face * 0.28
+    tab = face * DIE_TAB
     return 4 * face + 2 * tab, 3 * face + 2 * tab
 
 
 def die_net_svg(face: float, theme: Theme, *, lang: str, id: str) -> str:
     """A cube net with pips and glue tabs: cut the solid outline, fold the dashed lines, glue."""
-    tab = face * 0.28
+    tab = face * DIE_TAB
     w, h = die_net_size(face)
     sheet = new_sheet(w, h, theme, lang, id=id)
     d = sheet.drawing
@@ -177,10 +180,15 @@ def pawn_face(size: tuple[float, float]) -> tuple[float, float]:
     return w, (total - 2 * PAWN_TAB_MM) / 2
 
 
+def die_net_face(height: float) -> float:
+    """The face of a die net drawn `height` mm tall (three faces and two glue tabs)."""
+    return height / (3 + 2 * DIE_TAB)
+
+
 def die_net_outline(face: float) -> tuple[tuple[Point, ...], tuple[tuple[Point, Point], ...]]:
     """The cut outline of die_net_svg's net (clockwise, drawing mm) and its fold lines: the
     edges the faces share and the base of each glue tab."""
-    f, t = face, face * 0.28
+    f, t = face, face * DIE_TAB
     i = t * 0.8
     points = (
         (t + f, t), (t + f + i, 0.0), (t + 2 * f - i, 0.0), (t + 2 * f, t),  # tab N of face 2
