@@ -21,7 +21,7 @@ from timing import best_of  # benchmarks/timing.py (run as a script, its folder 
 
 from boardgen.data.loader import load
 from boardgen.model.minos import build
-from boardgen.rules.minos import MinosGame, count_events
+from boardgen.rules.minos import MinosGame
 from boardgen.rules.players import GreedyPlayer
 from boardgen.rules.simulate import GameRecord, game_seeds, play
 
@@ -45,7 +45,7 @@ def main() -> None:
         seats = [GreedyPlayer()] * players
 
         def run(seats: list[GreedyPlayer] = seats, seeds: list[int] = seeds) -> list[GameRecord]:
-            return [play(game, seats, s, turn_cap=1000, hook=count_events) for s in seeds]
+            return [play(game, seats, s, turn_cap=1000) for s in seeds]
 
         cpu = best_of(args.repeat, run)
         clock = best_of(1, run, time.perf_counter)
@@ -57,7 +57,7 @@ def main() -> None:
         profiler = cProfile.Profile()
         profiler.enable()
         for s in seeds:
-            play(game, [GreedyPlayer()] * 4, s, turn_cap=1000, hook=count_events)
+            play(game, [GreedyPlayer()] * 4, s, turn_cap=1000)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
 

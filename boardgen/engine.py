@@ -48,7 +48,7 @@ from boardgen.checks.verdict import Check, Extra, Lineup, Progress, thresholds
 from boardgen.model.game import GameInfo
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Game, Player
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
@@ -206,11 +206,6 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         seat a `self_play_player`. An engine may add lineups (route policies, say), each for
         a share of the games; the first stays the one judged per player count."""
         return [Lineup("", (self.self_play_player,) * players)]
-
-    def self_play_hook(self, game: GameT, limits: Mapping[str, Any]) -> Hook | None:
-        """The old way of counting (a function of each decision), kept only until King Minos
-        records events like every other game (issue 20); a new game reports `events`."""
-        return None
 
     def self_play_figures(self, layout: LayoutT, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

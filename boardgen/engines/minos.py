@@ -10,8 +10,8 @@ from boardgen.checks.common import self_play_check
 from boardgen.checks.verdict import Check, Extra, Progress
 from boardgen.engine import Engine, Kit
 from boardgen.model.minos import PLAYABILITY_DEFAULTS, MinosLayout, build
-from boardgen.rules.minos import MinosGame, count_events
-from boardgen.rules.simulate import GameRecord, Hook, SimulationStats, game_seeds
+from boardgen.rules.minos import MinosGame
+from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     name = "minos"
-    version = "1"
+    version = "2"
     schema = "minos"
     defaults = PLAYABILITY_DEFAULTS
 
@@ -49,9 +49,6 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
 
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
-
-    def self_play_hook(self, game: MinosGame, limits: Mapping[str, Any]) -> Hook:
-        return count_events
 
     def self_play_figures(self, layout: MinosLayout, stats: SimulationStats,
                           records: Sequence[GameRecord]) -> dict[str, float]:

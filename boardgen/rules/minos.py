@@ -52,52 +52,49 @@ layout's field numbers filled in, and on the printed rules sheet):
 
 from __future__ import annotations
 
-import operator
-import random
 from bisect import insort
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from boardgen.model.race import OUTSIDE
+from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.race import (
-    BLOCK,
     DIE,
     FACES,
     OTHERS_WEIGHT,
     PASS,
-    STEP,
     IllegalMoveError,
     Move,
+    Position,
     RaceGame,
     RaceState,
-    next_random,
-    random_block,
     roll,
 )
-from boardgen.rules.simulate import GameRecord, Hook
 
 if TYPE_CHECKING:
     from boardgen.model.minos import MinosLayout
 
 RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
-_MASK = (1 << 64) - 1
-MinosState = RaceState  # a King Minos position is a race position (its offers are rides, crossings)
-_next_random = next_random
-
-# What `MinosGame._playout_tables` builds (see there).
-_Tables = tuple[list[float], list[int], list[tuple[int, ...]],
-                list[list[tuple[int, float, float, float]]], list[int], list[list[bool]],
-                list[str | None], list[tuple[tuple[int, float, bool], ...]]]
+MinosState = RaceState  # a King Minos position, frozen, is a race state (its offers are rides, crossings)
+_LANDED = [f"landed:{field}" for field in range(256)]
+_FIRST = (0,)  # the indexes of the best moves where there is one
 
 __all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
-           "IllegalMoveError", "MinosGame", "MinosState", "Move", "count_events", "roll"]
+           "IllegalMoveError", "MinosGame", "MinosPosition", "MinosState", "Move", "roll"]
+
 
 class MinosGame(RaceGame):
     """The rules of King Minos, precomputed for one layout: the race engine on the layout's
     track, with two dice used separately, pieces changing places, the Orbit and the
-    Millstone."""
+    Millstone.
+
+    One rule set: every decision is played by `_play_in` on a `MinosPosition` (lists changed
+    in place, with the piece on each field, each seat's sum of field values and the pieces
+    sitting out kept up to date), whether it comes through `apply` (a frozen `MinosState` in,
+    a new one out), `play` (self-play, one position a game) or `play_turn` (a whole turn of
+    decisions in one call). The legal moves are worked out once per position (`_legal_here`)
+    and the greedy player's candidates (`best_moves`) are scored from tables made here."""
 
     id = "minos"
 
@@ -105,7 +102,7 @@ class MinosGame(RaceGame):
         super().__init__(layout.track, players=layout.players, pieces_per_player=layout.pieces_per_player,
                          dice=layout.dice, game_id="minos")
         self.layout = layout
-        goal = self.goal
+        goal, trap, safe = self.goal, self.trap, self.safe
         self.entry_face = layout.entry_face
         self.orbit = layout.orbit
         self.orbit_index = {f: i for i, f in enumerate(layout.orbit)}
@@ -113,66 +110,63 @@ class MinosGame(RaceGame):
         for a, b in layout.millstone:
             self.partner[a], self.partner[b] = b, a
         self.ride_to = {f: tuple(self._ride_end(f, r) for r in range(1, FACES + 1))
-                        for f in self.orbit_index if not self.trap[f]}
-        self._values = self._field_values()
-        self._offer_gain = [0.0] * (goal + 1)
+                        for f in self.orbit_index if not trap[f]}
+        values = self._values = self._field_values()
+        gain = [0.0] * (goal + 1)  # what an offer made on a field is worth taking, at best
         for field, ends in self.ride_to.items():
-            gain = sum(self._values[e] - WAIT_COST * (self.trap[e] + 1 if self.trap[e] else 0)
-                       for e in ends) / len(ends) - self._values[field]
-            self._offer_gain[field] = max(0.0, gain)
+            mean = sum(values[e] - WAIT_COST * (trap[e] + 1 if trap[e] else 0) for e in ends) / len(ends)
+            gain[field] = max(0.0, mean - values[field])
         for field, other in self.partner.items():
-            self._offer_gain[field] = max(0.0, self._values[other] - self._values[field])
-        # Where a die count from each field ends up, through every forced move; and the die
-        # moves themselves, built once (self-play makes millions of them).
-        self._rest = [[self.chain[self.target(origin, points)][-1] if points else origin
-                       for points in range(FACES + 1)] for origin in range(goal + 1)]
+            gain[field] = max(0.0, values[other] - values[field])
+        # The offer a count ending on each field makes (none on a trap or Elysium).
+        self._offer_at: list[str | None] = [
+            None if field == goal or trap[field] else RIDE if field in self.orbit_index
+            else CROSS if field in self.partner else None for field in range(goal + 1)]
+        self._land_events = [tuple(_LANDED[f] for f in chain) for chain in self.chain]
+        self._end_of = [chain[-1] for chain in self.chain]  # where a piece put on a field rests
         pieces = layout.players[1] * self.per
         self._die_moves = [[Move(DIE, points, k) for k in range(pieces)] for points in range(FACES + 1)]
-        # Per number of seats, per seat: how each seat's progress counts for that seat.
-        self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1)
-                              for s in range(n)] for seat in range(n)]
-                         for n in range(1, layout.players[1] + 1)}
-        self._tables: _Tables | None = None
-
-    # -- rules ---------------------------------------------------------------------------------
-    # The rules work on lists (`pos`, `free`, `dice`) changed in place, so that the protocol
-    # (one immutable state per decision) and the fast self-play loop (`greedy_playout`)
-    # share every line of them.
-
-    def _apply(self, state: MinosState, move: Move) -> MinosState:
-        pos, free, dice = list(state.pos), list(state.free_at), list(state.dice)
-        landings: list[int] = []
-        turn, dice, rng, offer, winner = self._step(pos, free, dice, state.rng, state.turn, state.seats,
-                                                    move, landings)
-        return MinosState(state.seats, turn, tuple(pos), tuple(free), tuple(dice), offer, rng, winner,
-                          tuple(landings))
-
-    def _step(self, pos: list[int], free: list[int], dice: list[int], rng: int, turn: int, seats: int,
-              move: Move, landings: list[int]) -> tuple[int, list[int], int, tuple[str, int] | None, int]:
-        """Play `move` on the lists; return the turn, dice, generator, offer and winner after it."""
-        offer: str | None = None
-        kind, piece = move.kind, move.piece
-        if kind == DIE:
-            dice.remove(move.die)
-            offer = self._count(pos, free, piece, move.die, turn, seats, landings)[0]
-        elif kind == PASS:
-            dice = []
-        elif kind == RIDE:
-            rng, points = roll(rng)
-            origin = pos[piece]
-            self._arrive(pos, free, piece, self.ride_to[origin][points - 1], origin, turn, seats,
-                         landings, False)
-        elif kind == CROSS:
-            origin = pos[piece]
-            self._arrive(pos, free, piece, self.partner[origin], origin, turn, seats, landings,
-                         False)
-        seat = turn % seats
-        if pos[piece] == self.goal and self._has_finished(pos, seat):
-            return turn, dice, rng, None, seat
-        if offer is not None:
-            return turn, dice, rng, (offer, piece), -1
-        turn, dice, rng, pending = self._proceed(seats, turn, pos, free, dice, rng, landings)
-        return turn, dice, rng, pending, -1
+        self._offer_moves = {(kind, k): (Move(kind, 0, k), Move(STAY, 0, k))
+                             for kind in (RIDE, CROSS) for k in range(pieces)}
+        self._seat_pieces = [list(range(s * self.per, (s + 1) * self.per)) for s in range(layout.players[1])]
+        # `_options`' fields and pieces of a seat's row where pieces are outside, borne off or
+        # share a field (the first piece, the row's fields): never changed once made.
+        self._rows: dict[tuple[int, ...], tuple[list[int], list[int], int]] = {}
+        # Per number of seats, per seat: how each piece's worth counts for that seat (the
+        # last entry, for "no piece", is 0), and the opponents' weight.
+        self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1) for s in range(n)]
+                             for seat in range(n)] for n in range(1, layout.players[1] + 1)}
+        self._piece_weights = {n: [[w[k // self.per] for k in range(n * self.per)] + [0.0] for w in by_seat]
+                               for n, by_seat in self._weights.items()}
+        self._others_weight = {n: OTHERS_WEIGHT / max(1, n - 1) for n in self._weights}
+        # Per die move, by key origin * 8 + points: where the count ends before forced moves
+        # (`target`) and whether the piece then rests free on the board (so it can use another
+        # die); per points and origin, what the greedy player's score of it needs
+        # (`_die_scores`): the field
+        # where a piece would be swapped out (else `goal + 1`, where nobody ever is), the
+        # origin's value, the origin's value less that field's (0.0 without one), and the
+        # mover's part of the score from where it rests (borne off; held by a trap; else
+        # with what the offer it makes is worth).
+        nobody = goal + 1
+        self._target = [0] * (8 * (goal + 1))
+        self._keeps = [False] * (8 * (goal + 1))
+        self._ends = [[(nobody, 0.0, 0.0, 0.0)] * (goal + 1) for _ in range(FACES + 1)]
+        for origin in range(goal + 1):
+            for points in range(1, FACES + 1):
+                key = origin * 8 + points
+                self._target[key] = start = self.target(origin, points)
+                field = self.chain[start][-1]
+                if field == goal:
+                    tail = -1.0 * values[field]
+                elif trap[field]:
+                    tail = -1.0 * (values[field] - WAIT_COST * (trap[field] + 1))
+                else:
+                    tail = -1.0 * (values[field] + gain[field])
+                swaps = field not in (goal, origin) and not safe[field]
+                self._keeps[key] = field != goal and not trap[field]
+                self._ends[points][origin] = ((field, values[origin], values[origin] - values[field], tail)
+                                              if swaps else (nobody, values[origin], 0.0, tail))
+        self._offer_terms = {RIDE: self._offer_table(RIDE), CROSS: self._offer_table(CROSS)}
 
     def target(self, origin: int, points: int) -> int:
         """Where a die count from `origin` ends before any jump: into the entrance from
@@ -180,116 +174,6 @@ class MinosGame(RaceGame):
         if origin == OUTSIDE:
             return self.start
         return self.ends[origin][points][0]
-
-    def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int,
-                turn: int) -> bool:
-        """Whether any piece of `seat` can move by a die showing `points`."""
-        goal, entry = self.goal, points == self.entry_face
-        for k in range(seat * self.per, (seat + 1) * self.per):
-            p = pos[k]
-            if p != goal and free[k] <= turn and (p or entry):
-                return True
-        return False
-
-    def _legal(self, state: MinosState) -> tuple[Move, ...]:
-        if state.winner >= 0:
-            return ()
-        return self._legal_at(state.pos, state.free_at, state.turn, state.seats, state.dice, state.offer)
-
-    def _legal_at(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
-                  dice: Sequence[int], offer: tuple[str, int] | None) -> tuple[Move, ...]:
-        if offer is not None:
-            kind, piece = offer
-            return (Move(kind, 0, piece), Move(STAY, 0, piece))
-        if len(dice) == 1:
-            return self._movers(pos, free, turn, seats, dice[0])
-        high, low = max(dice), min(dice)
-        if high == low:
-            options = self._movers(pos, free, turn, seats, high)
-            both = tuple(m for m in options if self._leaves_playable(pos, free, turn, seats, m, low))
-            return both or options or (Move(PASS),)
-        first, second = self._movers(pos, free, turn, seats, high), self._movers(pos, free, turn, seats, low)
-        both = tuple(m for m in first if self._leaves_playable(pos, free, turn, seats, m, low))
-        both += tuple(m for m in second if self._leaves_playable(pos, free, turn, seats, m, high))
-        return both or first or second or (Move(PASS),)
-
-    def _movers(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
-                points: int) -> tuple[Move, ...]:
-        """One move per field the seat can move a piece from (pieces sharing a field are
-        interchangeable)."""
-        seat, goal = turn % seats, self.goal
-        entry = points == self.entry_face
-        moves = self._die_moves[points]
-        seen: list[int] = []
-        out = []
-        for k in range(seat * self.per, (seat + 1) * self.per):
-            p = pos[k]
-            if p == goal or free[k] > turn or p in seen or not (p or entry):
-                continue
-            seen.append(p)
-            out.append(moves[k])
-        return tuple(out)
-
-    def _leaves_playable(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
-                         move: Move, other: int) -> bool:
-        """Whether the other die can still be used after `move`."""
-        seat, goal = turn % seats, self.goal
-        # Shortcut: another free piece on the board stays free and on the board whatever the
-        # move does (a swap only sends it to the mover's origin and frees it), unless the
-        # mover comes from outside and could swap it out.
-        if pos[move.piece]:
-            for k in range(seat * self.per, (seat + 1) * self.per):
-                if k != move.piece and pos[k] and pos[k] != goal and free[k] <= turn:
-                    return True
-        after_pos, after_free = list(pos), list(free)
-        self._count(after_pos, after_free, move.piece, move.die, turn, seats, [])
-        # A winning move ends the game: no die is left to use.
-        return (self.can_use(after_pos, after_free, seat, other, turn)
-                or self._has_finished(after_pos, seat))
-
-    def preview(self, state: MinosState, move: Move) -> tuple[list[int], list[int]]:
-        """Fields and free turns of every piece after a die move, with its jumps, traps and
-        swaps but without the ride or crossing it may offer."""
-        pos, free = list(state.pos), list(state.free_at)
-        self._count(pos, free, move.piece, move.die, state.turn, state.seats, [])
-        return pos, free
-
-    def _count(self, pos: list[int], free: list[int], piece: int, points: int, turn: int,
-               seats: int, landings: list[int]) -> tuple[str | None, int]:
-        origin = pos[piece]
-        return self._arrive(pos, free, piece, self.target(origin, points), origin, turn, seats,
-                            landings, True)
-
-    def _arrive(self, pos: list[int], free: list[int], piece: int, field: int, origin: int,
-                turn: int, seats: int, landings: list[int],
-                offers: bool) -> tuple[str | None, int]:
-        """Put `piece` on `field` (coming from `origin`), follow forced moves, swap out an
-        occupant, apply the field; return the offer it makes (or None) and the piece it
-        swapped out (or -1)."""
-        chain = self.chain[field]
-        landings.extend(chain)
-        field = chain[-1]
-        if field == self.goal:
-            pos[piece], free[piece] = field, 0
-            return None, -1
-        bumped = -1
-        if field != origin and not self.safe[field] and field in pos:
-            for other, at in enumerate(pos):
-                if at == field and other != piece:
-                    pos[other], free[other] = origin, 0
-                    bumped = other
-                    break
-        pos[piece] = field
-        lost = self.trap[field]
-        if lost:
-            free[piece] = turn + seats * (lost + 1)
-            return None, bumped
-        if offers:
-            if field in self.orbit_index:
-                return RIDE, bumped
-            if field in self.partner:
-                return CROSS, bumped
-        return None, bumped
 
     def _ride_end(self, start: int, points: int) -> int:
         """The Orbit field a ride of `points` from `start` ends on."""
@@ -302,18 +186,390 @@ class MinosGame(RaceGame):
             i += step
         return self.orbit[i]
 
-    def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int],
-                      turn: int) -> bool:
-        """Both dice still to use, or a last die that some piece can use."""
-        return len(dice) == 2 or bool(dice and self.can_use(pos, free, seat, dice[0], turn))
+    # -- the protocol: frozen states through one mutable position ------------------------------
+
+    def position(self, players: int, seed: int) -> MinosPosition:
+        """The first position of a game, to be played in place (`play`, `play_turn`)."""
+        return MinosPosition(self, self.initial_state(players, seed))
+
+    def _position(self, state: MinosState | MinosPosition) -> MinosPosition:
+        return state if isinstance(state, MinosPosition) else MinosPosition(self, state)
+
+    def legal_moves(self, state: MinosState | MinosPosition) -> Sequence[Move]:
+        if isinstance(state, MinosPosition):
+            moves = state.memo
+            return moves if moves is not None else self._legal_here(state)
+        return super().legal_moves(state)
+
+    def _legal(self, state: MinosState) -> tuple[Move, ...]:
+        return self._legal_here(MinosPosition(self, state))
+
+    def _apply(self, state: MinosState, move: Move) -> MinosState:
+        p = MinosPosition(self, state)
+        p.events = []
+        self._play_in(p, move, p.events)
+        return p.snapshot()
+
+    def play(self, state: MinosPosition, move: Move) -> None:
+        """`apply` in place; `events` then reads what the decision set off."""
+        moves = self.legal_moves(state)
+        if move not in moves:
+            raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves)) or 'none'}")
+        state.events = []
+        self._play_in(state, move, state.events)
+
+    def play_turn(self, state: MinosPosition, players: Sequence[Player],
+                  rng: Rng) -> tuple[int, int, int, list[str]]:
+        """The decisions of the seat to move until its turn (or the game) ends, each chosen by
+        its player and played by `play`: how many, the moves offered in all, the most at one
+        decision, and what they set off (`boardgen.rules.protocol.TurnPlaying`)."""
+        turn = state.turn
+        player = players[turn % state.seats]
+        # A player that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has
+        # its one draw made here, as it would make it: from the indexes of the best die moves
+        # (`_best`, as `best_moves` finds them), without building the moves.
+        greedy = bool(getattr(player, "picks_best", False))
+        choose, choice = player.choose, rng.choice
+        options, best, decide = self._options, self._best, self._decide
+        events: list[str] = []
+        decisions = offered = widest = 0
+        while True:
+            count = 0
+            if greedy and state.offer is None:
+                segments = state.keys
+                if segments is None:
+                    segments = options(state)
+                if segments:
+                    _, die, movers = segments[0]
+                    count = split = len(movers)
+                    if len(segments) > 1:
+                        count += len(segments[1][2])
+                    i = choice(best(state, segments)) if count > 1 else choice(_FIRST)
+                    if i >= split:
+                        _, die, movers = segments[1]
+                        i -= split
+                    decide(state, DIE, movers[i], die, events)
+            if not count:
+                moves = state.memo
+                if moves is None:
+                    moves = self._legal_here(state)
+                count = len(moves)
+                if not count:
+                    raise RuntimeError(f"{self.id}: no legal move in an unfinished game")
+                if greedy:
+                    move = choice(self.best_moves(state))
+                else:
+                    move = choose(self, state, rng)
+                    if move not in moves:
+                        raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves))}")
+                self._play_in(state, move, events)
+            offered += count
+            if count > widest:
+                widest = count
+            decisions += 1
+            if state.winner >= 0 or state.turn != turn:
+                state.events = events
+                return decisions, offered, widest, events
+
+    def events(self, state: MinosState | MinosPosition) -> Sequence[str]:
+        """Self-play counters of the decision that led to `state`: fields landed on
+        (``landed:<field>``), ``rides``, ``crossings`` and ``swaps`` (pieces it moved, less
+        one)."""
+        return state.events
+
+    # -- the rules: one decision on a position -------------------------------------------------
+
+    def _legal_here(self, p: MinosPosition) -> tuple[Move, ...]:
+        """The legal moves of the position, kept with it (`memo`) until it changes: the offer's
+        answers, or the die moves of `_options` (else a pass)."""
+        if p.winner >= 0:
+            p.memo = ()
+            return ()
+        if p.offer is not None:
+            offered: tuple[Move, ...] = self._offer_moves[p.offer]
+            p.memo = offered
+            return offered
+        segments = p.keys
+        if segments is None:
+            segments = self._options(p)
+        by = self._die_moves
+        moves = tuple(by[die][k] for _, die, movers in segments for k in movers)
+        if not moves and len(p.dice) == 2:
+            moves = (Move(PASS),)
+        p.memo = moves
+        return moves
+
+    def _options(self, p: MinosPosition) -> list[tuple[list[int], int, list[int]]]:
+        """The die moves of the position (kept with it, `keys`), as (the fields moved from, the
+        die, the pieces moved) per die, in legal order; none: a pass with two dice.
+
+        Rules 6 and 7: one move per field the seat can move a piece from (the first piece
+        there: pieces sharing a field are interchangeable), with the higher die then the lower;
+        those after which the other die can still be used, if any; else those of either die
+        (the higher first), else a pass."""
+        pos, turn, goal, per = p.pos, p.turn, self.goal, self.per
+        seat = turn % p.seats
+        k0 = seat * per
+        pieces: list[int]
+        if p.seat_held[seat] > turn:
+            free = p.free_at
+            pieces, fields, board = [], [], 0
+            for k in range(k0, k0 + per):
+                f = pos[k]
+                if f != goal and free[k] <= turn:
+                    board += f != OUTSIDE
+                    if f not in fields:
+                        fields.append(f)
+                        pieces.append(k)
+        else:
+            fields = pos[k0:k0 + per]
+            if OUTSIDE in fields or goal in fields or len(set(fields)) < per:
+                # Pieces outside, borne off or sharing a field: worked out once per row.
+                row = (k0, *fields)
+                known = self._rows.get(row)
+                if known is None:
+                    board = per - fields.count(OUTSIDE) - fields.count(goal)
+                    pieces, distinct = [], []
+                    for i, f in enumerate(fields):
+                        if f != goal and f not in distinct:
+                            distinct.append(f)
+                            pieces.append(k0 + i)
+                    known = self._rows[row] = (distinct, pieces, board)
+                fields, pieces, board = known
+            else:
+                board, pieces = per, self._seat_pieces[seat]
+        dice, entry = p.dice, self.entry_face
+        segments: list[tuple[list[int], int, list[int]]]
+        if len(dice) == 1 or (board >= 2 and self._keeps[entry]):
+            # Every move of either die keeps the other usable (a die move leaves it usable when
+            # another free piece of the seat stays on the board, the mover too: a swap only
+            # sends it to the mover's origin, free; a piece brought in rests free on the
+            # entrance), or one die only: one move per field, the higher die first; a piece
+            # outside moves only with the entry face.
+            if OUTSIDE in fields:
+                at = fields.index(OUTSIDE)
+                on_fields, on_pieces = fields[:at] + fields[at + 1:], pieces[:at] + pieces[at + 1:]
+            else:
+                on_fields, on_pieces = fields, pieces
+            high, low = dice[0], dice[-1]
+            if low > high:
+                high, low = low, high
+            segments = [(fields, high, pieces) if high == entry else (on_fields, high, on_pieces)]
+            if low != high:
+                segments.append((fields, low, pieces) if low == entry else (on_fields, low, on_pieces))
+        else:
+            segments = self._either(p, pieces, fields, dice, board)
+        p.keys = segments
+        return segments
+
+    def _either(self, p: MinosPosition, pieces: list[int], fields: list[int], dice: tuple[int, ...],
+                board: int) -> list[tuple[list[int], int, list[int]]]:
+        """Two dice where a move may leave the other die unusable: the moves that keep it
+        usable (the mover rests free on the board, `_keeps`, or another free piece of the seat
+        stays there, or the move played out, `_leaves_playable`), else those of the higher
+        die, else the lower's, else none (a pass)."""
+        a, b = dice
+        high, low = (a, b) if a >= b else (b, a)
+        spare, entry = board >= 2, self.entry_face
+        keeps, leaves = self._keeps, self._leaves_playable
+        kept: list[tuple[list[int], int, list[int]]] = []
+        every: list[tuple[list[int], int, list[int]]] = []
+        for die, other in ((high, low), (low, high)) if high != low else ((high, low),):
+            outside = die == entry
+            starts: list[int] = []
+            movers: list[int] = []
+            all_starts: list[int] = []
+            all_movers: list[int] = []
+            for k, f in zip(pieces, fields, strict=True):
+                if f or outside:
+                    all_starts.append(f)
+                    all_movers.append(k)
+                    if (spare and f) or keeps[f * 8 + die] or leaves(p, k, f * 8 + die, other):
+                        starts.append(f)
+                        movers.append(k)
+            kept.append((starts, die, movers))
+            every.append((all_starts, die, all_movers))
+        for choice in (kept, every[:1], every[1:]):
+            found = [segment for segment in choice if segment[0]]
+            if found:
+                return found
+        return []
+
+    def _leaves_playable(self, p: MinosPosition, piece: int, key: int, other: int) -> bool:
+        """Whether the seat can still use a die showing `other` after the die move `key` of
+        `piece` (or has won by it: no die is left to use)."""
+        after = p.copy()
+        origin = p.pos[piece]
+        self._arrive_on(after, piece, self._target[key], origin, False, [])
+        seat = p.turn % p.seats
+        return (self.can_use(after.pos, after.free_at, seat, other, p.turn)
+                or self._has_finished(after.pos, seat))
+
+    def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int,
+                turn: int) -> bool:
+        """Whether any piece of `seat` can move by a die showing `points`."""
+        goal, entry = self.goal, points == self.entry_face
+        for k in range(seat * self.per, (seat + 1) * self.per):
+            f = pos[k]
+            if f != goal and free[k] <= turn and (f or entry):
+                return True
+        return False
+
+    def _play_in(self, p: MinosPosition, move: Move, events: list[str]) -> None:
+        """Play `move` (legal) on the position (`_decide`)."""
+        self._decide(p, move.kind, move.piece, move.die, events)
+
+    def _decide(self, p: MinosPosition, kind: str, piece: int, die: int, events: list[str]) -> None:
+        """Play the move of `kind` for `piece` (by `die`), legal, on the position up to the
+        next decision, adding what it sets off to `events`: the one place a decision of King
+        Minos is played."""
+        p.memo = p.keys = None
+        mover = bumped = -1
+        origin = 0
+        offer = None
+        if kind == DIE:
+            dice = p.dice
+            p.dice = () if len(dice) < 2 else (dice[1],) if dice[0] == die else (dice[0],)
+            origin = p.pos[piece]
+            offer, bumped = self._arrive_on(p, piece, self._target[origin * 8 + die], origin, True, events)
+            mover = piece
+        elif kind == PASS:
+            p.dice = ()
+        elif kind == RIDE or kind == CROSS:
+            origin = p.pos[piece]
+            if kind == RIDE:
+                p.rng, points = roll(p.rng)
+                end = self.ride_to[origin][points - 1]
+                events.append("rides")
+            else:
+                end = self.partner[origin]
+                events.append("crossings")
+            bumped = self._arrive_on(p, piece, end, origin, False, events)[1]
+            mover = piece
+        p.offer = None
+        seat = p.turn % p.seats
+        if mover >= 0 and p.pos[piece] == self.goal and self._has_finished(p.pos, seat):
+            p.winner = seat
+        elif offer is not None:
+            p.offer = (offer, piece)
+        else:
+            dice, turn = p.dice, p.turn
+            if not dice and self.dice_count == 2 and turn not in p.releases and turn + 1 not in p.releases:
+                # `_proceed_on` where the turn is over and no tunnel is due: the next seat rolls.
+                p.turn = turn + 1
+                p.rng, p.dice = self._roller.roll(p.rng, 2)
+                if bumped >= 0:
+                    events.append("swaps")
+                return
+            if len(dice) == 1 and p.seat_held[seat] <= turn and turn not in p.releases:
+                # `_proceed_on`'s first test, made here: does the turn go on with the last die?
+                per = self.per
+                row = p.pos[seat * per:seat * per + per]
+                if (row.count(OUTSIDE) + row.count(self.goal) < per
+                        or (dice[0] == self.entry_face and OUTSIDE in row)):
+                    if bumped >= 0:
+                        events.append("swaps")
+                    return
+            before = self._proceed_on(p, events, mover, origin, bumped)
+            if before is not None:
+                # A tunnel moved pieces too: the swaps are the pieces moved, less one.
+                moved = sum(1 for k, f in enumerate(p.pos) if f != before[k])
+                events += ["swaps"] * max(0, moved - 1)
+                return
+        if bumped >= 0:
+            events.append("swaps")
+
+    def _arrive_on(self, p: MinosPosition, piece: int, field: int, origin: int, offers: bool,
+                   events: list[str]) -> tuple[str | None, int]:
+        """Put `piece` on `field`, coming from `origin` (where it stands): follow forced moves,
+        swap out an occupant (rule 3), apply the field; return the offer it makes (or None)
+        and the piece it swapped out (or -1)."""
+        events += self._land_events[field]
+        field = self._end_of[field]
+        pos, occ, sums, values = p.pos, p.occ, p.sums, self._values
+        change = values[field] - values[origin]
+        seat = piece // self.per
+        sums[seat] += change
+        p.total += change
+        occ[origin] = -1
+        if field == self.goal:
+            pos[piece] = field
+            p.free_at[piece] = 0
+            return None, -1
+        bumped = -1
+        if field != origin and not self.safe[field]:
+            bumped = occ[field]
+            if bumped >= 0:
+                pos[bumped] = origin
+                p.free_at[bumped] = 0
+                sums[bumped // self.per] -= change
+                p.total -= change
+                occ[origin] = bumped
+        occ[field] = piece
+        pos[piece] = field
+        lost = self.trap[field]
+        if lost:
+            at = p.free_at[piece] = p.turn + p.seats * (lost + 1)
+            if at > p.seat_held[seat]:
+                p.seat_held[seat] = at
+            if self.delayed[field]:
+                p.releases.add(at)
+            if piece not in p.held:
+                insort(p.held, piece)
+            return None, bumped
+        return (self._offer_at[field] if offers else None), bumped
+
+    def _proceed_on(self, p: MinosPosition, events: list[str], mover: int, origin: int,
+                    bumped: int) -> list[int] | None:
+        """Carry the game on until a decision is needed: release pieces due out of 52's
+        tunnel (rule 2), go on while the turn does (both dice, or a last die that some piece
+        can use), else roll for the next seat. Returns the fields before the decision (`mover`
+        came from `origin`, swapping out `bumped`) if a tunnel moved a piece, else None."""
+        pos, free, seats, per, goal, entry = p.pos, p.free_at, p.seats, self.per, self.goal, self.entry_face
+        turn, dice = p.turn, p.dice
+        before = None
+        while True:
+            seat = turn % seats
+            k0 = seat * per
+            if turn in p.releases:
+                for k in range(k0, k0 + per):
+                    exit_to = self.delayed[pos[k]]
+                    if exit_to and free[k] == turn:
+                        if before is None:
+                            before = pos[:]
+                            if bumped >= 0:
+                                before[bumped] = pos[mover]
+                            if mover >= 0:
+                                before[mover] = origin
+                        offer = self._arrive_on(p, k, exit_to, pos[k], True, events)[0]
+                        if offer is not None:
+                            p.dice, p.offer = dice, (offer, k)
+                            return before
+            if len(dice) == 2:
+                break
+            if dice:
+                if p.seat_held[seat] > turn:
+                    usable = self.can_use(pos, free, seat, dice[0], turn)
+                else:
+                    row = pos[k0:k0 + per]
+                    usable = (row.count(OUTSIDE) + row.count(goal) < per
+                              or (dice[0] == entry and OUTSIDE in row))
+                if usable:
+                    break
+            turn += 1
+            p.turn = turn
+            p.rng, dice = self._roller.roll(p.rng, self.dice_count)
+        p.dice = dice
+        return before
+
+    def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
+        goal = self.goal
+        for k in range(seat * self.per, (seat + 1) * self.per):
+            if pos[k] != goal:
+                return False
+        return True
 
     # -- evaluation for the greedy player ------------------------------------------------------
-
-    def piece_value(self, field: int, free_at: int, turn: int, seats: int) -> float:
-        """How far along a piece is, in fields, counting what waiting costs."""
-        if free_at > turn:
-            return self._values[field] - WAIT_COST * ((free_at - turn) // seats)
-        return self._values[field]
 
     def _field_values(self) -> list[float]:
         """A piece's worth on each field when free: borne off is worth most, outside least,
@@ -323,17 +579,14 @@ class MinosGame(RaceGame):
         values[self.goal] = self.goal + 20.0
         return values
 
-    def heuristic(self, state: MinosState, seat: int) -> float:
+    def heuristic(self, state: MinosState | MinosPosition, seat: int) -> float:
         """Lower is better for `seat`: the opponents' mean progress (weighted 0.3) minus its
-        own; bearing off counts most, waiting outside or on a trap costs."""
-        return self._heuristic(state.pos, state.free_at, state.turn, state.seats, seat)
-
-    def _heuristic(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
-                   seat: int) -> float:
-        per, values = self.per, self._values
+        own, in field values; bearing off counts most, waiting outside or on a trap costs
+        (WAIT_COST a turn to sit out)."""
+        per, values, turn, seats, free = self.per, self._values, state.turn, state.seats, state.free_at
         weight = self._weights[seats][seat]
-        own = sum(map(values.__getitem__, pos[seat * per:(seat + 1) * per]))
-        others = sum(map(values.__getitem__, pos)) - own
+        own = sum(map(values.__getitem__, state.pos[seat * per:(seat + 1) * per]))
+        others = sum(map(values.__getitem__, state.pos)) - own
         total = weight[seat] * own + OTHERS_WEIGHT / max(1, seats - 1) * others
         if max(free) > turn:
             for k, at in enumerate(free):
@@ -341,560 +594,174 @@ class MinosGame(RaceGame):
                     total -= weight[k // per] * WAIT_COST * ((at - turn) // seats)
         return total
 
-    def score_moves(self, state: MinosState, moves: Sequence[Move], seat: int) -> list[float]:
-        """`heuristic` after each move, with rides valued at their mean over the free die and
-        a die move valued with the best answer to the offer it makes."""
-        return self._scores_at(state.pos, state.free_at, state.turn, state.seats, moves, seat)
-
-    def _scores_at(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int,
-                   moves: Sequence[Move], seat: int) -> list[float]:
-        """`score_moves` on lists. A die move is scored from the two pieces it can move (the
-        same result as `_arrive`, without copying the position), plus the worth of the offer
-        it makes: what taking it gains on average, if anything (the pieces a ride or a
-        crossing might swap with are left out here, but not when the offer is decided)."""
-        base = self._heuristic(pos, free, turn, seats, seat)
-        weight = self._weights[seats][seat]
-        per, values, rest, goal = self.per, self._values, self._rest, self.goal
-        safe, trap, gain = self.safe, self.trap, self._offer_gain
+    def score_moves(self, state: MinosState | MinosPosition, moves: Sequence[Move],
+                    seat: int) -> list[float]:
+        """`heuristic` after each move for the seat to move (another seat: after `apply`),
+        with a die move valued with what the offer it makes is worth (`_die_scores`) and a
+        ride or crossing at its mean over where it may end (`_offer_scores`)."""
+        p = self._position(state)
+        if seat != p.turn % p.seats:
+            return [self.heuristic(self.apply(p.snapshot(), m), seat) for m in moves]
+        base = self._base(p, seat)
         out = []
         for move in moves:
-            kind = move.kind
-            if kind == DIE:
-                piece = move.piece
-                origin = pos[piece]
-                field = rest[origin][move.die]
-                own = weight[piece // per]
-                score = base - own * values[origin]
-                if field == goal:
-                    out.append(score + own * values[field])
-                    continue
-                if field != origin and not safe[field] and field in pos:
-                    other = pos.index(field)
-                    at = free[other]
-                    worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
-                    score += weight[other // per] * (values[origin] - worth)
-                lost = trap[field]
-                if lost:
-                    out.append(score + own * (values[field] - WAIT_COST * (lost + 1)))
-                else:
-                    out.append(score + own * (values[field] + gain[field]))
-            elif kind == RIDE or kind == CROSS:
-                out.append(base + self._offer_change(pos, free, turn, seats, kind, move.piece, weight))
+            if move.kind == DIE:
+                out += self._die_scores(p, [([p.pos[move.piece]], move.die)], seat, base)
+            elif move.kind == RIDE or move.kind == CROSS:
+                out.append(self._offer_score(p, move.kind, move.piece, seat, base))
             else:
                 out.append(base)
         return out
 
-    def _offer_change(self, pos: Sequence[int], free: Sequence[int], turn: int, seats: int, offer: str,
-                      piece: int, weight: Sequence[float]) -> float:
-        """The mean change of `heuristic` if the offer made to `piece` is taken."""
-        origin = pos[piece]
-        ends = self.ride_to[origin] if offer == RIDE else (self.partner[origin],)
-        value, per = self.piece_value, self.per
+    def best_moves(self, state: MinosState | MinosPosition) -> Sequence[Move]:
+        """The greedy player's candidates: the legal moves of the lowest `score_moves`, in
+        legal order."""
+        p = state if isinstance(state, MinosPosition) else MinosPosition(self, state)
+        moves: Sequence[Move] | None = p.memo
+        if moves is None:
+            moves = self._legal_here(p)
+        if len(moves) < 2:
+            return moves
+        if p.offer is not None:
+            kind, piece = p.offer
+            seat = p.turn % p.seats
+            base = self._base(p, seat)
+            taken = self._offer_score(p, kind, piece, seat, base)
+            return moves if taken == base else moves[:1] if taken < base else moves[1:]
+        return [moves[i] for i in self._best(p, p.keys or [])]
+
+    def _best(self, p: MinosPosition, segments: Sequence[tuple[list[int], int, list[int]]]) -> list[int]:
+        """The indexes (in legal order) of the die moves `segments` of the lowest score."""
+        seat = p.turn % p.seats
+        if p.held:
+            scores = self._die_scores(p, [(starts, die) for starts, die, _ in segments], seat, self._base(p, seat))
+        else:  # `_base` and `_die_scores` without pieces sitting out
+            own = p.sums[seat]
+            base = -1.0 * own + self._others_weight[p.seats] * (p.total - own)
+            occ, weight, ends = p.occ, self._piece_weights[p.seats][seat], self._ends
+            scores = []
+            for starts, points, _ in segments:
+                scores += [base + origin_value + weight[occ[swap]] * difference + tail
+                           for swap, origin_value, difference, tail in map(ends[points].__getitem__, starts)]
+        low = min(scores)
+        if scores.count(low) == 1:
+            return [scores.index(low)]
+        return [i for i, score in enumerate(scores) if score == low]
+
+    def _base(self, p: MinosPosition, seat: int) -> float:
+        """`heuristic` of the position for `seat`, from the running sums."""
+        own = p.sums[seat]
+        base = -1.0 * own + self._others_weight[p.seats] * (p.total - own)
+        held = p.held
+        if held:
+            turn, seats, free = p.turn, p.seats, p.free_at
+            weight = self._piece_weights[seats][seat]
+            stale = False
+            for k in held:
+                at = free[k]
+                if at > turn:
+                    base -= weight[k] * WAIT_COST * ((at - turn) // seats)
+                else:
+                    stale = True
+            if stale:
+                p.held = [k for k in held if free[k] > turn]
+        return base
+
+    def _die_scores(self, p: MinosPosition, segments: Sequence[tuple[Sequence[int], int]], seat: int,
+                    base: float) -> list[float]:
+        """`heuristic` after each die move of the seat to move, given as (origins, points) in
+        order, `base` before: the mover's change and that of the piece it swaps out (which is
+        freed; none weighs 0.0), from the table `_ends`, plus what the offer it makes is worth.
+        Every field value is a whole number, so each score is the float the heuristic of the
+        position after the move would give, operation for operation: ties, hence the player's
+        draws, are the same."""
+        occ, weight = p.occ, self._piece_weights[p.seats][seat]
+        out: list[float] = []
+        if p.held:  # (`_base` has just left only pieces that sit out in it)
+            free, turn, seats = p.free_at, p.turn, p.seats
+            for origins, points in segments:
+                for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins):
+                    other = occ[swap]
+                    if other >= 0 and free[other] > turn:
+                        difference += WAIT_COST * ((free[other] - turn) // seats)
+                    out.append(base + origin_value + weight[other] * difference + tail)
+            return out
+        for origins, points in segments:
+            out += [base + origin_value + weight[occ[swap]] * difference + tail
+                    for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins)]
+        return out
+
+    def _offer_score(self, p: MinosPosition, kind: str, piece: int, seat: int, base: float) -> float:
+        """`heuristic` after taking the offer made to `piece`: its mean over where the ride or
+        crossing may end (`_offer_table`), with the piece swapped out there if any."""
+        origin = p.pos[piece]
+        values, occ, free, turn, seats = self._values, p.occ, p.free_at, p.turn, p.seats
+        weight = self._piece_weights[seats][seat]
+        terms = self._offer_terms[kind][origin]
         total = 0.0
-        for end in ends:
-            after_pos, after_free = list(pos), list(free)
-            _, bumped = self._arrive(after_pos, after_free, piece, end, origin, turn, seats, [], False)
-            # How the heuristic changes: only `piece` and the one it swapped out moved.
-            change = 0.0
-            for k in (piece, bumped) if bumped >= 0 else (piece,):
-                change += weight[k // per] * (value(after_pos[k], after_free[k], turn, seats)
-                                              - value(pos[k], free[k], turn, seats))
+        for at, change, swaps in terms:
+            if swaps:
+                other = occ[at]
+                if other >= 0:
+                    held = free[other]
+                    worth = values[at] - WAIT_COST * ((held - turn) // seats) if held > turn else values[at]
+                    change += weight[other] * (values[origin] - worth)
             total += change
-        return total / len(ends)
+        return base + total / len(terms)
 
-    # -- fast self-play ------------------------------------------------------------------------
-
-    def playout(self, players: Sequence[object], seed: int, *, turn_cap: int,
-                hook: Hook | None) -> GameRecord | None:
-        """`boardgen.rules.simulate.play` asks this first: the record of the game when every
-        seat is a greedy player and the counters asked for are `count_events` (or none), by
-        `greedy_playout` (written for two dice, as the schema allows); None otherwise (then
-        `play` plays it decision by decision)."""
-        from boardgen.rules.players import GreedyPlayer
-
-        if (hook not in (None, count_events) or not all(type(p) is GreedyPlayer for p in players)
-                or self.dice_count != 2):
-            return None
-        return self.greedy_playout(len(players), seed, turn_cap, counting=hook is not None)
-
-    def greedy_playout(self, seats: int, seed: int, turn_cap: int, *, counting: bool = True) -> GameRecord:
-        """The game `play(self, [GreedyPlayer()] * seats, seed, turn_cap=turn_cap,
-        hook=count_events)` plays, decision for decision and with the same record. Without
-        `counting`, the record has no counters (as `play` without a hook).
-
-        It plays on plain lists with the tables of `_playout_tables`, keeps up to date what the
-        rules would otherwise search for (each seat's sum of field values, the piece on each
-        field, the pieces sitting out), builds no state and no Move, rolls the dice in blocks
-        (`_dice`) and draws the player's choice straight from its generator, as
-        `random.Random.choice` does. The common cases are played here; the rare ones call the
-        rules above (`_leaves_playable` for a die that may leave the other unusable, `_arrive`
-        for rides, crossings and the tunnel). Every field value is a whole number, so the
-        running sums are exact and every score is the float `_scores_at` gives, operation for
-        operation: ties, hence the draws, are the same. tests/rules/test_minos_playout.py
-        holds it to `play`, decision by decision."""
-        per, goal, entry, delayed, trap = self.per, self.goal, self.entry_face, self.delayed, self.trap
-        values, rest, land, die_ends, swap_at, keeps, offer_at, offer_terms = self._playout_tables()
-        ride_to, partner = self.ride_to, self.partner
-        n = seats * per
-        weights = self._weights[seats]
-        # Per seat to move, per piece: how that piece's worth counts for the seat; the extra last
-        # entry (index -1, "no piece") is 0, so that a move swapping no piece out adds 0.0.
-        piece_weights = [[weights[seat][k // per] for k in range(n)] + [0.0] for seat in range(seats)]
-        others_weight = OTHERS_WEIGHT / max(1, seats - 1)
-        die_moves = self._die_moves
-        leaves_playable, arrive = self._leaves_playable, self._arrive
-        getrandbits = random.Random(seed).getrandbits
-        # The dice, as `initial_state` and `roll` roll them, one block at a time: die `rolled`
-        # is the next to use (two per turn, one per ride).
-        rng = next_random(seed & _MASK)[1]
-        stream = _dice(rng)
-        rng = (rng + BLOCK * STEP) & _MASK
-        die_a, die_b = stream[0], stream[1]
-        rolled, dice = 2, 2
-        pos, free = [OUTSIDE] * n, [0] * n
-        # The piece resting on each field, -1 for none: exact on every field where a piece can
-        # be swapped out (it holds one piece at most); meaningless on the others (the entrance,
-        # sanctuaries, Elysium), which are never looked up. The extra last slot (goal + 1) is
-        # never written: the tables name it where a move can swap no piece out.
-        occ = [-1] * (goal + 2)
-        # Per piece (and -1): what sitting out costs it now, WAIT_COST per turn still to lose;
-        # 0 for a free piece (set at each decision for the pieces in `held_pieces`).
-        pen = [0.0] * (n + 1)
-        # Each seat's sum of field values, and the total: exact (whole numbers).
-        sums = [sum(values[p] for p in pos[s * per:(s + 1) * per]) for s in range(seats)]
-        total = sum(sums)
-        # The pieces that may sit out (free_at > turn), in order; per seat, a turn from which
-        # none of its pieces sits out (an upper bound of their free_at).
-        held_pieces: list[int] = []
-        seat_held = [0] * seats
-        # The turns at which a piece held on a field with a tunnel may be due out (`_proceed`).
-        release_turns: set[int] = set()
-        turn, winner = 0, -1
-        offer, offered_piece = None, -1
-        landed = [0] * (goal + 1)  # per field, the times a piece landed there (but by a die move)
-        made: list[int] = []  # the die moves made (origin * 8 + points)
-        counts: list[int] = []  # per decision, the moves on offer
-        made = [0] * (8 * (goal + 1))  # per die move (origin * 8 + points), the times it was made
-        rides = crossings = swaps = 0
-        empty: list[int] = []
-        while turn < turn_cap:
-            seat = turn % seats
-            k0 = seat * per  # the seat's first piece
-            # What this decision moved, to count the pieces it moved if a tunnel moves more.
-            mover = bumped = -1
-            before: list[int] | None = None
-            if offer is not None:
-                # -- an Orbit ride or a Millstone crossing offered to `offered_piece`
-                count = 2
-                spare = False
-                piece = offered_piece
-                origin = pos[piece]
-                own = sums[seat]
-                base = -1.0 * own + others_weight * (total - own)
-                pw = piece_weights[seat]
-                for k in held_pieces:
-                    at = free[k]
-                    if at > turn:
-                        base -= pw[k] * WAIT_COST * ((at - turn) // seats)
-                terms = offer_terms[origin]
-                change_sum = 0.0
-                for field, term, swappable in terms:
-                    change = term
-                    if swappable:
-                        other = occ[field]
-                        if other >= 0:
-                            at = free[other]
-                            worth = values[field] - WAIT_COST * ((at - turn) // seats) if at > turn else values[field]
-                            change += pw[other] * (values[origin] - worth)
-                    change_sum += change
-                taken = base + change_sum / len(terms)
-                if taken == base:  # a tie: the player draws one of the two
-                    r = getrandbits(2)
-                    while r >= 2:
-                        r = getrandbits(2)
-                    take = r == 0
-                else:
-                    while getrandbits(1):
-                        pass
-                    take = taken < base
-                kind, offer = offer, None
-                if take:
-                    if kind == RIDE:
-                        if rolled == len(stream):
-                            stream += _dice(rng)
-                            rng = (rng + BLOCK * STEP) & _MASK
-                        end = ride_to[origin][stream[rolled] - 1]
-                        rolled += 1
-                        rides += 1
-                    else:
-                        end = partner[origin]
-                        crossings += 1
-                    landings: list[int] = []
-                    _, bumped = arrive(pos, free, piece, end, origin, turn, seats, landings, False)
-                    for field in landings:
-                        landed[field] += 1
-                    field = pos[piece]
-                    occ[origin] = bumped
-                    occ[field] = piece
-                    mover, mover_from, bumped_from = piece, origin, field
-                    change_value = values[field] - values[origin]
-                    sums[seat] += change_value
-                    total += change_value
-                    if bumped >= 0:
-                        sums[bumped // per] -= change_value
-                        total -= change_value
-                        pen[bumped] = 0.0
-                        swaps += 1
-                    at = free[piece]
-                    if at > turn:
-                        if at > seat_held[seat]:
-                            seat_held[seat] = at
-                        if delayed[field]:
-                            release_turns.add(at)
-                        if piece not in held_pieces:
-                            insort(held_pieces, piece)
-                    if field == goal and pos[k0:k0 + per].count(goal) == per:
-                        winner = seat
-            else:
-                # -- dice: the fields the seat can move a piece from, in the order of their first
-                # piece (the order of the legal moves); a piece sitting out counts as borne off.
-                if seat_held[seat] > turn:
-                    row = [goal if free[k] > turn else pos[k] for k in range(k0, k0 + per)]
-                else:
-                    row = pos[k0:k0 + per]
-                if OUTSIDE in row or goal in row or len(set(row)) < per:
-                    fields: list[int] = []
-                    for p in row:
-                        if p != goal and p not in fields:
-                            fields.append(p)
-                    if OUTSIDE in fields:  # only a die showing the entry face brings a piece in
-                        board = fields[:]
-                        board.remove(OUTSIDE)
-                    else:
-                        board = fields
-                    # free pieces on the board (for the rule of both dice)
-                    free_board = per - row.count(OUTSIDE) - row.count(goal) if dice == 2 else 0
-                else:  # (most often) every piece free on a field of its own
-                    fields = board = row
-                    free_board = per
-                # The moves on offer: `first` with die `high`, then `second` with die `low`.
-                second = empty
-                if dice == 1:
-                    high = low = die_a
-                    first = fields if high == entry else board
-                else:
-                    high, low = (die_a, die_b) if die_a >= die_b else (die_b, die_a)
-                    first = fields if high == entry else board
-                    # A die move must leave the other die usable where some move does. A piece
-                    # that ends free on the board can use it (`keeps`); so can another free piece
-                    # on the board when the move starts on the board (a swap only sends it back
-                    # and frees it). Only the other moves are played out (`_leaves_playable`).
-                    # With two free pieces on the board, one is left for the other die whatever
-                    # this die does (`spare`).
-                    spare = free_board >= 2
-                    if spare and (board is fields or keeps[OUTSIDE][entry]):
-                        if high != low:
-                            second = fields if low == entry else board
-                    else:
-                        keep_first = [f for f in first if keeps[f][high] or leaves_playable(
-                            pos, free, turn, seats, die_moves[high][k0 + row.index(f)], low)]
-                        if high == low:
-                            first = keep_first or first
-                        else:
-                            second = fields if low == entry else board
-                            keep_second = [f for f in second if keeps[f][low] or leaves_playable(
-                                pos, free, turn, seats, die_moves[low][k0 + row.index(f)], high)]
-                            if keep_first or keep_second:
-                                first, second = keep_first, keep_second
-                            elif first:
-                                second = empty
-                split = len(first)
-                count = split + len(second)
-                if not count:
-                    # -- no die can be used: pass
-                    count = 1
-                    while getrandbits(1):
-                        pass
-                    dice = 0
-                else:
-                    if count == 1:
-                        while getrandbits(1):
-                            pass
-                        choice = 0
-                    else:
-                        # -- the greedy player's scores, as `_scores_at` makes them: per move, the
-                        # table's (field a piece may be swapped out of, value of the origin, value
-                        # of the origin less that field's, end score); the piece swapped out (-1:
-                        # none, weighing 0) adds its weight times the difference and what it
-                        # loses by being freed.
-                        own = sums[seat]
-                        base = -1.0 * own + others_weight * (total - own)
-                        pw = piece_weights[seat]
-                        if held_pieces:
-                            stale = False
-                            for k in held_pieces:
-                                at = free[k]
-                                if at > turn:
-                                    lost = (at - turn) // seats
-                                    base -= pw[k] * WAIT_COST * lost
-                                    pen[k] = WAIT_COST * lost
-                                else:
-                                    pen[k] = 0.0
-                                    stale = True
-                            if stale:
-                                held_pieces = [k for k in held_pieces if free[k] > turn]
-                        ends = die_ends[high]
-                        if held_pieces:
-                            scores = [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
-                                      for sw, vo, dv, e in map(ends.__getitem__, first)]
-                            if second:
-                                ends = die_ends[low]
-                                scores += [base + vo + pw[(o := occ[sw])] * (dv + pen[o]) + e
-                                           for sw, vo, dv, e in map(ends.__getitem__, second)]
-                        else:  # the same without `pen`, 0 for every piece
-                            scores = [base + vo + pw[occ[sw]] * dv + e
-                                      for sw, vo, dv, e in map(ends.__getitem__, first)]
-                            if second:
-                                ends = die_ends[low]
-                                scores += [base + vo + pw[occ[sw]] * dv + e
-                                           for sw, vo, dv, e in map(ends.__getitem__, second)]
-                        best = min(scores)
-                        ties = scores.count(best)
-                        if ties == 1:
-                            while getrandbits(1):
-                                pass
-                            choice = scores.index(best)
-                        else:
-                            bits = ties.bit_length()
-                            r = getrandbits(bits)
-                            while r >= ties:
-                                r = getrandbits(bits)
-                            choice = scores.index(best)  # the r-th of the best moves
-                            while r:
-                                choice = scores.index(best, choice + 1)
-                                r -= 1
-                    # -- play the die: its count, forced moves, a swap, the field's effect
-                    origin, points = (first[choice], high) if choice < split else (second[choice - split], low)
-                    piece = k0 + row.index(origin)
-                    if dice == 2:
-                        dice = 1
-                        if points == die_a:
-                            die_a = die_b
-                    else:
-                        dice = 0
-                    move = origin * 8 + points
-                    made.append(move)
-                    field = rest[move]
-                    mover, mover_from, bumped_from = piece, origin, field
-                    change_value = values[field] - values[origin]
-                    sums[seat] += change_value
-                    total += change_value
-                    if field == goal:
-                        pos[piece], free[piece] = goal, 0
-                        occ[origin] = -1
-                        if pos[k0:k0 + per].count(goal) == per:
-                            winner = seat
-                    else:
-                        if swap_at[move]:
-                            bumped = occ[field]
-                            if bumped >= 0:
-                                pos[bumped], free[bumped], pen[bumped] = origin, 0, 0.0
-                                swaps += 1
-                                sums[bumped // per] -= change_value
-                                total -= change_value
-                        occ[origin] = bumped
-                        occ[field] = piece
-                        pos[piece] = field
-                        lost = trap[field]
-                        if lost:
-                            free[piece] = at = turn + seats * (lost + 1)
-                            if at > seat_held[seat]:
-                                seat_held[seat] = at
-                            if delayed[field]:
-                                release_turns.add(at)
-                            if piece not in held_pieces:
-                                insort(held_pieces, piece)
-                        else:
-                            offer = offer_at[field]
-                            offered_piece = piece
-            # -- on to the next decision: the tunnel, the end of the turn, the next roll
-            if winner < 0 and offer is None:
-                while True:
-                    if turn in release_turns:
-                        first_k = (turn % seats) * per
-                        for k in range(first_k, first_k + per):
-                            exit_to = delayed[pos[k]]
-                            if exit_to and free[k] == turn:
-                                if before is None:  # the position before this decision
-                                    before = pos[:]
-                                    if bumped >= 0:
-                                        before[bumped] = bumped_from
-                                    if mover >= 0:
-                                        before[mover] = mover_from
-                                origin = pos[k]
-                                landings = []
-                                offer, moved = arrive(pos, free, k, exit_to, origin, turn, seats, landings, True)
-                                for field in landings:
-                                    landed[field] += 1
-                                field = pos[k]
-                                occ[origin] = moved
-                                occ[field] = k
-                                change_value = values[field] - values[origin]
-                                sums[k // per] += change_value
-                                total += change_value
-                                if moved >= 0:
-                                    sums[moved // per] -= change_value
-                                    total -= change_value
-                                    pen[moved] = 0.0
-                                at = free[k]
-                                if at > turn:
-                                    if at > seat_held[k // per]:
-                                        seat_held[k // per] = at
-                                    if delayed[field]:
-                                        release_turns.add(at)
-                                    if k not in held_pieces:
-                                        insort(held_pieces, k)
-                                if offer is not None:
-                                    offered_piece = k
-                                    break
-                        if offer is not None:
-                            break
-                    if dice == 2:
-                        break
-                    if dice == 1:  # the last die, if some piece can use it
-                        if spare:
-                            break
-                        if seat_held[seat] > turn:
-                            usable = False
-                            for k in range(k0, k0 + per):
-                                p = pos[k]
-                                if p != goal and free[k] <= turn and (p or die_a == entry):
-                                    usable = True
-                                    break
-                        else:
-                            row = pos[k0:k0 + per]
-                            usable = (row.count(OUTSIDE) + row.count(goal) < per
-                                      or (die_a == entry and OUTSIDE in row))
-                        if usable:
-                            break
-                    turn += 1
-                    if rolled + 2 > len(stream):
-                        stream += _dice(rng)
-                        rng = (rng + BLOCK * STEP) & _MASK
-                    die_a, die_b = stream[rolled], stream[rolled + 1]
-                    rolled += 2
-                    dice = 2
-            counts.append(count)
-            if before is not None:  # count the swaps as count_events does: pieces moved, less one
-                moved_pieces = sum(map(operator.ne, before, pos))
-                swaps += max(0, moved_pieces - 1) - (bumped >= 0)
-            if winner >= 0:
-                break
-        counters: dict[str, float] = {}
-        if counting:
-            for move, k in Counter(made).items():
-                for field in land[move]:
-                    landed[field] += k
-            counters = {f"landed:{field}": float(k) for field, k in enumerate(landed) if k}
-            counters.update({key: float(k) for key, k in (("rides", rides), ("crossings", crossings),
-                                                           ("swaps", swaps)) if k})
-        decisions, offered, widest = len(counts), sum(counts), max(counts, default=0)
-        if winner < 0:
-            return GameRecord(seed, seats, None, turn_cap, False, decisions, offered, widest, counters)
-        return GameRecord(seed, seats, winner, turn + 1, True, decisions, offered, widest, counters, None)
-
-    def _playout_tables(self) -> _Tables:
-        """What `greedy_playout` looks up, per field and die (built once):
-
-        - the field values (`_field_values`);
-        - per die move (origin * 8 + points): where it ends (`_rest`), the fields it lands on
-          (for the counters), and the field it ends on if a piece there would be swapped
-          out, else 0;
-        - per die and field: the field where a piece may be swapped out (else `goal + 1`, a
-          field nobody is on), the field's value, the field's value less that field's (0 when
-          none), and the part of the move's score that depends only on where it ends
-          (`_scores_at`);
-        - whether the piece ends free on the board (it can then use another die);
-        - the offer a count ending on each field makes (RIDE, CROSS or None);
-        - per field where an offer is made: per end of the ride or crossing, the field, the
-          moving piece's part of `_offer_change` and whether a piece there would be swapped.
-        """
-        if self._tables is not None:
-            return self._tables
-        goal, values, rest, trap, safe = self.goal, self._values, self._rest, self.trap, self.safe
-        fields = range(goal + 1)
-        land: list[list[tuple[int, ...]]] = [
-            [()] + [self.chain[self.target(origin, points)] for points in range(1, FACES + 1)] for origin in fields]
-        tail: list[list[float]] = []
-        swap_at: list[list[int]] = []
-        for origin in fields:
-            tail.append([0.0])
-            swap_at.append([0])
-            for points in range(1, FACES + 1):
-                field = rest[origin][points]
-                if field == goal:
-                    tail[-1].append(-1.0 * values[field])
-                elif trap[field]:
-                    tail[-1].append(-1.0 * (values[field] - WAIT_COST * (trap[field] + 1)))
-                else:
-                    tail[-1].append(-1.0 * (values[field] + self._offer_gain[field]))
-                swap_at[-1].append(field if field not in (origin, goal) and not safe[field] else 0)
-        offer_at: list[str | None] = [None] * (goal + 1)
-        offer_terms: list[tuple[tuple[int, float, bool], ...]] = [()] * (goal + 1)
-        for field in fields:
-            if field == goal or trap[field]:
-                continue
-            if field in self.orbit_index:
-                offer_at[field], ends = RIDE, self.ride_to[field]
-            elif field in self.partner:
-                offer_at[field], ends = CROSS, (self.partner[field],)
-            else:
-                continue
+    def _offer_table(self, offer: str) -> dict[int, tuple[tuple[int, float, bool], ...]]:
+        """Per field where `offer` is made, per end of the ride or crossing: where the piece
+        comes to rest, the change of `heuristic` from the piece itself (it weighs -1.0 for
+        the seat to move), and whether a piece resting there would be swapped out."""
+        values, goal, trap = self._values, self.goal, self.trap
+        ends_of = self.ride_to if offer == RIDE else {f: (o,) for f, o in self.partner.items()}
+        table = {}
+        for origin, ends in ends_of.items():
             terms = []
             for end in ends:
                 at = self.chain[end][-1]
-                if at == goal:
-                    after = values[at]
-                elif trap[at]:
-                    after = values[at] - WAIT_COST * (trap[at] + 1)
-                else:
-                    after = values[at]
-                terms.append((at, -1.0 * (after - values[field]), at not in (field, goal) and not safe[at]))
-            offer_terms[field] = tuple(terms)
-        keeps = [[points > 0 and rest[origin][points] != goal and not trap[rest[origin][points]]
-                  for points in range(FACES + 1)] for origin in fields]
-        nobody = goal + 1
-        die_ends = [[(swap_at[origin][points] or nobody, values[origin],
-                      values[origin] - values[swap_at[origin][points]] if swap_at[origin][points] else 0.0,
-                      tail[origin][points]) for origin in fields]
-                    for points in range(FACES + 1)]
-        # The die moves' own tables go by move = origin * 8 + points: one lookup, not two.
-        moves = [(origin, points) for origin in fields for points in range(8)]
-        self._tables = (values, [rest[o][p] if p <= FACES else 0 for o, p in moves],
-                        [land[o][p] if p <= FACES else () for o, p in moves], die_ends,
-                        [swap_at[o][p] if p <= FACES else 0 for o, p in moves], keeps, offer_at, offer_terms)
-        return self._tables
+                after = values[at] - WAIT_COST * (trap[at] + 1) if at != goal and trap[at] else values[at]
+                terms.append((at, 0.0 + -1.0 * (after - values[origin]),
+                              at not in (origin, goal) and not self.safe[at]))
+            table[origin] = tuple(terms)
+        return table
 
 
-def _dice(rng: int) -> list[int]:
-    """The next `BLOCK` dice `roll` rolls from generator state `rng`, in one go (`random_block`)."""
-    return [z % FACES + 1 for z in random_block(rng)]
+class MinosPosition(Position):
+    """A King Minos position played in place: the race's `Position` (its dice a tuple) with
+    what the rules and the greedy player would otherwise search for kept up to date by
+    `MinosGame._arrive_on`: the piece resting on each field (`occ`, -1 for none; exact
+    where a piece can be swapped out, which holds one piece at most), each seat's sum of
+    field values and their total (whole numbers, so exact), the pieces that may sit out
+    (`held`, in order), per seat a turn from which none of its pieces sits out, and the
+    turns at which a piece may be due out of a tunnel (`releases`)."""
 
+    __slots__ = ("occ", "sums", "total", "held", "seat_held", "releases", "keys")
 
-_LANDED = [f"landed:{field}" for field in range(256)]
+    def __init__(self, game: MinosGame, state: RaceState | Position):
+        super().__init__(state)
+        pos, free, turn, per, goal = self.pos, self.free_at, self.turn, game.per, game.goal
+        self.occ = [-1] * (goal + 2)
+        for k in range(len(pos) - 1, -1, -1):  # the first piece on a field, as the rules find it
+            if pos[k] != OUTSIDE and pos[k] != goal and not game.safe[pos[k]]:
+                self.occ[pos[k]] = k
+        self.sums = [sum(map(game._values.__getitem__, pos[s * per:(s + 1) * per])) for s in range(self.seats)]
+        self.total = sum(self.sums)
+        self.held = [k for k, at in enumerate(free) if at > turn]
+        self.seat_held = [max(free[s * per:(s + 1) * per]) for s in range(self.seats)]
+        self.releases = {at for k, at in enumerate(free) if game.delayed[pos[k]]}
+        self.keys: list[tuple[list[int], int, list[int]]] | None = None
 
+    def copy(self) -> MinosPosition:
+        twin = MinosPosition.__new__(MinosPosition)
+        for name in Position.__slots__ + MinosPosition.__slots__:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy() if isinstance(value, (list, set)) else value)
+        return twin
 
-def count_events(before: MinosState, move: Move, after: MinosState) -> Mapping[str, float]:
-    """Self-play counters for one decision: fields landed on, rides, crossings, swaps."""
-    counters: dict[str, float] = {}
-    for field in after.landings:
-        key = _LANDED[field]
-        counters[key] = counters.get(key, 0) + 1
-    if move.kind == RIDE:
-        counters["rides"] = 1
-    elif move.kind == CROSS:
-        counters["crossings"] = 1
-    moved = sum(map(operator.ne, before.pos, after.pos))
-    if moved > 1:
-        counters["swaps"] = moved - 1
-    return counters
+    def snapshot(self) -> MinosState:
+        """The position, frozen, with what the last decision did (`events`; `landings`: the
+        fields it landed on, read from them)."""
+        landings = tuple(int(event[7:]) for event in self.events if event.startswith("landed:"))
+        return MinosState(self.seats, self.turn, tuple(self.pos), tuple(self.free_at), tuple(self.dice),
+                          self.offer, self.rng, self.winner, landings, events=tuple(self.events))

@@ -32,6 +32,8 @@ class GreedyPlayer:
     """
 
     name = "greedy"
+    # Where the game lists its best moves, the choice is `rng.choice` of them (`PicksBest`).
+    picks_best = True
 
     def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
         # A game may list its best moves without scoring them all (``best_moves(state)``:

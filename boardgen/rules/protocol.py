@@ -125,6 +125,14 @@ class HeuristicGame(Game[State, Move], Protocol[State, Move]):
         ...
 
 
+class PicksBest(Protocol):
+    """A player whose choice is one draw of ``rng.choice(game.best_moves(state))`` wherever
+    the game lists its best moves (`BestMoves`): a game that plays whole turns
+    (`TurnPlaying`) may make that draw itself, without asking the player."""
+
+    picks_best: bool
+
+
 class Rng(Protocol):
     """What a player may draw from: `boardgen.rules.draws.Draws` (its seed derived from the
     game's), or anything with the same calls."""

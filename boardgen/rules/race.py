@@ -736,19 +736,25 @@ class Position:
     __slots__ = ("seats", "turn", "pos", "free_at", "dice", "offer", "rng", "winner", "landings", "stuck",
                  "route", "first_route", "deck", "again", "events", "rolls_again", "chose", "memo")
 
-    def __init__(self, state: RaceState):
+    def __init__(self, state: RaceState | Position):
         n = len(state.pos)
-        self.seats, self.turn, self.rng, self.again = state.seats, state.turn, state.rng, state.again
-        self.pos, self.free_at = list(state.pos), list(state.free_at)
-        self.dice, self.offer, self.winner = state.dice, state.offer, state.winner
-        self.stuck = list(state.stuck) or [0] * n
-        self.route = list(state.route) or [0] * n
-        self.first_route = list(state.first_route) or [-1] * n
-        self.deck = list(state.deck)
+        self.seats: int = state.seats
+        self.turn: int = state.turn
+        self.rng: int = state.rng
+        self.again: int = state.again
+        self.pos: list[int] = list(state.pos)
+        self.free_at: list[int] = list(state.free_at)
+        self.dice: tuple[int, ...] = tuple(state.dice)
+        self.offer: tuple[str, int] | None = state.offer
+        self.winner: int = state.winner
+        self.stuck: list[int] = list(state.stuck) or [0] * n
+        self.route: list[int] = list(state.route) or [0] * n
+        self.first_route: list[int] = list(state.first_route) or [-1] * n
+        self.deck: list[int] = list(state.deck)
         self.landings: list[int] = list(state.landings)
         self.events: list[str] = list(state.events)
         self.rolls_again = False
-        self.chose = state.chose
+        self.chose: int = state.chose
         self.memo: Any = None  # what a game worked out about the position (its legal moves...)
 
     @property

@@ -128,7 +128,6 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     level = 1 - (1 - CONFIDENCE) / max(1, interim)  # Bonferroni over the interim looks
     factories = _factories(engine, layout, lineups)
     game = engine.game(layout)
-    hook = engine.self_play_hook(game, limits)
     units = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
     players = {(count, k): tuple(factories[name]() for name in lineup.seats) for count, k, lineup in units}
     seeds = {(count, k): tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, most)))
@@ -144,7 +143,7 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     # One pool for every look: its workers keep what the game warmed up.
     order = {(count, k): index for index, (count, k, _) in enumerate(units)}
     full = [Batch(players[count, k], seeds[count, k], _label(count, lineup)) for count, k, lineup in units]
-    with SelfPlayPool(game, full, turn_cap=limits["turn_cap"], hook=hook,
+    with SelfPlayPool(game, full, turn_cap=limits["turn_cap"],
                       workers=available_cpus() if workers is None else workers) as pool:
         for size in plan:
             final = size == most
@@ -354,7 +353,7 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
                      _label(count, lineup))
                for count, k, lineup in plan]
     started = time.perf_counter()
-    records = play_batches(game, batches, turn_cap=turn_cap, hook=engine.self_play_hook(game, limits),
+    records = play_batches(game, batches, turn_cap=turn_cap,
                            workers=available_cpus() if workers is None else workers,
                            progress=progress)
     elapsed = time.perf_counter() - started

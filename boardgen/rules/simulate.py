@@ -2,19 +2,19 @@
 
 Stable API (other games' checks build on it):
 
-- ``play(game, players, seed, *, turn_cap, hook=None) -> GameRecord``
+- ``play(game, players, seed, *, turn_cap) -> GameRecord``
   plays one game, seat ``i`` choosing with ``players[i]``; the number of seats is
   ``len(players)``. The game is capped at ``turn_cap`` turns.
-- ``simulate(game, players, *, games, seed, turn_cap, progress=None, label="", hook=None,
+- ``simulate(game, players, *, games, seed, turn_cap, progress=None, label="",
   workers=1) -> SimulationStats`` plays ``games`` games with seeds derived from ``seed``
   and aggregates them. ``progress(done, total, label)`` is called after each game (after
   each chunk of games with several workers). ``workers`` > 1 shares the games among forked
   processes where the platform allows it; the result does not depend on it.
-- ``play_many(game, players, seeds, *, turn_cap, hook=None, workers=1, progress=None,
+- ``play_many(game, players, seeds, *, turn_cap, workers=1, progress=None,
   label="") -> list[GameRecord]`` plays one game per seed, in seed order, sharing them
   among forked processes like `simulate`; for callers that need the records themselves
   (final scores, say) and aggregate them with ``aggregate``.
-- ``play_batches(game, batches, *, turn_cap, hook=None, workers=1, progress=None)`` plays
+- ``play_batches(game, batches, *, turn_cap, workers=1, progress=None)`` plays
   several batches (one per player count, say) through one process pool: the one pool every
   self-play in boardgen goes through (`play_many` and `simulate` use it too).
 - ``available_cpus()`` how many processes are worth starting (the default number of
@@ -29,8 +29,7 @@ Counters. A game reports what each decision set off as events (``events(state)``
 `boardgen.rules.protocol.Recording`: cards found, pawns bumped, wands used...); `play` sums
 them per game into ``GameRecord.counters``, reported in ``SimulationStats.extra`` as a mean
 per game (``extra_totals`` keeps the sums; an engine may derive its own figures from them,
-`boardgen.engine.Engine.self_play_figures`). (`hook`, the old way, goes with King Minos's
-fast copy, its last user.)
+`boardgen.engine.Engine.self_play_figures`).
 
 Seat balance. Win rates are over finished games that have a winner; ``seat_gap`` is the
 largest minus the smallest seat win rate; ``seat_p`` is the chi-square p-value of the wins
@@ -56,7 +55,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any, cast
@@ -66,7 +65,6 @@ from boardgen.background import can_fork, die_with_parent
 from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
 
 Progress = Callable[[int, int, str], None]
-Hook = Callable[[Any, Any, Any], Mapping[str, float]]
 
 
 @dataclass(frozen=True)
@@ -330,32 +328,23 @@ def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significanc
     return failed / draws
 
 
-def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int,
-         hook: Hook | None = None) -> GameRecord:
+def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int) -> GameRecord:
     """Play one game to its end or to the turn cap: the one play loop of boardgen. The
     record's counters are the sum of the game's `events` after each decision (see
     `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
     each move in place; one that plays a whole turn in one call (`TurnPlaying`, with
     `turns_played`) is asked for a turn at a time: the same decisions, draws and events, the
-    loop's cost paid once a turn. `hook` and a game's own ``playout`` are the old ways of King Minos
-    (its second copy), kept until it moves onto events (issue 20); no other game may use
-    them."""
-    fast = getattr(game, "playout", None)
-    if fast is not None:
-        record = fast(players, seed, turn_cap=turn_cap, hook=hook)
-        if record is not None:
-            return record  # type: ignore[no-any-return]
+    loop's cost paid once a turn."""
     rng = random.Random(seed)
     counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
     recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
     in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
     turns_at_once: TurnPlaying | None = None
-    if in_place and counting and hook is None and getattr(game, "play_turn", None):
+    if in_place and counting and getattr(game, "play_turn", None):
         turns_at_once = cast(TurnPlaying, game)
     state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
     decisions = offered = widest = 0
     counters: dict[str, float] = {}
-    get = counters.get
     legal, to_move, outcome_of = game.legal_moves, game.to_move, game.outcome
     outcome = outcome_of(state)
     while outcome is None:
@@ -377,12 +366,7 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         if len(moves) > widest:
             widest = len(moves)
         move = players[to_move(state)].choose(game, state, rng)
-        if hook is not None:
-            before = state
-            state = game.apply(state, move)
-            for key, value in hook(before, move, state).items():
-                counters[key] = get(key, 0.0) + value
-        elif in_place is not None:
+        if in_place is not None:
             in_place.play(state, move)
         else:
             state = game.apply(state, move)
@@ -409,8 +393,7 @@ def add(counters: dict[str, float], events: Iterable[Event]) -> None:
 
 
 def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, seed: int, turn_cap: int,
-             progress: Progress | None = None, label: str = "",
-             hook: Hook | None = None, workers: int = 1) -> SimulationStats:
+             progress: Progress | None = None, label: str = "", workers: int = 1) -> SimulationStats:
     """Play `games` games and aggregate completion, length, seat balance and branching.
 
     With ``workers`` > 1 (and where processes can be forked) the games are shared among
@@ -419,18 +402,18 @@ def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, see
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     started = time.perf_counter()
-    records = play_many(game, players, game_seeds(seed, games), turn_cap=turn_cap, hook=hook,
+    records = play_many(game, players, game_seeds(seed, games), turn_cap=turn_cap,
                         workers=workers, progress=progress, label=label)
     stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
     return replace(stats, elapsed_s=time.perf_counter() - started)
 
 
 def play_many(game: Game[Any, Any], players: Sequence[Player], seeds: Sequence[int], *,
-              turn_cap: int, hook: Hook | None = None, workers: int = 1,
+              turn_cap: int, workers: int = 1,
               progress: Progress | None = None, label: str = "") -> list[GameRecord]:
     """One game per seed, records in seed order, whatever the number of workers."""
     return play_batches(game, [Batch(tuple(players), tuple(seeds), label)], turn_cap=turn_cap,
-                        hook=hook, workers=workers, progress=progress)[0]
+                        workers=workers, progress=progress)[0]
 
 
 @dataclass(frozen=True)
@@ -443,14 +426,13 @@ class Batch:
 
 
 def play_batches(game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
-                 hook: Hook | None = None, workers: int = 1,
-                 progress: Progress | None = None) -> list[list[GameRecord]]:
+                 workers: int = 1, progress: Progress | None = None) -> list[list[GameRecord]]:
     """Every batch's records in seed order. This is the one process pool of boardgen
     (`SelfPlayPool`, once): the games of all batches are cut into chunks of `CHUNK` and
     shared among `workers` forked processes (where the platform can fork and it is worth
     it), otherwise played here. Each game depends only on its seed, so the records do not
     depend on `workers`. ``progress(done, total, label)`` counts games over all batches."""
-    with SelfPlayPool(game, batches, turn_cap=turn_cap, hook=hook, workers=workers) as pool:
+    with SelfPlayPool(game, batches, turn_cap=turn_cap, workers=workers) as pool:
         return pool.play([(b, 0, len(batch.seeds)) for b, batch in enumerate(batches)], progress=progress)
 
 
@@ -461,8 +443,8 @@ class SelfPlayPool:
     Use it as a context manager."""
 
     def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
-                 hook: Hook | None = None, workers: int = 1) -> None:
-        self.game, self.batches, self.turn_cap, self.hook, self.workers = game, batches, turn_cap, hook, workers
+                 workers: int = 1) -> None:
+        self.game, self.batches, self.turn_cap, self.workers = game, batches, turn_cap, workers
         self._pool: Any = None
         self._forkless = workers <= 1 or not can_fork()
 
@@ -497,7 +479,7 @@ class SelfPlayPool:
                 players = self.batches[ranges[r][0]].players
                 chunk = results[r, i] = []
                 for game_seed in seeds:
-                    chunk.append(play(self.game, players, game_seed, turn_cap=self.turn_cap, hook=self.hook))
+                    chunk.append(play(self.game, players, game_seed, turn_cap=self.turn_cap))
                     done += 1
                     if progress is not None:
                         progress(done, total, labels[r])
@@ -510,7 +492,7 @@ class SelfPlayPool:
         sandboxes forbid them), so the caller plays them itself."""
         global _job
         if self._pool is None:
-            _job = (self.game, self.batches, self.turn_cap, self.hook)
+            _job = (self.game, self.batches, self.turn_cap)
             try:
                 # A Pool forks all its workers before starting its own threads.
                 self._pool = multiprocessing.get_context("fork").Pool(self.workers, _quiet_worker)
@@ -532,9 +514,9 @@ class SelfPlayPool:
 # Games per task handed to a worker process: small enough for a smooth progress bar and an
 # even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
-# What the worker processes play. Forked children inherit it, so games, players and hooks
-# (often closures) never need to be pickled; only seeds go out and records come back.
-_job: tuple[Game[Any, Any], Sequence[Batch], int, Hook | None] | None = None
+# What the worker processes play. Forked children inherit it, so games and players never
+# need to be pickled; only seeds go out and records come back.
+_job: tuple[Game[Any, Any], Sequence[Batch], int] | None = None
 
 
 def _quiet_worker() -> None:
@@ -550,9 +532,9 @@ def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, 
     batch, key, index, seeds = task
     if _job is None:
         raise RuntimeError("a self-play worker started without a job")
-    game, batches, turn_cap, hook = _job
+    game, batches, turn_cap = _job
     players = batches[batch].players
-    return key, index, [play(game, players, s, turn_cap=turn_cap, hook=hook) for s in seeds]
+    return key, index, [play(game, players, s, turn_cap=turn_cap) for s in seeds]
 
 
 def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord],

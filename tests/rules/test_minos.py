@@ -25,7 +25,6 @@ from boardgen.rules.minos import (
     MinosGame,
     MinosState,
     Move,
-    count_events,
     roll,
 )
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
@@ -493,21 +492,3 @@ def test_simulate_through_the_engine(game):
     assert report.stats["self_play"]["2"]["games"] == 3
 
 
-class StepByStepGreedy(GreedyPlayer):
-    """The greedy player, played through the generic loop (the fast path is only for the
-    greedy player itself)."""
-
-
-@pytest.mark.parametrize("seats", [2, 3, 4])
-def test_the_fast_greedy_playout_plays_the_same_games(game, seats):
-    slow = [StepByStepGreedy() for _ in range(seats)]
-    fast = [GreedyPlayer() for _ in range(seats)]
-    assert game.playout(slow, 1, turn_cap=1000, hook=count_events) is None
-    for seed in (1, 7, 12345):
-        expected = play(game, slow, seed, turn_cap=1000, hook=count_events)
-        assert game.playout(fast, seed, turn_cap=1000, hook=count_events) == expected
-        assert play(game, fast, seed, turn_cap=1000, hook=count_events) == expected
-        assert play(game, fast, seed, turn_cap=1000) == play(game, slow, seed, turn_cap=1000)
-    # Capped games are recorded the same way too.
-    capped = play(game, slow, 3, turn_cap=5, hook=count_events)
-    assert not capped.finished and play(game, fast, 3, turn_cap=5, hook=count_events) == capped

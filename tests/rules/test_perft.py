@@ -15,7 +15,7 @@ from boardgen.data.loader import load
 from boardgen.model.grand import build
 from boardgen.model.minos import build as build_minos
 from boardgen.rules.grand import GrandGame
-from boardgen.rules.minos import MinosGame, MinosState
+from boardgen.rules.minos import MinosGame, MinosPosition, MinosState
 from boardgen.rules.race import Position, RaceState
 
 DATA = Path(__file__).parent.parent / "data"
@@ -46,7 +46,7 @@ def perft(game: Any, state: Any, depth: int) -> int:
     return sum(perft(game, game.apply(state, move), depth - 1) for move in game.legal_moves(state))
 
 
-def perft_in_place(game: Any, position: Position, depth: int) -> int:
+def perft_in_place(game: Any, position: Any, depth: int) -> int:
     if depth == 0:
         return 1
     if game.outcome(position) is not None:
@@ -96,3 +96,8 @@ def minos_position(text: str) -> MinosState:
 @pytest.mark.parametrize(("position", "depth", "count"), lines("minos"))
 def test_minos_counts(position: str, depth: int, count: int) -> None:
     assert perft(MINOS, minos_position(position), depth) == count
+
+
+@pytest.mark.parametrize(("position", "depth", "count"), lines("minos"))
+def test_minos_counts_in_place(position: str, depth: int, count: int) -> None:
+    assert perft_in_place(MINOS, MinosPosition(MINOS, minos_position(position)), depth) == count

@@ -27,6 +27,7 @@ class Pile:
     seats: int
     turn: int = 0
     winner: int | None = None
+    took: int = 0
 
 
 class Nim:
@@ -52,7 +53,7 @@ class Nim:
     def apply(self, state: Pile, move: int) -> Pile:
         left = state.left - move
         winner = state.seat if left == 0 and not self.endless else None
-        return Pile(left, (state.seat + 1) % state.seats, state.seats, state.turn + 1, winner)
+        return Pile(left, (state.seat + 1) % state.seats, state.seats, state.turn + 1, winner, move)
 
     def outcome(self, state: Pile) -> Outcome | None:
         return None if state.winner is None else Outcome(state.winner, state.turn)
@@ -110,12 +111,15 @@ def test_greedy_player_uses_the_heuristic():
     assert record.finished and record.winner == 0
 
 
-def test_hook_counters_are_summed_and_averaged():
-    def count_big_takes(before, move, after):
-        return {"threes": 1.0} if move == 3 else {}
+class CountingNim(Nim):
+    """Nim that records each take of 3 as an event (`Recording`)."""
 
-    stats = simulate(Nim(), [RandomPlayer()] * 2, games=10, seed=2, turn_cap=100,
-                     hook=count_big_takes)
+    def events(self, state: Pile) -> tuple[str, ...]:
+        return ("threes",) if state.took == 3 else ()
+
+
+def test_event_counters_are_summed_and_averaged():
+    stats = simulate(CountingNim(), [RandomPlayer()] * 2, games=10, seed=2, turn_cap=100)
     assert stats.extra_totals["threes"] == pytest.approx(10 * stats.extra["threes"])
     assert stats.extra["threes"] > 0
 
@@ -147,13 +151,11 @@ def test_aggregate_of_no_decided_games():
 
 
 def test_several_workers_give_the_same_statistics():
-    def count_threes(before, move, after):
-        return {"threes": 1.0} if move == 3 else {}
-
     calls = []
-    args = dict(games=40, seed=5, turn_cap=100, hook=count_threes)
-    one = simulate(Nim(), [RandomPlayer()] * 3, **args)
-    two = simulate(Nim(), [RandomPlayer()] * 3, workers=2,
+    args = dict(games=40, seed=5, turn_cap=100)
+    one = simulate(CountingNim(), [RandomPlayer()] * 3, **args)
+    assert one.extra["threes"] > 0
+    two = simulate(CountingNim(), [RandomPlayer()] * 3, workers=2,
                    progress=lambda done, total, label: calls.append((done, total)), **args)
     assert one.to_dict() == two.to_dict()
     assert calls[-1] == (40, 40) and len(calls) == 4
