@@ -12,7 +12,7 @@ of it (``layouts/games/*.toml``). To add one:
    key and line), and the seeded start of a game (the deal, the shuffled cards; the layout
    itself when the seed changes nothing on the table).
 3. **Rules.** A `boardgen.rules.protocol.Game`: `legal_moves`, `apply`, `outcome`, chance
-   drawn from `boardgen.rules.draws` (seeded from the game's seed, never Python's `random`);
+   drawn from `boardgen.draws` (seeded from the game's seed, never Python's `random`);
    ``heuristic(state, seat)`` (lower is better) so the greedy player can play it;
    ``turns_played`` when a turn is several decisions; ``events(state)`` for self-play
    counters (what a decision set off); ``play(state, move)`` when positions are mutable.

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardgen.draws import Draws
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between, sides_of
-from boardgen.rules.draws import Draws
 from boardgen.rules.report import Check, Progress, format_distribution, thresholds
 from boardgen.rules.simulate import percentile
 from boardgen.rules.sliding import Board, opens_onto_board

@@ -9,6 +9,7 @@ from typing import Any
 
 from boardgen.data.loader import Document
 from boardgen.data.strings import strings
+from boardgen.draws import for_purpose
 from boardgen.errors import DataError, Problem
 from boardgen.model import sliding
 from boardgen.model.sliding import SlidingLayout
@@ -176,7 +177,7 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
     are, after a few draws); each finished try is as likely as any other."""
     if layout.fixed_recipes is not None:
         return layout.fixed_recipes
-    rng = sliding.draws(seed, "recipes")
+    rng = for_purpose(seed, "recipes")
     raw: list[int] = []  # the next draws, last first: a try takes them from blocks (hot loop)
     by_value = [o.id for o in layout.by_value]
     slots = [object_id for object_id in by_value for _ in range(layout.per_object)]
@@ -207,5 +208,5 @@ def setup(layout: MasterLayout, seed: int) -> Setup:
     """Tiles dealt as in the classic game, tokens shuffled onto their squares, recipes designed."""
     the_deal = sliding.deal(layout, seed)
     ids = [o.id for o in layout.by_value]
-    sliding.draws(seed, "tokens").shuffle(ids)
+    for_purpose(seed, "tokens").shuffle(ids)
     return Setup(the_deal, dict(zip(layout.token_squares, ids, strict=True)), design_recipes(layout, seed))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -10,10 +9,10 @@ from typing import Any, cast
 
 from boardgen.data.loader import Document
 from boardgen.data.strings import strings, word
+from boardgen.draws import Draws, below_of
 from boardgen.errors import DataError, Problem
 from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
-from boardgen.rules.draws import Draws, below_of
 
 CARD_SIZES = {
     "poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
@@ -251,19 +250,12 @@ def build(doc: Document) -> SlidingLayout:
     )
 
 
-def draws(seed: int, purpose: str = "") -> Draws:
-    """The generator (`boardgen.rules.draws.Draws`) of one purpose of a game's seeded start:
-    the deal (""), the cards ("cards"), Master's tokens and recipes...; each purpose draws
-    from a stream of its own, so one never shifts another's draws."""
-    return Draws(seed ^ (zlib.crc32(purpose.encode()) << 32) if purpose else seed)
-
-
 def deal(layout: SlidingLayout, seed: int) -> Deal:
     """Shuffle and turn the loose tiles onto the free squares; the last one is the spare.
 
     The draws of ``rng.shuffle(order)`` then ``rng.below(4)`` per tile, taken 64 at a time
     (`Draws.block`: each self-played game deals)."""
-    rng = draws(seed)
+    rng = Draws(seed)
     count = len(layout.loose)
     raw: list[int] = []
     while len(raw) < 2 * count - 1:

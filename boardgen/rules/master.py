@@ -41,7 +41,7 @@ French, in ``layouts/rules/master.interpretations.<lang>.md``, printed with the 
    and cannot be followed by a second wand ("pas plus d'une baguette lors du même tour").
    The game ends when the last object is taken, even in an extra turn.
 6. Each seat draws one recipe card: the designed cards (`model.master.setup`) are shuffled
-   with the seed's own generator (``draws(seed, "recipe-deal")``) and seat ``i`` takes the ``i``-th; the rest
+   with the seed's own generator (``for_purpose(seed, "recipe-deal")``) and seat ``i`` takes the ``i``-th; the rest
    stay in the box.
 7. Equal best scores share the victory (no single winner is recorded).
 8. "Good advice for a price" is a bargain at the table; the engine plays without it.
@@ -65,8 +65,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
+from boardgen.draws import for_purpose
 from boardgen.model.master import MasterLayout, setup
-from boardgen.model.sliding import InsertionPoint, draws
+from boardgen.model.sliding import InsertionPoint
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.sliding import (
     SHIFT,
@@ -144,7 +145,7 @@ def deal_recipes(cards: Sequence[Sequence[str]], players: int,
     if players > len(cards):
         raise ValueError(f"{players!r} players but only {len(cards)} recipe cards")
     order = list(range(len(cards)))
-    draws(seed, "recipe-deal").shuffle(order)
+    for_purpose(seed, "recipe-deal").shuffle(order)
     return tuple(tuple(cards[i]) for i in order[:players])
 
 

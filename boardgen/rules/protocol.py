@@ -30,7 +30,7 @@ class Game(Protocol[State, Move]):
     it is given (a game whose positions are mutable copies it, or offers `play` below).
 
     Chance (dice, shuffles) is drawn from a generator carried inside the position
-    (`boardgen.rules.draws`), so the same position and move always give the same result.
+    (`boardgen.draws`), so the same position and move always give the same result.
 
     A turn may be split into several decisions (for example shift, then walk); `to_move`
     then stays on the same seat until the turn is over. Optional members, each declared by
@@ -134,7 +134,7 @@ class PicksBest(Protocol):
 
 
 class Rng(Protocol):
-    """What a player may draw from: `boardgen.rules.draws.Draws` (its seed derived from the
+    """What a player may draw from: `boardgen.draws.Draws` (its seed derived from the
     game's), or anything with the same calls."""
 
     def choice(self, items: Sequence[T]) -> T: ...

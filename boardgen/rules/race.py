@@ -33,7 +33,7 @@ decision passed through (`landings`, for self-play counters); with chance and ho
 each piece's hold (`stuck`), its route (`route`, `first_route`), the draw pile (`deck`), how
 many extra turns the seat has played this turn (`again`) and what the last decision set off
 (`events`, `chose`: for self-play counters). Seat ``turn % seats`` moves. The generator is
-boardgen's (`boardgen.rules.draws`); a die is ``draw % 6 + 1``.
+boardgen's (`boardgen.draws`); a die is ``draw % 6 + 1``.
 
 A game with chance and hold-ups is played on one mutable `Position` (the same members as a
 `RaceState`, in lists): `apply` copies a state into one, plays the decision on it
@@ -49,6 +49,7 @@ from functools import cached_property
 from operator import itemgetter
 from typing import Any, NamedTuple
 
+from boardgen.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, next_random, random_block
 from boardgen.model.race import (
     ADVANCE,
     AGAIN,
@@ -69,7 +70,6 @@ from boardgen.model.race import (
     CardEffect,
     TrackGraph,
 )
-from boardgen.rules.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, next_random, random_block
 from boardgen.rules.protocol import Outcome
 
 __all__ = ["BLOCK", "MASK", "STEP", "STEP_INVERSE", "next_random", "random_block"]  # the generator, from draws

@@ -46,7 +46,8 @@ from itertools import chain, compress
 from operator import getitem
 from typing import Any, Generic, Literal, NamedTuple, Self, TypeVar
 
-from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal, draws
+from boardgen.draws import for_purpose
+from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
 from boardgen.rules.protocol import Event, Outcome
 
@@ -1105,7 +1106,7 @@ class SlidingGame(SlidingRules[SlidingState]):
     def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
         """Each seat's pile: `deck` (the treasures in layout order) shuffled with `seed`,
         and dealt in blocks."""
-        draws(seed, "cards").shuffle(deck)
+        for_purpose(seed, "cards").shuffle(deck)
         size = self.layout.deal[players]
         fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
         return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))

@@ -1,4 +1,4 @@
-"""boardgen's one generator (`boardgen.rules.draws`) against splitmix64's published output and
+"""boardgen's one generator (`boardgen.draws`) against splitmix64's published output and
 against itself drawn one at a time."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from boardgen.rules.draws import (
+from boardgen.draws import (
     BLOCK,
     Draws,
     advance,

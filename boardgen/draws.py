@@ -1,5 +1,6 @@
 """The one seeded generator of boardgen: every deal, set-up, roll, shuffle and player's
-tie-break draws from it, so nothing depends on how CPython's `random` draws.
+tie-break draws from it, so nothing depends on how CPython's `random` draws. A leaf module
+(the standard library only), below the model, the rules and the checks that draw from it.
 
 The generator is splitmix64: its whole state is one 64-bit int (so a position can carry it
 and stay hashable), each draw is the state plus a constant, mixed by two multiplications,
@@ -19,6 +20,7 @@ by side, `random_block`, and the number of draws between two states read back).
     rng.block()                # the next `BLOCK` raw draws at once (hot loops: roll from a list)
     rng.state                  # the whole state, an int: ``Draws.at(state)`` goes on from it
     rng.copy()                 # an independent generator at the same point
+    for_purpose(seed, "cards") # the stream of one purpose of a seeded game (deal, cards, players...)
 
 Module functions work on the bare state for code that keeps it in an int (the race
 positions): ``next_random(state) -> (state, draw)``, ``roll(state, dice, faces)`` (the
@@ -34,8 +36,9 @@ as one). A die of a roll taken from a block is ``(draw * 6 >> 64) + 1``, the sam
 from __future__ import annotations
 
 import sys
+import zlib
 from array import array
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -200,12 +203,8 @@ def below_of(draw: int, n: int) -> int:
     return (draw * n) >> 64
 
 
-def below(getrandbits: Callable[[int], int], n: int) -> int:
-    """A number below `n` drawn as `random.Random.choice` draws the index of its pick
-    (`_randbelow_with_getrandbits`). Only for the sliding games' fast copies until they go
-    (issue 20); new code draws from `Draws`."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+def for_purpose(seed: int, purpose: str = "") -> Draws:
+    """The generator of one purpose of a seeded game: the deal (""), the cards ("cards"),
+    Master's tokens and recipes, the players' tie-breaks ("players")...; each purpose draws
+    from a stream of its own, so one never shifts another's draws."""
+    return Draws(seed ^ (zlib.crc32(purpose.encode()) << 32) if purpose else seed)
