@@ -13,7 +13,8 @@ by side, `random_block`, and the number of draws between two states read back).
     rng.below(n)               # an int in [0, n), n >= 1: one draw, Lemire's multiply-shift
     rng.die(sides=6)           # 1..sides: ``below(sides) + 1``
     rng.chance(p)              # True with probability p: one draw, ``draw / 2**64 < p``
-    rng.choice(seq)            # ``seq[below(len(seq))]``, one draw (also for one item)
+    rng.choice(seq)            # ``seq[below(len(seq))]``, one draw (none for a single item)
+    rng.normals(n)             # n standard normal numbers (Box-Muller, two draws a pair)
     rng.shuffle(items)         # Fisher-Yates in place, one `below` per swap (len - 1 draws)
     rng.sample(items, k)       # k distinct items, k draws;  rng.random(): a float in [0, 1)
     rng.draw()                 # the next raw 64-bit draw
@@ -35,6 +36,7 @@ as one). A die of a roll taken from a block is ``(draw * 6 >> 64) + 1``, the sam
 
 from __future__ import annotations
 
+import math
 import sys
 import zlib
 from array import array
@@ -186,10 +188,28 @@ class Draws:
         return pool[:k]
 
     def choice(self, items: Sequence[T]) -> T:
-        """One of `items` (not empty), one draw."""
-        if not items:
+        """One of `items` (not empty): one draw (`below`) among two or more, none for a single
+        item (there is nothing to choose: a player's tie-break draws only where moves tie)."""
+        n = len(items)
+        if n == 1:
+            return items[0]
+        if not n:
             raise IndexError("choice from an empty sequence")
-        return items[self.below(len(items))]
+        # `below(n)`, written out: this is every player's tie-break, the hottest draw.
+        state = self.state = (self.state + STEP) & MASK
+        z = ((state ^ (state >> 30)) * _M1) & MASK
+        z = ((z ^ (z >> 27)) * _M2) & MASK
+        return items[((z ^ (z >> 31)) * n) >> 64]
+
+    def normals(self, count: int) -> list[float]:
+        """`count` standard normal numbers (Box-Muller: two draws a pair, the second of the
+        last pair left unused when `count` is odd)."""
+        out: list[float] = []
+        while len(out) < count:
+            radius = math.sqrt(-2.0 * math.log(1.0 - self.random()))
+            angle = 2.0 * math.pi * self.random()
+            out += (radius * math.cos(angle), radius * math.sin(angle))
+        return out[:count]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates from the end, one draw per swap)."""

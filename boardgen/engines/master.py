@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     name = "master"
-    version = "2"  # 2: one rule set played in place (issue 20)
+    version = "3"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20)
     schema = "master"
     defaults = playability.DEFAULTS
     target_noun = "object"

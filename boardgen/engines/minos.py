@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     name = "minos"
-    version = "2"
+    version = "3"  # 2: one rule set (issue 20); 3: players draw from boardgen.draws
     schema = "minos"
     defaults = PLAYABILITY_DEFAULTS
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
     name = "walls"
-    version = "2"
+    version = "3"  # 3: players and game seeds draw from boardgen.draws (issue 20)
     schema = "walls"
     defaults = PLAYABILITY_DEFAULTS
     self_play_player = "heuristic"

@@ -78,7 +78,6 @@ RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
 MinosState = RaceState  # a King Minos position, frozen, is a race state (its offers are rides, crossings)
 _LANDED = [f"landed:{field}" for field in range(256)]
-_FIRST = (0,)  # the indexes of the best moves where there is one
 
 __all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
            "IllegalMoveError", "MinosGame", "MinosPosition", "MinosState", "Move", "roll"]
@@ -129,9 +128,6 @@ class MinosGame(RaceGame):
         self._offer_moves = {(kind, k): (Move(kind, 0, k), Move(STAY, 0, k))
                              for kind in (RIDE, CROSS) for k in range(pieces)}
         self._seat_pieces = [list(range(s * self.per, (s + 1) * self.per)) for s in range(layout.players[1])]
-        # `_options`' fields and pieces of a seat's row where pieces are outside, borne off or
-        # share a field (the first piece, the row's fields): never changed once made.
-        self._rows: dict[tuple[int, ...], tuple[list[int], list[int], int]] = {}
         # Per number of seats, per seat: how each piece's worth counts for that seat (the
         # last entry, for "no piece", is 0), and the opponents' weight.
         self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1) for s in range(n)]
@@ -218,24 +214,25 @@ class MinosGame(RaceGame):
         state.events = []
         self._play_in(state, move, state.events)
 
-    def play_turn(self, state: MinosPosition, players: Sequence[Player],
-                  rng: Rng) -> tuple[int, int, int, list[str]]:
-        """The decisions of the seat to move until its turn (or the game) ends, each chosen by
-        its player and played by `play`: how many, the moves offered in all, the most at one
-        decision, and what they set off (`boardgen.rules.protocol.TurnPlaying`)."""
-        turn = state.turn
-        player = players[turn % state.seats]
+    def play_turns(self, state: MinosPosition, players: Sequence[Player], rng: Rng,
+                   turn_cap: int) -> tuple[int, int, int, list[str]]:
+        """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
+        seat's player and played by `play`: how many, the moves offered in all, the most at
+        one decision, and what they set off (`boardgen.rules.protocol.TurnPlaying`)."""
+        seats = state.seats
         # A player that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has
-        # its one draw made here, as it would make it: from the indexes of the best die moves
-        # (`_best`, as `best_moves` finds them), without building the moves.
-        greedy = bool(getattr(player, "picks_best", False))
-        choose, choice = player.choose, rng.choice
+        # its draw made here, as it would make it (only where the best moves tie): from the
+        # indexes of the best die moves (`_best`, as `best_moves` finds them), without
+        # building the moves.
+        greedy = [bool(getattr(player, "picks_best", False)) for player in players]
+        choice = rng.choice
         options, best, decide = self._options, self._best, self._decide
         events: list[str] = []
         decisions = offered = widest = 0
-        while True:
+        while state.winner < 0 and state.turn < turn_cap:
             count = 0
-            if greedy and state.offer is None:
+            picks_best = greedy[state.turn % seats]
+            if picks_best and state.offer is None:
                 segments = state.keys
                 if segments is None:
                     segments = options(state)
@@ -244,7 +241,10 @@ class MinosGame(RaceGame):
                     count = split = len(movers)
                     if len(segments) > 1:
                         count += len(segments[1][2])
-                    i = choice(best(state, segments)) if count > 1 else choice(_FIRST)
+                    i = 0
+                    if count > 1:
+                        found = best(state, segments)
+                        i = found[0] if len(found) == 1 else choice(found)
                     if i >= split:
                         _, die, movers = segments[1]
                         i -= split
@@ -256,10 +256,11 @@ class MinosGame(RaceGame):
                 count = len(moves)
                 if not count:
                     raise RuntimeError(f"{self.id}: no legal move in an unfinished game")
-                if greedy:
-                    move = choice(self.best_moves(state))
+                if picks_best:
+                    found_moves = self.best_moves(state)
+                    move = found_moves[0] if len(found_moves) == 1 else choice(found_moves)
                 else:
-                    move = choose(self, state, rng)
+                    move = players[state.turn % seats].choose(self, state, rng)
                     if move not in moves:
                         raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves))}")
                 self._play_in(state, move, events)
@@ -267,9 +268,8 @@ class MinosGame(RaceGame):
             if count > widest:
                 widest = count
             decisions += 1
-            if state.winner >= 0 or state.turn != turn:
-                state.events = events
-                return decisions, offered, widest, events
+        state.events = events
+        return decisions, offered, widest, events
 
     def events(self, state: MinosState | MinosPosition) -> Sequence[str]:
         """Self-play counters of the decision that led to `state`: fields landed on
@@ -324,18 +324,14 @@ class MinosGame(RaceGame):
         else:
             fields = pos[k0:k0 + per]
             if OUTSIDE in fields or goal in fields or len(set(fields)) < per:
-                # Pieces outside, borne off or sharing a field: worked out once per row.
-                row = (k0, *fields)
-                known = self._rows.get(row)
-                if known is None:
-                    board = per - fields.count(OUTSIDE) - fields.count(goal)
-                    pieces, distinct = [], []
-                    for i, f in enumerate(fields):
-                        if f != goal and f not in distinct:
-                            distinct.append(f)
-                            pieces.append(k0 + i)
-                    known = self._rows[row] = (distinct, pieces, board)
-                fields, pieces, board = known
+                # Pieces outside, borne off or sharing a field: each field once, with its first
+                # piece, in order (Elysium left out).
+                board = per - fields.count(OUTSIDE) - fields.count(goal)
+                row = fields
+                fields = list(dict.fromkeys(row))
+                if goal in fields:
+                    fields.remove(goal)
+                pieces = [k0 + row.index(f) for f in fields]
             else:
                 board, pieces = per, self._seat_pieces[seat]
         dice, entry = p.dice, self.entry_face

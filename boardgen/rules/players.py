@@ -32,7 +32,7 @@ class GreedyPlayer:
     """
 
     name = "greedy"
-    # Where the game lists its best moves, the choice is `rng.choice` of them (`PicksBest`).
+    # Where the game lists its best moves, the choice is `tie_break` of them (`PicksBest`).
     picks_best = True
 
     def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
@@ -40,7 +40,7 @@ class GreedyPlayer:
         # the legal moves of the lowest `score`, in legal order); the draw is the same.
         best = getattr(game, "best_moves", None)
         if best is not None:
-            return rng.choice(best(state))
+            return tie_break(best(state), rng)
         moves, _, scores = scored(game, state)
         return pick_best(moves, scores, rng)
 
@@ -88,7 +88,14 @@ def scored(game: HeuristicGame[Any, Any], state: Any) -> tuple[list[Any], int, l
 def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: Rng) -> Any:
     """One of the moves with the lowest value, drawn at random."""
     best = min(values)
-    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+    return tie_break([m for m, v in zip(moves, values, strict=True) if v == best], rng)
+
+
+def tie_break(best: Sequence[Any], rng: Rng) -> Any:
+    """One of the best moves: the only one without a draw, else ``rng.choice`` of them (so
+    a player draws only where moves tie, from any generator, as `boardgen.draws.Draws.choice`
+    does)."""
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def score(game: HeuristicGame[Any, Any], state: Any, moves: Sequence[Any], seat: int) -> list[Any]:

@@ -44,8 +44,8 @@ class Game(Protocol[State, Move]):
     - `InPlace` ``position(players, seed)`` and ``play(state, move) -> None``: the first
       position as a mutable one, and `apply` in place on it (the self-play loop uses them
       when present; players get the position between decisions and must not change it);
-      `TurnPlaying` ``play_turn(state, players, rng)``: a whole turn of an `InPlace` game in
-      one call;
+      `TurnPlaying` ``play_turns(state, players, rng, turn_cap)``: a whole game of an
+      `InPlace` game in one call;
     - `HeuristicGame` ``heuristic(state, seat)``: how far `seat` is from winning (the greedy
       player); `Scoring` ``score_moves(state, moves, seat) -> list``: the heuristic of each
       move's result at once; `BestMoves` ``best_moves(state) -> Sequence``: the legal moves
@@ -93,13 +93,15 @@ class InPlace(Protocol):
 
 
 class TurnPlaying(Protocol):
-    """An `InPlace` game that plays a whole turn in one call: the seat to move's decisions,
-    each chosen by its player (``players[seat].choose(game, state, rng)``) and played as
-    `play` plays it, until the turn or the game ends. Returns how many decisions it made,
-    the moves offered in all, the most offered at one decision and the events they set off:
-    what playing them one at a time would give, with the loop's cost paid once a turn."""
+    """An `InPlace` game that plays a whole game in one call: every decision, each chosen by
+    its seat's player (``players[seat].choose(game, state, rng)``) and played as `play`
+    plays it, until the game ends or `turn_cap` turns (`TurnCounting`) are played. Returns
+    how many decisions it made, the moves offered in all, the most offered at one decision
+    and the events they set off: what playing them one at a time would give, with the play
+    loop's cost paid once a game."""
 
-    def play_turn(self, state: Any, players: Sequence[Player], rng: Rng) -> tuple[int, int, int, Sequence[Event]]: ...
+    def play_turns(self, state: Any, players: Sequence[Player], rng: Rng,
+                   turn_cap: int) -> tuple[int, int, int, Sequence[Event]]: ...
 
 
 class Scoring(Protocol):
@@ -126,9 +128,10 @@ class HeuristicGame(Game[State, Move], Protocol[State, Move]):
 
 
 class PicksBest(Protocol):
-    """A player whose choice is one draw of ``rng.choice(game.best_moves(state))`` wherever
-    the game lists its best moves (`BestMoves`): a game that plays whole turns
-    (`TurnPlaying`) may make that draw itself, without asking the player."""
+    """A player whose choice is ``tie_break(game.best_moves(state), rng)`` wherever the game
+    lists its best moves (`BestMoves`): the only one, else ``rng.choice`` of them (see
+    `boardgen.rules.players.tie_break`). A game that plays whole turns (`TurnPlaying`) may
+    make that choice itself, without asking the player."""
 
     picks_best: bool
 

@@ -38,7 +38,8 @@ Give every seat the same kind of player when measuring balance. Branching is the
 legal moves at each decision.
 
 Randomness. Game ``i`` is set up with ``game_seeds(seed, games)[i]`` and its players draw
-from ``random.Random(that seed)``, so a run is reproducible from ``seed`` alone.
+from that seed's own stream (``player_draws(that seed)``, `boardgen.draws`: apart from the
+game's dice and deals), so a run is reproducible from ``seed`` alone, on any Python.
 
 Confidence (what the check's sequential sampling states, see `boardgen.rules.report`):
 ``wilson_bounds`` one-sided Wilson score bounds of a rate, ``mean_bounds`` normal bounds of
@@ -49,10 +50,10 @@ balance rule fail.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
-import random
 import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -62,6 +63,7 @@ from typing import Any, cast
 
 from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
 from boardgen.background import can_fork, die_with_parent
+from boardgen.draws import Draws, for_purpose
 from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
 
 Progress = Callable[[int, int, str], None]
@@ -152,8 +154,8 @@ class SimulationStats:
 
 def game_seeds(seed: int, games: int) -> list[int]:
     """The per-game seeds of a run, derived from one seed."""
-    rng = random.Random(seed)
-    return [rng.randrange(2**31) for _ in range(games)]
+    rng = Draws(seed)
+    return [rng.below(2**31) for _ in range(games)]
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -315,12 +317,12 @@ def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significanc
 
     if more <= 0:
         return 1.0 if fails(wins) else 0.0
-    rng = random.Random(0)
     roots = [math.sqrt(s) for s in shares]
     scale = math.sqrt(more)
     failed = 0
-    for _ in range(draws):
-        normal = [rng.gauss(0.0, 1.0) for _ in range(seats)]
+    table = _normals(draws * seats)
+    for at in range(0, draws * seats, seats):
+        normal = table[at:at + seats]
         common = sum(r * z for r, z in zip(roots, normal, strict=True))
         counts = [w + more * s + scale * (r * z - s * common)
                   for w, s, r, z in zip(wins, shares, roots, normal, strict=True)]
@@ -328,37 +330,41 @@ def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significanc
     return failed / draws
 
 
+def player_draws(seed: int) -> Draws:
+    """What the players of game `seed` draw from: the seed's own stream for them, apart from
+    the game's dice and deals (`boardgen.draws.for_purpose`)."""
+    return for_purpose(seed, "players")
+
+
+@functools.cache
+def _normals(count: int) -> list[float]:
+    """`seat_fail_chance`'s normal numbers: always the same (seed 0), so worked out once."""
+    return Draws(0).normals(count)
+
+
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int) -> GameRecord:
     """Play one game to its end or to the turn cap: the one play loop of boardgen. The
     record's counters are the sum of the game's `events` after each decision (see
     `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
-    each move in place; one that plays a whole turn in one call (`TurnPlaying`, with
-    `turns_played`) is asked for a turn at a time: the same decisions, draws and events, the
-    loop's cost paid once a turn."""
-    rng = random.Random(seed)
+    each move in place; one that plays a whole game in one call (`TurnPlaying`, with
+    `turns_played`) is asked for it: the same decisions, draws and events, the loop's cost
+    paid once."""
+    rng = player_draws(seed)
     counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
     recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
     in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
-    turns_at_once: TurnPlaying | None = None
-    if in_place and counting and getattr(game, "play_turn", None):
-        turns_at_once = cast(TurnPlaying, game)
     state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
     decisions = offered = widest = 0
     counters: dict[str, float] = {}
     legal, to_move, outcome_of = game.legal_moves, game.to_move, game.outcome
+    if in_place and counting and getattr(game, "play_turns", None):
+        decisions, offered, widest, events = cast(TurnPlaying, game).play_turns(state, players, rng, turn_cap)
+        add(counters, events)
     outcome = outcome_of(state)
     while outcome is None:
         turns = counting.turns_played(state) if counting else decisions
         if turns >= turn_cap:
             break
-        if turns_at_once is not None:
-            made, seen, most, events = turns_at_once.play_turn(state, players, rng)
-            decisions += made
-            offered += seen
-            widest = max(widest, most)
-            add(counters, events)
-            outcome = outcome_of(state)
-            continue
         moves = legal(state)
         if not moves:
             raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")

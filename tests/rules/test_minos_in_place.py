@@ -1,11 +1,9 @@
-"""King Minos played in place (`MinosGame.play`, `play_turn`: one `MinosPosition` a game, its
+"""King Minos played in place (`MinosGame.play`, `play_turns`: one `MinosPosition` a game, its
 occupancy, running sums and held pieces kept up to date) against the rules played through
 `apply` (a frozen state in, a new one out, every table worked out afresh from the state),
 decision by decision, and the record of self-play against a game played through `apply`."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 
@@ -13,7 +11,7 @@ from boardgen.data.loader import load
 from boardgen.model.minos import build
 from boardgen.rules.minos import MinosGame
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
-from boardgen.rules.simulate import GameRecord, play
+from boardgen.rules.simulate import GameRecord, play, player_draws
 
 LAYOUT = build(load("game", "minos"))
 
@@ -21,7 +19,7 @@ LAYOUT = build(load("game", "minos"))
 def through_apply(game: MinosGame, players, seed: int, cap: int) -> GameRecord:
     """The game `play` plays, decision by decision through `apply` and frozen states,
     checking the position played in place at every step."""
-    rng = random.Random(seed)
+    rng = player_draws(seed)
     state = game.initial_state(len(players), seed)
     position = game.position(len(players), seed)
     counters: dict[str, float] = {}
