@@ -164,6 +164,18 @@ def test_unknown_parent_is_named_with_a_suggestion(tmp_path):
     assert "unknown game 'clasic' (did you mean 'classic'?)" in problem.message
 
 
+@pytest.mark.parametrize("name", ["x" * 5000, "x" * 5000 + ".toml", "a/" + "x" * 5000 + ".toml"])
+def test_a_parent_name_too_long_for_the_system_is_a_message_not_a_traceback(tmp_path, name):
+    """The file system refuses to look a name this long up (ENAMETOOLONG, which
+    `Path.is_file` raises): said so, with the child's key and line, as for any unknown parent."""
+    path = tmp_path / "child.toml"
+    path.write_text(f'[theme]\nid = "mine"\nextends = "{name}"\n', encoding="utf-8")
+    problem = only(problems(load_theme, str(path)))
+    assert (problem.file, problem.key, problem.line) == (str(path), "theme.extends", 3)
+    assert "theme file name too long" in problem.message
+    assert "5,0" in problem.message  # the name is shortened, its length given
+
+
 def test_bundled_name_wins_over_a_folder_of_the_same_name_in_cwd(tmp_path, monkeypatch):
     (tmp_path / "classic").mkdir()  # what `boardgen render -o .` leaves behind
     monkeypatch.chdir(tmp_path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import math
 import os
@@ -86,16 +87,16 @@ def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) ->
     if candidate.suffix == ".toml" or "/" in name_or_path or os.sep in name_or_path:
         if relative_to is not None:
             candidate = relative_to / candidate
-        if not candidate.is_file():
+        if not _is_file(candidate, kind, name_or_path):
             raise UsageError(f"{kind} file not found: {quote(name_or_path, MESSAGE_CHARS)}")
         return candidate
     bundled = layouts_root() / KINDS[kind] / f"{name_or_path}.toml"
-    if bundled.is_file():
+    if _is_file(bundled, kind, name_or_path):
         return bundled
     # A bare name is the file of that name in the folder it is read from (`boardgen new theme
     # dusk` writes dusk.toml here; `--theme dusk` finds it), after the bundled names.
     here = (relative_to or Path(".")) / f"{name_or_path}.toml"
-    if here.is_file():
+    if _is_file(here, kind, name_or_path):
         return here
     known = bundled_names(kind)
     hint = difflib.get_close_matches(name_or_path, known, n=1)
@@ -104,6 +105,21 @@ def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) ->
     extra = f" (did you mean {hint[0]!r}?)" if hint else (f" (did you mean the file {close[0]!r}?)" if close else "")
     raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}, "
                      "or a .toml file")
+
+
+def _is_file(path: Path, kind: str, name: str) -> bool:
+    """Whether `path` is a file (False where the system cannot look: a NUL, a loop). A name
+    too long for the system (`Path.is_file` raises there) is said as such, so a parent named
+    in a file gets the file, key and line of the name, as any other unknown parent does."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise UsageError(f"{kind} file name too long (at most 255 bytes a name, 4096 a path): "
+                             f"{quote(name, MESSAGE_CHARS)}") from None
+        return False
+    except ValueError:
+        return False
 
 
 def real_path(path: Path) -> Path | None:
