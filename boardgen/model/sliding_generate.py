@@ -33,7 +33,6 @@ The result is checked like any layout: `boardgen validate FILE`.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -195,10 +194,9 @@ def generate(source_name: str, size: int, seed: int) -> dict[str, Any]:
     board = grown_board(data, size, corners(size))
     start_at = {tuple(s["at"]): s["colour"] for s in board["starts"]}
 
-    pool = treasure_pool(source)
-    rng = random.Random(seed)
-    rng.shuffle(pool[len(data["treasures"]):])
-    names = iter(pool)
+    # In the pool's order, the source's own treasures first: the seed only names the layout and
+    # its default deal (a shuffle of a copy of the pool's tail stood here and changed nothing).
+    names = iter(treasure_pool(source))
     used: list[dict[str, Any]] = []
 
     def take() -> str | None:
