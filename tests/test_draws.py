@@ -70,3 +70,25 @@ def test_shuffle_and_sample_are_permutations():
     assert len(set(picked)) == 4 and set(picked) <= set(range(10))
     firsts = Counter(Draws(s).sample("abc", 3)[0] for s in range(300))
     assert set(firsts) == set("abc")
+
+
+def test_choice_is_below_of_its_length_and_draws_nothing_for_one_item():
+    for seed in range(50):
+        items = "abcdefg"[: 2 + seed % 6]
+        a, b = Draws(seed), Draws(seed)
+        assert a.choice(items) == items[b.below(len(items))] and a.state == b.state
+    one = Draws(3)
+    before = one.state
+    assert one.choice(["only"]) == "only" and one.state == before  # nothing to choose
+    with pytest.raises(IndexError):
+        one.choice([])
+
+
+def test_normals_are_standard_normal_and_the_same_for_the_same_seed():
+    values = Draws(11).normals(20001)
+    assert len(values) == 20001 and values[:7] == Draws(11).normals(7)
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / len(values)
+    assert abs(mean) < 0.03 and abs(variance - 1) < 0.04  # 4 standard errors, about
+    inside = sum(abs(v) < 1.959964 for v in values) / len(values)
+    assert abs(inside - 0.95) < 0.007

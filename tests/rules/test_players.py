@@ -10,7 +10,7 @@ from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.sliding import build
 from boardgen.rules.planner import PlannerPlayer
-from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, score
+from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, pick_best, score, tie_break
 from boardgen.rules.report import simulate
 from boardgen.rules.sliding import WALK, SlidingGame, Walk
 
@@ -83,3 +83,17 @@ def test_players_are_found_by_name():
         simulate(engine, build(load("game", "classic")), games=1, players=2, seed=1, player="smart")
     with pytest.raises(ValueError):
         SearchPlayer(depth=0)
+
+
+def test_a_player_draws_only_where_moves_tie():
+    class Counting:
+        draws = 0
+
+        def choice(self, items):
+            Counting.draws += 1
+            return items[-1]
+
+    rng = Counting()
+    assert pick_best(["a", "b", "c"], [3, 1, 2], rng) == "b" and Counting.draws == 0
+    assert pick_best(["a", "b", "c"], [1, 2, 1], rng) == "c" and Counting.draws == 1
+    assert tie_break(["x"], rng) == "x" and Counting.draws == 1
