@@ -1,7 +1,8 @@
 """Count tables (``tests/data/<game>.perft``): from a position written out, the number of
-decision sequences of each depth, hand-checked at depth 1-2 (each file says how), played both
-through `apply` (a frozen position in, a new one out) and in place on one mutable position (what
-self-play does). A rule change that alters what is on offer changes a count."""
+decision sequences of each depth, hand-checked at depth 1-2 (each file says how), played
+through `apply` (a frozen position in, a new one out) and, for the games self-play plays in
+place, on one mutable position too (the moving-walls game plays its frozen positions). A rule
+change that alters what is on offer changes a count."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import pytest
 from boardgen.data.loader import load
 from boardgen.model.grand import build
 from boardgen.model.minos import build as build_minos
+from boardgen.model.walls import build as build_walls
 from boardgen.rules.grand import GrandGame
 from boardgen.rules.minos import MinosGame, MinosPosition, MinosState
 from boardgen.rules.race import Position, RaceState
+from boardgen.rules.walls import WallsGame
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -101,3 +104,16 @@ def test_minos_counts(position: str, depth: int, count: int) -> None:
 @pytest.mark.parametrize(("position", "depth", "count"), lines("minos"))
 def test_minos_counts_in_place(position: str, depth: int, count: int) -> None:
     assert perft_in_place(MINOS, MinosPosition(MINOS, minos_position(position)), depth) == count
+
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
+
+
+@pytest.mark.parametrize(("position", "depth", "count"), lines("walls"))
+def test_walls_counts(position: str, depth: int, count: int) -> None:
+    given = fields(position)
+    name = given["layout"]
+    game = WallsGame(build_walls(load("game", name if name == "walls" else str(FIXTURES / f"{name}.toml"))))
+    state = game.initial_state(2)
+    state = state._replace(turn=state.turn + state.seats * int(given["round"]))
+    assert perft(game, state, depth) == count
