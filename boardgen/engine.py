@@ -15,12 +15,19 @@ of it (``layouts/games/*.toml``). To add one:
    drawn from `boardgen.draws` (seeded from the game's seed, never Python's `random`);
    ``heuristic(state, seat)`` (lower is better) so the greedy player can play it;
    ``turns_played`` when a turn is several decisions; ``events(state)`` for self-play
-   counters (what a decision set off); ``play(state, move)`` when positions are mutable.
-   The checks of its layouts go in ``boardgen/checks/<game>.py``.
+   counters (what a decision set off); ``play(state, move)`` when positions are mutable;
+   optionally ``best_moves``, ``score_moves`` or ``play_turns`` to make self-play fast in
+   that one rule set (every optional member is declared in `boardgen.rules.protocol`).
+   A count table ``tests/data/<game>.perft`` (position, depth, number of decision
+   sequences; hand-checked at depth 1-2 on a small board, the reasoning beside the counts)
+   with its parametrised test in ``tests/rules/test_perft.py``. The checks of its layouts
+   go in ``boardgen/checks/<game>.py``.
 4. **Kit.** A module of `boardgen.kits` that satisfies `Kit`: ``setup``, ``draw`` (every SVG,
    a `Drawings`) and ``build_pdf`` (the imposed PDF and the kind of each page).
 5. **Engine.** A subclass of `Engine` below, filling every abstract member and overriding
-   the defaults it needs, then one entry in the registry, `boardgen.engines.ENGINES`.
+   the defaults it needs, then one entry in the registry, `boardgen.engines.ENGINES` (and,
+   if layouts of it can be generated, one in `boardgen.engines.generate.GENERATORS`, which
+   `boardgen generate` reads).
 
 Nothing else names games: the command line, the check harness (`boardgen.rules.report`),
 the verdict cache and the kit writer ask the engine. `tests/test_engines.py` runs every
