@@ -310,6 +310,7 @@ class MinosGame(RaceGame):
         pos, turn, goal, per = p.pos, p.turn, self.goal, self.per
         seat = turn % p.seats
         k0 = seat * per
+        out = p.out[seat]  # (a piece outside is never held)
         pieces: list[int]
         if p.seat_held[seat] > turn:
             free = p.free_at
@@ -322,18 +323,19 @@ class MinosGame(RaceGame):
                         fields.append(f)
                         pieces.append(k)
         else:
+            board = per - out - p.off[seat]
             fields = pos[k0:k0 + per]
-            if OUTSIDE in fields or goal in fields or len(set(fields)) < per:
+            if board < per or len(set(fields)) < per:
                 # Pieces outside, borne off or sharing a field: each field once, with its first
                 # piece, in order (Elysium left out).
-                board = per - fields.count(OUTSIDE) - fields.count(goal)
-                row = fields
-                fields = list(dict.fromkeys(row))
-                if goal in fields:
-                    fields.remove(goal)
-                pieces = [k0 + row.index(f) for f in fields]
+                row, fields, pieces, k = fields, [], [], k0
+                for f in row:
+                    if f != goal and f not in fields:
+                        fields.append(f)
+                        pieces.append(k)
+                    k += 1
             else:
-                board, pieces = per, self._seat_pieces[seat]
+                pieces = self._seat_pieces[seat]
         dice, entry = p.dice, self.entry_face
         segments: list[tuple[list[int], int, list[int]]]
         if len(dice) == 1 or (board >= 2 and self._keeps[entry]):
@@ -342,7 +344,7 @@ class MinosGame(RaceGame):
             # sends it to the mover's origin, free; a piece brought in rests free on the
             # entrance), or one die only: one move per field, the higher die first; a piece
             # outside moves only with the entry face.
-            if OUTSIDE in fields:
+            if out:
                 at = fields.index(OUTSIDE)
                 on_fields, on_pieces = fields[:at] + fields[at + 1:], pieces[:at] + pieces[at + 1:]
             else:
@@ -459,10 +461,8 @@ class MinosGame(RaceGame):
                 return
             if len(dice) == 1 and p.seat_held[seat] <= turn and turn not in p.releases:
                 # `_proceed_on`'s first test, made here: does the turn go on with the last die?
-                per = self.per
-                row = p.pos[seat * per:seat * per + per]
-                if (row.count(OUTSIDE) + row.count(self.goal) < per
-                        or (dice[0] == self.entry_face and OUTSIDE in row)):
+                out = p.out[seat]
+                if out + p.off[seat] < self.per or (out and dice[0] == self.entry_face):
                     if bumped >= 0:
                         events.append("swaps")
                     return
@@ -488,7 +488,10 @@ class MinosGame(RaceGame):
         sums[seat] += change
         p.total += change
         occ[origin] = -1
+        if not origin:  # brought in from outside
+            p.out[seat] -= 1
         if field == self.goal:
+            p.off[seat] += 1
             pos[piece] = field
             p.free_at[piece] = 0
             return None, -1
@@ -498,6 +501,8 @@ class MinosGame(RaceGame):
             if bumped >= 0:
                 pos[bumped] = origin
                 p.free_at[bumped] = 0
+                if not origin:
+                    p.out[bumped // self.per] += 1
                 sums[bumped // self.per] -= change
                 p.total -= change
                 occ[origin] = bumped
@@ -521,7 +526,7 @@ class MinosGame(RaceGame):
         tunnel (rule 2), go on while the turn does (both dice, or a last die that some piece
         can use), else roll for the next seat. Returns the fields before the decision (`mover`
         came from `origin`, swapping out `bumped`) if a tunnel moved a piece, else None."""
-        pos, free, seats, per, goal, entry = p.pos, p.free_at, p.seats, self.per, self.goal, self.entry_face
+        pos, free, seats, per, entry = p.pos, p.free_at, p.seats, self.per, self.entry_face
         turn, dice = p.turn, p.dice
         before = None
         while True:
@@ -547,9 +552,8 @@ class MinosGame(RaceGame):
                 if p.seat_held[seat] > turn:
                     usable = self.can_use(pos, free, seat, dice[0], turn)
                 else:
-                    row = pos[k0:k0 + per]
-                    usable = (row.count(OUTSIDE) + row.count(goal) < per
-                              or (dice[0] == entry and OUTSIDE in row))
+                    out = p.out[seat]
+                    usable = out + p.off[seat] < per or (out > 0 and dice[0] == entry)
                 if usable:
                     break
             turn += 1
@@ -728,11 +732,12 @@ class MinosPosition(Position):
     what the rules and the greedy player would otherwise search for kept up to date by
     `MinosGame._arrive_on`: the piece resting on each field (`occ`, -1 for none; exact
     where a piece can be swapped out, which holds one piece at most), each seat's sum of
-    field values and their total (whole numbers, so exact), the pieces that may sit out
+    field values and their total (whole numbers, so exact), each seat's pieces outside
+    (`out`) and borne off (`off`), the pieces that may sit out
     (`held`, in order), per seat a turn from which none of its pieces sits out, and the
     turns at which a piece may be due out of a tunnel (`releases`)."""
 
-    __slots__ = ("occ", "sums", "total", "held", "seat_held", "releases", "keys")
+    __slots__ = ("occ", "sums", "total", "out", "off", "held", "seat_held", "releases", "keys")
 
     def __init__(self, game: MinosGame, state: RaceState | Position):
         super().__init__(state)
@@ -743,6 +748,8 @@ class MinosPosition(Position):
                 self.occ[pos[k]] = k
         self.sums = [sum(map(game._values.__getitem__, pos[s * per:(s + 1) * per])) for s in range(self.seats)]
         self.total = sum(self.sums)
+        self.out = [pos[s * per:(s + 1) * per].count(OUTSIDE) for s in range(self.seats)]
+        self.off = [pos[s * per:(s + 1) * per].count(goal) for s in range(self.seats)]
         self.held = [k for k, at in enumerate(free) if at > turn]
         self.seat_held = [max(free[s * per:(s + 1) * per]) for s in range(self.seats)]
         self.releases = {at for k, at in enumerate(free) if game.delayed[pos[k]]}
