@@ -78,6 +78,7 @@ RIDE, CROSS, STAY = "ride", "cross", "stay"
 WAIT_COST = 4.0  # greedy play: fields a piece is worth less per turn it must sit out
 MinosState = RaceState  # a King Minos position, frozen, is a race state (its offers are rides, crossings)
 _LANDED = [f"landed:{field}" for field in range(256)]
+_INFINITY = float("inf")
 
 __all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
            "IllegalMoveError", "MinosGame", "MinosPosition", "MinosState", "Move", "roll"]
@@ -635,18 +636,27 @@ class MinosGame(RaceGame):
         seat = p.turn % p.seats
         if p.held:
             scores = self._die_scores(p, [(starts, die) for starts, die, _ in segments], seat, self._base(p, seat))
-        else:  # `_base` and `_die_scores` without pieces sitting out
-            own = p.sums[seat]
-            base = -1.0 * own + self._others_weight[p.seats] * (p.total - own)
-            occ, weight, ends = p.occ, self._piece_weights[p.seats][seat], self._ends
-            scores = []
-            for starts, points, _ in segments:
-                scores += [base + origin_value + weight[occ[swap]] * difference + tail
-                           for swap, origin_value, difference, tail in map(ends[points].__getitem__, starts)]
-        low = min(scores)
-        if scores.count(low) == 1:
-            return [scores.index(low)]
-        return [i for i, score in enumerate(scores) if score == low]
+            low = min(scores)
+            return [i for i, score in enumerate(scores) if score == low]
+        # `_base` and `_die_scores` without pieces sitting out, keeping the lowest as it goes
+        # (a loop: cheaper than building the scores and searching them, for a few moves).
+        own = p.sums[seat]
+        base = -1.0 * own + self._others_weight[p.seats] * (p.total - own)
+        occ, weight, ends = p.occ, self._piece_weights[p.seats][seat], self._ends
+        low = _INFINITY
+        found: list[int] = []
+        i = 0
+        for starts, points, _ in segments:
+            at = ends[points]
+            for origin in starts:
+                swap, origin_value, difference, tail = at[origin]
+                score = base + origin_value + weight[occ[swap]] * difference + tail
+                if score < low:
+                    low, found = score, [i]
+                elif score == low:
+                    found.append(i)
+                i += 1
+        return found
 
     def _base(self, p: MinosPosition, seat: int) -> float:
         """`heuristic` of the position for `seat`, from the running sums."""
