@@ -368,8 +368,10 @@ class MinosGame(RaceGame):
         stays there, or the move played out, `_leaves_playable`), else those of the higher
         die, else the lower's, else none (a pass)."""
         a, b = dice
-        high, low = (a, b) if a >= b else (b, a)
         spare, entry = board >= 2, self.entry_face
+        if not board and a != entry and b != entry:
+            return []  # no free piece on the board, none to bring in (the usual pass)
+        high, low = (a, b) if a >= b else (b, a)
         keeps, leaves = self._keeps, self._leaves_playable
         kept: list[tuple[list[int], int, list[int]]] = []
         every: list[tuple[list[int], int, list[int]]] = []
@@ -388,11 +390,12 @@ class MinosGame(RaceGame):
                         movers.append(k)
             kept.append((starts, die, movers))
             every.append((all_starts, die, all_movers))
-        for choice in (kept, every[:1], every[1:]):
-            found = [segment for segment in choice if segment[0]]
-            if found:
-                return found
-        return []
+        found = [segment for segment in kept if segment[0]]
+        if not found:
+            for segment in every:  # the higher die's, else the lower's
+                if segment[0]:
+                    return [segment]
+        return found
 
     def _leaves_playable(self, p: MinosPosition, piece: int, key: int, other: int) -> bool:
         """Whether the seat can still use a die showing `other` after the die move `key` of
