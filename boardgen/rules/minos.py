@@ -426,44 +426,49 @@ class MinosGame(RaceGame):
         next decision, adding what it sets off to `events`: the one place a decision of King
         Minos is played."""
         p.memo = p.keys = None
-        mover = bumped = -1
-        origin = 0
-        offer = None
-        if kind == DIE:
-            dice = p.dice
-            p.dice = () if len(dice) < 2 else (dice[1],) if dice[0] == die else (dice[0],)
+        dice = p.dice
+        if kind == DIE:  # (never played with an offer pending)
+            if len(dice) == 2:
+                dice = p.dice = (dice[1],) if dice[0] == die else (dice[0],)
+            else:
+                dice = p.dice = ()
             origin = p.pos[piece]
             offer, bumped = self._arrive_on(p, piece, self._target[origin * 8 + die], origin, True, events)
             mover = piece
-        elif kind == PASS:
-            p.dice = ()
-        elif kind == RIDE or kind == CROSS:
-            origin = p.pos[piece]
-            if kind == RIDE:
-                p.rng, points = roll(p.rng)
-                end = self.ride_to[origin][points - 1]
-                events.append("rides")
-            else:
-                end = self.partner[origin]
-                events.append("crossings")
-            bumped = self._arrive_on(p, piece, end, origin, False, events)[1]
-            mover = piece
-        p.offer = None
-        seat = p.turn % p.seats
-        if mover >= 0 and p.pos[piece] == self.goal and self._has_finished(p.pos, seat):
+        else:
+            mover = bumped = -1
+            origin = 0
+            offer = None
+            p.offer = None
+            if kind == PASS:
+                dice = p.dice = ()
+            elif kind == RIDE or kind == CROSS:
+                origin = p.pos[piece]
+                if kind == RIDE:
+                    p.rng, points = roll(p.rng)
+                    end = self.ride_to[origin][points - 1]
+                    events.append("rides")
+                else:
+                    end = self.partner[origin]
+                    events.append("crossings")
+                bumped = self._arrive_on(p, piece, end, origin, False, events)[1]
+                mover = piece
+        turn = p.turn
+        seat = turn % p.seats
+        if mover >= 0 and p.off[seat] == self.per:  # the mover bore off the seat's last piece
             p.winner = seat
         elif offer is not None:
             p.offer = (offer, piece)
         else:
-            dice, turn = p.dice, p.turn
-            if not dice and self.dice_count == 2 and turn not in p.releases and turn + 1 not in p.releases:
+            releases = p.releases
+            if not dice and self.dice_count == 2 and turn not in releases and turn + 1 not in releases:
                 # `_proceed_on` where the turn is over and no tunnel is due: the next seat rolls.
                 p.turn = turn + 1
                 p.rng, p.dice = self._roller.roll(p.rng, 2)
                 if bumped >= 0:
                     events.append("swaps")
                 return
-            if len(dice) == 1 and p.seat_held[seat] <= turn and turn not in p.releases:
+            if len(dice) == 1 and p.seat_held[seat] <= turn and turn not in releases:
                 # `_proceed_on`'s first test, made here: does the turn go on with the last die?
                 out = p.out[seat]
                 if out + p.off[seat] < self.per or (out and dice[0] == self.entry_face):
