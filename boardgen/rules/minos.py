@@ -122,8 +122,8 @@ class MinosGame(RaceGame):
         self._offer_at: list[str | None] = [
             None if field == goal or trap[field] else RIDE if field in self.orbit_index
             else CROSS if field in self.partner else None for field in range(goal + 1)]
-        self._land_events = [tuple(_LANDED[f] for f in chain) for chain in self.chain]
-        self._end_of = [chain[-1] for chain in self.chain]  # where a piece put on a field rests
+        # Per field a piece is put on: the fields it lands on, as events, and where it rests.
+        self._landing = [(tuple(_LANDED[f] for f in chain), chain[-1]) for chain in self.chain]
         pieces = layout.players[1] * self.per
         self._die_moves = [[Move(DIE, points, k) for k in range(pieces)] for points in range(FACES + 1)]
         self._offer_moves = {(kind, k): (Move(kind, 0, k), Move(STAY, 0, k))
@@ -164,6 +164,7 @@ class MinosGame(RaceGame):
                 self._ends[points][origin] = ((field, values[origin], values[origin] - values[field], tail)
                                               if swaps else (nobody, values[origin], 0.0, tail))
         self._offer_terms = {RIDE: self._offer_table(RIDE), CROSS: self._offer_table(CROSS)}
+        self._enters_free = self._keeps[OUTSIDE * 8 + self.entry_face]  # a piece brought in rests free
 
     def target(self, origin: int, points: int) -> int:
         """Where a die count from `origin` ends before any jump: into the entrance from
@@ -339,7 +340,7 @@ class MinosGame(RaceGame):
                 pieces = self._seat_pieces[seat]
         dice, entry = p.dice, self.entry_face
         segments: list[tuple[list[int], int, list[int]]]
-        if len(dice) == 1 or (board >= 2 and self._keeps[entry]):
+        if len(dice) == 1 or (board >= 2 and self._enters_free):
             # Every move of either die keeps the other usable (a die move leaves it usable when
             # another free piece of the seat stays on the board, the mover too: a swap only
             # sends it to the mover's origin, free; a piece brought in rests free on the
@@ -489,8 +490,8 @@ class MinosGame(RaceGame):
         """Put `piece` on `field`, coming from `origin` (where it stands): follow forced moves,
         swap out an occupant (rule 3), apply the field; return the offer it makes (or None)
         and the piece it swapped out (or -1)."""
-        events += self._land_events[field]
-        field = self._end_of[field]
+        landed, field = self._landing[field]
+        events += landed
         pos, occ, sums, values = p.pos, p.occ, p.sums, self._values
         change = values[field] - values[origin]
         seat = piece // self.per
