@@ -235,9 +235,7 @@ class MinosGame(RaceGame):
             count = 0
             picks_best = greedy[state.turn % seats]
             if picks_best and state.offer is None:
-                segments = state.keys
-                if segments is None:
-                    segments = options(state)
+                segments = state.keys or options(state)  # (none kept: a pass, worked out again)
                 if segments:
                     _, die, movers = segments[0]
                     count = split = len(movers)
@@ -642,7 +640,8 @@ class MinosGame(RaceGame):
 
     def _best(self, p: MinosPosition, segments: Sequence[tuple[list[int], int, list[int]]]) -> list[int]:
         """The indexes (in legal order) of the die moves `segments` of the lowest score."""
-        seat = p.turn % p.seats
+        seats = p.seats
+        seat = p.turn % seats
         if p.held:
             scores = self._die_scores(p, [(starts, die) for starts, die, _ in segments], seat, self._base(p, seat))
             low = min(scores)
@@ -650,8 +649,8 @@ class MinosGame(RaceGame):
         # `_base` and `_die_scores` without pieces sitting out, keeping the lowest as it goes
         # (a loop: cheaper than building the scores and searching them, for a few moves).
         own = p.sums[seat]
-        base = -1.0 * own + self._others_weight[p.seats] * (p.total - own)
-        occ, weight, ends = p.occ, self._piece_weights[p.seats][seat], self._ends
+        base = -1.0 * own + self._others_weight[seats] * (p.total - own)
+        occ, weight, ends = p.occ, self._piece_weights[seats][seat], self._ends
         low = _INFINITY
         found: list[int] = []
         i = 0
