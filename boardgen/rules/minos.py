@@ -346,7 +346,8 @@ class MinosGame(RaceGame):
             # outside moves only with the entry face.
             if out:
                 at = fields.index(OUTSIDE)
-                on_fields, on_pieces = fields[:at] + fields[at + 1:], pieces[:at] + pieces[at + 1:]
+                on_fields, on_pieces = fields.copy(), pieces.copy()
+                del on_fields[at], on_pieces[at]
             else:
                 on_fields, on_pieces = fields, pieces
             high, low = dice[0], dice[-1]
@@ -614,7 +615,7 @@ class MinosGame(RaceGame):
         out = []
         for move in moves:
             if move.kind == DIE:
-                out += self._die_scores(p, [([p.pos[move.piece]], move.die)], seat, base)
+                out += self._die_scores(p, [([p.pos[move.piece]], move.die, [move.piece])], seat, base)
             elif move.kind == RIDE or move.kind == CROSS:
                 out.append(self._offer_score(p, move.kind, move.piece, seat, base))
             else:
@@ -643,8 +644,10 @@ class MinosGame(RaceGame):
         seats = p.seats
         seat = p.turn % seats
         if p.held:
-            scores = self._die_scores(p, [(starts, die) for starts, die, _ in segments], seat, self._base(p, seat))
+            scores = self._die_scores(p, segments, seat, self._base(p, seat))
             low = min(scores)
+            if scores.count(low) == 1:
+                return [scores.index(low)]
             return [i for i, score in enumerate(scores) if score == low]
         # `_base` and `_die_scores` without pieces sitting out, keeping the lowest as it goes
         # (a loop: cheaper than building the scores and searching them, for a few moves).
@@ -685,26 +688,26 @@ class MinosGame(RaceGame):
                 p.held = [k for k in held if free[k] > turn]
         return base
 
-    def _die_scores(self, p: MinosPosition, segments: Sequence[tuple[Sequence[int], int]], seat: int,
-                    base: float) -> list[float]:
-        """`heuristic` after each die move of the seat to move, given as (origins, points) in
-        order, `base` before: the mover's change and that of the piece it swaps out (which is
-        freed; none weighs 0.0), from the table `_ends`, plus what the offer it makes is worth.
-        Every field value is a whole number, so each score is the float the heuristic of the
-        position after the move would give, operation for operation: ties, hence the player's
-        draws, are the same."""
+    def _die_scores(self, p: MinosPosition, segments: Sequence[tuple[Sequence[int], int, Sequence[int]]],
+                    seat: int, base: float) -> list[float]:
+        """`heuristic` after each die move of the seat to move, given as (origins, points,
+        pieces) in order, as `_options` gives them, `base` before: the mover's change and that
+        of the piece it swaps out (which is freed; none weighs 0.0), from the table `_ends`,
+        plus what the offer it makes is worth. Every field value is a whole number, so each
+        score is the float the heuristic of the position after the move would give, operation
+        for operation: ties, hence the player's draws, are the same."""
         occ, weight = p.occ, self._piece_weights[p.seats][seat]
         out: list[float] = []
         if p.held:  # (`_base` has just left only pieces that sit out in it)
             free, turn, seats = p.free_at, p.turn, p.seats
-            for origins, points in segments:
+            for origins, points, _ in segments:
                 for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins):
                     other = occ[swap]
                     if other >= 0 and free[other] > turn:
                         difference += WAIT_COST * ((free[other] - turn) // seats)
                     out.append(base + origin_value + weight[other] * difference + tail)
             return out
-        for origins, points in segments:
+        for origins, points, _ in segments:
             out += [base + origin_value + weight[occ[swap]] * difference + tail
                     for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins)]
         return out
