@@ -428,10 +428,7 @@ class MinosGame(RaceGame):
         p.memo = p.keys = None
         dice = p.dice
         if kind == DIE:  # (never played with an offer pending)
-            if len(dice) == 2:
-                dice = p.dice = (dice[1],) if dice[0] == die else (dice[0],)
-            else:
-                dice = p.dice = ()
+            dice = p.dice = dice[1:] if dice[0] == die else dice[:1]  # the die left, if any
             origin = p.pos[piece]
             offer, bumped = self._arrive_on(p, piece, self._target[origin * 8 + die], origin, True, events)
             mover = piece
