@@ -263,7 +263,7 @@ class MinosGame(RaceGame):
                     move = players[state.turn % seats].choose(self, state, rng)
                     if move not in moves:
                         raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves))}")
-                self._play_in(state, move, events)
+                decide(state, move.kind, move.piece, move.die, events)  # (`_play_in`)
             offered += count
             if count > widest:
                 widest = count
@@ -390,7 +390,10 @@ class MinosGame(RaceGame):
                         movers.append(k)
             kept.append((starts, die, movers))
             every.append((all_starts, die, all_movers))
-        found = [segment for segment in kept if segment[0]]
+        found = []
+        for segment in kept:
+            if segment[0]:
+                found.append(segment)
         if not found:
             for segment in every:  # the higher die's, else the lower's
                 if segment[0]:
@@ -502,7 +505,7 @@ class MinosGame(RaceGame):
             p.free_at[piece] = 0
             return None, -1
         bumped = -1
-        if field != origin and not self.safe[field]:
+        if not self.safe[field]:  # (a count back to its origin finds it empty: left just above)
             bumped = occ[field]
             if bumped >= 0:
                 pos[bumped] = origin
