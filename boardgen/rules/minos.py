@@ -89,12 +89,13 @@ class MinosGame(RaceGame):
     track, with two dice used separately, pieces changing places, the Orbit and the
     Millstone.
 
-    One rule set: every decision is played by `_play_in` on a `MinosPosition` (lists changed
-    in place, with the piece on each field, each seat's sum of field values and the pieces
-    sitting out kept up to date), whether it comes through `apply` (a frozen `MinosState` in,
-    a new one out), `play` (self-play, one position a game) or `play_turn` (a whole turn of
-    decisions in one call). The legal moves are worked out once per position (`_legal_here`)
-    and the greedy player's candidates (`best_moves`) are scored from tables made here."""
+    One rule set: every decision is played by `_decide` on a `MinosPosition` (lists changed
+    in place, with the piece on each field, each seat's sum of field values, its pieces
+    outside and borne off and the pieces sitting out kept up to date), whether it comes
+    through `apply` (a frozen `MinosState` in, a new one out), `play` (self-play, one position
+    a game) or `play_turns` (a whole game of decisions in one call). The legal moves are
+    worked out once per position (`_legal_here`) and the greedy player's candidates
+    (`best_moves`) are scored from tables made here."""
 
     id = "minos"
 
@@ -219,8 +220,9 @@ class MinosGame(RaceGame):
     def play_turns(self, state: MinosPosition, players: Sequence[Player], rng: Rng,
                    turn_cap: int) -> tuple[int, int, int, list[str]]:
         """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
-        seat's player and played by `play`: how many, the moves offered in all, the most at
-        one decision, and what they set off (`boardgen.rules.protocol.TurnPlaying`)."""
+        seat's player and played as `play` plays it (`_decide`): how many, the moves offered
+        in all, the most at one decision, and what they set off
+        (`boardgen.rules.protocol.TurnPlaying`)."""
         seats = state.seats
         # A player that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has
         # its draw made here, as it would make it (only where the best moves tie): from the
