@@ -234,24 +234,22 @@ class MinosGame(RaceGame):
         events: list[str] = []
         decisions = offered = widest = 0
         while state.winner < 0 and state.turn < turn_cap:
-            count = 0
             picks_best = greedy[state.turn % seats]
-            if picks_best and state.offer is None:
-                segments = state.keys or options(state)  # (none kept: a pass, worked out again)
-                if segments:
-                    _, die, movers = segments[0]
-                    count = split = len(movers)
-                    if len(segments) > 1:
-                        count += len(segments[1][2])
-                    i = 0
-                    if count > 1:
-                        found = best(state, segments)
-                        i = found[0] if len(found) == 1 else choice(found)
-                    if i >= split:
-                        _, die, movers = segments[1]
-                        i -= split
-                    decide(state, DIE, movers[i], die, events)
-            if not count:
+            # (no die moves kept: a pass, worked out again)
+            if picks_best and state.offer is None and (segments := state.keys or options(state)):
+                _, die, movers = segments[0]
+                count = split = len(movers)
+                if len(segments) > 1:
+                    count += len(segments[1][2])
+                i = 0
+                if count > 1:
+                    found = best(state, segments)
+                    i = found[0] if len(found) == 1 else choice(found)
+                if i >= split:
+                    _, die, movers = segments[1]
+                    i -= split
+                decide(state, DIE, movers[i], die, events)
+            else:
                 moves = state.memo
                 if moves is None:
                     moves = self._legal_here(state)
