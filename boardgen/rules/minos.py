@@ -235,7 +235,7 @@ class MinosGame(RaceGame):
         decisions = offered = widest = 0
         while state.winner < 0 and state.turn < turn_cap:
             picks_best = greedy[state.turn % seats]
-            # (no die moves kept: a pass, worked out again)
+            # (the die moves kept with the position, else worked out; none: a pass)
             if picks_best and state.offer is None and (segments := state.keys or options(state)):
                 _, die, movers = segments[0]
                 count = split = len(movers)
