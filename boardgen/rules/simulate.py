@@ -509,6 +509,9 @@ class SelfPlayPool:
         results: dict[tuple[int, int], list[GameRecord]] = {}
         done = 0
         work = [(ranges[r][0], r, i, seeds) for r, i, seeds in tasks]
+        # The games with the most seats (the longest) first, so the last tasks, which one
+        # worker may finish while the others wait, are the shortest ones.
+        work.sort(key=lambda task: -len(self.batches[task[0]].players))
         for r, index, records in self._pool.imap_unordered(_play_chunk, work):
             results[r, index] = records
             done += len(records)

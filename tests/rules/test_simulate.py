@@ -10,11 +10,13 @@ import pytest
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
 from boardgen.rules.protocol import Outcome
 from boardgen.rules.simulate import (
+    Batch,
     aggregate,
     chi_square_sf,
     game_seeds,
     percentile,
     play,
+    play_batches,
     seat_balance_p,
     simulate,
 )
@@ -159,6 +161,18 @@ def test_several_workers_give_the_same_statistics():
                    progress=lambda done, total, label: calls.append((done, total)), **args)
     assert one.to_dict() == two.to_dict()
     assert calls[-1] == (40, 40) and len(calls) == 4
+
+
+def test_batches_of_different_seat_counts_come_back_in_seed_order_whatever_the_workers():
+    """The pool hands out the games with most seats first; each batch's records still come
+    back in its own seed order, the same as played one by one here."""
+    batches = [Batch(tuple([RandomPlayer()] * seats), tuple(game_seeds(seats, 35)), str(seats))
+               for seats in (2, 4, 3)]
+    one = play_batches(CountingNim(), batches, turn_cap=100, workers=1)
+    two = play_batches(CountingNim(), batches, turn_cap=100, workers=2)
+    assert one == two
+    assert [[record.seed for record in records] for records in two] == [list(b.seeds) for b in batches]
+    assert [{record.seats for record in records} for records in two] == [{2}, {4}, {3}]
 
 
 class Heap:
