@@ -188,7 +188,7 @@ class MinosGame(RaceGame):
     # -- the protocol: frozen states through one mutable position ------------------------------
 
     def position(self, players: int, seed: int) -> MinosPosition:
-        """The first position of a game, to be played in place (`play`, `play_turn`)."""
+        """The first position of a game, to be played in place (`play`, `play_turns`)."""
         return MinosPosition(self, self.initial_state(players, seed))
 
     def _position(self, state: MinosState | MinosPosition) -> MinosPosition:
