@@ -58,10 +58,7 @@ class Verdict:
         self.report_: Report | None = None if recheck else _kept_report(self.key, engine.target_noun)
         self.pending: Beside[Report] | None = None
         if self.report_ is None:
-            # This process draws the kit on one CPU meanwhile: self-play takes the others.
-            workers = max(1, available_cpus() - 1)
-            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress,
-                                                                workers=workers))
+            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress))
 
     def report(self, progress: Progress | None = None) -> Report:
         """The verdict, waited for; UnplayableError unless it is playable or `force`."""
