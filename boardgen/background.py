@@ -107,9 +107,12 @@ class Beside(Generic[T]):
         raise _rebuild(payload, text)
 
 
-def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside[T]:
+def beside(work: Callable[[Progress | None], T], *, fork: bool = True, nice: int = 0) -> Beside[T]:
     """`work(progress)` started in a forked child (see the module docstring); with `fork`
-    false, or where forking is not possible or not worth it, run in this process later."""
+    false, or where forking is not possible or not worth it, run in this process later.
+    `nice` lowers the child's priority (and its workers'), so work this process does
+    meanwhile is not slowed by it; the child takes what CPU is left, all of it once this
+    process waits."""
     # A process with other threads is not forked: one of them may hold a lock the child needs.
     if not fork or not can_fork() or available_cpus() < 2 or threading.active_count() > 1:
         return Beside(work, None, None)
@@ -128,7 +131,7 @@ def beside(work: Callable[[Progress | None], T], *, fork: bool = True) -> Beside
         return Beside(work, None, None)
     if pid == 0:  # the child: never returns
         os.close(read)
-        _child(work, write, parent, held)
+        _child(work, write, parent, held, nice)
     os.close(write)
     pending = Beside(work, pid, read)
     try:
@@ -182,9 +185,14 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _child(work: Callable[[Progress | None], object], fd: int, parent: int,
-           held: set[int | signal.Signals] | None = None) -> None:
+           held: set[int | signal.Signals] | None = None, nice: int = 0) -> None:
     status = 1
     try:
+        if nice:
+            try:
+                os.nice(nice)
+            except OSError:
+                pass  # not allowed here: the child runs at its parent's priority
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         # On SIGTERM the child just ends where the kernel ends its self-play workers with it
         # (die_with_parent); elsewhere it unwinds, so its pool ends them. Unwinding by an

@@ -46,6 +46,11 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], None]
 
 
+# How much lower a render's check (a child and its self-play workers) runs than the drawing
+# beside it: a tenth of a contended CPU, about, while both run.
+CHECK_NICENESS = 10
+
+
 class Verdict:
     """The playability verdict on a layout and seed: kept from an earlier check of the same
     layout, seed and rules (see boardgen.verdicts) unless `recheck`, or checked in a child
@@ -58,7 +63,10 @@ class Verdict:
         self.report_: Report | None = None if recheck else _kept_report(self.key, engine.target_noun)
         self.pending: Beside[Report] | None = None
         if self.report_ is None:
-            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress))
+            # The drawing, the longest part of most renders, goes first: the check takes the
+            # CPU it leaves (all of it once the kit waits for the verdict).
+            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress),
+                                  nice=CHECK_NICENESS)
 
     def report(self, progress: Progress | None = None) -> Report:
         """The verdict, waited for; UnplayableError unless it is playable or `force`."""

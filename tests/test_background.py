@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from processes import alive, carrying
 
-from boardgen.background import Progress, beside
+from boardgen.background import Progress, available_cpus, beside
 from boardgen.errors import BoardgenError, DataError, Problem
 from boardgen.rules.simulate import can_fork
 
@@ -36,6 +36,15 @@ def test_the_value_comes_back_with_the_progress_and_from_another_process() -> No
     assert value["pid"] != os.getpid()
     assert value["big"] == "x" * 200_000
     assert seen == [(1, 3, "games"), (2, 3, "games"), (3, 3, "games")]
+
+
+@pytest.mark.skipif(available_cpus() < 2, reason="a child is forked only with two CPUs or more")
+def test_a_nice_child_runs_at_a_lower_priority_and_this_process_does_not() -> None:
+    """A render's check runs `nice` (kit.CHECK_NICENESS) so the drawing beside it goes first."""
+    mine = os.nice(0)
+    assert beside(lambda _progress: os.nice(0), nice=5).result() == min(19, mine + 5)
+    assert beside(lambda _progress: os.nice(0)).result() == mine
+    assert os.nice(0) == mine
 
 
 def test_an_error_of_the_child_is_raised_here_with_its_file_and_key() -> None:
