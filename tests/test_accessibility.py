@@ -243,3 +243,66 @@ def test_high_contrast_passes_with_margin_even_without_symbols(tmp_path):
     report = accessibility.check_colours(load_theme(str(plain)), layout)
     assert report.passed and report.colours[0]["cue"] is None
     assert min(float(c["de"]) for c in report.colours[0]["closest"].values()) >= 23
+
+
+def _background_box_by_box(pixels, boxes, text_colour, height, scale):
+    """The text's background as measured before the page's texts were measured at once
+    (np.unique box by box): the reference for `accessibility._backgrounds`."""
+    import math
+
+    import numpy as np
+
+    target = np.array([int(text_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.int32)
+    around, shown = [], False
+    rows, cols = pixels.shape[:2]
+    for left, bottom, right, top in boxes:
+        x0, x1 = sorted((left * scale, right * scale))
+        y0, y1 = sorted(((height - top) * scale, (height - bottom) * scale))
+        top_, bottom_ = (min(rows, max(0, v)) for v in (math.floor(y0) - 1, math.ceil(y1) + 1))
+        left_, right_ = (min(cols, max(0, v)) for v in (math.floor(x0) - 1, math.ceil(x1) + 1))
+        if bottom_ <= top_ or right_ <= left_:
+            continue
+        box = pixels[top_:bottom_, left_:right_].reshape(-1, 3)
+        distance = np.abs(box - target).sum(axis=1)
+        packed = (box[:, 0] << 16) | (box[:, 1] << 8) | box[:, 2]
+        values, counts = np.unique(packed, return_counts=True)
+        under = int(values[np.argmax(counts)])
+        under_distance = int(np.abs(np.array([under >> 16, (under >> 8) & 255, under & 255]) - target).sum())
+        if under_distance > 30 and not (distance < under_distance / 2).any():
+            continue
+        shown = True
+        around.append(box[distance > 60])
+    found = np.concatenate(around) if around else np.zeros((0, 3), dtype=np.int32)
+    if not len(found):
+        return text_colour if shown and text_colour != "#ffffff" else None
+    packed = (found[:, 0] << 16) | (found[:, 1] << 8) | found[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    return f"#{int(values[np.lexsort((-values, -counts))[0]]):06x}"
+
+
+def test_backgrounds_of_a_page_at_once_match_box_by_box():
+    """Pages of a few colours (many ties), boxes across the edges and off the page, texts in
+    white and in the page's own colours: every text's background is the one measured box by box."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for trial in range(40):
+        rows, cols = int(rng.integers(20, 60)), int(rng.integers(20, 60))
+        palette = rng.integers(0, 256, size=(int(rng.integers(1, 5)), 3))
+        palette[0] = 255  # white among them
+        pixels = palette[rng.integers(0, len(palette), size=(rows, cols))].astype(np.int32)
+        scale = (1.0, 0.5, 2.0)[trial % 3]
+        height = rows / scale
+        texts = []
+        for _ in range(int(rng.integers(1, 8))):
+            rgb = palette[rng.integers(len(palette))] if rng.random() < 0.5 else rng.integers(0, 256, size=3)
+            colour = "#" + "".join(f"{int(c):02x}" for c in rgb)
+            boxes = []
+            for _ in range(int(rng.integers(1, 6))):
+                x, y = rng.uniform(-10, cols / scale + 5), rng.uniform(-10, height + 5)
+                w, h = rng.uniform(0, 6), rng.uniform(0, 8)
+                boxes.append((x, y, x + w, y + h) if rng.random() < 0.8 else (x + w, y + h, x, y))
+            texts.append((colour, boxes))
+        got = accessibility._backgrounds(pixels, texts, height, scale)
+        assert got == [_background_box_by_box(pixels, boxes, colour, height, scale) for colour, boxes in texts], trial
+    assert accessibility._backgrounds(np.zeros((4, 4, 3), dtype=np.int32), [], 4.0, 1.0) == []
