@@ -185,7 +185,11 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
                 scale = dpi / 72
                 import numpy as np
 
-                pixels = np.asarray(page.render(scale=scale).to_pil().convert("RGB"), dtype=np.int32)
+                bitmap = page.render(scale=scale)
+                if bitmap.mode == "BGR":  # pdfium's own: read in place, the channels turned round
+                    pixels = bitmap.to_numpy()[..., ::-1]
+                else:
+                    pixels = np.asarray(bitmap.to_pil().convert("RGB"))
                 height = page.get_height()
                 backgrounds = _backgrounds(pixels, [(colour, boxes) for _, _, colour, _, boxes in objects],
                                            height, scale)
@@ -270,8 +274,7 @@ def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height
     box_of = np.repeat(np.arange(len(area)), area)
     local = np.arange(len(box_of)) - (np.cumsum(area) - area)[box_of]
     wide = width[box_of]
-    flat = (top_[box_of] + local // wide) * cols + left_[box_of] + local % wide
-    rgb = pixels.reshape(-1, 3)[flat].astype(np.int64)
+    rgb = pixels[top_[box_of] + local // wide, left_[box_of] + local % wide].astype(np.int64)
     packed = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
     target = targets[owner]
     distance = np.abs(rgb - target[box_of]).sum(axis=1)
