@@ -273,35 +273,45 @@ def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height
     right_ = np.clip(np.ceil(np.maximum(xa, xb)).astype(np.int64) + 1, 0, cols)
     width, tall = right_ - left_, bottom_ - top_
     on_page = (width > 0) & (tall > 0)  # the others are off the page
-    area = np.where(on_page, width * tall, 0)
-    # Every pixel of every box (a pixel under two boxes counted twice, as box by box).
-    box_of = np.repeat(np.arange(len(area)), area)
-    local = np.arange(len(box_of)) - (np.cumsum(area) - area)[box_of]
-    wide = width[box_of]
-    rgb = pixels[top_[box_of] + local // wide, left_[box_of] + local % wide].astype(np.int64)
-    packed = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
-    target = targets[owner]
-    distance = np.abs(rgb - target[box_of]).sum(axis=1)
+    tall = np.where(on_page, tall, 0)
+    # Every pixel of every box (a pixel under two boxes counted twice, as box by box), a box's
+    # rows one after the other: each row a run of flat indices `width` long.
+    row_box = np.repeat(np.arange(len(corners)), tall)
+    row_y = top_[row_box] + np.arange(len(row_box)) - (np.cumsum(tall) - tall)[row_box]
+    row_len = width[row_box]
+    row_at = np.cumsum(row_len) - row_len
+    flat = np.repeat(row_y * cols + left_[row_box] - row_at, row_len) + np.arange(int(row_len.sum()))
+    rgb = pixels.reshape(-1, 3)[flat]
+    box_of = np.repeat(row_box, row_len)
+    # The distinct colours of each box and how often each comes: what follows counts them, not pixels.
+    box_ids, colours, counts = _runs((box_of << 24) | (rgb[:, 0].astype(np.int64) << 16)
+                                     | (rgb[:, 1].astype(np.int64) << 8) | rgb[:, 2])
+    target = targets[owner[box_ids]]
+    distance = (np.abs((colours >> 16) - target[:, 0]) + np.abs(((colours >> 8) & 255) - target[:, 1])
+                + np.abs((colours & 255) - target[:, 2]))
     # Each box's commonest colour (ties: the smallest value) is what lies under its character.
-    box_ids, box_colour, box_count = _runs((box_of << 24) | packed)
-    order = np.lexsort((-box_count, box_ids))  # stable: among equal counts, the smallest colour first
-    order = order[_firsts(box_ids[order])]
-    under = np.zeros(len(area), dtype=np.int64)
-    under[box_ids[order]] = box_colour[order]
-    under_rgb = np.stack([under >> 16, (under >> 8) & 255, under & 255], axis=1)
-    under_distance = np.abs(under_rgb - target).sum(axis=1)
+    # (The runs come box by box, each box's colours in ascending order.)
+    most = _commonest(box_ids, counts)
+    most = most[_firsts(box_ids[most])]  # the first: the smallest colour
+    under_distance = np.zeros(len(corners), dtype=np.int64)
+    under_distance[box_ids[most]] = distance[most]
     # A character shows where pixels come at least halfway from what is under it to the text's colour.
-    halfway = np.zeros(len(area), dtype=bool)
-    halfway[box_of[distance < under_distance[box_of] / 2]] = True
+    halfway = np.zeros(len(corners), dtype=bool)
+    halfway[box_ids[distance < under_distance[box_ids] / 2]] = True
     shown_box = on_page & ((under_distance <= 30) | halfway)
     shown = np.zeros(n_texts, dtype=bool)
     shown[owner[shown_box]] = True
     # Each text's commonest colour of its shown boxes not near its own (ties: the largest value).
-    keep = shown_box[box_of] & (distance > 60)
-    text_ids, text_colour, text_count = _runs((owner[box_of[keep]] << 24) | packed[keep])
-    order = np.lexsort((text_count, text_ids))[::-1]  # each text's most frequent, largest colour first
-    order = order[_firsts(text_ids[order])]
-    best = dict(zip(text_ids[order].tolist(), text_colour[order].tolist(), strict=True))
+    keep = shown_box[box_ids] & (distance > 60)
+    keys = (owner[box_ids[keep]] << 24) | colours[keep]
+    order = np.argsort(keys)  # any order among equal keys: their counts are added up
+    keys, weights = keys[order], counts[keep][order]
+    starts = np.flatnonzero(_firsts(keys))
+    keys, totals = keys[starts], np.add.reduceat(weights, starts) if len(starts) else weights
+    text_ids = keys >> 24
+    most = _commonest(text_ids, totals)
+    most = most[_firsts(text_ids[most][::-1])[::-1]]  # the last: the largest colour
+    best = dict(zip(text_ids[most].tolist(), (keys[most] & 0xFFFFFF).tolist(), strict=True))
     out: list[str | None] = []
     for index, (colour, _) in enumerate(texts):
         if index in best:
@@ -322,6 +332,17 @@ def _runs(keys: Any) -> tuple[Any, Any, Any]:
     counts = np.diff(np.append(starts, len(keys)))
     values = keys[starts]
     return values >> 24, values & 0xFFFFFF, counts
+
+
+def _commonest(groups: Any, counts: Any) -> Any:
+    """Where, in runs of equal `groups`, the count is its run's largest."""
+    import numpy as np
+
+    starts = np.flatnonzero(_firsts(groups))
+    if not len(starts):
+        return starts
+    top = np.maximum.reduceat(counts, starts)
+    return np.flatnonzero(counts == np.repeat(top, np.diff(np.append(starts, len(groups)))))
 
 
 def _firsts(groups: Any) -> Any:
