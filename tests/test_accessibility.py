@@ -282,7 +282,8 @@ def _background_box_by_box(pixels, boxes, text_colour, height, scale):
 
 def test_backgrounds_of_a_page_at_once_match_box_by_box():
     """Pages of a few colours (many ties), boxes across the edges and off the page, texts in
-    white and in the page's own colours: every text's background is the one measured box by box."""
+    white and in the page's own colours: every text's background is the one measured box by box,
+    from the page as RGB or as packed 0xRRGGBB values."""
     import numpy as np
 
     rng = np.random.default_rng(7)
@@ -305,4 +306,8 @@ def test_backgrounds_of_a_page_at_once_match_box_by_box():
             texts.append((colour, boxes))
         got = accessibility._backgrounds(pixels, texts, height, scale)
         assert got == [_background_box_by_box(pixels, boxes, colour, height, scale) for colour, boxes in texts], trial
+        # The page as pdfium's BGRx reads: 0xXXRRGGBB, the spare byte set.
+        channels = pixels.astype(np.uint32)
+        packed = (0xFF << 24) | (channels[..., 0] << 16) | (channels[..., 1] << 8) | channels[..., 2]
+        assert accessibility._backgrounds(packed, texts, height, scale) == got, trial
     assert accessibility._backgrounds(np.zeros((4, 4, 3), dtype=np.int32), [], 4.0, 1.0) == []
