@@ -242,14 +242,6 @@ def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, bo
     return [(float(size), bold, colour, text, boxes) for size, bold, colour, text, boxes in found.values() if boxes]
 
 
-def _background(pixels: Any, boxes: Sequence[Box], text_colour: str, height: float, scale: float) -> str | None:
-    """The commonest colour around the text's characters that is not near the text's own
-    (the glyphs and their anti-aliased edges), over the characters that show on the page;
-    None when none shows. `pixels` is the page as an H x W x 3 array. One text of
-    `_backgrounds`."""
-    return _backgrounds(pixels, [(text_colour, boxes)], height, scale)[0]
-
-
 def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height: float,
                  scale: float) -> list[str | None]:
     """The background of each (text colour, character boxes) of a page (`pixels`, H x W x 3
