@@ -190,16 +190,11 @@ class Draws:
     def choice(self, items: Sequence[T]) -> T:
         """One of `items` (not empty): one draw (`below`) among two or more, none for a single
         item (there is nothing to choose: a player's tie-break draws only where moves tie)."""
-        n = len(items)
-        if n == 1:
+        if len(items) == 1:
             return items[0]
-        if not n:
+        if not items:
             raise IndexError("choice from an empty sequence")
-        # `below(n)`, written out: this is every player's tie-break, the hottest draw.
-        state = self.state = (self.state + STEP) & MASK
-        z = ((state ^ (state >> 30)) * _M1) & MASK
-        z = ((z ^ (z >> 27)) * _M2) & MASK
-        return items[((z ^ (z >> 31)) * n) >> 64]
+        return items[self.below(len(items))]
 
     def normals(self, count: int) -> list[float]:
         """`count` standard normal numbers (Box-Muller: two draws a pair, the second of the

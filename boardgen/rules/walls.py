@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from boardgen.model.walls import Cell, WallsLayout
+from boardgen.rules.players import pick_best
 from boardgen.rules.protocol import Game, Outcome, Player, Rng
 
 PAWN, BLOCK, PASS = 0, 1, 2
@@ -474,8 +475,8 @@ def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat:
 
 
 def pick(moves: Sequence[Move], values: Sequence[float], rng: Rng) -> tuple[Move, float]:
-    best = min(values)
-    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best]), best
+    """The move of the lowest value (`pick_best`) and that value."""
+    return pick_best(moves, values, rng), min(values)
 
 
 class HeuristicPlayer:
