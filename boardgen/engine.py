@@ -23,7 +23,8 @@ of it (``layouts/games/*.toml``). To add one:
    with its parametrised test in ``tests/rules/test_perft.py``. The checks of its layouts
    go in ``boardgen/checks/<game>.py``.
 4. **Kit.** A module of `boardgen.kits` that satisfies `Kit`: ``setup``, ``draw`` (every SVG,
-   a `Drawings`) and ``build_pdf`` (the imposed PDF and the kind of each page).
+   a `Drawings`), ``catalogue`` (every piece design, its outline and count) and ``build_pdf``
+   (the imposed PDF, its pages and every piece placed on them).
 5. **Engine.** A subclass of `Engine` below, filling every abstract member and overriding
    the defaults it needs, then one entry in the registry, `boardgen.engines.ENGINES` (and,
    if layouts of it can be generated, one in `boardgen.engines.generate.GENERATORS`, which
@@ -60,8 +61,10 @@ from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
     from boardgen.data.theme import Theme
+    from boardgen.kits.catalogue import Catalogue
     from boardgen.options import KitOptions, Summary
     from boardgen.render.imposition import Tiling
+    from boardgen.render.pdf import ImposedPdf
 
 LayoutT = TypeVar("LayoutT", bound=GameInfo)
 SetupT = TypeVar("SetupT")
@@ -91,8 +94,13 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     - ``setup(layout, seed)``: the seeded start the cover shows (the same as
       `Engine.setup`, which the check plays);
     - ``draw(layout, theme, start, lang)``: every drawing, in memory;
-    - ``build_pdf(layout, theme, start, drawings, options, *, summary)``: the whole PDF and
-      the kind of each page ("cover", "board", "tiles", "cards", ...); `summary` is the
+    - ``catalogue(layout, drawings)``: every printable piece design with its drawing, trim
+      outline, bleed and the copies the game uses (a `boardgen.kits.catalogue.Catalogue`), the
+      one description of the pieces that the PDF and every other output read;
+    - ``build_pdf(layout, theme, start, drawings, pieces, options, *, summary)``: the PDF of
+      the drawings and the catalogue's pieces, with
+      the kind and size of each page ("cover", "board", "tiles", "cards", ...) and every piece
+      placed (a `boardgen.render.pdf.ImposedPdf`); `summary` is the
       check's one-line verdict for the cover, or a function that gives it (called when the
       PDF is finished: the check may run beside the drawing);
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
@@ -110,8 +118,10 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     def draw(self, layout: LayoutC, theme: Theme, start: SetupC, lang: str, /) -> DrawingsT: ...
 
-    def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT,
-                  options: KitOptions, /, *, summary: Summary) -> tuple[bytes, list[str]]: ...
+    def catalogue(self, layout: LayoutC, drawings: DrawingsT, /) -> Catalogue: ...
+
+    def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT, pieces: Catalogue,
+                  options: KitOptions, /, *, summary: Summary) -> ImposedPdf: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
 
@@ -148,6 +158,7 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
     target_noun: ClassVar[str] = "treasure"  # what `extra_checks` solves for, in reports
     self_play_player: ClassVar[str] = "greedy"  # the kind of player the check seats
     solves: ClassVar[bool] = False  # `boardgen solve` works on its layouts
+    prints_cards: ClassVar[bool] = False  # its layouts have a deck (card services print it)
 
     # -- model ------------------------------------------------------------------------------
 

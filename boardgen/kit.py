@@ -7,7 +7,8 @@ import functools
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
 from boardgen.errors import InaccessibleError, UsageError
 from boardgen.kits import reprint
+from boardgen.kits.catalogue import Catalogue
 from boardgen.kits.glyphs import check_glyphs
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
@@ -36,12 +38,13 @@ from boardgen.options import (
 )
 from boardgen.render import drawing_cache, fonts
 from boardgen.render.art import require_pictures
-from boardgen.render.imposition import frame_for
+from boardgen.render.imposition import Paper, frame_for
 from boardgen.rules.report import Report, require_playable
 from boardgen.rules.report import check as check_layout
 
 if TYPE_CHECKING:
     from boardgen.engine import Engine
+    from boardgen.render.pdf import ImposedPdf
 
 Progress = Callable[[int, int, str], None]
 
@@ -121,10 +124,67 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     return drawings
 
 
-def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Progress | None = None) -> KitResult:
-    """Every input is checked before the playability check (the slow part) starts; everything
-    is made in memory while it runs; then the whole kit folder is replaced at once (see
-    kits.output.write_kit)."""
+@dataclass(frozen=True)
+class KitPlan:
+    """A kit's inputs, checked, and the names of what it will write: found before any drawing,
+    so a bad option or an output folder in the way is known at once."""
+
+    game: str  # as the user named it (a bundled name or a layout file)
+    engine: Engine[Any, Any, Any]
+    layout: Any
+    theme: Theme
+    kit: Any  # the engine's kit module (boardgen.engine.Kit)
+    options: KitOptions  # reprint ids spelt as listed, room made for a cutting machine
+    sheet: Paper
+    seed: int
+    name: str  # the kit's folder and the stem of its files
+    pdf_name: str
+    json_name: str
+    preview_dir: str
+    svg_dir: str
+
+    @property
+    def is_reprint(self) -> bool:
+        """Single sheets or parts (--sheets, --only): one file of its own, nothing else touched."""
+        return self.options.board_sheets is not None or self.options.only is not None
+
+    @property
+    def entries(self) -> list[str]:
+        """The kit folder's top-level names this variant writes (folders end in '/')."""
+        return [self.pdf_name, self.json_name, f"{self.svg_dir}/",
+                *(f"{folder}/" for folder in KIT_FOLDERS if folder != "svg")]
+
+
+@dataclass(frozen=True)
+class KitBuild:
+    """A whole kit made in memory (`build_kit`): its piece catalogue (every piece design with its
+    drawing, trim outline and the copies the game uses), the imposed PDF with its pages and every
+    piece placed on them, the check's report, and the files of the kit folder, by path relative
+    to it. `boardgen.render_kit` writes them; every other output reads this value."""
+
+    plan: KitPlan
+    setup: Any  # the seeded start the cover shows and the check plays
+    drawings: Any  # the kit's Drawings: every SVG, by file name (drawings.files())
+    catalogue: Catalogue
+    pdf: ImposedPdf
+    report: Report | None  # None: not checked (--no-check) or a reprint
+    accessibility: accessibility.AccessibilityReport | None  # None for a reprint
+    files: Mapping[str, bytes]
+    summary: str  # the verdict in one English line ("" when not checked)
+
+    @property
+    def name(self) -> str:
+        return self.plan.name
+
+    @property
+    def warnings(self) -> list[str]:
+        found = list(self.plan.kit.board_tiling(self.plan.layout, self.plan.options).warnings)
+        return found + [f"accessibility: {f}" for f in (self.accessibility.findings if self.accessibility else [])]
+
+
+def plan_kit(game: str, options: KitOptions) -> KitPlan:
+    """Every input checked (options, strings, layout, theme, glyphs, single pieces asked for)
+    before anything is drawn or the playability check (the slow part) starts."""
     sheet = check_kit_options(options)
     strings(options.lang)
     engine, layout = load_game(game)
@@ -139,7 +199,6 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         options = room_for_cutting(options)  # marks need room near the corners; blades a gap
     seed = layout.default_seed if options.seed is None else options.seed
     name = kit_id(game, layout.id)
-    folder = out_root / name
     pdf_name = kit_file_name(name, options)
     # The report depends on the layout and the seed; the previews show one PDF and live beside
     # the other variants' (preview/<pdf name>/), so neither is overwritten by another variant.
@@ -147,90 +206,118 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     preview_dir = "preview/" + pdf_name.removesuffix(".pdf") + (f"-{options.preview_vision}"
                                                                  if options.preview_vision else "")
     svg_dir = svg_folder(options)  # each variant's drawings in a folder of their own
-    check_output(folder, [pdf_name, json_name, f"{svg_dir}/", *(f"{name}/" for name in KIT_FOLDERS if name != "svg")])
+    return KitPlan(game, engine, layout, theme, kit, options, sheet, seed, name, pdf_name, json_name, preview_dir,
+                   svg_dir)
+
+
+def build_kit(game: str, options: KitOptions | None = None, *, progress: Progress | None = None) -> KitBuild:
+    """Make the kit of `game` (a bundled game's name or a layout file) in memory, writing no
+    file: checked, drawn, imposed and, unless `options.check` is off, proven playable (an
+    UnplayableError otherwise, unless `options.force`). Nothing is written; see render_kit."""
+    return _build(plan_kit(game, options or KitOptions()), progress)
+
+
+def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], None] | None = None) -> KitBuild:
+    """The kit of a plan, in memory (the playability check runs beside the drawing)."""
+    engine, layout, theme, kit, options, seed = plan.engine, plan.layout, plan.theme, plan.kit, plan.options, plan.seed
     setup = kit.setup(layout, seed)
     require_pictures(theme, layout)
+    # The check (the slow part) runs beside the drawing and imposing (a child process, see
+    # Verdict); the cover takes its verdict last, and nothing is written before it is known.
+    verdict = (start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck)
+               if options.check else None)
+    try:
+        # Drawing reads the theme's every colour and picture: it finds a broken picture or
+        # theme at once; the pieces' sizes tell whether the paper is large enough.
+        # Text a font cannot draw is named all at once, after everything is drawn.
+        with fonts.collecting():
+            drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
+            pieces = kit.catalogue(layout, drawings)
+            content = frame_for(plan.sheet, options.margin).content
+            pieces_fit(pieces, content.w, content.h, paper_name=plan.sheet.name, backs=options.backs)
+
+            def summary_line(lang: str = options.lang) -> str:
+                if verdict is None:
+                    return ""
+                return said_verdict(verdict.report(progress), lang, layout)
+
+            # The colours are judged before the cover is drawn, the printed text on the finished PDF.
+            a11y = accessibility.check_colours(theme, layout, strict=options.strict)
+
+            def cover_lines() -> str:
+                return summary_line() + "\n" + a11y.cover_line(options.lang)
+
+            imposed = kit.build_pdf(layout, theme, setup, drawings, pieces, options, summary=cover_lines)
+        report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
+    finally:
+        if verdict is not None:
+            verdict.cancel()
+    summary = summary_line("en")  # for the command line, which speaks English
+    if plan.is_reprint:
+        # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
+        _check_parts(options, list(imposed.kinds), layout.id)
+        return KitBuild(plan, setup, drawings, pieces, imposed, report, None, {plan.pdf_name: imposed.data}, summary)
+    kinds = list(imposed.kinds)
+    accessibility.check_text(a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(),
+                             margin_mm=options.margin)
+    if a11y.failed:
+        raise InaccessibleError(a11y.to_text())
+    files: dict[str, bytes] = {}
+    if options.split:
+        # One file per stock, each printed from its own tray: the kit's pages, laid out once
+        # more with the other stock's pages dropped (and numbered within the file).
+        for which in STOCKS:
+            part = kit.build_pdf(layout, theme, setup, drawings, pieces, dataclasses.replace(options, stock=which),
+                                 summary=summary_line)
+            files[split_name(plan.pdf_name, which)] = part.data
+    else:
+        files[plan.pdf_name] = imposed.data
+    if options.svg:
+        files.update({f"{plan.svg_dir}/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
+    if options.previews:
+        from boardgen.render import preview  # pdfium and Pillow: only when previews are made
+        from boardgen.render.pdf import svg_key, svg_page
+
+        # board.png: cut from the page that shows the set-up whole (the cover), or drawn anew.
+        spot = imposed.showcases.get(svg_key(drawings.setup))
+        board = spot if spot is not None else svg_page(drawings.setup, theme)
+        pngs = preview.previews(imposed.data, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
+        files.update({f"{plan.preview_dir}/{png}": data for png, data in pngs.items()})
+    if report is not None:
+        files[plan.json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
+                                            sort_keys=True) + "\n").encode()
+    if options.cut is not None:  # issue 22: cut files from the pieces as placed (cut.make)
+        from boardgen.cut.make import CutOptions, cut_files
+
+        made, _ = cut_files(imposed, CutOptions(options.cut, kerf=options.kerf, bed=options.bed),
+                            stem=plan.pdf_name.removesuffix(".pdf"))
+        files.update({f"cut/{cut_name}": data for cut_name, data in made.items()})
+    return KitBuild(plan, setup, drawings, pieces, imposed, report, a11y, files, summary)
+
+
+def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Progress | None = None) -> KitResult:
+    """Build the kit in memory (`build_kit`), then replace the whole kit folder at once (see
+    kits.output.write_kit). Every input, and the output folder, is checked before the
+    playability check (the slow part) starts."""
+    plan = plan_kit(game, options)
+    folder = out_root / plan.name
+    check_output(folder, plan.entries)
     with interruptible() as interrupted:
-        # The check (the slow part) runs beside the drawing and imposing (a child process, see
-        # Verdict); the cover takes its verdict last, and nothing is written before it is known.
-        verdict = (start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck)
-                   if options.check else None)
-        try:
-            # Drawing reads the theme's every colour and picture: it finds a broken picture or
-            # theme at once; the pieces' sizes tell whether the paper is large enough.
-            # Text a font cannot draw is named all at once, after everything is drawn.
-            with fonts.collecting():
-                drawings = reprint.select(kit, draw_kit(kit, layout, theme, setup, seed, options.lang), options)
-                content = frame_for(sheet, options.margin).content
-                pieces_fit(drawings.files(), content.w, content.h, paper_name=sheet.name, backs=options.backs)
-
-                def summary_line(lang: str = options.lang) -> str:
-                    if verdict is None:
-                        return ""
-                    return said_verdict(verdict.report(progress), lang, layout)
-
-                # The colours are judged before the cover is drawn, the printed text on the finished PDF.
-                a11y = accessibility.check_colours(theme, layout, strict=options.strict)
-
-                def cover_lines() -> str:
-                    return summary_line() + "\n" + a11y.cover_line(options.lang)
-
-                pdf_bytes, kinds = kit.build_pdf(layout, theme, setup, drawings, options, summary=cover_lines)
-            report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
-        finally:
-            if verdict is not None:
-                verdict.cancel()
-        summary = summary_line("en")  # for the command line, which speaks English
-        if options.board_sheets is not None or options.only is not None:
-            # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
-            _check_parts(options, kinds, layout.id)
+        built = _build(plan, progress)
+        options = plan.options
+        if plan.is_reprint:
             interrupted()
-            written = [write_atomic(folder / pdf_name, pdf_bytes)]
-            return KitResult(name, folder, folder / pdf_name, _kept(options, kinds), written, summary, [],
-                             placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
-        accessibility.check_text(a11y, theme, accessibility.printed_texts(pdf_bytes, kinds), drawings.files(),
-                                 margin_mm=options.margin)
-        if a11y.failed:
-            raise InaccessibleError(a11y.to_text())
-        pngs = None
-        if options.previews:
-            from boardgen.render import preview  # pdfium and Pillow: only when previews are made
-            from boardgen.render.pdf import svg_key, svg_page
-
-            # board.png: cut from the page that shows the set-up whole (the cover), or drawn anew.
-            spot = getattr(pdf_bytes, "showcases", {}).get(svg_key(drawings.setup))
-            board = spot if spot is not None else svg_page(drawings.setup, theme)
-            pngs = preview.previews(pdf_bytes, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
-        files: dict[str, bytes] = {}
-        if options.split:
-            # One file per stock, each printed from its own tray: the kit's pages, laid out once
-            # more with the other stock's pages dropped (and numbered within the file).
-            for which in STOCKS:
-                part, _ = kit.build_pdf(layout, theme, setup, drawings, dataclasses.replace(options, stock=which),
-                                        summary=summary_line)
-                files[split_name(pdf_name, which)] = part
-        else:
-            files[pdf_name] = pdf_bytes
-        if options.svg:
-            files.update({f"{svg_dir}/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
-        if pngs is not None:
-            files.update({f"{preview_dir}/{png}": data for png, data in pngs.items()})
-        if report is not None:
-            files[json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
-                                           sort_keys=True) + "\n").encode()
-        if options.cut is not None:  # issue 22: cut files from the pieces as placed (cut.make)
-            from boardgen.cut.make import CutOptions, cut_files
-
-            made, _ = cut_files(pdf_bytes, getattr(pdf_bytes, "placements", []),
-                                CutOptions(options.cut, kerf=options.kerf, bed=options.bed),
-                                stem=pdf_name.removesuffix(".pdf"))
-            files.update({f"cut/{cut_name}": data for cut_name, data in made.items()})
-        written = write_kit(folder, files, owned=(svg_dir, preview_dir, json_name), before_swap=interrupted)
-    warnings = list(kit.board_tiling(layout, options).warnings) + [f"accessibility: {f}" for f in a11y.findings]
-    main = folder / (split_name(pdf_name, "card") if options.split else pdf_name)
+            written = [write_atomic(folder / plan.pdf_name, built.files[plan.pdf_name])]
+            return KitResult(plan.name, folder, folder / plan.pdf_name, _kept(options, list(built.pdf.kinds)),
+                             written, built.summary, [], placements=list(built.pdf.placements),
+                             kinds=list(built.pdf.kinds))
+        written = write_kit(folder, dict(built.files), owned=(plan.svg_dir, plan.preview_dir, plan.json_name),
+                            before_swap=interrupted)
+    kinds = list(built.pdf.kinds)
+    main = folder / (split_name(plan.pdf_name, "card") if options.split else plan.pdf_name)
     pages = sum(stock(kind) == "card" for kind in kinds) if options.split else len(kinds)  # in `main`
-    return KitResult(name, folder, main, pages, written, summary, warnings,
-                     placements=list(getattr(pdf_bytes, "placements", [])), kinds=list(kinds))
+    return KitResult(plan.name, folder, main, pages, written, built.summary, built.warnings,
+                     placements=list(built.pdf.placements), kinds=kinds)
 
 
 def render_all(games: list[str], out_root: Path, options: KitOptions, *,

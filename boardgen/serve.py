@@ -469,8 +469,8 @@ def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
             options = KitOptions(theme=theme, lang=lang, seed=seed, previews=False, svg=False, check=False)
             check_kit_options(options)
             drawings = draw_kit(kit, layout, look, start, chosen, lang)
-            data, _kinds = kit.build_pdf(layout, look, start, drawings, options, summary=verdict)
-            return bytes(data)
+            pieces = kit.catalogue(layout, drawings)
+            return kit.build_pdf(layout, look, start, drawings, pieces, options, summary=verdict).data
 
         return Drawn(svgs, fonts, judge, pdf)
 

@@ -157,7 +157,8 @@ def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bo
     setup = kit.setup(layout, layout.default_seed)
     drawings = kit.draw(layout, loaded, setup, lang)
     if deep:
-        kit.build_pdf(layout, loaded, setup, drawings, KitOptions(theme=theme, lang=lang), summary="")
+        pieces = kit.catalogue(layout, drawings)
+        kit.build_pdf(layout, loaded, setup, drawings, pieces, KitOptions(theme=theme, lang=lang), summary="")
         simulate(engine, layout, games=2, players=layout.players[0], seed=1)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import ezdxf
 import pytest
@@ -15,17 +17,24 @@ from shapely.geometry import Polygon
 from boardgen.cut import marks
 from boardgen.cut.files import dxf, svg
 from boardgen.cut.laser import bed_size, lay_out
-from boardgen.cut.shapes import Outline, kerf
 from boardgen.errors import UsageError
+from boardgen.geometry import Placement, Rect, kerf
 
 PAGE_H = 297.0
-CARD = Outline("card:book", "rounded", 20.0, 30.0, 63.0, 88.0, radius=3.0)
-TILE = Outline("tile:07", "rect", 100.0, 30.0, 35.0, 35.0)
-TOKEN = Outline("token:5", "circle", 140.0, 30.0, 20.0, 20.0, radius=10.0)
-BLOCK = Outline("block:a6", "polygon", 100.0, 100.0, 40.0, 40.0,
+
+
+def cut_path(piece: str, shape: str, x: float, y: float, w: float, h: float, **more: Any) -> Placement:
+    """A piece placed on a card page of the kit's first page, as the kit records it."""
+    return Placement(piece, piece.partition(":")[0], "card", 0, shape, Rect(x, y, w, h), **more)
+
+
+CARD = cut_path("card:book", "rounded", 20.0, 30.0, 63.0, 88.0, radius=3.0)
+TILE = cut_path("tile:07", "rect", 100.0, 30.0, 35.0, 35.0)
+TOKEN = cut_path("token:5", "circle", 140.0, 30.0, 20.0, 20.0, radius=10.0)
+BLOCK = cut_path("block:a6", "polygon", 100.0, 100.0, 40.0, 40.0,
                 points=((100.0, 100.0), (140.0, 100.0), (140.0, 120.0), (120.0, 120.0), (120.0, 140.0),
                         (100.0, 140.0)))
-PAWN = Outline("pawn:red", "rect", 20.0, 150.0, 25.0, 80.0, folds=(((20.0, 190.0), (45.0, 190.0)),))
+PAWN = cut_path("pawn:red", "rect", 20.0, 150.0, 25.0, 80.0, folds=(((20.0, 190.0), (45.0, 190.0)),))
 PIECES = [CARD, TILE, TOKEN, BLOCK, PAWN]
 
 
@@ -88,7 +97,7 @@ def test_svg_is_page_sized_in_mm_with_red_cuts_and_blue_scores() -> None:
 
 
 @pytest.mark.parametrize("piece", PIECES, ids=lambda p: p.piece)
-def test_kerf_moves_each_outline_out_by_half_the_kerf(piece: Outline) -> None:
+def test_kerf_moves_each_outline_out_by_half_the_kerf(piece: Placement) -> None:
     """Every point of the compensated path is half the kerf from the trim, outside it."""
     k = 0.2
     grown = kerf(piece, k)
@@ -126,7 +135,7 @@ def test_scanncut_bullseyes_near_each_corner() -> None:
 
 
 def test_laser_layout_keeps_two_mm_between_cut_paths_on_the_bed() -> None:
-    pieces = [Outline(f"tile:{i:02}", "rect", 0, 0, 35, 35) for i in range(30)] + PIECES
+    pieces = [cut_path(f"tile:{i:02}", "rect", 0, 0, 35, 35) for i in range(30)] + PIECES
     beds = lay_out(pieces, (300.0, 200.0), kerf_mm=0.15)
     placed = [o for bed in beds for o in bed]
     assert sorted(o.piece for o in placed) == sorted(p.piece for p in pieces)
@@ -148,3 +157,19 @@ def test_bed_too_small_or_misspelt_is_said() -> None:
         bed_size("600 by 400")
     assert bed_size("600x400") == (600.0, 400.0)
 
+
+
+def test_a_dxf_is_the_same_whatever_pythons_string_hashing() -> None:
+    """ezdxf orders its CLASS entries by a set of names: a DXF must not change from run to run."""
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom boardgen.cut.files import dxf\nfrom boardgen.geometry import Placement, Rect\n"
+              "pieces = [Placement('tile:1', 'tile', 'card', 0, 'rect', Rect(10, 10, 30, 30)),\n"
+              "          Placement('token:1', 'token', 'card', 0, 'circle', Rect(50, 10, 20, 20), radius=10),\n"
+              "          Placement('card:a', 'card', 'card', 0, 'rounded', Rect(10, 50, 63, 88), radius=3,\n"
+              "                    folds=(((10, 60), (73, 60)),))]\n"
+              "sys.stdout.buffer.write(dxf(pieces, 297.0))\n")
+    outputs = {subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3, 4, 5)}
+    assert len(outputs) == 1 and next(iter(outputs)).startswith(b"  0\nSECTION")

@@ -19,7 +19,7 @@ from ezdxf import units
 from ezdxf._options import options as dxf_options  # ezdxf.options, named where it is defined
 from ezdxf.filemanagement import new as new_dxf
 
-from boardgen.cut.shapes import Outline
+from boardgen.geometry import Placement
 
 CUT, SCORE, ENGRAVE = "CUT", "SCORE", "ENGRAVE"
 COLOURS = {CUT: "#ff0000", SCORE: "#0000ff", ENGRAVE: "#000000"}
@@ -40,7 +40,7 @@ def _fixed_metadata() -> Iterator[None]:
         dxf_options.write_fixed_meta_data_for_testing = before
 
 
-def _rounded_vertices(o: Outline, flip: float) -> list[tuple[float, float, float]]:
+def _rounded_vertices(o: Placement, flip: float) -> list[tuple[float, float, float]]:
     """(x, y, bulge) of a rounded rectangle, DXF coordinates (y up), counter-clockwise: each
     straight side then a quarter arc to the next."""
     r = min(o.radius, o.w / 2, o.h / 2)
@@ -50,13 +50,13 @@ def _rounded_vertices(o: Outline, flip: float) -> list[tuple[float, float, float
             (x1 - r, y1, 0.0), (x0 + r, y1, QUARTER_BULGE), (x0, y1 - r, 0.0), (x0, y0 + r, QUARTER_BULGE)]
 
 
-def dxf(outlines: Sequence[Outline], page_h: float, *, engrave: Sequence[Outline] = ()) -> bytes:
+def dxf(outlines: Sequence[Placement], page_h: float, *, engrave: Sequence[Placement] = ()) -> bytes:
     """A DXF of these outlines; `page_h` (mm) turns the page's y (down) into DXF's (up)."""
     with _fixed_metadata():
         return _dxf(outlines, page_h, engrave)
 
 
-def _dxf(outlines: Sequence[Outline], page_h: float, engrave: Sequence[Outline]) -> bytes:
+def _dxf(outlines: Sequence[Placement], page_h: float, engrave: Sequence[Placement]) -> bytes:
     doc = new_dxf("R2010", setup=False)
     doc.units = units.MM
     doc.header["$INSUNITS"] = units.MM
@@ -65,7 +65,7 @@ def _dxf(outlines: Sequence[Outline], page_h: float, engrave: Sequence[Outline])
         doc.layers.add(name, color=ACI[name])
     msp = doc.modelspace()
 
-    def closed(o: Outline, layer: str) -> None:
+    def closed(o: Placement, layer: str) -> None:
         attribs = {"layer": layer}
         if o.shape == "circle":
             cx, cy = o.centre
@@ -83,6 +83,11 @@ def _dxf(outlines: Sequence[Outline], page_h: float, engrave: Sequence[Outline])
             msp.add_line((x1, page_h - y1), (x2, page_h - y2), dxfattribs={"layer": SCORE})
     for o in engrave:
         closed(o, ENGRAVE)
+    # ezdxf lists the CLASS entries of the entity types in use in the order of a set of names,
+    # which changes with Python's string hashing from run to run: named first, in sorted order,
+    # they keep the file the same (ezdxf adds only what is missing when it writes).
+    for dxftype in sorted(doc.entitydb.dxf_types_in_use()):
+        doc.classes.add_class(dxftype)
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue().encode("utf-8")
@@ -93,7 +98,7 @@ def _mm(v: float) -> str:
     return "0" if text == "-0" else text
 
 
-def svg_path(o: Outline) -> str:
+def svg_path(o: Placement) -> str:
     """One closed outline as an SVG element (page mm)."""
     if o.shape == "circle":
         cx, cy = o.centre
@@ -107,7 +112,7 @@ def svg_path(o: Outline) -> str:
             f'height="{_mm(o.h)}"{rounded}/>')
 
 
-def svg(outlines: Sequence[Outline], page_w: float, page_h: float, *, engrave: Sequence[Outline] = (),
+def svg(outlines: Sequence[Placement], page_w: float, page_h: float, *, engrave: Sequence[Placement] = (),
         stroke: float = HAIRLINE) -> bytes:
     """An SVG of these outlines, page-sized, one user unit a millimetre."""
     def group(name: str, body: list[str]) -> str:

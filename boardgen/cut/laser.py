@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from boardgen.cut.shapes import Outline, kerf
 from boardgen.errors import UsageError
+from boardgen.geometry import Placement, kerf
 
 GAP = 2.0  # mm between cut paths: the beam's heat marks a neighbour closer than that
 _BED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*$")
@@ -27,8 +27,8 @@ def bed_size(text: str) -> tuple[float, float]:
     return w, h
 
 
-def lay_out(outlines: Sequence[Outline], bed: tuple[float, float], *, kerf_mm: float = 0.0,
-            gap: float = GAP) -> list[list[Outline]]:
+def lay_out(outlines: Sequence[Placement], bed: tuple[float, float], *, kerf_mm: float = 0.0,
+            gap: float = GAP) -> list[list[Placement]]:
     """The pieces' kerf-compensated cut paths on as many beds as they need, tallest first, in
     rows from the bed's top-left; each bed a list of outlines in bed mm (y down)."""
     bed_w, bed_h = bed
@@ -38,9 +38,9 @@ def lay_out(outlines: Sequence[Outline], bed: tuple[float, float], *, kerf_mm: f
             raise UsageError(f"--bed {bed_w:g}x{bed_h:g}: {o.piece} ({o.w:.1f} x {o.h:.1f} mm) does not fit with "
                              f"{gap:g} mm round it")
     order = sorted(range(len(cut)), key=lambda i: (-round(cut[i].h, 3), i))
-    beds: list[list[Outline]] = []
+    beds: list[list[Placement]] = []
     x = y = row_h = 0.0
-    current: list[Outline] | None = None
+    current: list[Placement] | None = None
     for i in order:
         o = cut[i]
         if current is not None and x + o.w + gap > bed_w + 1e-9:  # next row

@@ -1,5 +1,5 @@
 """The cut files of a rendered kit (`boardgen render GAME --cut MACHINE`), from the pieces the
-kit placed (render.imposition.Placement: the same geometry the PDF was drawn from) and the kit's
+kit placed (boardgen.geometry.Placement: the same geometry the PDF was drawn from) and the kit's
 PDF. Every file goes under `cut/` of the kit folder:
 
 - silhouette, scanncut: `<kit>-<machine>.pdf`, a page of instructions then every page of pieces
@@ -17,41 +17,19 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from boardgen.cut import marks as marks_mod
 from boardgen.cut.files import dxf, svg
 from boardgen.cut.laser import GAP, lay_out
-from boardgen.cut.shapes import Outline, Placed, from_placement
 from boardgen.errors import UsageError
+from boardgen.geometry import Placement, Rect
 from boardgen.options import KitOptions
+from boardgen.render.pdf import ImposedPdf
 
 DPI = 300
 MAT = (171.0, 248.0)  # mm: the largest image Cricut Design Space prints and cuts (6.75 x 9.25 in)
 MAT_MARGIN = 1.0  # mm of white round a mat's pieces
 NOT_CUT = ("card-back",)  # the backs are printed on the other side of the fronts' page: not cut there
-
-
-class _Trim(Protocol):
-    @property
-    def x(self) -> float: ...
-    @property
-    def y(self) -> float: ...
-    @property
-    def w(self) -> float: ...
-    @property
-    def h(self) -> float: ...
-
-
-class PlacedPiece(Placed, Protocol):
-    @property
-    def kind(self) -> str: ...
-    @property
-    def stock(self) -> str: ...
-    @property
-    def trim(self) -> _Trim: ...
-    @property
-    def bleed(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -73,13 +51,13 @@ def room_for_cutting(options: KitOptions) -> KitOptions:
     return replace(options, margin=max(options.margin, margin), gap=max(options.gap, GAP))
 
 
-def outlines_by_page(placements: Sequence[PlacedPiece]) -> dict[int, list[Outline]]:
+def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placement]]:
     """The cut outline of every piece placed, by page (0-based in the kit's PDF), in the order
     placed. A card back on its own page (duplex) is not cut: it is printed on the back of its
     front's page. A fold-over back beside its front on the same page is cut with it: one
     outline round both, the fold between them a score line."""
     fronts = {(p.piece, p.page) for p in placements if p.kind not in NOT_CUT}
-    pages: dict[int, list[Outline]] = {}
+    pages: dict[int, list[Placement]] = {}
     beside: dict[tuple[str, int], tuple[float, float, float, float]] = {}
     for p in placements:
         if p.kind in NOT_CUT and (p.piece, p.page) in fronts:
@@ -93,18 +71,8 @@ def outlines_by_page(placements: Sequence[PlacedPiece]) -> dict[int, list[Outlin
         back = beside.get((p.piece, p.page))
         if back is not None:
             x0, y0, x1, y1 = min(x0, back[0]), min(y0, back[1]), max(x1, back[2]), max(y1, back[3])
-        pages.setdefault(p.page, []).append(from_placement(p, (x0, y0, x1 - x0, y1 - y0)))
+        pages.setdefault(p.page, []).append(replace(p, trim=Rect(x0, y0, x1 - x0, y1 - y0)))
     return pages
-
-
-def _page_sizes(pdf: bytes) -> list[tuple[float, float]]:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        return [(doc[i].get_width() * 25.4 / 72, doc[i].get_height() * 25.4 / 72) for i in range(len(doc))]
-    finally:
-        doc.close()
 
 
 def marks_pdf(m: marks_mod.Marks, w: float, h: float) -> bytes:
@@ -153,13 +121,13 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br/>")
 
 
-def _marked_pdf(pdf: bytes, pages: Sequence[int], machine: str, intro: str) -> tuple[bytes, list[marks_mod.Marks]]:
+def _marked_pdf(pdf: bytes, sizes: Sequence[tuple[float, float]], pages: Sequence[int], machine: str,
+                intro: str) -> tuple[bytes, list[marks_mod.Marks]]:
     """The instructions page, then the kit's pages of pieces with the machine's marks laid over."""
     from pypdf import PdfReader, PdfWriter
 
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter()
-    sizes = _page_sizes(pdf)
     w0, h0 = sizes[pages[0]]
     writer.append(PdfReader(io.BytesIO(instructions_pdf(intro, w0, h0))))
     used = []
@@ -180,16 +148,16 @@ def _fits(box: tuple[float, float, float, float]) -> bool:
     return box[2] - box[0] <= MAT[0] - slack and box[3] - box[1] <= MAT[1] - slack
 
 
-def _mats(outlines: Sequence[Outline], bleed: dict[str, float]) -> tuple[list[tuple[list[Outline], float]],
-                                                                         list[Outline]]:
+def _mats(outlines: Sequence[Placement], bleed: dict[str, float]) -> tuple[list[tuple[list[Placement], float]],
+                                                                         list[Placement]]:
     """Pieces of one page grouped into mats, in reading order: each group's box (bleed and its
     white margin included) at most MAT. A piece alone too large with MAT_MARGIN round it goes
     on a mat with no margin; one larger than a mat even so is left out (returned apart)."""
-    groups: list[tuple[list[Outline], float]] = []
-    too_large: list[Outline] = []
+    groups: list[tuple[list[Placement], float]] = []
+    too_large: list[Placement] = []
     box: tuple[float, float, float, float] | None = None
 
-    def around(o: Outline, margin: float) -> tuple[float, float, float, float]:
+    def around(o: Placement, margin: float) -> tuple[float, float, float, float]:
         b = bleed.get(o.piece, 0.0) + margin
         return o.x - b, o.y - b, o.right + b, o.bottom + b
 
@@ -212,13 +180,13 @@ def _mats(outlines: Sequence[Outline], bleed: dict[str, float]) -> tuple[list[tu
     return groups, too_large
 
 
-def _cricut(pdf: bytes, pages: dict[int, list[Outline]], bleed: dict[str, float],
-            stem: str) -> tuple[dict[str, bytes], list[Outline]]:
+def _cricut(pdf: bytes, pages: dict[int, list[Placement]], bleed: dict[str, float],
+            stem: str) -> tuple[dict[str, bytes], list[Placement]]:
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
     out: dict[str, bytes] = {}
-    left_out: list[Outline] = []
+    left_out: list[Placement] = []
     doc = pdfium.PdfDocument(pdf)
     px = DPI / 25.4
     n = 0
@@ -254,11 +222,13 @@ def _cricut(pdf: bytes, pages: dict[int, list[Outline]], bleed: dict[str, float]
     return out, left_out
 
 
-def cut_files(pdf: bytes, placements: Sequence[PlacedPiece], options: CutOptions, *, stem: str,
+def cut_files(imposed: ImposedPdf, options: CutOptions, *, stem: str,
               page_numbers: dict[int, int] | None = None) -> tuple[dict[str, bytes], str]:
-    """The files under cut/ (name -> bytes) and the instructions, for one machine. `stem` is the
-    kit PDF's name without .pdf; `page_numbers` the number each page of the PDF prints (0-based
-    index -> number), by default index + 1."""
+    """The files under cut/ (name -> bytes) and the instructions, for one machine, from the
+    kit's whole PDF and the pieces placed on it. `stem` is the kit PDF's name without .pdf;
+    `page_numbers` the number each page of the PDF prints (0-based index -> number), by
+    default index + 1."""
+    pdf, placements = imposed.data, imposed.placements
     pages = outlines_by_page(placements)
     numbers = page_numbers or {i: i + 1 for i in pages}
     bleed = {p.piece: p.bleed for p in placements if p.kind not in NOT_CUT}
@@ -266,7 +236,7 @@ def cut_files(pdf: bytes, placements: Sequence[PlacedPiece], options: CutOptions
     files: dict[str, bytes] = {}
     if not pages:
         return files, ""
-    sizes = _page_sizes(pdf)
+    sizes = imposed.sizes
     if machine in ("silhouette", "silhouette-4", "scanncut"):
         order = sorted(pages)
         for index in order:
@@ -277,7 +247,7 @@ def cut_files(pdf: bytes, placements: Sequence[PlacedPiece], options: CutOptions
             else:
                 files[f"{name}.dxf"] = dxf(pages[index], h)
         text = instructions(machine, stem, [numbers[i] for i in order], pages, order)
-        files[f"{stem}-{machine}.pdf"], _ = _marked_pdf(pdf, order, machine, text)
+        files[f"{stem}-{machine}.pdf"], _ = _marked_pdf(pdf, sizes, order, machine, text)
     elif machine == "cricut":
         mats, left_out = _cricut(pdf, pages, bleed, stem)
         files.update(mats)
@@ -293,8 +263,8 @@ def cut_files(pdf: bytes, placements: Sequence[PlacedPiece], options: CutOptions
     return files, text
 
 
-def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, list[Outline]],
-                 order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Outline] = ()) -> str:
+def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, list[Placement]],
+                 order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Placement] = ()) -> str:
     """How to use the files with the machine, in words (the first page of the marked PDF and
     cut/README.txt)."""
     count = sum(len(pages[i]) for i in order)

@@ -38,6 +38,7 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
+    prints_cards = True
     version = "5"  # 5: players and game seeds draw from boardgen.draws (issue 20)
     schema = "grand"
     defaults = DEFAULTS

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     name = "master"
+    prints_cards = True
     version = "3"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20)
     schema = "master"
     defaults = playability.DEFAULTS

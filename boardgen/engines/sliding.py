@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     name = "sliding"
+    prints_cards = True
     version = "3"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20)
     schema = "sliding"
     defaults = playability.DEFAULTS

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from boardgen.data.strings import word
 from boardgen.errors import UsageError
+from boardgen.geometry import Rect
 from boardgen.options import KitOptions, Summary, print_plan
-from boardgen.render.imposition import Rect, Tiling, place_keys
+from boardgen.render.imposition import Tiling, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
 MIN_MAP = 50.0  # mm: a smaller assembly map is not worth printing; it takes a cover page of its own

@@ -5,6 +5,7 @@ from __future__ import annotations
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
+from boardgen.kits.catalogue import die_designs
 from boardgen.kits.packing import dice_block, pack_pieces
 from boardgen.options import KitOptions
 from boardgen.render.imposition import frame_for, paper
@@ -27,5 +28,5 @@ def dice_sheet(theme: Theme, options: KitOptions, *, count: int, face_mm: float)
                          f"with {options.margin:g} mm margins")
     svgs = {f"die-{k}": pieces.die_net_svg(face_mm, theme, lang=lang, id=f"die-{k}") for k in range(1, count + 1)}
     pdf = PdfKit(frame, theme, lang, title=word(lang, "dice"), subject=f"boardgen dice sheet, theme {theme.id}")
-    pack_pieces(pdf, [dice_block(pdf, svgs)], heading=f"{word(lang, 'dice')} ({face_mm:g} mm)")
-    return pdf.finish(), svgs
+    pack_pieces(pdf, [dice_block(pdf, die_designs(svgs))], heading=f"{word(lang, 'dice')} ({face_mm:g} mm)")
+    return pdf.finish().data, svgs

@@ -6,13 +6,15 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
+from boardgen.geometry import Outline
+from boardgen.kits.catalogue import Back, Catalogue, board, designs, die_designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, card_section, dice_block, discs_block, impose
 from boardgen.kits.rules_text import rules_blocks, rules_pages
 from boardgen.model.grand import GrandLayout, label
 from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
-from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 from boardgen.render.svg import grand, pieces
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -48,6 +50,18 @@ def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:
     return {"card": {card.id: card.title["en"] for card in layout.deck},
             "pawn": {colour: f"{colour} pawn" for colour in COLOURS[: layout.players[1]]},
             "die": {"1": "die", "2": "die"}}
+
+
+def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
+    """The board, the pawns (discs cut on a circle 1 mm inside the drawing), the two die nets and
+    the event cards, each design printed as many times as the deck holds it."""
+    ids = piece_ids(layout)
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"]),
+                      *die_designs(drawings.dice),
+                      *designs("card", drawings.fronts, file_prefix="card-", outline=Outline(inset=layout.bleed_mm),
+                               bleed=layout.bleed_mm, names=ids["card"],
+                               counts={card.id: card.count for card in layout.deck},
+                               back=Back("card-back", drawings.back))))
 
 
 def setup(layout: GrandLayout, seed: int) -> GrandLayout:
@@ -91,8 +105,8 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones, describe=lambda axis, s: grand.seam_cuts(layout, axis, s))
 
 
-def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, options: KitOptions, *,
-              summary: Summary) -> tuple[bytes, list[str]]:
+def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, pieces_: Catalogue,
+              options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -119,17 +133,12 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
                    side_lines=(word(lang, "special_fields"), legend))
         rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
                     word(lang, "rules"))
-        packer = Packer(pdf, [discs_block(pdf, "pawns", drawings.discs, "pawn-", options),
-                              dice_block(pdf, drawings.dice)])
+        packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
+                              dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        # Each card kind is printed `count` times.
-        forms = {key: pdf.add_svg_form(f"Card-{key}", svg) for key, svg in drawings.fronts.items()}
-        ids = ([card.id for card in layout.cards] if len(forms) == len(layout.deck)
-               else list(forms))  # single cards reprinted (kits.reprint): one of each
-        back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, [forms[key] for key in ids], ids, back, bleed=layout.bleed_mm, options=options,
-                     heading=word(lang, "event_cards"))
+        # Each card kind is printed as many times as the deck holds it.
+        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "event_cards"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

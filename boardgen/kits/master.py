@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
+from boardgen.geometry import Outline
 from boardgen.kits import sliding
+from boardgen.kits.catalogue import Catalogue, board, designs, single
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
@@ -15,8 +17,7 @@ from boardgen.kits.sliding import piece_blocks
 from boardgen.model.master import MasterLayout, Setup, rule_values
 from boardgen.model.master import setup as setup
 from boardgen.options import KitOptions, Summary
-from boardgen.render.imposition import Outline
-from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 from boardgen.render.svg import master as svg_master
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
@@ -60,6 +61,19 @@ def piece_ids(layout: MasterLayout) -> dict[str, dict[str, str]]:
                      for k in range(1, layout.wands_per_player + 1)}}
 
 
+def catalogue(layout: MasterLayout, drawings: Drawings) -> Catalogue:
+    """The sliding kit's board, tiles and standees, the object tokens (round, cut on a circle
+    1 mm inside the drawing), the wands, the recipe cards with their back and the score pad."""
+    ids = piece_ids(layout)
+    pad = (single("score-pad", drawings.score_pad, "score pad"),) if drawings.score_pad else ()
+    return Catalogue((board(drawings.board), *sliding.sliding_pieces(layout, drawings, ids),
+                      *designs("token", drawings.tokens, file_prefix="token-", outline=Outline("circle", inset=1.0),
+                               names=ids["token"]),
+                      *designs("wand", drawings.wands, prefix="wand-", outline=Outline("rounded", radius=2.0),
+                               names=ids["wand"]),
+                      *sliding.card_designs(layout, drawings, ids), *pad))
+
+
 def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawings:
     on_board = {square: (layout.object(o).art, str(layout.object(o).value)) for square, o in start.tokens.items()}
     wands = {}
@@ -81,8 +95,8 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
     )
 
 
-def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, options: KitOptions, *,
-              summary: Summary) -> tuple[bytes, list[str]]:
+def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, pieces_: Catalogue,
+              options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -107,18 +121,14 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
                     + interpretation_blocks("master", lang, values, layout=layout), word(lang, "rules"))
         if drawings.score_pad:  # not in a reprint of other parts
             score_pad_page(pdf, pdf.add_svg_form("Score-pad", drawings.score_pad))
-        tokens = items("token", drawings.tokens, pdf, form_prefix="Token-", outline=Outline("circle", inset=1.0))
-        wands = items("wand", drawings.wands, pdf, prefix="wand-", form_prefix="Wand-",
-                      outline=Outline("rounded", radius=2.0))
-        packer = Packer(pdf, piece_blocks(pdf, layout, drawings, options) + [
+        tokens = items(pdf, pieces_.of_kind("token"), form_prefix="Token-")
+        wands = items(pdf, pieces_.of_kind("wand"), form_prefix="Wand-")
+        packer = Packer(pdf, piece_blocks(pdf, pieces_, options) + [
             Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0),
             Block(noun(lang, "wands"), wands, turnable=True)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        recipes = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
-        back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, recipes, list(drawings.fronts), back, bleed=layout.bleed_mm, options=options,
-                     heading=word(lang, "recipes"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "recipes"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
+from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, dice_block, discs_block, impose
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.model.minos import MinosLayout, rule_values
 from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
-from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 from boardgen.render.svg import pieces, race
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -32,6 +33,14 @@ class Drawings:
 
     def files(self) -> dict[str, str]:
         return {"board": self.board, **self.discs, **self.dice}
+
+
+def catalogue(layout: MinosLayout, drawings: Drawings) -> Catalogue:
+    """The board, every player's pieces (discs cut on a circle 1 mm inside the drawing) and the
+    die nets."""
+    ids = piece_ids(layout)
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"]),
+                      *die_designs(drawings.dice)))
 
 
 def setup(layout: MinosLayout, seed: int) -> MinosLayout:
@@ -88,8 +97,8 @@ def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
                       describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
-def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, options: KitOptions, *,
-              summary: Summary) -> tuple[bytes, list[str]]:
+def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, pieces_: Catalogue,
+              options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -108,8 +117,8 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         values = rule_values(layout, lang)
         rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
                     + interpretation_blocks("minos", lang, values, layout=layout), word(lang, "rules"))
-        packer = Packer(pdf, [discs_block(pdf, "pieces", drawings.discs, "piece-", options),
-                              dice_block(pdf, drawings.dice)])
+        packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
+                              dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 

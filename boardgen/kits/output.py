@@ -22,7 +22,7 @@ from boardgen.data.paths import layouts_root
 from boardgen.errors import Interrupted, OutputError
 
 if TYPE_CHECKING:
-    from boardgen.render.imposition import Placement
+    from boardgen.geometry import Placement
 
 # Output ------------------------------------------------------------------------------------
 #

@@ -4,44 +4,38 @@ into the free room under the board and onto piece pages."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
+from boardgen.geometry import Outline, Rect
+from boardgen.kits.catalogue import Catalogue, PieceDesign
 from boardgen.options import KitOptions, page_kinds
 from boardgen.render.imposition import (
     CROP_RING,
     Mark,
-    Outline,
-    Rect,
     Tiling,
     clip_marks,
     frame_for,
     mark_segments,
     paper,
-    svg_size,
 )
-from boardgen.render.pdf import Form, PdfKit
-from boardgen.render.svg import pieces
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 
 
-def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, paper_name: str,
-               backs: str, skip: tuple[str, ...] = ("board", "setup", "score-pad")) -> None:
-    """Every piece drawn (each SVG's size in mm) fits the printable area: checked before the
-    playability check, so a paper too small is known at once. Folded card backs need twice
-    the width. (The score pad is not a true-size piece: the packer shrinks it to the page.)"""
+def pieces_fit(pieces: Catalogue, content_w: float, content_h: float, *, paper_name: str, backs: str) -> None:
+    """Every piece drawn fits the printable area: checked before the playability check, so a
+    paper too small is known at once. Folded card backs need twice the width. (The board is
+    tiled across sheets; the score pad, not a true-size piece, is shrunk to the page.)"""
     misfits: dict[str, str] = {}
-    for name, svg in files.items():
-        if name in skip:
+    for piece in pieces:
+        if piece.kind in ("board", "score-pad"):
             continue
-        size = svg_size(svg)
-        if size is None:
-            continue
-        w, h = size
-        what = "score pad" if name == "score-pad" else name.split("-")[0]
+        w, h = piece.size
+        what = piece.kind
         need_w = 2 * w if what == "card" and backs == "fold" else w
         if (need_w > content_w + 1e-6 or h > content_h + 1e-6) and what not in misfits:
             misfits[what] = (f"a {w:.1f} x {h:.1f} mm {what} does not fit the {content_w:.0f} x {content_h:.0f} mm "
@@ -51,10 +45,9 @@ def pieces_fit(files: dict[str, str], content_w: float, content_h: float, *, pap
 
 
 def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling: Tiling, *, subject: str,
-           pages: Callable[[PdfKit, Form], None]) -> tuple[bytes, list[str]]:
+           pages: Callable[[PdfKit, Form], None]) -> ImposedPdf:
     """Open the kit's PDF and make the board a form once; then either reprint only the board
-    sheets asked for, or lay out the whole kit with `pages(pdf, board)`. Returns the PDF and
-    the kind of each page."""
+    sheets asked for, or lay out the whole kit with `pages(pdf, board)`."""
     lang = options.lang
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
                  subject=subject, only=page_kinds(options.only), keep_stock=options.stock)
@@ -63,14 +56,22 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
     else:
         pages(pdf, board)
-    return pdf.finish(), pdf.kinds
+    return pdf.finish()
 
 
-def card_section(pdf: PdfKit, fronts: list[Form], ids: list[str], back: Form, *, bleed: float,
-                 options: KitOptions, heading: str) -> None:
-    """Card fronts (``card:ID`` by `ids`) with the backs the user chose (duplex pages,
-    fold-over or none), butted or `--gap` apart."""
-    pdf.card_sheets(fronts, back, bleed=bleed, heading=heading, back_heading=word(pdf.lang, "card_backs"),
+def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptions, heading: str) -> None:
+    """The catalogue's cards, each design as many times as the game uses it (one of each in a
+    reprint of single cards), with the backs the user chose (duplex pages, fold-over or none),
+    butted or `--gap` apart."""
+    if not cards:
+        return
+    single = options.only is not None and "cards" not in options.only
+    ids = [card.label for card in cards for _ in range(1 if single else card.count)]
+    forms = {card.label: pdf.add_svg_form(f"Card-{card.key}", card.svg) for card in cards}
+    back = cards[0].back
+    assert back is not None, "every card has a back"
+    pdf.card_sheets([forms[i] for i in ids], pdf.add_svg_form("Card-back", back.svg), bleed=cards[0].bleed,
+                    outline=cards[0].outline, heading=heading, back_heading=word(pdf.lang, "card_backs"),
                     backs=options.backs, flip=options.flip, back_offset=options.back_offset, ids=ids,
                     gap=options.gap)
 
@@ -405,28 +406,21 @@ def pack_pieces(pdf: PdfKit, blocks: list[Block], *, heading: str) -> None:
     Packer(pdf, blocks).pages(heading=heading)
 
 
-RECT = Outline()
+def items(pdf: PdfKit, designs: Sequence[PieceDesign], *, form_prefix: str, strip: str = "") -> list[Item]:
+    """The catalogue's pieces to pack, each drawn once as a form named `form_prefix` + its key
+    (less `strip`), with its id and trim outline."""
+    return [Item(p.id, pdf.add_svg_form(f"{form_prefix}{p.key.removeprefix(strip)}", p.svg), p.outline)
+            for p in designs]
 
 
-def items(kind: str, drawings: dict[str, str], pdf: PdfKit, *, prefix: str = "", form_prefix: str = "",
-          outline: Outline = RECT) -> list[Item]:
-    """The pieces of one kind from a kit's drawings {key: svg}: each a form named
-    `form_prefix` + key, its id ``kind:`` + key without `prefix`."""
-    return [Item(f"{kind}:{key.removeprefix(prefix)}", pdf.add_svg_form(f"{form_prefix}{key}", svg), outline)
-            for key, svg in drawings.items()]
-
-
-def discs_block(pdf: PdfKit, title: str, discs: dict[str, str], prefix: str, options: KitOptions) -> Block:
+def discs_block(pdf: PdfKit, title: str, discs: Sequence[PieceDesign], options: KitOptions) -> Block:
     """Round pieces (``pawn:red-1``, drawn by pieces.disc_svg with a 1 mm margin), a few mm apart
     or `--gap` apart with their own crop marks; `title` names them in the cut list (a strings key)."""
-    found = items("pawn", discs, pdf, prefix=prefix, form_prefix="Disc-", outline=Outline("circle", inset=1.0))
+    found = items(pdf, discs, form_prefix="Disc-")
     return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0)
 
 
-def dice_block(pdf: PdfKit, dice: dict[str, str]) -> Block:
-    """Die nets (``die:1``): their cut outline and fold lines recorded, their assembly note."""
-    found = items("die", dice, pdf, prefix="die-", form_prefix="Die-")
-    if found:
-        points, folds = pieces.die_net_outline(pieces.die_net_face(found[0].form.h))
-        found = [replace(item, outline=Outline("polygon", points=points, folds=folds)) for item in found]
+def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign]) -> Block:
+    """Die nets (``die:1``): their cut outline and fold lines, their assembly note."""
+    found = items(pdf, dice, form_prefix="Die-")
     return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"))

@@ -14,7 +14,7 @@ from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.toml_lines import line_of
 from boardgen.errors import DataError, Problem
-from boardgen.render.imposition import Rect
+from boardgen.geometry import Rect
 from boardgen.render.pdf import PdfKit
 
 if TYPE_CHECKING:

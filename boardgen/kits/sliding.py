@@ -6,13 +6,15 @@ from dataclasses import dataclass, replace
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
+from boardgen.geometry import Outline
+from boardgen.kits.catalogue import Back, Catalogue, PieceDesign, board, designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
 from boardgen.model.sliding import Deal, SlidingLayout, deal, rule_values
 from boardgen.options import KitOptions, Summary
-from boardgen.render.imposition import Outline, Tiling, paper, tile_board
-from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.imposition import Tiling, paper, tile_board
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import sliding as svg
 
@@ -55,6 +57,27 @@ def tile_numbers(layout: SlidingLayout) -> dict[str, str]:
     """Each loose tile's number and its shape, with the treasure it carries."""
     return {tile.id.removeprefix("tile-"): tile.shape + (f": {tile.treasure}" if tile.treasure else "")
             for tile in layout.loose}
+
+
+def catalogue(layout: SlidingLayout, drawings: Drawings) -> Catalogue:
+    """The board, the loose corridor tiles, the fold-up standees (their fold lines in their
+    outline) and the treasure cards with their back."""
+    ids = piece_ids(layout)
+    return Catalogue((board(drawings.board), *sliding_pieces(layout, drawings, ids),
+                      *card_designs(layout, drawings, ids)))
+
+
+def sliding_pieces(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
+    """The tiles and standees every sliding kit prints."""
+    standees = [replace(p, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face(p.size))))
+                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"])]
+    return [*designs("tile", drawings.tiles, prefix="tile-", names=ids["tile"]), *standees]
+
+
+def card_designs(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
+    """The card fronts, each with the deck's back."""
+    return designs("card", drawings.fronts, file_prefix="card-", outline=Outline(inset=layout.bleed_mm),
+                   bleed=layout.bleed_mm, names=ids["card"], back=Back("card-back", drawings.back))
 
 
 def setup(layout: SlidingLayout, seed: int) -> Deal:
@@ -107,8 +130,8 @@ def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
-def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings,
-              options: KitOptions, *, summary: Summary) -> tuple[bytes, list[str]]:
+def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings, pieces_: Catalogue,
+              options: KitOptions, *, summary: Summary) -> ImposedPdf:
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
@@ -121,32 +144,23 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         values = rule_values(layout, lang)
         rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
                     + interpretation_blocks("sliding", lang, values, layout=layout), word(lang, "rules"))
-        packer = Packer(pdf, piece_blocks(pdf, layout, drawings, options))
+        packer = Packer(pdf, piece_blocks(pdf, pieces_, options))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        fronts = [pdf.add_svg_form(f"Card-{k}", v) for k, v in drawings.fronts.items()]
-        back = pdf.add_svg_form("Card-back", drawings.back)
-        card_section(pdf, fronts, list(drawings.fronts), back, bleed=layout.bleed_mm, options=options,
-                     heading=word(lang, "cards"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "cards"))
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
 
 
-def piece_blocks(pdf: PdfKit, layout: SlidingLayout, drawings: Drawings, options: KitOptions) -> list[Block]:
+def piece_blocks(pdf: PdfKit, pieces_: Catalogue, options: KitOptions) -> list[Block]:
     """Corridor tiles on a grid (butted on shared cut lines, or `--gap` apart each with its own
-    crop marks), then the standees."""
+    crop marks), then the fold-up standees (``pawn:red``) with their assembly note."""
     lang = pdf.lang
-    tiles = items("tile", drawings.tiles, pdf, prefix="tile-", form_prefix="Tile-")
-    return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True), standees(pdf, drawings.pawns)]
-
-
-def standees(pdf: PdfKit, pawns: dict[str, str]) -> Block:
-    """Fold-up standees by colour (``pawn:red``): their fold lines recorded, their assembly note."""
-    found = items("pawn", pawns, pdf, form_prefix="Pawn-")
-    found = [replace(item, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face((item.form.w, item.form.h)))))
-             for item in found]
-    return Block(noun(pdf.lang, "pawns"), found, gap=4.0, turnable=True, note=word(pdf.lang, "standee_note"))
+    tiles = items(pdf, pieces_.of_kind("tile"), form_prefix="Tile-")
+    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"), gap=4.0,
+                     turnable=True, note=word(lang, "standee_note"))
+    return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True), standees]
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,

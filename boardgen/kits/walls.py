@@ -3,17 +3,19 @@ blocks to glue on card and cut out, 16 pawns, the rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
+from boardgen.geometry import Outline
+from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
-from boardgen.kits.packing import Block, Item, Packer, discs_block, impose
+from boardgen.kits.packing import Block, Packer, discs_block, impose, items
 from boardgen.kits.rules_text import rules_blocks, rules_pages
 from boardgen.model.walls import WallsLayout, rule_values
 from boardgen.options import KitOptions, Summary
-from boardgen.render.imposition import Outline, Tiling, paper, tile_board
-from boardgen.render.pdf import Form, PdfKit
+from boardgen.render.imposition import Tiling, paper, tile_board
+from boardgen.render.pdf import Form, ImposedPdf, PdfKit
 from boardgen.render.svg import pieces
 from boardgen.render.svg import walls as svg
 
@@ -44,6 +46,17 @@ class Drawings:
         return {"board": self.board, "setup": self.setup, **self.blocks, **self.pawns}
 
 
+def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
+    """The board, the wall blocks at board scale (each cut on its polyomino outline) and the
+    pawns (discs cut on a circle 1 mm inside the drawing)."""
+    ids = piece_ids(layout)
+    outlines = {b.id.lower(): Outline("polygon", points=svg.block_outline(b, layout.pitch_mm)) for b in layout.blocks}
+    blocks = [replace(p, outline=outlines[p.label])
+              for p in designs("block", drawings.blocks, prefix="block-", lower=True, names=ids["block"])]
+    return Catalogue((board(drawings.board), *blocks,
+                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"])))
+
+
 def setup(layout: WallsLayout, seed: int) -> WallsLayout:
     """The game has no chance: every start is the printed one, the seed only names the check."""
     return layout
@@ -69,18 +82,16 @@ def board_tiling(layout: WallsLayout, options: KitOptions) -> Tiling:
                       overlap=options.overlap, orientation=options.orientation, zones_x=zones, zones_y=zones)
 
 
-def wall_blocks(pdf: PdfKit, layout: WallsLayout, drawings: Drawings) -> Block:
-    """The blocks at board scale (``block:a6``), each with its polygon cut outline and the note
-    on gluing them onto thick card before cutting."""
-    found = [Item(f"block:{b.id.lower()}", pdf.add_svg_form(f"Block-{b.id}", drawings.blocks[f"block-{b.id}"]),
-                  Outline("polygon", points=svg.block_outline(b, layout.pitch_mm)))
-             for b in layout.blocks if f"block-{b.id}" in drawings.blocks]
+def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> Block:
+    """The blocks at board scale (``block:a6``) and the note on gluing them onto thick card
+    before cutting."""
+    found = items(pdf, blocks, form_prefix="Block-", strip="block-")
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
     return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note)
 
 
-def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, options: KitOptions, *,
-              summary: Summary) -> tuple[bytes, list[str]]:
+def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
+              options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -99,8 +110,8 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
                    side=(word(lang, "walls_start"), start, layout.board_mm))
         rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path),
                     word(lang, "rules"))
-        packer = Packer(pdf, [wall_blocks(pdf, layout, drawings),
-                              discs_block(pdf, "pawns", drawings.pawns, "pawn-", options)])
+        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block")),
+                              discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 

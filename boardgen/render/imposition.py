@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from boardgen.errors import UsageError
+from boardgen.geometry import Rect
 
 PAPERS = {
     "a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0),
@@ -31,25 +32,6 @@ def stock(kind: str) -> str:
 
 _CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?$")
 UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
-
-    def inset(self, d: float) -> Rect:
-        return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
 
 @dataclass(frozen=True)
@@ -618,86 +600,3 @@ def svg_size(svg: str) -> tuple[float, float] | None:
         return float(width.group(1)), float(height.group(1))
     except ValueError:
         return None
-
-
-# Pieces placed on pages: the one record cut and press files read ---------------------------
-
-Point = tuple[float, float]
-Segment = tuple[Point, Point]
-
-
-@dataclass(frozen=True)
-class Outline:
-    """A piece's trim outline in mm of its own drawing (origin at the drawing's top-left, y
-    down): a rectangle (`rect`), a rectangle with rounded corners (`rounded`, `radius`), a
-    circle (`circle`, filling the box) or a polygon (`points`), the box being the drawing
-    less `inset` on every side (a card's bleed, a disc's margin). `folds` are fold or score
-    lines, drawing mm."""
-
-    shape: str = "rect"
-    inset: float = 0.0
-    radius: float = 0.0
-    points: tuple[Point, ...] = ()
-    folds: tuple[Segment, ...] = ()
-
-
-@dataclass(frozen=True)
-class Placement:
-    """One piece as placed on one page of a kit: what its cut files (plotter, laser) and
-    print-shop files read, so every tool cuts what the PDF prints.
-
-    `piece` is its id as `--only` takes it (``tile:07``, ``card:book``, ``token:5``,
-    ``pawn:red``, ``block:A6``, ``die:1``, ``wand:red-1``, ``board:2`` for a board sheet),
-    `kind` the piece kind (the part before the colon), `stock` the stock its page is printed
-    on (``card`` or ``paper``), `page` the 0-based index of the page among the kit's pages
-    (before a reprint drops any). `trim` is the bounding box of the trim outline in page mm
-    (origin top-left, y down); `shape` says what the outline is inside it: ``rect``,
-    ``rounded`` (corner `radius`), ``circle`` (radius `radius`, centred in `trim`) or
-    ``polygon`` (`points`, page mm, clockwise on the page). `bleed` is how far the art runs
-    past the trim (mm), `rotation` the quarter turns the drawing was placed with (degrees,
-    counter-clockwise on the page), `folds` the fold or score lines in page mm."""
-
-    piece: str
-    kind: str
-    stock: str
-    page: int
-    shape: str
-    trim: Rect
-    radius: float = 0.0
-    points: tuple[Point, ...] = ()
-    bleed: float = 0.0
-    rotation: int = 0
-    folds: tuple[Segment, ...] = ()
-
-
-def to_page(point: Point, w: float, h: float, x: float, y: float, *, rotate: int = 0, scale: float = 1.0) -> Point:
-    """Where a point of a w x h drawing lands when placed with its top-left corner at (x, y)
-    (PdfKit.place): turned by `rotate` (0, 90, 180, 270) and scaled."""
-    u, v = point
-    if rotate == 90:  # the drawing's top to the page's left
-        return x + v * scale, y + (w - u) * scale
-    if rotate == 180:
-        return x + (w - u) * scale, y + (h - v) * scale
-    if rotate == 270:  # the drawing's top to the page's right
-        return x + (h - v) * scale, y + u * scale
-    return x + u * scale, y + v * scale
-
-
-def placement(piece: str, kind: str, outline: Outline, w: float, h: float, x: float, y: float, *, stock: str,
-              page: int, rotate: int = 0, scale: float = 1.0, bleed: float = 0.0) -> Placement:
-    """The record of a w x h drawing with this outline placed like PdfKit.place places it."""
-    def move(p: Point) -> Point:
-        return to_page(p, w, h, x, y, rotate=rotate, scale=scale)
-
-    i = outline.inset
-    if outline.shape == "polygon":
-        points = tuple(move(p) for p in outline.points)
-    else:
-        points = (move((i, i)), move((w - i, h - i)))
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    trim = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-    radius = trim.w / 2 if outline.shape == "circle" else outline.radius * scale
-    folds = tuple((move(a), move(b)) for a, b in outline.folds)
-    return Placement(piece, kind, stock, page, outline.shape, trim, radius,
-                     points if outline.shape == "polygon" else (), bleed * scale,
-                     rotate, folds)

@@ -6,7 +6,7 @@ import hashlib
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from boardgen.data.strings import word
 from boardgen.errors import UsageError
+from boardgen.geometry import Outline, Placement, Rect, placement
 from boardgen.render import drawing_cache, fonts
 from boardgen.render.imposition import (
     CROP_RING,
@@ -26,11 +27,8 @@ from boardgen.render.imposition import (
     MARK_GAP,
     MARK_LEN,
     CardGrid,
-    Outline,
     PageFrame,
     Piece,
-    Placement,
-    Rect,
     Tiling,
     back_rect,
     card_grid,
@@ -38,7 +36,6 @@ from boardgen.render.imposition import (
     free_areas,
     mark_segments,
     place_keys,
-    placement,
     stock,
     svg_size,
 )
@@ -75,14 +72,18 @@ class Showcase:
     scale: float  # its size there over its own
 
 
-class KitPdf(bytes):
-    """A finished PDF; by SVG (svg_key), the drawings its pages show whole (showcases); every
-    piece placed on its pages (placements: see Placement, what cut and press files read) and
-    the kind of each page laid out (kinds: a reprint drops some)."""
+@dataclass(frozen=True)
+class ImposedPdf:
+    """A finished PDF and what it holds: the kind (``cover``, ``board``, ``cards``, ...) and
+    size (mm) of every page laid out, in order (a reprint drops some of them from `data`);
+    every piece placed on those pages (see Placement: what cut and press files read), and by
+    SVG (svg_key) the drawings its kept pages show whole (showcases, for previews)."""
 
-    showcases: dict[str, Showcase]
-    placements: list[Placement]
-    kinds: list[str]
+    data: bytes
+    kinds: tuple[str, ...]
+    sizes: tuple[tuple[float, float], ...]
+    placements: tuple[Placement, ...]
+    showcases: Mapping[str, Showcase]
 
 
 def svg_key(svg: str) -> str:
@@ -119,6 +120,7 @@ class PdfKit:
         self.page_number = 0
         self.page_open = False
         self.kinds: list[str] = []
+        self.sizes: list[tuple[float, float]] = []  # of each page laid out, mm
         # Every piece placed, page by page: the one record cut files and print-shop files read.
         self.placements: list[Placement] = []
         # A reprint keeps only pages of these kinds (card backs go with "cards"); the others are
@@ -244,6 +246,7 @@ class PdfKit:
         self.c.setPageSize((pt(self.frame.paper.w), pt(self.frame.paper.h)))
         self.page_number += 1
         self.kinds.append(kind)
+        self.sizes.append((self.frame.paper.w, self.frame.paper.h))
         self.shown_number = (self.page_number if self.keep_stock is None
                              else sum(stock(k) == self.keep_stock for k in self.kinds))
         self.page_open = True
@@ -308,7 +311,7 @@ class PdfKit:
         self.c.doForm(name)
         self.deferred.append((name, self.frame, draw))
 
-    def finish(self) -> KitPdf:
+    def finish(self) -> ImposedPdf:
         if self.page_open:
             self._close_page()
             self.page_open = False
@@ -330,11 +333,8 @@ class PdfKit:
             if name in self.pending:
                 self._define_form(name)
         self.c.save()
-        out = KitPdf(self.buffer.getvalue())
-        out.showcases = dict(self.showcases)
-        out.placements = list(self.placements)
-        out.kinds = list(self.kinds)
-        return out
+        return ImposedPdf(self.buffer.getvalue(), tuple(self.kinds), tuple(self.sizes), tuple(self.placements),
+                          dict(self.showcases))
 
     # Primitives ------------------------------------------------------------------------
 
@@ -592,13 +592,13 @@ class PdfKit:
                 self.text(label, shown.x + shown.w / 2, y, size=2.4, anchor="middle",
                           width=shown.w * 0.5, fill="muted")
 
-    def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, heading: str,
+    def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, outline: Outline, heading: str,
                     back_heading: str, backs: str, flip: str, back_offset: tuple[float, float],
                     ids: Sequence[str] | None = None, gap: float = 0.0) -> None:
         """Cards on a grid, upright or turned, whichever holds more: butted on shared cut lines
         (bleed around the block) or `gap` apart with their own crop marks; backs as duplex
         pages, fold-over (each back beside its front) or none. `ids` name the cards in the
-        placements (``card:ID``)."""
+        placements (``card:ID``); `outline` is a card's trim inside its drawing."""
         if backs not in ("duplex", "fold", "none"):
             raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
         if flip not in ("long", "short"):
@@ -609,7 +609,6 @@ class PdfKit:
         card = fronts[0]
         g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap)
         rotate = 90 if g.turned else 0
-        outline = Outline(inset=bleed)
         for start in range(0, len(fronts), g.per_page):
             chunk = fronts[start:start + g.per_page]
             chunk_ids = names[start:start + g.per_page]
