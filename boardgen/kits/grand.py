@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
-from boardgen.geometry import Outline
-from boardgen.kits.catalogue import Back, Catalogue, board, designs, die_designs, disc_designs
+from boardgen.kits.catalogue import Back, Catalogue, board, card_outline, designs, die_designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, card_section, dice_block, discs_block, impose
 from boardgen.kits.rules_text import rules_blocks, rules_pages
@@ -58,7 +57,7 @@ def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
     ids = piece_ids(layout)
     return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"]),
                       *die_designs(drawings.dice),
-                      *designs("card", drawings.fronts, file_prefix="card-", outline=Outline(inset=layout.bleed_mm),
+                      *designs("card", drawings.fronts, file_prefix="card-", outline=card_outline(layout.bleed_mm),
                                bleed=layout.bleed_mm, names=ids["card"],
                                counts={card.id: card.count for card in layout.deck},
                                back=Back("card-back", drawings.back))))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
-from boardgen.kits.catalogue import Back, Catalogue, PieceDesign, board, designs
+from boardgen.kits.catalogue import Back, Catalogue, PieceDesign, board, card_outline, designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
@@ -76,7 +76,7 @@ def sliding_pieces(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dic
 
 def card_designs(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
     """The card fronts, each with the deck's back."""
-    return designs("card", drawings.fronts, file_prefix="card-", outline=Outline(inset=layout.bleed_mm),
+    return designs("card", drawings.fronts, file_prefix="card-", outline=card_outline(layout.bleed_mm),
                    bleed=layout.bleed_mm, names=ids["card"], back=Back("card-back", drawings.back))
 
 
