@@ -123,7 +123,7 @@ def cli() -> None:
 
 @cli.command("list")
 def list_command() -> None:
-    """Show the bundled games, themes and paper sizes."""
+    """Show the bundled games, themes, paper sizes and print services."""
     from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
     from boardgen.data.strings import counts
@@ -144,6 +144,11 @@ def list_command() -> None:
         click.echo(f"  {name:<10} {w:g} x {h:g}")
     click.echo("  WxH        any size: 300x400 (mm), 210x297mm, 8.5x11in, 21x29.7cm")
     click.echo(f"Languages: {', '.join(LANGUAGES)} (a game prints in those it has)")
+    from boardgen.export.services import services, user_folder
+
+    click.echo(f"Print services (export --for, preflight --for; your own in {user_folder()}):")
+    for key, found in services().items():
+        click.echo(f"  {key:<10} {found.name}")
 
 
 @cli.command()
@@ -641,13 +646,14 @@ def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_br
         server.server_close()
 
 
-SERVICE_NAMES = ("tgc", "mpc", "drivethru", "press")  # boardgen.export.services.SERVICES, without importing it
+SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ or in your own data folder "
+                "(`boardgen list` shows them): ")
 
 
 @cli.command()
 @click.argument("game", required=False, shell_complete=_complete_game)
-@click.option("--for", "service", type=click.Choice(SERVICE_NAMES), required=True,
-              help="tgc (The Game Crafter) and mpc (MakePlayingCards): a PNG per card face; drivethru "
+@click.option("--for", "service", required=True, metavar="SERVICE",
+              help=SERVICE_HELP + "tgc (The Game Crafter) and mpc (MakePlayingCards): a PNG per card face; drivethru "
                    "(DriveThruCards): a PDF/X-1a deck, back then front; press (a print factory): PDF/X pages "
                    "of every piece with bleed, boxes and a die-cut line, and the die lines as SVG.")
 @click.option("--cards", default=None, metavar="SIZE",
@@ -682,12 +688,15 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--for", "service", type=click.Choice(SERVICE_NAMES), required=True)
+@click.option("--for", "service", required=True, metavar="SERVICE",
+              help=SERVICE_HELP + "tgc, mpc, drivethru, press, ...")
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
     from boardgen.export.preflight import report_files
-    from boardgen.export.services import SERVICES
+    from boardgen.export.services import service as find_service
+
+    chosen = find_service(service)
 
     if file.suffix.lower() not in (".pdf", ".png"):
         raise UsageError(f"{file}: preflight reads .pdf and .png files")
@@ -699,7 +708,7 @@ def preflight(file: Path, service: str, as_json: bool) -> None:
     except OSError as exc:
         raise UsageError(f"cannot read {file}: {exc.strerror}") from None
     try:
-        report = report_files({file.name: data}, SERVICES[service])
+        report = report_files({file.name: data}, chosen)
     except BoardgenError:
         raise
     except Exception as exc:  # a file pypdf or Pillow cannot read

@@ -553,6 +553,17 @@ def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]
         raise DataError(sorted(problems, key=_problem_order))
 
 
+def validate_with(schema_name: str, doc: Document) -> None:
+    """Every problem of a data file other than a game or theme (a print service, say) against
+    layouts/schema/<schema_name>.schema.json, at once, each naming file, key and line."""
+    file = layouts_root() / "schema" / f"{schema_name}.schema.json"
+    schema = json.loads(file.read_text(encoding="utf-8"))
+    validator = _validator()(schema, registry=_schema_registry())
+    problems = [problem for error in validator.iter_errors(doc.data) for problem in _describe(doc, error)]
+    if problems:
+        raise DataError(sorted(problems, key=_problem_order))
+
+
 # The tables every drawing reads from a theme; each key the bundled classic theme gives them
 # must be there, or the drawing would fail half-way on the first one missing.
 _THEME_TABLES = ("palette", "fonts", "strokes", "style")

@@ -2,18 +2,28 @@
 into ``<kit folder>/<service>/`` (the rest of the kit folder is left as it is, and the service's
 folder is replaced whole, like a kit).
 
-- tgc, mpc: one PNG per card face at the service's exact pixel size (the back once per deck);
-- drivethru: one PDF per deck, the back of card 1, then its front, and so on, in CMYK with the
-  total ink limited, converted to PDF/X-1a by Ghostscript;
-- press: every piece one page a face with 3 mm bleed, TrimBox and BleedBox, the die line in a
-  `die-cut` spot colour set to overprint, converted to PDF/X-3 by Ghostscript, and each die
-  line again as SVG.
-Every file is checked with `boardgen.export.preflight` before the folder is swapped in.
+Every face and its quantity comes from the kit's piece catalogue (boardgen.kits.catalogue); the
+services are data (boardgen.export.services):
+
+- png (tgc, mpc): one PNG per card design at the service's exact pixel size, its quantity in
+  the file name when the game uses it more than once (``front-03-minotaur-x2.png``), the back
+  once per deck;
+- pdf (drivethru): one PDF per deck, the back of card 1, then its front, and so on for every
+  card the game uses (each copy of a design), in CMYK with the total ink limited, converted to
+  the service's PDF/X by Ghostscript;
+- press: every piece design one page a face with the service's bleed, TrimBox and BleedBox,
+  the die line (the catalogue's trim outline) in a `die-cut` spot colour set to overprint,
+  converted to PDF/X by Ghostscript, and each die line again as SVG.
+
+Each service's folder has ``manifest.csv``: every file, the piece it shows and how many copies
+to print. Every file is checked with `boardgen.export.preflight` before the folder is swapped in.
 """
 
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -21,9 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from boardgen.errors import UsageError
-from boardgen.export.services import SERVICES, Service
+from boardgen.export.services import Service, services
+from boardgen.export.services import service as find_service
+from boardgen.kits.catalogue import Catalogue, PieceDesign, back_design
 
-__all__ = ["SERVICES", "ExportResult", "export_kit"]
+__all__ = ["ExportResult", "export_kit", "faces", "services"]
 
 
 @dataclass
@@ -53,46 +65,33 @@ def _sizes_text(service: Service) -> str:
     return ", ".join(f"{name} ({said})" for name, (said, _) in service.sizes.items())
 
 
-def _faces(drawings: Any, layout: Any, press: bool) -> list[Any]:
-    """The faces to export, in the kit's order: cards (fronts, then the back) for a card
-    service; every piece for press (the set-up picture and the paper score pad left out)."""
-    from boardgen.export.press import CARD_CORNER_MM, Face
-    from boardgen.render.imposition import svg_size
-
-    files: dict[str, str] = drawings.files()
-    blocks = {f"block-{b.id}": b for b in getattr(layout, "blocks", ())}
-    out = []
-    for name, svg in files.items():
-        is_card = name.startswith("card-")
-        if not is_card and not press:
+def faces(pieces: Catalogue, press: bool) -> list[PieceDesign]:
+    """The designs to export, in the catalogue's order: the card fronts, then the deck's back,
+    for a card service; every piece for press (the paper score pad left out), each deck's back
+    after its cards."""
+    out: list[PieceDesign] = []
+    for piece in pieces:
+        if piece.kind == "score-pad" or (not press and piece.kind != "card"):
             continue
-        if name in ("setup", "score-pad"):
-            continue
-        if is_card:
-            out.append(Face(name, svg, tuple(layout.card_size_mm), layout.bleed_mm, "rounded", CARD_CORNER_MM))
-            continue
-        size = svg_size(svg)
-        if size is None:
-            continue
-        w, h = size
-        block = blocks.get(name)
-        if block is not None:  # a wall block: its polyomino outline, as the kit cuts it
-            from boardgen.render.svg.walls import block_outline
-
-            out.append(Face(name, svg, (w, h), shape="polygon", points=block_outline(block, layout.pitch_mm)))
-        elif name.startswith("die-"):  # a die net: the cross with its glue tabs, as the kit cuts it
-            from boardgen.render.svg.pieces import die_net_face, die_net_outline
-
-            out.append(Face(name, svg, (w, h), shape="polygon", points=die_net_outline(die_net_face(h))[0]))
-        elif abs(w - h) < 1e-6 and re.search(rf'<circle[^>]*id="{re.escape(name)}-face"', svg):
-            # A round piece drawn with 1 mm round its cut circle.
-            out.append(Face(name, svg, (w - 2.0, h - 2.0), 1.0, "circle"))
-        else:
-            out.append(Face(name, svg, (w, h)))
-    if not press:
-        backs = [f for f in out if f.name == "card-back"]
-        out = [f for f in out if f.name != "card-back"] + backs
+        out.append(piece)
+    cards = pieces.of_kind("card")
+    if cards:
+        out.append(back_design(cards))
     return out
+
+
+def _quantity(piece: PieceDesign) -> str:
+    return f"-x{piece.count}" if piece.count > 1 else ""
+
+
+def _manifest(rows: list[tuple[str, PieceDesign, int]]) -> bytes:
+    """file,piece,name,quantity: how many copies of each file's face to print."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["file", "piece", "name", "quantity"])
+    for path, piece, quantity in rows:
+        writer.writerow([path, piece.id, piece.name, quantity])
+    return out.getvalue().encode("utf-8")
 
 
 def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, cards: str | None = None) -> ExportResult:
@@ -106,7 +105,7 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
     from boardgen.kits.output import check_output, interruptible, kit_id, write_kit
     from boardgen.options import check_kit_options
 
-    service = SERVICES[service_key]
+    service = find_service(service_key)
     check_kit_options(options)
     strings(options.lang)
     engine, layout = load_game(game)
@@ -117,7 +116,7 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
     if service.faces in ("pdf", "press"):
         ghostscript.require(f"export --for {service.key}")  # known before any drawing
     if service.faces != "press":
-        if getattr(layout, "card_size_mm", None) is None:
+        if not engine.prints_cards:
             raise UsageError(f"{layout.id} has no cards for {service.name} to print; "
                              f"`export {game} --for press` writes press files of its pieces")
         wanted = cards if cards is not None else _card_size_name(layout.doc)
@@ -136,38 +135,44 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
     seed = layout.default_seed if options.seed is None else options.seed
     setup = kit.setup(layout, seed)
     drawings = draw_kit(kit, layout, theme, setup, seed, options.lang)
-    faces = _faces(drawings, layout, service.faces == "press")
+    chosen = faces(kit.catalogue(layout, drawings), service.faces == "press")
     deck = re.sub(r"[^A-Za-z0-9_-]+", "_", layout.id)
     files: dict[str, bytes] = {}
+    rows: list[tuple[str, PieceDesign, int]] = []
     with interruptible() as interrupted:
         if service.faces == "png":
-            for k, face in enumerate(faces, start=1):
-                label = "back" if face.name == "card-back" else f"front-{k:02d}-{face.name.removeprefix('card-')}"
+            for k, face in enumerate(chosen, start=1):
+                label = "back" if face.kind == "card-back" else f"front-{k:02d}-{face.label}{_quantity(face)}"
+                path = f"{service.key}/{deck}/{label}.png"
                 image = rgb_raster(face, theme, service.pixels(size, face.trim))
-                files[f"{service.key}/{deck}/{label}.png"] = png_bytes(image, service.dpi)
+                files[path] = png_bytes(image, service.dpi)
+                rows.append((path, face, face.count))
                 interrupted()
         elif service.faces == "pdf":
             profile = str(ghostscript.cmyk_profile())
-            back = next(f for f in faces if f.name == "card-back")
+            back = chosen[-1]
             limit = service.ink_limit or 300
             back_cmyk = to_cmyk(rgb_raster(back, theme, service.pixels(size, back.trim)), profile, limit)
             pages = []
-            for face in faces:
-                if face is back:
-                    continue
+            for face in chosen[:-1]:
                 front = to_cmyk(rgb_raster(face, theme, service.pixels(size, face.trim)), profile, limit)
-                pages += [(back_cmyk, back.trim), (front, face.trim)]
+                pages += [(back_cmyk, back.trim), (front, face.trim)] * face.count
                 interrupted()
             raw = raster_deck_pdf(pages, bleed=service.bleed_mm, dpi=service.dpi, title=f"{layout.title[options.lang]}")
-            files[f"{service.key}/{deck}-deck.pdf"] = ghostscript.to_pdfx(raw, version="PDF/X-1a:2003",
-                                                                          title=layout.title[options.lang])
+            path = f"{service.key}/{deck}-deck.pdf"
+            files[path] = ghostscript.to_pdfx(raw, version=service.pdfx, title=layout.title[options.lang])
+            rows += [(path, face, face.count) for face in chosen]
         else:
-            raw = press_pdf(faces, theme, bleed=service.bleed_mm, title=layout.title[options.lang])
-            files[f"{service.key}/{deck}-press.pdf"] = ghostscript.to_pdfx(raw, version="PDF/X-3:2002",
-                                                                           title=layout.title[options.lang])
-            for face in faces:
-                files[f"{service.key}/dielines/{face.name}.svg"] = dieline_svg(face, bleed=service.bleed_mm).encode()
+            raw = press_pdf(chosen, theme, bleed=service.bleed_mm, title=layout.title[options.lang])
+            path = f"{service.key}/{deck}-press.pdf"
+            files[path] = ghostscript.to_pdfx(raw, version=service.pdfx, title=layout.title[options.lang])
+            for face in chosen:
+                die = f"{service.key}/dielines/{face.file}.svg"
+                files[die] = dieline_svg(face, bleed=service.bleed_mm).encode()
+                rows.append((die, face, face.count))
         report = preflight.report_files(files, service)
+        report["quantities"] = {face.id: face.count for face in chosen}
+        files[f"{service.key}/manifest.csv"] = _manifest(rows)
         files[f"{service.key}/preflight.json"] = (json.dumps(report, indent=2, sort_keys=True) + "\n").encode()
         written = write_kit(folder, files, owned=(service.key,), before_swap=interrupted)
     return ExportResult(folder / service.key, written, report)

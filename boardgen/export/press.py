@@ -1,4 +1,5 @@
-"""Print-shop files from a kit's piece drawings: one image per card face at the service's exact
+"""Print-shop files from a kit's piece catalogue (each design's drawing, trim outline and
+bleed): one image per card face at the service's exact
 pixel size, a deck PDF of CMYK pages with its ink limited, and press pages (one piece a page,
 TrimBox and BleedBox, the die line in a `die-cut` spot colour set to overprint) with the die line
 again as SVG.
@@ -11,10 +12,10 @@ hairline where a cut lands a little outside.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from boardgen.data.theme import Theme
+from boardgen.kits.catalogue import PieceDesign
 from boardgen.render.pdf import _draw, _drawing, svg_page
 
 if TYPE_CHECKING:
@@ -24,24 +25,9 @@ MM = 72 / 25.4
 DIE_CUT = "die-cut"
 # The die line's stroke: a hairline, the spot colour's stand-in 100 % magenta on proofs.
 DIE_WIDTH_PT = 0.25
-CARD_CORNER_MM = 3.0  # poker and mini cards are die-cut with 1/8 in (3 mm) corners
 
 
-@dataclass(frozen=True)
-class Face:
-    """One face of a piece as drawn: the SVG, its trim in mm, the bleed the SVG draws around the
-    trim (0: none), and the shape of its cut."""
-
-    name: str
-    svg: str
-    trim: tuple[float, float]
-    drawn_bleed: float = 0.0
-    shape: str = "rect"  # rect, rounded, circle or polygon
-    radius: float = 0.0
-    points: tuple[tuple[float, float], ...] = ()  # a polygon's corners, mm of the drawing (y down)
-
-
-def rgb_raster(face: Face, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
+def rgb_raster(face: PieceDesign, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
     """The face with its drawn bleed, rasterised to exactly `pixels` (RGB)."""
     import pypdfium2 as pdfium
     from PIL import Image
@@ -120,26 +106,26 @@ def raster_deck_pdf(pages: list[tuple[Image.Image, tuple[float, float]]], *, ble
     return buffer.getvalue()
 
 
-def _die_path(c: object, face: Face, x: float, y: float) -> object:
+def _die_path(c: object, face: PieceDesign, x: float, y: float) -> object:
     w, h = face.trim[0] * MM, face.trim[1] * MM
     path = c.beginPath()  # type: ignore[attr-defined]
-    if face.shape == "circle":
+    if face.outline.shape == "circle":
         path.circle(x + w / 2, y + h / 2, min(w, h) / 2)
-    elif face.shape == "polygon" and face.points:
+    elif face.outline.shape == "polygon" and face.outline.points:
         # Drawing mm, y down, to page points, y up (x, y: the trim's lower-left corner).
-        corners = [(x + px * MM, y + h - py * MM) for px, py in face.points]
+        corners = [(x + px * MM, y + h - py * MM) for px, py in face.outline.points]
         path.moveTo(*corners[0])
         for corner in corners[1:]:
             path.lineTo(*corner)
         path.close()
-    elif face.shape == "rounded" and face.radius > 0:
-        path.roundRect(x, y, w, h, face.radius * MM)
+    elif face.outline.shape == "rounded" and face.outline.radius > 0:
+        path.roundRect(x, y, w, h, face.outline.radius * MM)
     else:
         path.rect(x, y, w, h)
     return path
 
 
-def press_pdf(faces: list[Face], theme: Theme, *, bleed: float, title: str) -> bytes:
+def press_pdf(faces: list[PieceDesign], theme: Theme, *, bleed: float, title: str) -> bytes:
     """One page per face: the piece with `bleed` mm around its trim (drawn, or mirrored from its
     edges), TrimBox on the trim, BleedBox on the page, and the die line stroked in the
     `die-cut` spot colour with overprint on."""
@@ -160,10 +146,10 @@ def press_pdf(faces: list[Face], theme: Theme, *, bleed: float, title: str) -> b
         _boxes(c, w, h, bleed)
         drawing = _drawing(face.svg)
         # The drawing's own origin: its drawn bleed lies around the trim.
-        ox, oy = (bleed - face.drawn_bleed) * MM, (bleed - face.drawn_bleed) * MM
-        if face.drawn_bleed + 1e-6 < bleed:
+        ox, oy = (bleed - face.outline.inset) * MM, (bleed - face.outline.inset) * MM
+        if face.outline.inset + 1e-6 < bleed:
             # Mirrored copies across each edge and corner make the bleed the drawing lacks.
-            dw, dh = (w + 2 * face.drawn_bleed) * MM, (h + 2 * face.drawn_bleed) * MM
+            dw, dh = (w + 2 * face.outline.inset) * MM, (h + 2 * face.outline.inset) * MM
             for mx in (-1, 0, 1):
                 for my in (-1, 0, 1):
                     if mx == my == 0:
@@ -192,21 +178,21 @@ def press_pdf(faces: list[Face], theme: Theme, *, bleed: float, title: str) -> b
     return buffer.getvalue()
 
 
-def dieline_svg(face: Face, *, bleed: float) -> str:
+def dieline_svg(face: PieceDesign, *, bleed: float) -> str:
     """The die line alone, in millimetres on the press page (trim plus bleed), stroked in the
     spot colour's name so a factory's prepress finds it."""
     w, h = face.trim
     pw, ph = w + 2 * bleed, h + 2 * bleed
     style = f'fill="none" stroke="#ff00ff" stroke-width="0.1" id="{DIE_CUT}"'
-    if face.shape == "circle":
+    if face.outline.shape == "circle":
         shape = f'<circle cx="{bleed + w / 2:.3f}" cy="{bleed + h / 2:.3f}" r="{min(w, h) / 2:.3f}" {style}/>'
-    elif face.shape == "polygon" and face.points:
-        corners = " ".join(f"{bleed + px:.3f},{bleed + py:.3f}" for px, py in face.points)
+    elif face.outline.shape == "polygon" and face.outline.points:
+        corners = " ".join(f"{bleed + px:.3f},{bleed + py:.3f}" for px, py in face.outline.points)
         shape = f'<polygon points="{corners}" {style}/>'
     else:
-        r = face.radius if face.shape == "rounded" else 0.0
+        r = face.outline.radius if face.outline.shape == "rounded" else 0.0
         shape = (f'<rect x="{bleed:.3f}" y="{bleed:.3f}" width="{w:.3f}" height="{h:.3f}" rx="{r:.3f}" '
                  f'ry="{r:.3f}" {style}/>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw:.3f}mm" height="{ph:.3f}mm" '
-            f'viewBox="0 0 {pw:.3f} {ph:.3f}">\n  <title>{face.name}: die line ({DIE_CUT})</title>\n'
+            f'viewBox="0 0 {pw:.3f} {ph:.3f}">\n  <title>{face.file}: die line ({DIE_CUT})</title>\n'
             f'  {shape}\n</svg>\n')
