@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+import click
 import ezdxf
 import pytest
 from click.testing import CliRunner
@@ -220,3 +221,14 @@ def test_no_module_reads_an_output_through_getattr() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
                 names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
                 assert not set(names) & {"placements", "showcases", "kinds"}, f"{file}:{node.lineno}"
+
+
+def test_every_cutting_machine_the_cli_offers_is_a_data_file_with_its_limits() -> None:
+    from boardgen.cut.machines import machines
+
+    render = cli.commands["render"]
+    choice = next(p for p in render.params if p.name == "cut_machine").type
+    found = machines()
+    assert isinstance(choice, click.Choice) and set(choice.choices) == set(found)
+    assert found["cricut"].mat is not None and found["laser"].gap > 0
+    assert all(found[k].marks is not None for k in ("silhouette", "silhouette-4", "scanncut"))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from boardgen.cut.machines import machine
 from boardgen.errors import UsageError
 from boardgen.geometry import Placement, kerf
 
-GAP = 2.0  # mm between cut paths: the beam's heat marks a neighbour closer than that
 _BED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*$")
 BED_MM = (20.0, 3000.0)
 KERF_MM = (0.0, 2.0)
@@ -28,9 +28,10 @@ def bed_size(text: str) -> tuple[float, float]:
 
 
 def lay_out(outlines: Sequence[Placement], bed: tuple[float, float], *, kerf_mm: float = 0.0,
-            gap: float = GAP) -> list[list[Placement]]:
+            gap: float | None = None) -> list[list[Placement]]:
     """The pieces' kerf-compensated cut paths on as many beds as they need, tallest first, in
     rows from the bed's top-left; each bed a list of outlines in bed mm (y down)."""
+    gap = machine("laser").gap if gap is None else gap
     bed_w, bed_h = bed
     cut = [kerf(o, kerf_mm) for o in outlines]
     for o in cut:

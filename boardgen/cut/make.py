@@ -6,10 +6,12 @@ PDF. Every file goes under `cut/` of the kit folder:
   with the machine's registration marks printed on it, and one cut file per page
   (`-page07.dxf` for Silhouette Studio, `-page07.svg` for CanvasWorkspace), in page millimetres,
   its outlines on the printed trims;
-- cricut: one PNG per mat (300 dpi, at most 171 x 248 mm, pieces of one page) and the SVG of
+- cricut: one PNG per mat (at most the image Design Space prints, pieces of one page) and the SVG of
   the same mat's cut outlines, for Design Space's Print Then Cut;
 - laser: every piece laid out anew on beds of `--bed` (SVG and DXF per bed, kerf compensated);
 - `README.txt`: how to use each file with the machine.
+
+Each machine's names, marks and limits are data (layouts/machines/*.toml, cut.machines).
 """
 
 from __future__ import annotations
@@ -20,15 +22,14 @@ from dataclasses import dataclass, replace
 
 from boardgen.cut import marks as marks_mod
 from boardgen.cut.files import dxf, svg
-from boardgen.cut.laser import GAP, lay_out
+from boardgen.cut.laser import lay_out
+from boardgen.cut.machines import Mat
+from boardgen.cut.machines import machine as find_machine
 from boardgen.errors import UsageError
 from boardgen.geometry import Placement, Rect
 from boardgen.options import KitOptions
 from boardgen.render.pdf import ImposedPdf
 
-DPI = 300
-MAT = (171.0, 248.0)  # mm: the largest image Cricut Design Space prints and cuts (6.75 x 9.25 in)
-MAT_MARGIN = 1.0  # mm of white round a mat's pieces
 NOT_CUT = ("card-back",)  # the backs are printed on the other side of the fronts' page: not cut there
 
 
@@ -41,14 +42,14 @@ class CutOptions:
 
 def room_for_cutting(options: KitOptions) -> KitOptions:
     """The kit laid out for a print-and-cut machine: margins wide enough for the registration
-    marks and the clear ring round them (marks.margin_for), and at least GAP mm between pieces so
+    marks and the clear ring round them (marks.margin_for), and at least a laser bed's gap between pieces so
     a blade's overcut never enters a neighbour. A laser's pieces are laid out anew: no change."""
     if options.cut is not None and (options.only is not None or options.board_sheets is not None):
         raise UsageError("--cut writes the cut files of the whole kit: not with --only or --sheets")
     if options.cut in (None, "laser"):
         return options
     margin = marks_mod.margin_for(options.cut)
-    return replace(options, margin=max(options.margin, margin), gap=max(options.gap, GAP))
+    return replace(options, margin=max(options.margin, margin), gap=max(options.gap, find_machine("laser").gap))
 
 
 def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placement]]:
@@ -143,16 +144,17 @@ def _marked_pdf(pdf: bytes, sizes: Sequence[tuple[float, float]], pages: Sequenc
     return out.getvalue(), used
 
 
-def _fits(box: tuple[float, float, float, float]) -> bool:
-    slack = 2 * 25.4 / DPI  # the mat is cut on whole pixels: a pixel more at each side at most
-    return box[2] - box[0] <= MAT[0] - slack and box[3] - box[1] <= MAT[1] - slack
+def _fits(box: tuple[float, float, float, float], mat: Mat) -> bool:
+    slack = 2 * 25.4 / mat.dpi  # the mat is cut on whole pixels: a pixel more at each side at most
+    return box[2] - box[0] <= mat.w - slack and box[3] - box[1] <= mat.h - slack
 
 
-def _mats(outlines: Sequence[Placement], bleed: dict[str, float]) -> tuple[list[tuple[list[Placement], float]],
-                                                                         list[Placement]]:
+def _mats(outlines: Sequence[Placement], bleed: dict[str, float],
+          mat: Mat) -> tuple[list[tuple[list[Placement], float]], list[Placement]]:
     """Pieces of one page grouped into mats, in reading order: each group's box (bleed and its
-    white margin included) at most MAT. A piece alone too large with MAT_MARGIN round it goes
-    on a mat with no margin; one larger than a mat even so is left out (returned apart)."""
+    white margin included) at most the mat's image. A piece alone too large with the margin
+    round it goes on a mat with no margin; one larger than a mat even so is left out (returned
+    apart)."""
     groups: list[tuple[list[Placement], float]] = []
     too_large: list[Placement] = []
     box: tuple[float, float, float, float] | None = None
@@ -162,17 +164,17 @@ def _mats(outlines: Sequence[Placement], bleed: dict[str, float]) -> tuple[list[
         return o.x - b, o.y - b, o.right + b, o.bottom + b
 
     for o in sorted(outlines, key=lambda o: (round(o.y, 3), round(o.x, 3))):
-        mine = around(o, MAT_MARGIN)
-        if box is not None and groups[-1][1] == MAT_MARGIN:
+        mine = around(o, mat.margin)
+        if box is not None and groups[-1][1] == mat.margin:
             grown = (min(box[0], mine[0]), min(box[1], mine[1]), max(box[2], mine[2]), max(box[3], mine[3]))
-            if _fits(grown):
+            if _fits(grown, mat):
                 groups[-1][0].append(o)
                 box = grown
                 continue
-        if _fits(mine):
-            groups.append(([o], MAT_MARGIN))
+        if _fits(mine, mat):
+            groups.append(([o], mat.margin))
             box = mine
-        elif _fits(around(o, 0.0)):
+        elif _fits(around(o, 0.0), mat):
             groups.append(([o], 0.0))
             box = None
         else:
@@ -182,18 +184,20 @@ def _mats(outlines: Sequence[Placement], bleed: dict[str, float]) -> tuple[list[
 
 def _cricut(pdf: bytes, pages: dict[int, list[Placement]], bleed: dict[str, float],
             stem: str) -> tuple[dict[str, bytes], list[Placement]]:
-    import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
+    from boardgen.render.raster import opened, page_image
+
+    mat_spec = find_machine("cricut").mat
+    assert mat_spec is not None, "Cricut prints and cuts mats"
     out: dict[str, bytes] = {}
     left_out: list[Placement] = []
-    doc = pdfium.PdfDocument(pdf)
-    px = DPI / 25.4
+    px = mat_spec.dpi / 25.4
     n = 0
-    try:
+    with opened(pdf) as doc:
         for index, outlines in sorted(pages.items()):
-            image = doc[index].render(scale=DPI / 72).to_pil().convert("RGB")
-            groups, too_large = _mats(outlines, bleed)
+            image = page_image(doc, index, scale=mat_spec.dpi / 72)
+            groups, too_large = _mats(outlines, bleed, mat_spec)
             left_out += too_large
             for group, margin in groups:
                 n += 1
@@ -212,13 +216,11 @@ def _cricut(pdf: bytes, pages: dict[int, list[Placement]], bleed: dict[str, floa
                                     b[3] * px - crop[1] - 1), fill=255)
                 mat.paste(image.crop(crop), (0, 0), mask)
                 png = io.BytesIO()
-                mat.save(png, "PNG", dpi=(DPI, DPI), optimize=False)
+                mat.save(png, "PNG", dpi=(mat_spec.dpi, mat_spec.dpi), optimize=False)
                 name = f"{stem}-cricut-mat{n:02}"
                 out[f"{name}.png"] = png.getvalue()
                 w, h = (crop[2] - crop[0]) / px, (crop[3] - crop[1]) / px
                 out[f"{name}.svg"] = svg([o.moved(-crop[0] / px, -crop[1] / px) for o in group], w, h)
-    finally:
-        doc.close()
     return out, left_out
 
 
@@ -263,40 +265,51 @@ def cut_files(imposed: ImposedPdf, options: CutOptions, *, stem: str,
     return files, text
 
 
+def _a(number: float) -> str:
+    """The article before a number said aloud: an 8, an 11, an 18; a 5."""
+    said = f"{number:g}"
+    return "an" if said.startswith("8") or said.split(".")[0] in ("11", "18") else "a"
+
+
 def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, list[Placement]],
                  order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Placement] = ()) -> str:
     """How to use the files with the machine, in words (the first page of the marked PDF and
     cut/README.txt)."""
     count = sum(len(pages[i]) for i in order)
-    lines = [f"Cutting this kit with a {NAMES[machine]}",
+    found = find_machine(machine)
+    spec, mat = found.marks, found.mat
+    lines = [f"Cutting this kit with a {found.name}",
              f"{count} pieces on {len(order)} pages of card. Print at 100 % (actual size, no 'fit to page'): "
              "the cut files are drawn at the printed size, in millimetres."]
-    if machine.startswith("silhouette"):
-        pattern = "4 marks (one more L at the bottom right)" if machine == "silhouette-4" else "3 marks"
+    if spec is not None and spec.pattern.startswith("silhouette"):
+        pattern = "4 marks (one more L at the bottom right)" if spec.pattern == "silhouette-4" else "3 marks"
         lines += [
             f"Print {stem}-{machine}.pdf from its second page on card. Each page carries Silhouette registration "
-            f"marks ({pattern}: a filled 5 mm square at the top left, L marks at the other corners, "
-            "arms 5 mm long, 1 mm thick, 10 mm in from the paper's edges).",
+            f"marks ({pattern}: a filled {spec.arm:g} mm square at the top left, L marks at the other corners, "
+            f"arms {spec.arm:g} mm long, {spec.thick:g} mm thick, {spec.inset:g} mm in from the paper's edges).",
             f"In Silhouette Studio open the DXF named after the page's number (the number in its footer): "
             f"{stem}-{machine}-page07.dxf for page 7. Set the page size to the paper's, turn Registration Marks on "
-            "with the same style, length 5 mm, thickness 1 mm, inset 10 mm, and do not move the outlines: "
+            f"with the same style, length {spec.arm:g} mm, thickness {spec.thick:g} mm, inset {spec.inset:g} mm, "
+            "and do not move the outlines: "
             "they are already where the printed pieces are. The CUT layer is every piece's outline; the "
             "SCORE layer holds fold lines (set it to a light pressure, or hide it).",
             "Put the printed page on the mat with the square at the top left, load it and Send: the machine "
             "reads the marks, then cuts.",
         ]
-    elif machine == "scanncut":
+    elif spec is not None:
         lines += [
             f"Print {stem}-scanncut.pdf from its second page on card: each page has a bullseye near each corner "
-            "(an 8 mm ring round a 3 mm dot, centred 14 mm in from both edges).",
+            f"({_a(spec.ring)} {spec.ring:g} mm ring round a {spec.dot:g} mm dot, centred "
+            f"{spec.inset + spec.ring / 2:g} mm in from both edges).",
             f"In CanvasWorkspace import the SVG named after the page's number ({stem}-scanncut-page07.svg for page 7; "
             "page-sized, in millimetres, red outlines to cut, blue fold lines to score or delete), send it to "
             "the machine, put the printed page on the mat and let the machine scan it: align the cut data on "
             "the bullseyes and cut.",
         ]
-    elif machine == "cricut":
+    elif mat is not None:
         lines += [
-            "Print Then Cut: for each mat upload the PNG (300 dpi, at most 171 x 248 mm) as a printed image and "
+            f"Print Then Cut: for each mat upload the PNG ({mat.dpi} dpi, at most {mat.w:g} x {mat.h:g} mm) as a "
+            "printed image and "
             "the SVG of the same name as its cut line; both are the same size, so place them at the same "
             "position, select both and Flatten. Design Space prints its own marks round the image: print it "
             "from Design Space on card, then cut.",
@@ -310,14 +323,9 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
         lines += [
             f"{len(numbers)} bed(s) of {bw:g} x {bh:g} mm, {stem}-laser-bed01.svg and .dxf on: every piece's "
             f"outline, kerf compensated ({options.kerf:g} mm: the path runs {options.kerf / 2:g} mm outside the "
-            "trim), at least 2 mm apart. Red hairlines (layer CUT) cut through; blue (SCORE) are fold lines, "
-            "to score at low power. Map the colours to operations in your laser's software and import at 1:1 "
+            f"trim), at least {found.gap:g} mm apart. Red hairlines (layer CUT) cut through; blue (SCORE) are fold "
+            "lines, to score at low power. Map the colours to operations in your laser's software and import at 1:1 "
             "(millimetres). The pieces are laid out for the bed, not as printed: cut blank stock (card, board) "
             "and glue the printed faces on, or cut printed pieces from the pages one at a time.",
         ]
     return "\n\n".join(lines) + "\n"
-
-
-NAMES = {"silhouette": "Silhouette (Cameo, Portrait)", "silhouette-4": "Silhouette (Cameo 4 and later, 4 marks)",
-         "scanncut": "Brother ScanNCut", "cricut": "Cricut (Print Then Cut)", "laser": "laser cutter"}
-

@@ -9,19 +9,17 @@ coordinates, so the machine that finds the marks finds every outline.
 - ScanNCut: a bullseye (a 1 mm ring 8 mm across round a 3 mm dot) near each corner, its centre
   14 mm in from both edges.
 - Cricut Print Then Cut: Design Space prints its own marks round the image: none of ours.
+
+The sizes are the machines' data (layouts/machines/*.toml, boardgen.cut.machines).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boardgen.cut.machines import MarkSpec, machine
+
 MACHINES = ("silhouette", "cricut", "scanncut", "laser")
-INSET = 10.0  # mm from the paper's edges to a mark's outer corner (Silhouette), a bullseye's box
-ARM = 5.0  # length of an L mark's arms, side of the square
-THICK = 1.0  # an L mark's arms
-BULLSEYE = 8.0  # outer diameter of a ScanNCut bullseye ring
-BULLSEYE_DOT = 3.0
-CLEAR = 3.0  # mm around a mark kept free of print and cuts: a sensor scans past its edges
 
 
 @dataclass(frozen=True)
@@ -50,59 +48,72 @@ class Marks:
     boxes: tuple[Box, ...] = ()
     rings: tuple[Ring, ...] = ()
 
+    clear: float = 0.0  # mm round each mark kept free of print and cuts
+
     def keep_out(self) -> list[Box]:
-        """The zones round each mark where nothing may be printed or cut (mark plus CLEAR)."""
+        """The zones round each mark where nothing may be printed or cut (mark plus `clear`)."""
         zones = []
         for b in self.boxes:
-            zones.append(Box(b.x - CLEAR, b.y - CLEAR, b.w + 2 * CLEAR, b.h + 2 * CLEAR))
+            zones.append(Box(b.x - self.clear, b.y - self.clear, b.w + 2 * self.clear, b.h + 2 * self.clear))
         for r in self.rings:
-            reach = r.r + r.width / 2 + CLEAR
+            reach = r.r + r.width / 2 + self.clear
             zones.append(Box(r.cx - reach, r.cy - reach, 2 * reach, 2 * reach))
         return zones
 
 
-def _l_mark(cx: float, cy: float, sx: int, sy: int) -> tuple[Box, Box]:
-    """An L whose outer corner is (cx, cy); its arms run ARM mm towards the page's inside
-    (sx, sy: +1 right/down, -1 left/up)."""
-    x = cx if sx > 0 else cx - ARM
-    y = cy if sy > 0 else cy - ARM
-    horizontal = Box(x, cy if sy > 0 else cy - THICK, ARM, THICK)
-    vertical = Box(cx if sx > 0 else cx - THICK, y, THICK, ARM)
+def _l_mark(spec: MarkSpec, cx: float, cy: float, sx: int, sy: int) -> tuple[Box, Box]:
+    """An L whose outer corner is (cx, cy); its arms run the spec's arm length towards the page's
+    inside (sx, sy: +1 right/down, -1 left/up)."""
+    arm, thick = spec.arm, spec.thick
+    x = cx if sx > 0 else cx - arm
+    y = cy if sy > 0 else cy - arm
+    horizontal = Box(x, cy if sy > 0 else cy - thick, arm, thick)
+    vertical = Box(cx if sx > 0 else cx - thick, y, thick, arm)
     return horizontal, vertical
 
 
 def silhouette(paper_w: float, paper_h: float, *, four: bool = False) -> Marks:
-    left, top, right, bottom = INSET, INSET, paper_w - INSET, paper_h - INSET
-    boxes = [Box(left, top, ARM, ARM), *_l_mark(right, top, -1, 1), *_l_mark(left, bottom, 1, -1)]
+    key = "silhouette-4" if four else "silhouette"
+    spec = _spec(key)
+    inset = spec.inset
+    left, top, right, bottom = inset, inset, paper_w - inset, paper_h - inset
+    boxes = [Box(left, top, spec.arm, spec.arm), *_l_mark(spec, right, top, -1, 1), *_l_mark(spec, left, bottom, 1, -1)]
     if four:
-        boxes += _l_mark(right, bottom, -1, -1)
-    return Marks("silhouette-4" if four else "silhouette", tuple(boxes))
+        boxes += _l_mark(spec, right, bottom, -1, -1)
+    return Marks(key, tuple(boxes), clear=spec.clear)
 
 
 def scanncut(paper_w: float, paper_h: float) -> Marks:
-    c = INSET + BULLSEYE / 2
+    spec = _spec("scanncut")
+    c = spec.inset + spec.ring / 2
     rings: list[Ring] = []
     for cx, cy in ((c, c), (paper_w - c, c), (c, paper_h - c), (paper_w - c, paper_h - c)):
-        rings += [Ring(cx, cy, (BULLSEYE - THICK) / 2, THICK), Ring(cx, cy, BULLSEYE_DOT / 2)]
-    return Marks("scanncut", rings=tuple(rings))
+        rings += [Ring(cx, cy, (spec.ring - spec.thick) / 2, spec.thick), Ring(cx, cy, spec.dot / 2)]
+    return Marks("scanncut", rings=tuple(rings), clear=spec.clear)
 
 
-def marks_for(machine: str, paper_w: float, paper_h: float) -> Marks:
-    """The marks a page for `machine` carries (none for Cricut and lasers)."""
-    if machine == "silhouette":
+def _spec(key: str) -> MarkSpec:
+    spec = machine(key).marks
+    assert spec is not None, f"{key} prints registration marks"
+    return spec
+
+
+def marks_for(machine_key: str, paper_w: float, paper_h: float) -> Marks:
+    """The marks a page for the machine carries (none for Cricut and lasers)."""
+    if machine_key == "silhouette":
         return silhouette(paper_w, paper_h)
-    if machine == "silhouette-4":
+    if machine_key == "silhouette-4":
         return silhouette(paper_w, paper_h, four=True)
-    if machine == "scanncut":
+    if machine_key == "scanncut":
         return scanncut(paper_w, paper_h)
-    return Marks(machine)
+    return Marks(machine_key)
 
 
-def margin_for(machine: str) -> float:
+def margin_for(machine_key: str) -> float:
     """Room a page's content needs from the paper's edges for the machine's marks and their
     clear ring (Cricut's marks are Design Space's, round the image: none needed)."""
-    if machine.startswith("silhouette"):
-        return INSET + ARM + CLEAR
-    if machine == "scanncut":
-        return INSET + BULLSEYE + CLEAR
-    return 0.0
+    spec = machine(machine_key).marks
+    if spec is None:
+        return 0.0
+    reach = spec.ring if spec.pattern == "bullseye" else spec.arm
+    return spec.inset + reach + spec.clear

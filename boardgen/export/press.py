@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import PieceDesign
-from boardgen.render.pdf import _draw, _drawing, svg_page
+from boardgen.render.pdf import _draw, _drawing
+from boardgen.render.raster import svg_image
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -29,22 +30,7 @@ DIE_WIDTH_PT = 0.25
 
 def rgb_raster(face: PieceDesign, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
     """The face with its drawn bleed, rasterised to exactly `pixels` (RGB)."""
-    import pypdfium2 as pdfium
-    from PIL import Image
-
-    doc = pdfium.PdfDocument(svg_page(face.svg, theme))
-    try:
-        page = doc[0]
-        width_pt, height_pt = page.get_size()
-        image = page.render(scale=pixels[0] / width_pt, draw_annots=False).to_pil().convert("RGB")
-        page.close()
-    finally:
-        doc.close()
-    if image.size != pixels:  # pdfium rounds each side up: at most a pixel to take back
-        image = image.resize(pixels, Image.Resampling.LANCZOS)
-    _ = height_pt
-    out: Image.Image = image
-    return out
+    return svg_image(face.svg, theme, pixels)
 
 
 def png_bytes(image: Image.Image, dpi: int) -> bytes:

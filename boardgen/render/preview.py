@@ -8,6 +8,8 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from boardgen.render.raster import opened, page_image, page_size
+
 if TYPE_CHECKING:  # imported when a preview is made: `render --no-preview` and option checks need neither
     import pypdfium2 as pdfium
     from PIL import Image
@@ -49,9 +51,9 @@ def _png(image: Image.Image) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(parts)) + _chunk(b"IEND", b"")
 
 
-def _scale(page: pdfium.PdfPage, dpi: int) -> float:
-    """dpi / 72, lowered if needed so the picture stays under MAX_PREVIEW_PIXELS."""
-    width, height = page.get_size()
+def _scale(size: tuple[float, float], dpi: int) -> float:
+    """dpi / 72, lowered if needed so a page of `size` (points) stays under MAX_PREVIEW_PIXELS."""
+    width, height = size
     scale = dpi / 72
     if width * height * scale * scale > MAX_PREVIEW_PIXELS:
         scale = math.sqrt(MAX_PREVIEW_PIXELS / (width * height)) * 0.999  # pdfium rounds sizes up
@@ -59,49 +61,33 @@ def _scale(page: pdfium.PdfPage, dpi: int) -> float:
 
 
 def _render(document: pdfium.PdfDocument, index: int, dpi: int) -> Image.Image:
-    page = document[index]
-    try:
-        # pdfium's BGR comes out as a picture of its own (Pillow copies while reordering).
-        image: Image.Image = page.render(scale=_scale(page, dpi)).to_pil()
-        return image if image.mode == "RGB" else image.convert("RGB")
-    finally:
-        page.close()
+    return page_image(document, index, scale=_scale(page_size(document, index), dpi))
 
 
 def _render_showcase(document: pdfium.PdfDocument, spot: Showcase, dpi: int) -> Image.Image:
     """The part of a page where a drawing is shown whole, at dpi for the drawing's own size."""
     from boardgen.units import pt
 
-    page = document[spot.page]
-    try:
-        width, height = page.get_size()
-        r = spot.rect
-        scale = dpi / 72 / spot.scale  # the drawing at its own size, at dpi
-        area = pt(r.w) * pt(r.h)
-        if area * scale * scale > MAX_PREVIEW_PIXELS:
-            scale = math.sqrt(MAX_PREVIEW_PIXELS / area) * 0.999  # pdfium rounds sizes up
-        # pdfium rounds the page and each crop up to whole pixels: the right and bottom crops are
-        # chosen so the picture has exactly the size the drawing has on a page of its own.
-        # Each edge is cut at the pixel boundary nearest to the drawing's edge.
-        left, top = round(pt(r.x) * scale), round(pt(r.y) * scale)
-        want_w, want_h = math.ceil(pt(r.w) * scale), math.ceil(pt(r.h) * scale)
-        right = max(0, math.ceil(width * scale) - left - want_w)
-        bottom = max(0, math.ceil(height * scale) - top - want_h)
-        crop = tuple(max(0.0, (pixels - 0.5) / scale) for pixels in (left, bottom, right, top))
-        image: Image.Image = page.render(scale=scale, crop=crop).to_pil()
-        return image if image.mode == "RGB" else image.convert("RGB")
-    finally:
-        page.close()
+    width, height = page_size(document, spot.page)
+    r = spot.rect
+    scale = dpi / 72 / spot.scale  # the drawing at its own size, at dpi
+    area = pt(r.w) * pt(r.h)
+    if area * scale * scale > MAX_PREVIEW_PIXELS:
+        scale = math.sqrt(MAX_PREVIEW_PIXELS / area) * 0.999  # pdfium rounds sizes up
+    # pdfium rounds the page and each crop up to whole pixels: the right and bottom crops are
+    # chosen so the picture has exactly the size the drawing has on a page of its own.
+    # Each edge is cut at the pixel boundary nearest to the drawing's edge.
+    left, top = round(pt(r.x) * scale), round(pt(r.y) * scale)
+    want_w, want_h = math.ceil(pt(r.w) * scale), math.ceil(pt(r.h) * scale)
+    right = max(0, math.ceil(width * scale) - left - want_w)
+    bottom = max(0, math.ceil(height * scale) - top - want_h)
+    crop = tuple(max(0.0, (pixels - 0.5) / scale) for pixels in (left, bottom, right, top))
+    return page_image(document, spot.page, scale=scale, crop=(crop[0], crop[1], crop[2], crop[3]))
 
 
 def render_page(pdf_bytes: bytes, index: int, dpi: int = PREVIEW_DPI) -> Image.Image:
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf_bytes)
-    try:
+    with opened(pdf_bytes) as document:
         return _render(document, index, dpi)
-    finally:
-        document.close()
 
 
 def as_seen(image: Image.Image, vision: str | None) -> Image.Image:
@@ -132,8 +118,6 @@ def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
     The board is drawn at BOARD_DPI and pages at PREVIEW_DPI, unless dpi is given for all.
     Pages are rasterised one after the other (pdfium is not thread-safe) while the PNGs of
     the earlier ones are encoded on a second thread (zlib releases the GIL)."""
-    import pypdfium2 as pdfium
-
     wanted: list[tuple[str, int]] = []
     seen: set[str] = set()
     for index, kind in enumerate(kinds):
@@ -142,22 +126,16 @@ def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
         seen.add(kind)
         wanted.append((f"page-{index + 1:02d}-{kind}.png", index))
     with ThreadPoolExecutor(max_workers=1) as encoder:
-        document = pdfium.PdfDocument(pdf_bytes)
-        try:
+        with opened(pdf_bytes) as document:
             jobs = {}
             if isinstance(board, bytes):
-                alone = pdfium.PdfDocument(board)
-                try:
+                with opened(board) as alone:
                     jobs["board.png"] = encoder.submit(_png, as_seen(_render(alone, 0, dpi or BOARD_DPI), vision))
-                finally:
-                    alone.close()
             else:
                 jobs["board.png"] = encoder.submit(_png, as_seen(_render_showcase(document, board, dpi or BOARD_DPI),
                                                                   vision))
             for name, index in wanted:
                 jobs[name] = encoder.submit(_png, as_seen(_render(document, index, dpi or PREVIEW_DPI), vision))
-        finally:
-            document.close()
         return {name: job.result() for name, job in jobs.items()}
 
 
