@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import re
 import sys
 import time
@@ -82,6 +83,25 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 
 
 SEED = click.IntRange(0, bounds.SEED_MAX)
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option that refuses nan and inf (click's float and FloatRange take both: a nan
+    kerf compared with no bound and wrote cut files of nan coordinates), naming the option as
+    boardgen.options' checks do. An option with such a check as its callback (--margin,
+    --overlap, --gap) keeps type=float: the check refuses nan and inf in its own words."""
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            named = param.opts[-1] if param is not None and param.opts else "a number"
+            raise UsageError(f"{named}: must be a finite number, got {shorten(str(value), 60)}")
+        return super().convert(number, param, ctx)
+
+
+FINITE = FiniteFloat()
 
 
 def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
@@ -191,7 +211,7 @@ def list_command() -> None:
               help="Also write cut files for this machine into <kit folder>/cut/: print-and-cut pages with "
                    "registration marks and a DXF (Silhouette) or SVG (ScanNCut) per page, PNG + SVG per mat "
                    "(Cricut Print Then Cut), or SVG + DXF per laser bed.")
-@click.option("--kerf", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True, metavar="MM",
+@click.option("--kerf", type=FiniteFloat(*bounds.KERF_MM), default=0.0, show_default=True, metavar="MM",
               help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
                    "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
 @click.option("--bed", default="600x400", show_default=True, metavar="WxH",
@@ -428,7 +448,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 @click.option("--study", "study_url", default=None, metavar="URL",
               help="Share the study through a journal file or a database URL (sqlite:///, postgresql://): "
                    "several processes or machines running the same command split its trials.")
-@click.option("--margin", type=click.FloatRange(0.1, 1.0), default=0.8, show_default=True,
+@click.option("--margin", type=FiniteFloat(0.1, 1.0), default=0.8, show_default=True,
               help="Every seat gap at most this share of the layout's max_seat_gap.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="Layout file to write (default: ID-tuned.toml here).")
@@ -464,7 +484,7 @@ def schema(kind: str) -> None:
 
 @cli.command()
 @click.option("--count", type=click.IntRange(1, 12), default=2, show_default=True, help="How many dice.")
-@click.option("--face", type=float, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
+@click.option("--face", type=FINITE, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
 @click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
               help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
