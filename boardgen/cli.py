@@ -568,6 +568,7 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
 def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
     from boardgen import authoring
+    from boardgen.data.files import read_text
     from boardgen.data.loader import load, resolve
 
     if contact is not None and what != "pictures":
@@ -601,7 +602,7 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     # A file of one's own (NAME.toml, or a bare NAME found in this folder) is what its tables say.
     found = resolve(kinds[0], what)
     own = not found.resolve().is_relative_to(layouts_root().resolve())
-    if "game" in kinds and (not own or "[game]" in found.read_text(encoding="utf-8")):
+    if "game" in kinds and (not own or "[game]" in read_text(found, what="a layout or theme")):
         from boardgen.engines import load_game
         from boardgen.kits.reprint import parts_of, piece_ids
 
@@ -706,18 +707,14 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
-    from boardgen.export.preflight import report_files
+    from boardgen.data.files import read_bytes
+    from boardgen.export.preflight import MAX_PDF_BYTES, report_files
     from boardgen.export.services import SERVICES
 
     if file.suffix.lower() not in (".pdf", ".png"):
         raise UsageError(f"{file}: preflight reads .pdf and .png files")
-    try:
-        size = file.stat().st_size
-        if not file.is_file() or size > 512 * 1024 * 1024:
-            raise UsageError(f"{file}: not a regular file of at most 512 MiB")
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+    # A regular file (no FIFO, no link) of at most MAX_PDF_BYTES; its content is checked by preflight.
+    data = read_bytes(file, limit=MAX_PDF_BYTES, what="a file for preflight", usual="")
     try:
         report = report_files({file.name: data}, SERVICES[service])
     except BoardgenError:

@@ -6,8 +6,10 @@ exhaust memory, disk or time. Each is refused with one clear line naming what is
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -183,3 +185,173 @@ def test_a_csv_deck_that_is_a_link_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError) as caught:
         load_game(str(tmp_path / "g.toml"))
     assert any(p.file.endswith("cards.csv") and "symbolic link" in p.message for p in caught.value.problems)
+
+
+# Preflight of anyone's PDF -----------------------------------------------------------------
+
+needs_gs = pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript is not installed")
+
+# The CLI in a process that reports its own peak memory and its children's (Ghostscript's) at exit:
+# their sum bounds the peak of the whole process tree, which runs one child at a time.
+PEAK_DRIVER = """
+import resource, sys
+sys.argv = ["boardgen", *sys.argv[1:]]
+try:
+    from boardgen.cli import main
+    main()
+finally:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    sys.stderr.write(f"\\nPEAK-KIB {own} {children}\\n")
+"""
+GIB_KIB = 1024 * 1024
+
+
+def blank_pdf(path: Path, pages: int, side_pt: float) -> Path:
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(side_pt, side_pt)
+    with path.open("wb") as out:
+        writer.write(out)
+    return path
+
+
+def preflight_measured(tmp_path: Path, pdf: Path) -> tuple[subprocess.CompletedProcess[str], float, int, list[str]]:
+    """`boardgen preflight PDF --for press` in its own process with a private TMPDIR: the run, its
+    seconds, the peak memory of the process tree (KiB) and what it left in TMPDIR."""
+    private = tmp_path / "tmpdir"
+    private.mkdir()
+    env = {**os.environ, "TMPDIR": str(private), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", PEAK_DRIVER, "preflight", str(pdf), "--for", "press"],
+                              env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"preflight of {pdf.name} still running after 120 s")
+    took = time.monotonic() - started
+    own, children = (int(v) for v in done.stderr.rsplit("PEAK-KIB ", 1)[1].split())
+    return done, took, own + children, sorted(p.name for p in private.iterdir())
+
+
+def test_a_pdf_of_sixty_huge_pages_is_refused_before_anything_is_rasterised(tmp_path: Path) -> None:
+    pdf = blank_pdf(tmp_path / "huge.pdf", 60, 14400)
+    assert pdf.stat().st_size < 20_000  # tiny, as the attack's 11.8 KB
+    done, took, peak, left = preflight_measured(tmp_path, pdf)
+    assert done.returncode == 2, done.stderr[-600:]
+    assert "huge.pdf page 1: 5080 x 5080 mm, over the 1300 mm a side preflight measures" in done.stderr
+    assert peak < GIB_KIB and took < 30 and left == []
+
+
+def test_too_many_pages_or_too_much_paper_are_refused_naming_the_bound(tmp_path: Path) -> None:
+    from boardgen.export.preflight import MAX_PAGES, MAX_TOTAL_M2
+
+    many = blank_pdf(tmp_path / "many.pdf", MAX_PAGES + 1, 72)
+    result = CliRunner().invoke(cli, ["preflight", str(many), "--for", "press"])
+    assert result.exit_code == 2 and f"{MAX_PAGES + 1} pages, over the {MAX_PAGES}" in result.stderr
+    wide = blank_pdf(tmp_path / "wide.pdf", 30, 3685)  # 30 pages of 1.3 x 1.3 m: each within the side bound
+    result = CliRunner().invoke(cli, ["preflight", str(wide), "--for", "press"])
+    assert result.exit_code == 2 and f"over the {MAX_TOTAL_M2:g} m2 preflight measures" in result.stderr
+
+
+@pytest.mark.parametrize("prefix", [b"%!PS\n{} loop\n", b"\n", b" ", b"\xef\xbb\xbf"],
+                         ids=["postscript", "newline", "space", "bom"])
+def test_anything_before_the_pdf_header_is_refused(tmp_path: Path, prefix: bytes) -> None:
+    inner = blank_pdf(tmp_path / "inner.pdf", 1, 595).read_bytes()
+    pdf = tmp_path / "prefixed.pdf"
+    pdf.write_bytes(prefix + inner)
+    from pypdf import PdfReader
+
+    assert len(PdfReader(pdf).pages) == 1  # pypdf reads it: only the header check stands in the way
+    done, took, peak, left = preflight_measured(tmp_path, pdf)
+    assert done.returncode == 2, done.stderr[-600:]
+    assert "prefixed.pdf: not a readable PDF: a PDF starts with %PDF- at its first byte" in done.stderr
+    assert peak < GIB_KIB and took < 30 and left == []
+
+
+def test_an_endless_postscript_loop_is_refused(tmp_path: Path) -> None:
+    pdf = tmp_path / "loop.pdf"
+    pdf.write_bytes(b"%!PS-Adobe-3.0\n{ 1 pop } loop\n")
+    done, took, peak, left = preflight_measured(tmp_path, pdf)
+    assert done.returncode == 2 and "loop.pdf: not a readable PDF" in done.stderr
+    assert peak < GIB_KIB and took < 30 and left == []
+
+
+@needs_gs
+def test_ghostscript_itself_is_bounded_in_cpu_and_leaves_nothing(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounds on the child hold even for what the header check would have refused: the
+    endless loop run straight through the raster loop is stopped by its CPU limit."""
+    from boardgen.export import ghostscript
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    limits = ghostscript.Limits(memory_bytes=512 * 1024**2, cpu_seconds=2, file_bytes=64 * 1024**2,
+                                wall_seconds=25)
+    started = time.monotonic()
+    with pytest.raises(ghostscript.GhostscriptLimit, match="more than 2 s of CPU|more than 25 s"):
+        list(ghostscript.cmyk_pages(b"%!PS\n{ 1 pop } loop\n", dpi=50, limits=limits))
+    assert time.monotonic() - started < 30
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_gs
+def test_ghostscript_is_bounded_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardgen.export import ghostscript
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    limits = ghostscript.Limits(memory_bytes=256 * 1024**2, cpu_seconds=20, file_bytes=64 * 1024**2,
+                                wall_seconds=25)
+    grows = b"%!PS\n/d 10 dict def 0 { 1 add dup d exch 1000000 string put } loop\n"  # a MB more each turn, kept
+    with pytest.raises(ghostscript.GhostscriptLimit, match="more than 256 MiB of memory"):
+        list(ghostscript.cmyk_pages(grows, dpi=50, limits=limits))
+    assert list(tmp_path.iterdir()) == []
+
+
+def cmyk_pdf(path: Path, inks: list[tuple[float, float, float, float]]) -> Path:
+    """A page per ink, each with one square of that CMYK colour (0 to 1 a channel)."""
+    from reportlab.pdfgen import canvas
+
+    page = canvas.Canvas(str(path), pagesize=(300, 300))
+    for c, m, y, k in inks:
+        page.setFillColorCMYK(c, m, y, k)
+        page.rect(50, 50, 200, 200, stroke=0, fill=1)
+        page.showPage()
+    page.save()
+    return path
+
+
+@needs_gs
+def test_ink_is_measured_page_by_page_in_batches_and_the_folder_removed(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardgen.export import preflight
+
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    inks = [(0, 0, 0, 1.0), (1.0, 1.0, 0, 0), (1.0, 0, 0, 0), (0.2, 0.2, 0.2, 0)]  # 100, 200, 100, 60 %
+    data = cmyk_pdf(tmp_path / "inks.pdf", inks).read_bytes()
+    from pypdf import PdfReader
+
+    sizes = preflight.page_sizes(PdfReader(tmp_path / "inks.pdf"), "inks.pdf")
+    # One page a Ghostscript run: four runs, and the highest of the four pages found.
+    monkeypatch.setattr(preflight, "RASTER_BATCH_BYTES", 1)
+    assert preflight.batches(sizes) == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert preflight.max_ink(data, sizes) == 200
+    assert list(private.iterdir()) == []
+    monkeypatch.setattr(preflight, "RASTER_BATCH_BYTES", 256 * 1024**2)
+    assert preflight.batches(sizes) == [(1, 4)]
+    assert preflight.max_ink(data, sizes) == 200
+    assert preflight.max_ink(cmyk_pdf(tmp_path / "k.pdf", [(0, 0, 0, 1.0)]).read_bytes()) == 100
+    assert list(private.iterdir()) == []
+
+
+def test_a_fifo_or_a_link_given_to_preflight_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.pdf")
+    done = run_cli("preflight", str(tmp_path / "pipe.pdf"), "--for", "press", cwd=tmp_path, seconds=60)
+    assert done.returncode == 2 and "pipe.pdf: is a FIFO (named pipe)" in done.stderr
+    blank_pdf(tmp_path / "real.pdf", 1, 595)
+    (tmp_path / "link.pdf").symlink_to(tmp_path / "real.pdf")
+    done = run_cli("preflight", str(tmp_path / "link.pdf"), "--for", "press", cwd=tmp_path, seconds=60)
+    assert done.returncode == 2 and "link.pdf: is a symbolic link" in done.stderr
