@@ -355,3 +355,35 @@ def test_a_fifo_or_a_link_given_to_preflight_is_refused(tmp_path: Path) -> None:
     (tmp_path / "link.pdf").symlink_to(tmp_path / "real.pdf")
     done = run_cli("preflight", str(tmp_path / "link.pdf"), "--for", "press", cwd=tmp_path, seconds=60)
     assert done.returncode == 2 and "link.pdf: is a symbolic link" in done.stderr
+
+
+def test_content_streams_that_decompress_past_the_bound_are_refused(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small file of streams that inflate a thousandfold: read one at a time, counted, refused
+    past MAX_CONTENT_BYTES (made small here to keep the test quick)."""
+    import zlib
+
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, StreamObject
+
+    from boardgen.export import preflight
+    from boardgen.export.services import SERVICES
+
+    writer = PdfWriter()
+    for index in range(4):
+        page = writer.add_blank_page(595, 842)
+        stream = StreamObject()
+        stream.set_data(zlib.compress(b" " * 3_000_000 + b"%d 0 0 rg" % index, 9))
+        stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+        page[NameObject("/Contents")] = writer._add_object(stream)
+    path = tmp_path / "inflates.pdf"
+    with path.open("wb") as out:
+        writer.write(out)
+    data = path.read_bytes()
+    assert len(data) < 100_000
+    monkeypatch.setattr(preflight, "MAX_CONTENT_BYTES", 8 * 1024**2)
+    with pytest.raises(UsageError, match="inflates.pdf: its content streams decompress to more than 8 MiB"):
+        preflight.report_pdf(data, SERVICES["tgc"], name="inflates.pdf")
+    monkeypatch.setattr(preflight, "MAX_CONTENT_BYTES", 16 * 1024**2)
+    report = preflight.report_pdf(data, SERVICES["tgc"], name="inflates.pdf")
+    assert report["pages"] == 4
