@@ -8,8 +8,10 @@ prints it; `export` writes it beside the files and refuses files that fail.
 from __future__ import annotations
 
 import io
+import logging
 import re
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from typing import Any
 
 from boardgen.errors import UsageError
@@ -166,8 +168,26 @@ def _box(page: Any, name: str) -> tuple[float, float, float, float] | None:
     return tuple(float(v) for v in _resolve(box))  # type: ignore[return-value]
 
 
+@contextmanager
+def _pypdf_quiet() -> Iterator[None]:
+    """pypdf's warnings on a damaged file ("EOF marker not found") kept off the terminal: what
+    is wrong is said once, in boardgen's message."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict[str, Any]:
     """Every check of a PDF for a service: a dict of findings and `problems` (empty: it passes)."""
+    with _pypdf_quiet():
+        return _report_pdf(data, service, name=name)
+
+
+def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
     from pypdf import PdfReader
 
     check_pdf(data, name)
