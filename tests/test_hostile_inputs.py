@@ -24,42 +24,53 @@ from boardgen.options import KitOptions, check_kit_options
 # Numeric options ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, option", [
-    (["--kerf", "nan", "--cut", "laser"], "--kerf"),
-    (["--kerf", "inf", "--cut", "laser"], "--kerf"),
-    (["--gap", "inf"], "--gap"),
-    (["--gap", "-inf"], "--gap"),
-    (["--margin", "nan"], "--margin"),
-    (["--margin", "1e999"], "--margin"),
-    (["--overlap", "nan"], "--overlap"),
-    (["--back-offset", "nan,0"], "--back-offset"),
-    (["--back-offset", "0,inf"], "--back-offset"),
-    (["--bed", "nanx400", "--cut", "laser"], "--bed"),
-])
-def test_a_number_that_is_not_finite_is_refused_naming_the_option(tmp_path: Path, args: list[str],
-                                                                   option: str) -> None:
-    result = CliRunner().invoke(cli, ["render", "classic", "--no-check", "--no-preview", "--no-svg",
-                                      "-o", str(tmp_path), *args])
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["--kerf", "nan", "--cut", "laser"], "--kerf"),
+        (["--kerf", "inf", "--cut", "laser"], "--kerf"),
+        (["--gap", "inf"], "--gap"),
+        (["--gap", "-inf"], "--gap"),
+        (["--margin", "nan"], "--margin"),
+        (["--margin", "1e999"], "--margin"),
+        (["--overlap", "nan"], "--overlap"),
+        (["--back-offset", "nan,0"], "--back-offset"),
+        (["--back-offset", "0,inf"], "--back-offset"),
+        (["--bed", "nanx400", "--cut", "laser"], "--bed"),
+    ],
+)
+def test_a_number_that_is_not_finite_is_refused_naming_the_option(tmp_path: Path, args: list[str], option: str) -> None:
+    result = CliRunner().invoke(
+        cli, ["render", "classic", "--no-check", "--no-preview", "--no-svg", "-o", str(tmp_path), *args]
+    )
     assert result.exit_code == 2, result.output
     assert option in result.stderr
     assert "Traceback" not in result.output
     assert not any(tmp_path.rglob("*")), "nothing is written for a refused option"
 
 
-@pytest.mark.parametrize("command", [["tune", "classic", "--margin", "nan"], ["dice", "--face", "inf"],
-                                     ["dice", "--margin", "nan"]])
+@pytest.mark.parametrize(
+    "command", [["tune", "classic", "--margin", "nan"], ["dice", "--face", "inf"], ["dice", "--margin", "nan"]]
+)
 def test_other_commands_refuse_nan_and_inf(tmp_path: Path, command: list[str]) -> None:
     result = CliRunner().invoke(cli, command)
     assert result.exit_code == 2, result.output
     assert command[-2] in result.stderr and "must be a finite number" in result.stderr
 
 
-@pytest.mark.parametrize("options, named", [
-    (KitOptions(kerf=float("nan")), "--kerf"), (KitOptions(kerf=float("inf")), "--kerf"),
-    (KitOptions(kerf=3.0), "--kerf"), (KitOptions(bed=(float("inf"), 400.0)), "--bed"),
-    (KitOptions(bed=(600.0, float("nan"))), "--bed"), (KitOptions(gap=float("nan")), "gap"),
-    (KitOptions(margin=float("inf")), "margin"), (KitOptions(back_offset=(float("nan"), 0.0)), "back offset"),
-])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (KitOptions(kerf=float("nan")), "--kerf"),
+        (KitOptions(kerf=float("inf")), "--kerf"),
+        (KitOptions(kerf=3.0), "--kerf"),
+        (KitOptions(bed=(float("inf"), 400.0)), "--bed"),
+        (KitOptions(bed=(600.0, float("nan"))), "--bed"),
+        (KitOptions(gap=float("nan")), "gap"),
+        (KitOptions(margin=float("inf")), "margin"),
+        (KitOptions(back_offset=(float("nan"), 0.0)), "back offset"),
+    ],
+)
 def test_the_python_api_refuses_them_too(options: KitOptions, named: str) -> None:
     with pytest.raises(UsageError, match=named):
         check_kit_options(options)
@@ -75,8 +86,16 @@ def run_cli(*args: str, cwd: Path, seconds: float = 60) -> subprocess.CompletedP
     this test, not hang the suite)."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cwd / "cache")}
     try:
-        return subprocess.run([sys.executable, "-m", "boardgen", *args], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=seconds, stdin=subprocess.DEVNULL, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "boardgen", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"boardgen {' '.join(args)} still running after {seconds} s")
 
@@ -117,21 +136,35 @@ def _long_paragraph(path: Path) -> None:
     path.write_text("# Rules\n" + "word " * 12_000 + "\n", encoding="utf-8")
 
 
-@pytest.mark.parametrize("make, says, line", [
-    (_fifo, "house.en.md: is a FIFO (named pipe), not a regular file", None),
-    (_link, "house.en.md: is a symbolic link", None),
-    (_latin1, "house.en.md:3: not UTF-8 text: byte 0xe9 at column 8", 3),
-    (_huge, "house.en.md: file larger than 64 KiB (419,430,400 bytes)", None),
-    (_one_word, "house.en.md: file larger than 64 KiB (1,000,009 bytes)", None),
-    (_long_word, "house.en.md:3: a word of 60,000 characters; a word of a rules text has at most 200", 3),
-    (_long_paragraph, "house.en.md:2: a paragraph of 60,000 characters", 2),
-], ids=["fifo", "link", "not-utf8", "400MB", "1MB-word", "60k-word", "60k-paragraph"])
-def test_house_rules_that_are_not_a_small_text_file_are_refused(tmp_path: Path, make: Callable[[Path], None],
-                                                                 says: str, line: int | None) -> None:
+@pytest.mark.parametrize(
+    "make, says, line",
+    [
+        (_fifo, "house.en.md: is a FIFO (named pipe), not a regular file", None),
+        (_link, "house.en.md: is a symbolic link", None),
+        (_latin1, "house.en.md:3: not UTF-8 text: byte 0xe9 at column 8", 3),
+        (_huge, "house.en.md: file larger than 64 KiB (419,430,400 bytes)", None),
+        (_one_word, "house.en.md: file larger than 64 KiB (1,000,009 bytes)", None),
+        (_long_word, "house.en.md:3: a word of 60,000 characters; a word of a rules text has at most 200", 3),
+        (_long_paragraph, "house.en.md:2: a paragraph of 60,000 characters", 2),
+    ],
+    ids=["fifo", "link", "not-utf8", "400MB", "1MB-word", "60k-word", "60k-paragraph"],
+)
+def test_house_rules_that_are_not_a_small_text_file_are_refused(
+    tmp_path: Path, make: Callable[[Path], None], says: str, line: int | None
+) -> None:
     layout = house_rules(tmp_path, make)
     started = time.monotonic()
-    done = run_cli("render", str(layout), "--no-check", "--no-preview", "--no-svg", "-o", str(tmp_path / "out"),
-                   cwd=tmp_path, seconds=60)
+    done = run_cli(
+        "render",
+        str(layout),
+        "--no-check",
+        "--no-preview",
+        "--no-svg",
+        "-o",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+        seconds=60,
+    )
     took = time.monotonic() - started
     assert done.returncode == 2, done.stderr[-600:]
     assert "Traceback" not in done.stderr
@@ -150,21 +183,35 @@ def test_house_rules_within_the_bounds_still_print(tmp_path: Path) -> None:
         path.write_text("# House rules\n" + ("b" * 200 + " ") * 19 + "\nplay the zebra rule\n", encoding="utf-8")
 
     layout = house_rules(tmp_path, make)
-    done = run_cli("render", str(layout), "--no-check", "--no-preview", "--no-svg", "-o", str(tmp_path / "out"),
-                   cwd=tmp_path, seconds=120)
+    done = run_cli(
+        "render",
+        str(layout),
+        "--no-check",
+        "--no-preview",
+        "--no-svg",
+        "-o",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+        seconds=120,
+    )
     assert done.returncode == 0, done.stderr[-600:]
     pdf = next((tmp_path / "out").rglob("*.pdf"))
     text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert "zebra" in text
 
 
-@pytest.mark.parametrize("make, says", [
-    (_fifo, "is a FIFO (named pipe), not a regular file"),
-    (_link, "is a symbolic link"),
-    (_huge, "file larger than 1024 KiB (419,430,400 bytes)"),
-], ids=["fifo", "link", "400MB"])
-def test_a_layout_that_is_not_a_regular_file_is_refused(tmp_path: Path, make: Callable[[Path], None],
-                                                         says: str) -> None:
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (_fifo, "is a FIFO (named pipe), not a regular file"),
+        (_link, "is a symbolic link"),
+        (_huge, "file larger than 1024 KiB (419,430,400 bytes)"),
+    ],
+    ids=["fifo", "link", "400MB"],
+)
+def test_a_layout_that_is_not_a_regular_file_is_refused(
+    tmp_path: Path, make: Callable[[Path], None], says: str
+) -> None:
     target = tmp_path / "mine.toml"
     if make is _link:
         (tmp_path / "real.toml").write_text('extends = "classic"\n', encoding="utf-8")
@@ -226,9 +273,16 @@ def preflight_measured(tmp_path: Path, pdf: Path) -> tuple[subprocess.CompletedP
     env = {**os.environ, "TMPDIR": str(private), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-c", PEAK_DRIVER, "preflight", str(pdf), "--for", "press"],
-                              env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", PEAK_DRIVER, "preflight", str(pdf), "--for", "press"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"preflight of {pdf.name} still running after 120 s")
     took = time.monotonic() - started
@@ -256,8 +310,9 @@ def test_too_many_pages_or_too_much_paper_are_refused_naming_the_bound(tmp_path:
     assert result.exit_code == 2 and f"over the {MAX_TOTAL_M2:g} m2 preflight measures" in result.stderr
 
 
-@pytest.mark.parametrize("prefix", [b"%!PS\n{} loop\n", b"\n", b" ", b"\xef\xbb\xbf"],
-                         ids=["postscript", "newline", "space", "bom"])
+@pytest.mark.parametrize(
+    "prefix", [b"%!PS\n{} loop\n", b"\n", b" ", b"\xef\xbb\xbf"], ids=["postscript", "newline", "space", "bom"]
+)
 def test_anything_before_the_pdf_header_is_refused(tmp_path: Path, prefix: bytes) -> None:
     inner = blank_pdf(tmp_path / "inner.pdf", 1, 595).read_bytes()
     pdf = tmp_path / "prefixed.pdf"
@@ -280,15 +335,15 @@ def test_an_endless_postscript_loop_is_refused(tmp_path: Path) -> None:
 
 
 @needs_gs
-def test_ghostscript_itself_is_bounded_in_cpu_and_leaves_nothing(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ghostscript_itself_is_bounded_in_cpu_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The bounds on the child hold even for what the header check would have refused: the
     endless loop run straight through the raster loop is stopped by its CPU limit."""
     from boardgen.export import ghostscript
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    limits = ghostscript.Limits(memory_bytes=512 * 1024**2, cpu_seconds=2, file_bytes=64 * 1024**2,
-                                wall_seconds=25)
+    limits = ghostscript.Limits(memory_bytes=512 * 1024**2, cpu_seconds=2, file_bytes=64 * 1024**2, wall_seconds=25)
     started = time.monotonic()
     with pytest.raises(ghostscript.GhostscriptLimit, match="more than 2 s of CPU|more than 25 s"):
         list(ghostscript.cmyk_pages(b"%!PS\n{ 1 pop } loop\n", dpi=50, limits=limits))
@@ -301,8 +356,7 @@ def test_ghostscript_is_bounded_in_memory(tmp_path: Path, monkeypatch: pytest.Mo
     from boardgen.export import ghostscript
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    limits = ghostscript.Limits(memory_bytes=256 * 1024**2, cpu_seconds=20, file_bytes=64 * 1024**2,
-                                wall_seconds=25)
+    limits = ghostscript.Limits(memory_bytes=256 * 1024**2, cpu_seconds=20, file_bytes=64 * 1024**2, wall_seconds=25)
     grows = b"%!PS\n/d 10 dict def 0 { 1 add dup d exch 1000000 string put } loop\n"  # a MB more each turn, kept
     with pytest.raises(ghostscript.GhostscriptLimit, match="more than 256 MiB of memory"):
         list(ghostscript.cmyk_pages(grows, dpi=50, limits=limits))
@@ -323,8 +377,9 @@ def cmyk_pdf(path: Path, inks: list[tuple[float, float, float, float]]) -> Path:
 
 
 @needs_gs
-def test_ink_is_measured_page_by_page_in_batches_and_the_folder_removed(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ink_is_measured_page_by_page_in_batches_and_the_folder_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from boardgen.export import preflight
 
     private = tmp_path / "tmp"
@@ -357,8 +412,9 @@ def test_a_fifo_or_a_link_given_to_preflight_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "link.pdf: is a symbolic link" in done.stderr
 
 
-def test_content_streams_that_decompress_past_the_bound_are_refused(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_content_streams_that_decompress_past_the_bound_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A small file of streams that inflate a thousandfold: read one at a time, counted, refused
     past MAX_CONTENT_BYTES (made small here to keep the test quick)."""
     import zlib

@@ -28,13 +28,32 @@ def _refused(shown: str, message: str, line: int | None = None) -> DataError:
     return DataError([Problem(shown, "", message, line)])
 
 
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in a message."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
 def size_text(limit: int) -> str:
     """A byte bound as a person reads it: 1024 KiB, 512 KiB."""
     return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"
 
 
-def read_bytes(path: Path | str, shown: str | None = None, *, limit: int = MAX_TEXT_BYTES,
-               what: str = "a data file", usual: str = "a few KiB") -> bytes:
+def read_bytes(
+    path: Path | str,
+    shown: str | None = None,
+    *,
+    limit: int = MAX_TEXT_BYTES,
+    what: str = "a data file",
+    usual: str = "a few KiB",
+) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (see the module's docstring); a
     file over it is said to be larger than the limit, and `what` to be `usual`."""
     shown = str(path) if shown is None else shown
@@ -43,8 +62,11 @@ def read_bytes(path: Path | str, shown: str | None = None, *, limit: int = MAX_T
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW's answer on FreeBSD
             if os.path.islink(path):
-                raise _refused(shown, f"is a symbolic link; {what} is read only from the file itself, "
-                               "not through a link: name the file it points to") from None
+                raise _refused(
+                    shown,
+                    f"is a symbolic link; {what} is read only from the file itself, "
+                    "not through a link: name the file it points to",
+                ) from None
             raise _refused(shown, "cannot be resolved (a symlink loop?)") from None
         if exc.errno == errno.ENOENT:
             raise _refused(shown, "no such file") from None
@@ -52,13 +74,13 @@ def read_bytes(path: Path | str, shown: str | None = None, *, limit: int = MAX_T
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode)
-                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
-            raise _refused(shown, f"is {kind}, not a regular file; {what} must be a regular file")
+            raise _refused(shown, f"is {_kind(info.st_mode)}, not a regular file; {what} must be a regular file")
         if info.st_size > limit:
-            raise _refused(shown, f"file larger than {size_text(limit)} ({info.st_size:,} bytes)"
-                           + (f"; {what} is {usual}" if usual else ""))
+            raise _refused(
+                shown,
+                f"file larger than {size_text(limit)} ({info.st_size:,} bytes)"
+                + (f"; {what} is {usual}" if usual else ""),
+            )
         chunks: list[bytes] = []
         held = 0
         while held <= limit:
@@ -86,13 +108,20 @@ def decode(raw: bytes, shown: str, *, hint: str = "save the file as UTF-8") -> s
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        byte = raw[exc.start:exc.start + 1].hex()
-        raise _refused(shown, f"not UTF-8 text: byte 0x{byte} at column {column} ({exc.reason}); {hint}",
-                       line) from None
+        byte = raw[exc.start : exc.start + 1].hex()
+        raise _refused(
+            shown, f"not UTF-8 text: byte 0x{byte} at column {column} ({exc.reason}); {hint}", line
+        ) from None
 
 
-def read_text(path: Path | str, shown: str | None = None, *, limit: int = MAX_TEXT_BYTES,
-              what: str = "a data file", hint: str = "save the file as UTF-8") -> str:
+def read_text(
+    path: Path | str,
+    shown: str | None = None,
+    *,
+    limit: int = MAX_TEXT_BYTES,
+    what: str = "a data file",
+    hint: str = "save the file as UTF-8",
+) -> str:
     """The UTF-8 text of a regular file of at most `limit` bytes; a DataError naming the file
     (and the line of a bad byte) otherwise."""
     shown = str(path) if shown is None else shown
