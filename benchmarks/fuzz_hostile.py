@@ -6,7 +6,10 @@ Categories: mutated layouts (a quarter of those that load also get their PDF and
 self-played games), mutated themes drawn on a game, hostile command-line options (renders
 that pass run with the playability check stubbed and no previews), and interrupted renders
 (a real process sent SIGINT or SIGTERM at a random moment; the kit folder must then hold the
-old kit or a complete new one, never a mix, and nothing hidden may be left over).
+old kit or a complete new one, never a mix, and nothing hidden may be left over), house rules
+texts that are FIFOs, links, huge, not UTF-8 or flow badly (issue 37), and PDFs handed to
+`boardgen preflight` as an attacker would (a PostScript prefix, huge or many pages, UserUnit,
+boxes that are not numbers, truncated, flipped bytes, streams that inflate a thousandfold).
 Each case ends as ok, error (a BoardgenError: what we want for bad input), traceback or hang.
 Memory is capped at 4 GiB so a runaway case fails instead of taking the machine.
 """
@@ -36,18 +39,21 @@ from fuzzing import (  # noqa: E402 - tests/ is put on the path just above
     classify,
     cli_case,
     command_args,
+    house_rules_case,
     layout_case,
     mutate,
+    pdf_case,
     render_args,
     theme_case,
 )
 
-SHARES = {"layouts": 0.40, "themes": 0.25, "options": 0.345, "interrupts": 0.005}
+SHARES = {"layouts": 0.36, "themes": 0.22, "options": 0.325, "interrupts": 0.005, "house_rules": 0.05,
+          "pdfs": 0.04}
 
 DRIVER = """
 import sys
 import boardgen.kit as kit
-kit.require_playable = lambda *args, **kwargs: None
+kit.require_playable = lambda report, *args, **kwargs: report  # the verdict kept, never a refusal
 from boardgen.cli import main
 sys.argv = ["boardgen", *sys.argv[1:]]
 main()
@@ -115,7 +121,7 @@ def main() -> int:
 
     games = bundled_names("game")
 
-    boardgen.kit.require_playable = lambda *a, **k: None  # type: ignore[assignment]
+    boardgen.kit.require_playable = lambda report, *a, **k: report  # type: ignore[assignment]
     work = Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
     old_kit = work / "old"
     subprocess.run([sys.executable, "-c", DRIVER, "render", "classic", "-o", str(old_kit)], check=True,
@@ -143,6 +149,10 @@ def main() -> int:
             cli_args = render_args(rng) + ["--no-preview"] if rng.random() < 0.7 else command_args(rng)
             outcome = classify(cli_case(cli_args, work / "options-out"), seconds=120)
             shutil.rmtree(work / "options-out", ignore_errors=True)
+        elif category == "house_rules":
+            outcome = classify(house_rules_case(work, rng), seconds=60)
+        elif category == "pdfs":
+            outcome = classify(pdf_case(work, rng), seconds=60)
         else:
             outcome = interrupt_case(rng, work, old_kit)
         counts[category][outcome.category] += 1

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from boardgen.data import toml_write
+from boardgen.data import files, toml_write
 from boardgen.data.languages import languages
 from boardgen.data.loader import Document, layouts_root, load, resolve
 from boardgen.data.theme import Theme
@@ -94,7 +94,7 @@ def new_game(name: str, base: str) -> str:
     """A copy of the layout `base` under the id `name`, with a header saying what to change."""
     check_name(name)
     path = resolve("game", base)
-    text = path.read_text(encoding="utf-8")
+    text = files.read_text(path, what="a layout")
     load("game", base)  # the source must itself be valid
     start = text.find("[game]")
     match = GAME_ID.search(text, start if start >= 0 else 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import re
 import sys
 import time
@@ -82,6 +83,25 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 
 
 SEED = click.IntRange(0, bounds.SEED_MAX)
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option that refuses nan and inf (click's float and FloatRange take both: a nan
+    kerf compared with no bound and wrote cut files of nan coordinates), naming the option as
+    boardgen.options' checks do. An option with such a check as its callback (--margin,
+    --overlap, --gap) keeps type=float: the check refuses nan and inf in its own words."""
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            named = param.opts[-1] if param is not None and param.opts else "a number"
+            raise UsageError(f"{named}: must be a finite number, got {shorten(str(value), 60)}")
+        return super().convert(number, param, ctx)
+
+
+FINITE = FiniteFloat()
 
 
 def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
@@ -196,7 +216,7 @@ def list_command() -> None:
               help="Also write cut files for this machine into <kit folder>/cut/: print-and-cut pages with "
                    "registration marks and a DXF (Silhouette) or SVG (ScanNCut) per page, PNG + SVG per mat "
                    "(Cricut Print Then Cut), or SVG + DXF per laser bed.")
-@click.option("--kerf", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True, metavar="MM",
+@click.option("--kerf", type=FiniteFloat(*bounds.KERF_MM), default=0.0, show_default=True, metavar="MM",
               help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
                    "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
 @click.option("--bed", default="600x400", show_default=True, metavar="WxH",
@@ -433,7 +453,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 @click.option("--study", "study_url", default=None, metavar="URL",
               help="Share the study through a journal file or a database URL (sqlite:///, postgresql://): "
                    "several processes or machines running the same command split its trials.")
-@click.option("--margin", type=click.FloatRange(0.1, 1.0), default=0.8, show_default=True,
+@click.option("--margin", type=FiniteFloat(0.1, 1.0), default=0.8, show_default=True,
               help="Every seat gap at most this share of the layout's max_seat_gap.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="Layout file to write (default: ID-tuned.toml here).")
@@ -469,7 +489,7 @@ def schema(kind: str) -> None:
 
 @cli.command()
 @click.option("--count", type=click.IntRange(1, 12), default=2, show_default=True, help="How many dice.")
-@click.option("--face", type=float, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
+@click.option("--face", type=FINITE, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
 @click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
               help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
@@ -553,6 +573,7 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
 def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
     from boardgen import authoring
+    from boardgen.data.files import read_text
     from boardgen.data.loader import load, resolve
 
     if contact is not None and what != "pictures":
@@ -586,7 +607,7 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     # A file of one's own (NAME.toml, or a bare NAME found in this folder) is what its tables say.
     found = resolve(kinds[0], what)
     own = not found.resolve().is_relative_to(layouts_root().resolve())
-    if "game" in kinds and (not own or "[game]" in found.read_text(encoding="utf-8")):
+    if "game" in kinds and (not own or "[game]" in read_text(found, what="a layout or theme")):
         from boardgen.engines import load_game
         from boardgen.kits.reprint import parts_of, piece_ids
 
@@ -693,20 +714,16 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
-    from boardgen.export.preflight import report_files
+    from boardgen.data.files import read_bytes
+    from boardgen.export.preflight import MAX_PDF_BYTES, report_files
     from boardgen.export.services import service as find_service
 
     chosen = find_service(service)
 
     if file.suffix.lower() not in (".pdf", ".png"):
         raise UsageError(f"{file}: preflight reads .pdf and .png files")
-    try:
-        size = file.stat().st_size
-        if not file.is_file() or size > 512 * 1024 * 1024:
-            raise UsageError(f"{file}: not a regular file of at most 512 MiB")
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {file}: {exc.strerror}") from None
+    # A regular file (no FIFO, no link) of at most MAX_PDF_BYTES; its content is checked by preflight.
+    data = read_bytes(file, limit=MAX_PDF_BYTES, what="a file for preflight", usual="")
     try:
         report = report_files({file.name: data}, chosen)
     except BoardgenError:

@@ -139,6 +139,9 @@ GAMES_MAX = 20_000  # self-play games per player count
 PAIRS_MAX = 100_000  # solver pairs
 PLAYERS_MAX = 8
 SHEETS_MAX = 999  # board sheet numbers (and how many a reprint may list)
+# A laser's beam width, and each side of its bed (cut.laser lays the pieces out on it).
+KERF_MM = (0.0, 2.0)
+BED_MM = (20.0, 3000.0)
 
 
 def bounded(value: float, low: float, high: float, what: str, unit: str = " mm") -> float:
@@ -378,6 +381,9 @@ def check_kit_options(options: KitOptions) -> Paper:
         if options.board_sheets is not None:
             raise UsageError("give --sheets (board sheets) or --only (kinds of page), not both")
     gap(options.gap)
+    bounded(options.kerf, *KERF_MM, "the kerf (--kerf)")
+    for side in options.bed:
+        bounded(side, *BED_MM, "each side of the laser bed (--bed)")
     if options.split and (options.only is not None or options.board_sheets is not None):
         raise UsageError("--split writes a whole kit in two files: give it without --only or --sheets")
     return found

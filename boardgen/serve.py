@@ -19,15 +19,22 @@ links lead nowhere. Only requests addressed to
 this server by name (``Host: 127.0.0.1:PORT``, ``localhost:PORT`` or ``[::1]:PORT``) are
 answered; any other Host gets 421 and nothing else, so a web page whose name was pointed at
 127.0.0.1 (DNS rebinding) reads no path, board or picture. Requests are answered by a fixed
-pool of threads, each connection given a few seconds, with room for hundreds waiting.
+pool of threads, each connection given a few seconds, with room for hundreds waiting. A request's
+head is read by one thread watching every connection at once (selectors), within HEAD_SECONDS and
+HEAD_BYTES; only a whole head takes a thread of the pool, so connections that drip a byte at a
+time (300 of them starved the 32 threads) wait beside the others without holding any.
 """
 
 from __future__ import annotations
 
 import html
+import io
 import json
 import os
+import selectors
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -49,6 +56,13 @@ WATCH_MAX_DEPTH = 3
 WORKERS = 32
 CONNECTION_SECONDS = 5
 BACKLOG = 512
+# A request's head (request line and headers) must arrive whole within this many seconds and
+# bytes; connections whose head is still arriving are at most HEADS_WAITING (the oldest is
+# dropped for a new one). Every client of a loopback server is 127.0.0.1: a bound per client
+# would be a bound on everyone, so the bound is on the time and size each connection may take.
+HEAD_SECONDS = 5.0
+HEAD_BYTES = 16 * 1024
+HEADS_WAITING = 4096
 
 class Job(Protocol):
     """Work running beside the page (the playability check): its result, waited for, or cancelled."""
@@ -321,6 +335,12 @@ def make_handler(preview: LivePreview, page: bytes,
         sys_version = ""
         timeout = CONNECTION_SECONDS  # the socket's: a silent or slow client is dropped
 
+        def setup(self) -> None:
+            super().setup()
+            if isinstance(self.server, PooledHTTPServer):
+                # The head was read already (HeadReader): the handler reads it from memory.
+                self.rfile = io.BytesIO(self.server.head_of(self.connection))
+
         def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
             if not self._addressed_to_us():
                 return
@@ -387,9 +407,126 @@ def make_handler(preview: LivePreview, page: bytes,
     return Handler
 
 
+class HeadReader:
+    """One thread reading the heads of every new connection at once, without blocking: a
+    connection whose head is whole (a blank line ends it) goes to `ready`; one that is silent or
+    slow past HEAD_SECONDS, or sends more than HEAD_BYTES without ending its head, is closed."""
+
+    def __init__(self, ready: Callable[[socket.socket, bytes], None]) -> None:
+        self._ready = ready
+        self._selector = selectors.DefaultSelector()
+        self._waiting: dict[socket.socket, tuple[float, bytearray]] = {}  # in arrival order
+        self._new: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._selector.register(self._wake_r, selectors.EVENT_READ)
+        self._stopped = False
+        self._thread = threading.Thread(target=self._loop, name="boardgen-heads", daemon=True)
+        self._thread.start()
+
+    def add(self, connection: socket.socket) -> None:
+        with self._lock:
+            self._new.append(connection)
+        self._wake()
+
+    def _wake(self) -> None:
+        try:
+            self._wake_w.send(b"\0")
+        except (BlockingIOError, OSError):
+            pass  # a wake-up is already waiting, or the reader is stopped
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake()
+        self._thread.join(5)
+        for connection in list(self._waiting) + self._new:
+            _close(connection)
+        self._waiting.clear()
+        self._selector.close()
+        self._wake_r.close()
+        self._wake_w.close()
+
+    def _loop(self) -> None:
+        while not self._stopped:
+            self._take_new()
+            self._drop_late(time.monotonic())
+            for key, _ in self._selector.select(timeout=0.25):
+                if key.fileobj is self._wake_r:
+                    try:
+                        self._wake_r.recv(4096)
+                    except OSError:
+                        pass
+                    continue
+                connection = key.fileobj
+                if isinstance(connection, socket.socket):
+                    self._read(connection)
+
+    def _take_new(self) -> None:
+        with self._lock:
+            new, self._new = self._new, []
+        now = time.monotonic()
+        for connection in new:
+            if len(self._waiting) >= HEADS_WAITING:
+                self._drop(next(iter(self._waiting)))
+            try:
+                connection.setblocking(False)
+                self._selector.register(connection, selectors.EVENT_READ)
+            except (OSError, ValueError):
+                _close(connection)
+                continue
+            self._waiting[connection] = (now + HEAD_SECONDS, bytearray())
+
+    def _drop_late(self, now: float) -> None:
+        for connection, (deadline, _) in list(self._waiting.items()):
+            if deadline > now:
+                break  # arrival order: every later one has a later deadline
+            self._drop(connection)
+
+    def _drop(self, connection: socket.socket) -> None:
+        self._waiting.pop(connection, None)
+        try:
+            self._selector.unregister(connection)
+        except (KeyError, ValueError):
+            pass
+        _close(connection)
+
+    def _read(self, connection: socket.socket) -> None:
+        try:
+            chunk = connection.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._drop(connection)
+            return
+        _, head = self._waiting[connection]
+        head += chunk
+        if b"\r\n\r\n" in head or b"\n\n" in head:
+            self._waiting.pop(connection)
+            self._selector.unregister(connection)
+            connection.setblocking(True)
+            self._ready(connection, bytes(head))
+        elif len(head) > HEAD_BYTES:
+            try:
+                connection.send(b"HTTP/1.0 431 Request Header Fields Too Large\r\nContent-Length: 0\r\n\r\n")
+            except OSError:
+                pass
+            self._drop(connection)
+
+
+def _close(connection: socket.socket) -> None:
+    try:
+        connection.close()
+    except OSError:
+        pass
+
+
 class PooledHTTPServer(HTTPServer):
     """An HTTP server whose requests are answered by a fixed pool of threads (a thread per
-    connection let 3,000 half-open connections hold 3,000 threads)."""
+    connection let 3,000 half-open connections hold 3,000 threads), each request's head read
+    first by the HeadReader, so that no thread of the pool waits on a slow client's head."""
 
     request_queue_size = BACKLOG
 
@@ -397,9 +534,26 @@ class PooledHTTPServer(HTTPServer):
                  workers: int = WORKERS) -> None:
         super().__init__(address, handler)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardgen-serve")
+        self._heads: dict[socket.socket, bytes] = {}
+        self._heads_lock = threading.Lock()
+        self._reader = HeadReader(self._head_read)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        self._pool.submit(self._answer, request, client_address)
+        self._reader.add(request)
+
+    def _head_read(self, request: socket.socket, head: bytes) -> None:
+        with self._heads_lock:
+            self._heads[request] = head
+        try:
+            self._pool.submit(self._answer, request, request.getpeername())
+        except (RuntimeError, OSError):  # the pool is shut down, or the client already gone
+            self.head_of(request)
+            _close(request)
+
+    def head_of(self, request: socket.socket) -> bytes:
+        """The head read for this connection (once: it is forgotten as it is handed over)."""
+        with self._heads_lock:
+            return self._heads.pop(request, b"")
 
     def _answer(self, request: Any, client_address: Any) -> None:
         try:
@@ -407,10 +561,12 @@ class PooledHTTPServer(HTTPServer):
         except Exception:  # noqa: BLE001 - a client that went away: nothing to tell anyone
             pass
         finally:
+            self.head_of(request)
             self.shutdown_request(request)
 
     def server_close(self) -> None:
         super().server_close()
+        self._reader.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -8,6 +8,7 @@ hang (over the time limit).
 from __future__ import annotations
 
 import random
+import re
 import signal
 import traceback
 from collections.abc import Callable, Iterator
@@ -183,6 +184,9 @@ OPTION_VALUES = {
     "--overlap": ["1", "10", "40", "0", "-5", "nan", "inf", "41", "x"],
     "--back-offset": ["0,0", "1,-1", "10,10", "nan,nan", "inf,0", "1e308,0", "500,0", "-1000,-1000", "1", "a,b",
                       "1,2,3", ",", ""],
+    "--gap": ["0", "3", "20", "20.1", "-1", "nan", "inf", "-inf", "1e999", "x"],
+    "--kerf": ["0", "0.15", "2", "2.01", "-0.1", "nan", "inf", "-inf", "1e999", "x"],
+    "--bed": ["600x400", "20x20", "19x400", "nanxnan", "infx400", "1e9x1e9", "x"],
     "--sheets": ["1", "1,3", "0", "-1", "99999999999999999999", "one", "1,,2", "", "2,2", "1000"],
     "--seed": ["0", "1", "2", "-3", "9223372036854775807", "9223372036854775808", "9" * 5000, "x", "1.5"],
     "--lang": ["en", "fr", "de", ""],
@@ -232,6 +236,147 @@ def cli_case(args: list[str], out: Path) -> Callable[[], None]:
             raise AssertionError(result.output[-800:])
         if result.exit_code != 0:
             if not (result.stderr.startswith("boardgen: error: ") or "Error: " in result.stderr):
+                raise AssertionError(f"exit {result.exit_code} without a clear message: {result.output[-400:]}")
+            raise BoardgenError(result.stderr.strip().splitlines()[-1])
+
+    return run
+
+
+# House rules (issue 37) ----------------------------------------------------------------------------
+
+RULES_ATTACKS = ("fifo", "link", "huge", "bad-byte", "nul", "long-word", "long-paragraph", "many-lines",
+                 "placeholder", "mutated", "empty")
+
+
+def hostile_rules(path: Path, rng: random.Random, attack: str) -> None:
+    """Write house rules at `path` as `attack` says: not a file, too large, not text, words and
+    paragraphs that flow badly, or the bundled text with a few edits."""
+    import os
+
+    text = (layouts_root() / "rules" / "classic.en.md").read_text(encoding="utf-8")
+    if attack == "fifo":
+        os.mkfifo(path)
+    elif attack == "link":
+        target = rng.choice(["/dev/zero", "/etc/hostname", str(layouts_root() / "rules" / "classic.en.md")])
+        path.symlink_to(target)
+    elif attack == "huge":
+        with path.open("wb") as out:
+            out.truncate(rng.choice([64 * 1024 + 1, 10**6, 400 * 1024**2]))
+    elif attack == "bad-byte":
+        raw = text.encode("utf-8")
+        at = rng.randrange(len(raw))
+        path.write_bytes(raw[:at] + rng.choice([b"\xe9", b"\xff", b"\xc3", b"\xed\xa0\x80"]) + raw[at:])
+    elif attack == "nul":
+        path.write_text(text.replace("\n", "\n\0", 1), encoding="utf-8")
+    elif attack == "long-word":
+        path.write_text(f"# Rules\n{'w' * rng.choice([199, 200, 201, 5000, 60_000])}\n", encoding="utf-8")
+    elif attack == "long-paragraph":
+        path.write_text("# Rules\n" + "word " * rng.choice([790, 801, 12_000]) + "\n", encoding="utf-8")
+    elif attack == "many-lines":
+        path.write_text("# Rules\n" + "- x\n" * rng.choice([100, 5000]), encoding="utf-8")
+    elif attack == "placeholder":
+        path.write_text("# Rules\n" + "{nope} {__class__} {0} {" * rng.choice([1, 500]) + "\n", encoding="utf-8")
+    elif attack == "empty":
+        path.write_bytes(b"")
+    else:
+        path.write_bytes(mutate(text, rng, rng.choice([1, 2, 3])))
+
+
+def house_rules_case(folder: Path, rng: random.Random, attack: str | None = None) -> Callable[[], None]:
+    """A layout with `rules = "house"` beside hostile house rules, taken through what a render
+    does with a rules text: the language and glyph checks, then the PDF with its rules pages."""
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="house-", dir=folder))
+    (where / "g.toml").write_text('extends = "classic"\n[game]\nrules = "house"\n', encoding="utf-8")
+    hostile_rules(where / "house.en.md", rng, attack or rng.choice(RULES_ATTACKS))
+
+    def run() -> None:
+        from boardgen.data.theme import load_theme
+        from boardgen.engines import load_game
+        from boardgen.kits.glyphs import check_glyphs
+        from boardgen.kits.rules_text import check_language
+        from boardgen.options import KitOptions
+
+        engine, layout = load_game(str(where / "g.toml"))
+        check_language(layout, engine.name, "en")
+        theme = load_theme("classic")
+        check_glyphs(theme, layout, "en")
+        kit = engine.kit()
+        setup = kit.setup(layout, layout.default_seed)
+        drawings = kit.draw(layout, theme, setup, "en")
+        kit.build_pdf(layout, theme, setup, drawings, KitOptions(), summary="")
+
+    return run
+
+
+# PDFs for preflight (issue 37) ---------------------------------------------------------------------
+
+PDF_ATTACKS = ("prefix", "huge-page", "many-pages", "user-unit", "nan-box", "truncated", "flipped", "inflates",
+               "not-pdf", "fine")
+
+
+def hostile_pdf(rng: random.Random, attack: str) -> bytes:
+    """A PDF (or not) as an attacker would hand it to `boardgen preflight`."""
+    import io
+    import zlib
+
+    from pypdf import PdfWriter
+    from pypdf.generic import FloatObject, NameObject, StreamObject
+
+    writer = PdfWriter()
+    pages = {"many-pages": rng.choice([501, 2000])}.get(attack, rng.randint(1, 3))
+    side = {"huge-page": rng.choice([3680.0, 3690.0, 14400.0, 1e9])}.get(attack, 300.0)
+    for _ in range(pages):
+        page = writer.add_blank_page(side, side)
+        if attack == "user-unit":
+            page[NameObject("/UserUnit")] = FloatObject(rng.choice([2.0, 75000.0, 1e-9]))
+        if attack == "inflates":
+            stream = StreamObject()
+            stream.set_data(zlib.compress(b" " * rng.choice([1000, 3_000_000]) + b"1 0 0 rg 0 0 9 9 re f", 9))
+            stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+            page[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    data = out.getvalue()
+    if attack == "nan-box":  # written as text: pypdf writes no such number
+        box = rng.choice([b"0 0 nan inf", b"0 0 99999999999999999999999 300", b"0 0 -14400 300", b"/x /y 1 2",
+                          b"0 0 300"])
+        data = re.sub(rb"/MediaBox \[[^\]]*\]", b"/MediaBox [ " + box + b" ]", data)
+    if attack == "prefix":
+        data = rng.choice([b"%!PS\n{ 1 pop } loop\n", b"\n", b"\xef\xbb\xbf", b"GIF89a"]) + data
+    elif attack == "truncated":
+        data = data[:rng.randrange(1, len(data))]
+    elif attack == "flipped":
+        raw = bytearray(data)
+        for _ in range(rng.randint(1, 20)):
+            raw[rng.randrange(8, len(raw))] = rng.randrange(256)
+        data = bytes(raw)
+    elif attack == "not-pdf":
+        data = rng.choice([b"%!PS-Adobe-3.0\n{ 1 pop } loop\n", b"", b"%PDF-", bytes(rng.randrange(256)
+                                                                                       for _ in range(500))])
+    return data
+
+
+def pdf_case(folder: Path, rng: random.Random, attack: str | None = None) -> Callable[[], None]:
+    """`boardgen preflight` of a hostile PDF: a report (exit 0, or 7 for problems found) or one
+    clear line and exit 2 (or 6 without Ghostscript); never a traceback or a hang."""
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    path = folder / "hostile.pdf"
+    path.write_bytes(hostile_pdf(rng, attack or rng.choice(PDF_ATTACKS)))
+    service = rng.choice(["press", "drivethru", "tgc"])
+
+    def run() -> None:
+        result = CliRunner().invoke(cli, ["preflight", str(path), "--for", service])
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        if "Traceback" in result.output:
+            raise AssertionError(result.output[-800:])
+        if result.exit_code not in (0, 7):
+            if not result.stderr.startswith("boardgen: error: "):
                 raise AssertionError(f"exit {result.exit_code} without a clear message: {result.output[-400:]}")
             raise BoardgenError(result.stderr.strip().splitlines()[-1])
 

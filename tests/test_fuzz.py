@@ -9,12 +9,16 @@ import random
 
 import pytest
 from fuzzing import (
+    PDF_ATTACKS,
+    RULES_ATTACKS,
     bundled_text,
     classify,
     cli_case,
     command_args,
+    house_rules_case,
     layout_case,
     mutate,
+    pdf_case,
     render_args,
     theme_case,
 )
@@ -48,7 +52,7 @@ def test_mutated_themes(tmp_path, base, game, seed, rounds):
 
 @pytest.fixture
 def no_check(monkeypatch):
-    monkeypatch.setattr("boardgen.kit.require_playable", lambda *args, **kwargs: None)
+    monkeypatch.setattr("boardgen.kit.require_playable", lambda report, *args, **kwargs: report)
 
 
 @settings(max_examples=12, deadline=None, derandomize=True,
@@ -59,3 +63,23 @@ def test_hostile_options(tmp_path, no_check, seed):
     args = render_args(rng) + ["--no-preview", "--no-svg"] if rng.random() < 0.6 else command_args(rng)
     outcome = classify(cli_case(args, tmp_path / "out"), seconds=120)
     assert_handled(outcome)
+
+
+@settings(max_examples=len(RULES_ATTACKS), deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(attack=st.sampled_from(RULES_ATTACKS), seed=st.integers(0, 2**32))
+def test_hostile_house_rules(tmp_path, attack, seed):
+    outcome = classify(house_rules_case(tmp_path, random.Random(seed), attack), seconds=60)
+    assert_handled(outcome)
+    if attack in ("fifo", "link", "huge", "bad-byte"):
+        assert outcome.category == "error", outcome.detail
+
+
+@settings(max_examples=len(PDF_ATTACKS), deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(attack=st.sampled_from(PDF_ATTACKS), seed=st.integers(0, 2**32))
+def test_hostile_pdfs_for_preflight(tmp_path, attack, seed):
+    outcome = classify(pdf_case(tmp_path, random.Random(seed), attack), seconds=60)
+    assert_handled(outcome)
+    if attack in ("prefix", "not-pdf", "many-pages"):
+        assert outcome.category == "error", outcome.detail

@@ -176,6 +176,37 @@ def test_a_silent_connection_is_dropped(served: tuple[int, Path]) -> None:
         silent.close()
 
 
+def test_three_hundred_dripping_connections_do_not_starve_a_normal_request(served: tuple[int, Path]) -> None:
+    """300 connections that send their head a byte at a time (and never end it) are read beside
+    one another by one thread; a normal request is answered at once, and each slow one is
+    closed once its head is late. No sleeps: the drip is a byte on each, round after round."""
+    port, _ = served
+    state(port)  # drawn once, before the crowd
+    head = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode()
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(300)]
+    took: list[float] = []
+    try:
+        for round_ in range(len(head)):
+            for connection in slow:
+                connection.send(head[round_:round_ + 1])
+            if round_ % 10 == 9:
+                started = time.monotonic()
+                status, page = get(port, "/")
+                took.append(time.monotonic() - started)
+                assert status == 200 and b"<script>" in page
+        # Every slow one is closed by the server once HEAD_SECONDS have passed (a generous wait).
+        deadline = time.monotonic() + serve.HEAD_SECONDS * 6
+        for connection in slow:
+            connection.settimeout(max(0.1, deadline - time.monotonic()))
+            assert connection.recv(100) == b""  # closed without an answer
+    finally:
+        for connection in slow:
+            connection.close()
+    took.sort()
+    # Before, no answer came for as long as the slow ones held the 32 threads (tens of seconds).
+    assert took[len(took) // 2] < 1.0 and took[-1] < 3.0, took
+
+
 def test_an_edit_is_drawn_and_an_error_replaces_the_picture(served: tuple[int, Path]) -> None:
     port, theme = served
     first = state(port)["version"]

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from boardgen.cut.machines import machine
 from boardgen.errors import UsageError
 from boardgen.geometry import Placement, kerf
+from boardgen.options import BED_MM as BED_MM  # the option's bounds, checked for the Python API too
+from boardgen.options import KERF_MM as KERF_MM
 
 _BED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*$")
-BED_MM = (20.0, 3000.0)
-KERF_MM = (0.0, 2.0)
 
 
 def bed_size(text: str) -> tuple[float, float]:

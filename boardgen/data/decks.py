@@ -18,8 +18,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from boardgen.data import files
 from boardgen.data.languages import LANGUAGE_CODE
-from boardgen.errors import Problem, quote
+from boardgen.errors import DataError, Problem, quote
 
 # The arrays of a layout that may come from a CSV file.
 DECK_KEYS = ("treasures", "objects", "deck")
@@ -56,17 +57,10 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
     """The cards of a CSV file as the TOML array `key` would hold them, the line of each card
     and of each of its keys (for messages), and the problems of the file itself."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return [], {}, [Problem(shown, "", f"cannot read: {exc.strerror or exc}")]
-    if len(raw) > MAX_BYTES:
-        return [], {}, [Problem(shown, "", f"file larger than {MAX_BYTES // 1024} KiB")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        return [], {}, [Problem(shown, "", "not UTF-8 text; save the file as UTF-8 (CSV UTF-8)", line)]
+        text = files.read_text(path, shown, limit=MAX_BYTES, what="a deck",
+                               hint="save the file as UTF-8 (CSV UTF-8)")
+    except DataError as exc:
+        return [], {}, exc.problems
     if "\0" in text:
         return [], {}, [Problem(shown, "", "contains a NUL character")]
     reader = csv.reader(io.StringIO(text, newline=""))

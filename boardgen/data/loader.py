@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardgen.cache import SCHEMA_PASSES, canonical_json, digest, installed
-from boardgen.data import languages
+from boardgen.data import files, languages
 from boardgen.data.decks import DECK_KEYS, is_deck_file, read_deck
 from boardgen.data.paths import layouts_root as layouts_root  # re-exported: the bundled data's folder
 from boardgen.data.strings import LANGUAGES
@@ -34,7 +34,7 @@ KINDS = {"game": "games", "theme": "themes"}
 
 # Limits on what a data file may hold, far above anything real (bundled files: 5 KiB, nesting 4,
 # one level of extends) and far below what would exhaust memory or time.
-MAX_FILE_BYTES = 1024 * 1024
+MAX_FILE_BYTES = files.MAX_TEXT_BYTES
 MAX_NESTING = 16
 MAX_EXTENDS = 8
 # Larger than any count, size or seed can usefully be (2**63 - 1, a 64-bit integer as TOML defines).
@@ -88,6 +88,8 @@ def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) ->
         if relative_to is not None:
             candidate = relative_to / candidate
         if not _is_file(candidate, kind, name_or_path):
+            if _is_special(candidate):  # a FIFO, a device, a socket: the reader says which, at once
+                return candidate
             raise UsageError(f"{kind} file not found: {quote(name_or_path, MESSAGE_CHARS)}")
         return candidate
     bundled = layouts_root() / KINDS[kind] / f"{name_or_path}.toml"
@@ -122,6 +124,14 @@ def _is_file(path: Path, kind: str, name: str) -> bool:
         return False
 
 
+def _is_special(path: Path) -> bool:
+    """Whether path is there but neither a file nor a folder (a FIFO, a device, a socket)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def real_path(path: Path) -> Path | None:
     """path with every symlink followed, or None if that is impossible (a loop, a NUL)."""
     try:
@@ -138,29 +148,11 @@ def display_path(path: Path) -> str:
     return str(path)
 
 
-def _decode(raw: bytes, shown: str) -> str:
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        byte = raw[exc.start:exc.start + 1].hex()
-        raise DataError([Problem(shown, "", f"not UTF-8 text: byte 0x{byte} at column {column} ({exc.reason});"
-                                 " save the file as UTF-8", line)]) from None
-
-
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    """The file's table and its text; at most MAX_FILE_BYTES, UTF-8, valid TOML."""
+    """The file's table and its text; a regular file (no link, no FIFO) of at most
+    MAX_FILE_BYTES, UTF-8 (boardgen.data.files), valid TOML."""
     shown = display_path(path)
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise DataError([Problem(shown, "", f"cannot read: {exc.strerror or exc}")]) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise DataError([Problem(shown, "", f"file larger than {MAX_FILE_BYTES // 1024} KiB; "
-                                 "a layout or theme is a few KiB")])
-    text = _decode(raw, shown)
+    text = files.read_text(path, shown, limit=MAX_FILE_BYTES, what="a layout or theme")
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from boardgen.data import files
 from boardgen.data.languages import LANGUAGE_CODE, order
 from boardgen.data.paths import layouts_root
 from boardgen.errors import UsageError
@@ -27,7 +28,7 @@ def strings(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
         raise UsageError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
     path = layouts_root() / "strings" / f"{lang}.toml"
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    return tomllib.loads(files.read_text(path))
 
 
 def word(lang: str, key: str, **values: object) -> str:

@@ -8,13 +8,79 @@ prints it; `export` writes it beside the files and refuses files that fail.
 from __future__ import annotations
 
 import io
+import logging
 import re
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from typing import Any
 
+from boardgen.errors import UsageError
 from boardgen.export.services import INCH, Service
 
 PT_MM = 25.4 / 72
 INK_DPI = 50  # ink is sampled at this resolution: a pixel is half a millimetre
+
+# Bounds on a PDF handed to preflight, checked before anything is rasterised: a file is anyone's,
+# and an 11.8 KB PDF of 60 pages of 14400 pt took 4.7 GiB and 3 GiB of disk. A press sheet is at
+# most SRA0-ish (A0 is 841 x 1189 mm) with bleed; a kit is tens of pages.
+MAX_PDF_BYTES = 256 * 1024**2
+MAX_PAGES = 500
+MAX_PAGE_MM = 1300.0
+# All pages together (square metres): what is rasterised, so the time Ghostscript takes, stays
+# bounded (a kit of 30 A3 pages is 3.7 m2; A0 is 1 m2).
+MAX_TOTAL_M2 = 40.0
+# Raster of one Ghostscript run (4 bytes a pixel at INK_DPI): pages are rasterised in batches of
+# at most this, each page measured and removed before the next, so disk and memory stay flat.
+RASTER_BATCH_BYTES = 256 * 1024**2
+
+
+def check_pdf(data: bytes, name: str) -> None:
+    """A UsageError (exit 2) unless data is a PDF from its first byte: a PostScript program
+    before a valid PDF passes pypdf, and Ghostscript would run the program."""
+    if len(data) > MAX_PDF_BYTES:
+        raise UsageError(f"{name}: {len(data):,} bytes, over the {MAX_PDF_BYTES // 1024**2} MiB preflight reads")
+    if not data.startswith(b"%PDF-"):
+        start = "".join(c if c.isprintable() and c.isascii() else "." for c in data[:8].decode("latin-1"))
+        raise UsageError(f"{name}: not a readable PDF: a PDF starts with %PDF- at its first byte, this one with "
+                         f"{start!r} (anything before it, such as a PostScript program, is refused)")
+
+
+def page_sizes(reader: Any, name: str) -> list[tuple[float, float]]:
+    """Every page's width and height in points (MediaBox, times its UserUnit), checked against
+    MAX_PAGES and MAX_PAGE_MM before anything is rasterised: a UsageError naming the bound."""
+    count = len(reader.pages)
+    if count > MAX_PAGES:
+        raise UsageError(f"{name}: {count} pages, over the {MAX_PAGES} preflight measures")
+    sizes = []
+    for number, page in enumerate(reader.pages, start=1):
+        box = _box(page, "/MediaBox") or (0.0, 0.0, 612.0, 792.0)
+        unit = float(_resolve(page.get("/UserUnit", 1.0)))
+        w, h = abs(box[2] - box[0]) * unit, abs(box[3] - box[1]) * unit
+        if not (w * PT_MM <= MAX_PAGE_MM and h * PT_MM <= MAX_PAGE_MM):  # nan fails too
+            raise UsageError(f"{name} page {number}: {w * PT_MM:.0f} x {h * PT_MM:.0f} mm, over the "
+                             f"{MAX_PAGE_MM:g} mm a side preflight measures")
+        sizes.append((w, h))
+    total = sum(w * h for w, h in sizes) * (PT_MM / 1000) ** 2
+    if total > MAX_TOTAL_M2:
+        raise UsageError(f"{name}: {count} pages of {total:.1f} square metres in all, over the {MAX_TOTAL_M2:g} m2 "
+                         "preflight measures")
+    return sizes
+
+
+def batches(sizes: list[tuple[float, float]], dpi: int = INK_DPI) -> list[tuple[int, int]]:
+    """(first, last) page ranges whose CMYK raster at `dpi` stays within RASTER_BATCH_BYTES
+    (a page larger than that alone: one page a batch)."""
+    out: list[tuple[int, int]] = []
+    first, held = 1, 0.0
+    for number, (w, h) in enumerate(sizes, start=1):
+        size = (w / 72 * dpi + 1) * (h / 72 * dpi + 1) * 4
+        if held and held + size > RASTER_BATCH_BYTES:
+            out.append((first, number - 1))
+            first, held = number, 0.0
+        held += size
+    if sizes:
+        out.append((first, len(sizes)))
+    return out
 
 
 def _resolve(obj: Any) -> Any:
@@ -40,11 +106,31 @@ def _walk_resources(resources: Any, seen: set[int], found: dict[str, Any]) -> No
             if xobject.get("/ColorSpace") is not None:
                 found["spaces"].append(_resolve(xobject["/ColorSpace"]))
         elif xobject.get("/Subtype") == "/Form":
-            try:
-                found["content"].append(xobject.get_data())
-            except Exception:  # noqa: BLE001 - a stream pypdf cannot decode is reported as unread
-                found["unread"] += 1
+            if id(xobject) not in found["forms"]:  # a form shared by many pages is read once
+                found["forms"].add(id(xobject))
+                try:
+                    _content(found, xobject.get_data())
+                except UsageError:
+                    raise
+                except Exception:  # noqa: BLE001 - a stream pypdf cannot decode is reported as unread
+                    found["unread"] += 1
             _walk_resources(xobject.get("/Resources"), seen, found)
+
+
+# What the content streams of a file may decompress to, in all (pypdf keeps each decoded stream
+# while the file is open, 75 MB at most each): 20 streams of 74 MB in a 1.4 MB file took 3 GiB.
+# A kit's pages are vector drawings of a few MB at most in all.
+MAX_CONTENT_BYTES = 256 * 1024**2
+_RGB_OPERATOR = re.compile(rb"(?<![A-Za-z])(?:rg|RG)(?![A-Za-z])")
+
+
+def _content(found: dict[str, Any], data: bytes) -> None:
+    """Count a content stream's RGB operators, without keeping it (memory holds one stream)."""
+    found["content_bytes"] += len(data)
+    if found["content_bytes"] > MAX_CONTENT_BYTES:
+        raise UsageError(f"{found['name']}: its content streams decompress to more than "
+                         f"{MAX_CONTENT_BYTES // 1024**2} MiB, over what preflight reads")
+    found["rgb_operators"] += len(_RGB_OPERATOR.findall(data))
 
 
 def _space_name(space: Any) -> str:
@@ -82,14 +168,35 @@ def _box(page: Any, name: str) -> tuple[float, float, float, float] | None:
     return tuple(float(v) for v in _resolve(box))  # type: ignore[return-value]
 
 
+@contextmanager
+def _pypdf_quiet() -> Iterator[None]:
+    """pypdf's warnings on a damaged file ("EOF marker not found") kept off the terminal: what
+    is wrong is said once, in boardgen's message."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict[str, Any]:
     """Every check of a PDF for a service: a dict of findings and `problems` (empty: it passes)."""
+    with _pypdf_quiet():
+        return _report_pdf(data, service, name=name)
+
+
+def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
     from pypdf import PdfReader
 
+    check_pdf(data, name)
     reader = PdfReader(io.BytesIO(data))
+    sizes = page_sizes(reader, name)
     problems: list[str] = []
     pages_out = []
-    found: dict[str, Any] = {"fonts": [], "spaces": [], "states": [], "images": [], "content": [], "unread": 0}
+    found: dict[str, Any] = {"fonts": [], "spaces": [], "states": [], "images": [], "unread": 0, "name": name,
+                             "forms": set(), "content_bytes": 0, "rgb_operators": 0}
     for number, page in enumerate(reader.pages, start=1):
         media = _box(page, "/MediaBox")
         trim = _box(page, "/TrimBox")
@@ -106,7 +213,9 @@ def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict
                                 f"{service.name} wants {service.bleed_mm:.2f} mm")
         try:
             contents = page.get_contents()
-            found["content"].append(contents.get_data() if contents is not None else b"")
+            _content(found, contents.get_data() if contents is not None else b"")
+        except UsageError:
+            raise
         except Exception:  # noqa: BLE001
             found["unread"] += 1
         before = len(found["images"])
@@ -121,8 +230,7 @@ def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict
     if missing:
         problems.append(f"{name}: fonts not embedded: {', '.join(missing)}")
     spaces = sorted({_space_name(s) for s in found["spaces"]})
-    content = b"\n".join(found["content"])
-    operators_rgb = len(re.findall(rb"(?<![A-Za-z])(?:rg|RG)(?![A-Za-z])", content))
+    operators_rgb = found["rgb_operators"]
     rgb = [s for s in spaces if s in ("DeviceRGB", "ICC RGB", "CalRGB")]
     if operators_rgb:
         rgb.append("rg/RG operators")
@@ -151,7 +259,7 @@ def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict
         if not overprint:
             problems.append(f"{name}: the die line does not overprint")
     if service.ink_limit is not None and service.faces in ("pdf", "press"):
-        report["max_ink_percent"] = max_ink(data)
+        report["max_ink_percent"] = max_ink(data, sizes)
         if report["max_ink_percent"] > service.ink_limit:
             problems.append(f"{name}: total ink reaches {report['max_ink_percent']} %, over {service.name}'s "
                             f"{service.ink_limit} %")
@@ -159,18 +267,22 @@ def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict
     return report
 
 
-def max_ink(data: bytes) -> int:
-    """The highest total ink (C+M+Y+K, percent) at any pixel of any page, sampled at INK_DPI."""
+def max_ink(data: bytes, sizes: list[tuple[float, float]] | None = None) -> int:
+    """The highest total ink (C+M+Y+K, percent) at any pixel of any page, sampled at INK_DPI;
+    pages rasterised in batches (`sizes`: each page's, from page_sizes) and measured one at a
+    time, so memory holds one page."""
     import numpy as np
     from PIL import Image
 
     from boardgen.export.ghostscript import cmyk_pages
 
     highest = 0
-    for tiff in cmyk_pages(data, dpi=INK_DPI):
-        with Image.open(io.BytesIO(tiff)) as image:
-            values = np.asarray(image.convert("CMYK"), dtype=np.int32)
-        highest = max(highest, int(values.sum(axis=-1).max()))
+    with closing(cmyk_pages(data, dpi=INK_DPI, batches=batches(sizes) if sizes else None)) as pages:
+        for tiff in pages:
+            with Image.open(tiff) as image:
+                values = np.asarray(image.convert("CMYK"))
+            highest = max(highest, int(values.sum(axis=-1, dtype=np.uint16).max()))
+            del values
     return round(highest * 100 / 255)
 
 

@@ -67,9 +67,9 @@ def glyph_problems(theme: Any, layout: Any, lang: str, rules: list[tuple[str, st
 def check_glyphs(theme: Any, layout: Any, lang: str) -> None:
     """DataError listing every font role that lacks characters the kit prints (the rules text
     as written: its placeholders are filled with digits and the layout's own words)."""
-    from boardgen.kits.rules_text import rules_file
+    from boardgen.kits.rules_text import read_rules, rules_file
 
     path = rules_file(layout.rules, lang, layout.doc.path)
-    problems = glyph_problems(theme, layout, lang, [("p", path.name + ": " + path.read_text(encoding="utf-8"))])
+    problems = glyph_problems(theme, layout, lang, [("p", path.name + ": " + read_rules(path))])
     if problems:
         raise DataError(problems)

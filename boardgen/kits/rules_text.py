@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from boardgen.data import languages
+from boardgen.data import files, languages
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.toml_lines import line_of
@@ -42,6 +42,23 @@ def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
     return PLACEHOLDER.sub(one, text), problems
 
 
+# A rules text is a few pages (the bundled ones 2-6 KiB); a house rules file over this is refused.
+RULES_MAX_BYTES = 64 * 1024
+# A paragraph is one line of the file; one longer than about a page is flowed again on every page
+# it reaches (a 250 KB paragraph took 30 s): a paragraph over this is refused (bundled: 548).
+MAX_PARAGRAPH_CHARS = 4000
+# A word longer than a column is cut across lines by reportlab one character at a time, and the
+# rest cut again on every page: a 1 MB word took minutes. No real word comes near this.
+MAX_WORD_CHARS = 200
+LONG_WORD = re.compile(r"\S{" + str(MAX_WORD_CHARS + 1) + ",}")
+
+
+def read_rules(path: Path, shown: str | None = None) -> str:
+    """The text of a rules file (bundled, or the user's house rules beside a layout) through the
+    one reader of user files: a regular file, no link, no FIFO, at most RULES_MAX_BYTES, UTF-8."""
+    return files.read_text(path, shown, limit=RULES_MAX_BYTES, what="a rules text")
+
+
 def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
                 path: Path | None = None) -> list[tuple[str, str]]:
     """Read layouts/<relative> (or `path`, a file of the user's), a small Markdown text: '# '
@@ -49,11 +66,22 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
     are filled from `values` (every unknown one is reported, with its line, as a `DataError`)."""
     shown = f"layouts/{relative}" if path is None else str(path)
     path = layouts_root() / relative if path is None else path
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise DataError([Problem(shown, "", "rules text not found")])
     blocks: list[tuple[str, str]] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+    for number, raw in enumerate(read_rules(path, shown).split("\n"), start=1):
+        long_word = LONG_WORD.search(raw)
+        if long_word is not None:
+            problems.append(Problem(shown, "", f"a word of {len(long_word.group(0)):,} characters; a word of a rules "
+                                    f"text has at most {MAX_WORD_CHARS} (no column is wider): put spaces in it",
+                                    number))
+            continue
+        if len(raw) > MAX_PARAGRAPH_CHARS:
+            problems.append(Problem(shown, "", f"a paragraph of {len(raw):,} characters; a paragraph (one line) of a "
+                                    f"rules text has at most {MAX_PARAGRAPH_CHARS:,}: break it into several lines",
+                                    number))
+            continue
         line, found = fill_placeholders(raw.strip(), values or {}, file=shown, line=number)
         problems += found
         if not line:
