@@ -106,10 +106,11 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
       reach the command line).
 
-    Optional members (see `KitExtras`): ``Drawings``, the dataclass `draw` returns (drawings
-    are cached between renders only for such a kit); ``piece_ids(layout)``, every single
-    piece it can reprint, by kind; ``PIECE_FIELDS``, where each kind's drawings are;
-    ``EXTRA_PARTS``, parts printed on pages of their own besides the usual ones.
+    And, read by `boardgen.kit.draw_kit` and `boardgen.kits.reprint`: ``Drawings``, the
+    dataclass `draw` returns (drawings are cached between renders only for such a kit);
+    ``piece_ids(layout)``, every single piece it can reprint, by kind; ``PIECE_FIELDS``,
+    where each kind's drawings are; ``EXTRA_PARTS``, parts printed on pages of their own
+    besides the usual ones.
 
     Nothing is written to disk here; `boardgen.kit.render_kit` writes the files.
     """
@@ -125,17 +126,19 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
 
+    @property
+    def Drawings(self) -> type: ...  # noqa: N802 (the dataclass's own name)
 
-class KitExtras(Protocol):
-    """The optional members of a kit module (`Kit`) that shared code looks for with
-    ``getattr``: `boardgen.kit.draw_kit` (``Drawings``) and `boardgen.kits.reprint`
-    (``piece_ids``, ``PIECE_FIELDS``, ``EXTRA_PARTS``)."""
+    @property
+    def PIECE_FIELDS(self) -> Mapping[str, tuple[str, str]]: ...  # noqa: N802 (a module constant)
 
-    Drawings: type
-    PIECE_FIELDS: Mapping[str, tuple[str, str]]
-    EXTRA_PARTS: tuple[str, ...]
+    @property
+    def EXTRA_PARTS(self) -> tuple[str, ...]: ...  # noqa: N802 (a module constant)
 
-    def piece_ids(self, layout: Any, /) -> Mapping[str, Mapping[str, str]]: ...
+    @property
+    def __name__(self) -> str: ...
+
+    def piece_ids(self, layout: LayoutC, /) -> Mapping[str, Mapping[str, str]]: ...
 
 
 class Engine(ABC, Generic[LayoutT, SetupT, GameT]):

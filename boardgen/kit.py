@@ -105,12 +105,11 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     """kit.draw, or the very SVGs it drew before from the same inputs (see
     drawing_cache.kit_svgs_key): a render that changes only the paper, the margin or the
     backs draws nothing again. A kit whose drawings are not a plain dataclass is always drawn."""
-    kind = getattr(kit, "Drawings", None)
+    kind = kit.Drawings
     if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
         return kit.draw(layout, theme, setup, lang)
     files = [*theme.art.values(), *theme.font_files.values()]
-    key = drawing_cache.kit_svgs_key(getattr(kit, "__name__", repr(kit)), layout.doc.data, seed, lang,
-                                     theme.doc.data, files)
+    key = drawing_cache.kit_svgs_key(kit.__name__, layout.doc.data, seed, lang, theme.doc.data, files)
     kept = drawing_cache.load_svgs(key) if key is not None else None
     if kept is not None and kept[0] == kind.__qualname__ \
             and set(kept[1]) == {f.name for f in dataclasses.fields(kind) if f.init}:
@@ -118,7 +117,8 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     before = fonts.noted()
     drawings = kit.draw(layout, theme, setup, lang)
     if key is not None and type(drawings) is kind and fonts.noted() == before:  # never keep a broken drawing
-        drawing_cache.store_svgs(key, kind.__qualname__, {f.name: getattr(drawings, f.name)
+        fields = vars(drawings)
+        drawing_cache.store_svgs(key, kind.__qualname__, {f.name: fields[f.name]
                                                           for f in dataclasses.fields(kind) if f.init})
         drawing_cache.prune()  # new drawings follow: the cache stays bounded
     return drawings

@@ -423,7 +423,7 @@ def test_content_streams_that_decompress_past_the_bound_are_refused(
     from pypdf.generic import NameObject, StreamObject
 
     from boardgen.export import preflight
-    from boardgen.export.services import SERVICES
+    from boardgen.export.services import service
 
     writer = PdfWriter()
     for index in range(4):
@@ -439,7 +439,7 @@ def test_content_streams_that_decompress_past_the_bound_are_refused(
     assert len(data) < 100_000
     monkeypatch.setattr(preflight, "MAX_CONTENT_BYTES", 8 * 1024**2)
     with pytest.raises(UsageError, match="inflates.pdf: its content streams decompress to more than 8 MiB"):
-        preflight.report_pdf(data, SERVICES["tgc"], name="inflates.pdf")
+        preflight.report_pdf(data, service("tgc"), name="inflates.pdf")
     monkeypatch.setattr(preflight, "MAX_CONTENT_BYTES", 16 * 1024**2)
-    report = preflight.report_pdf(data, SERVICES["tgc"], name="inflates.pdf")
+    report = preflight.report_pdf(data, service("tgc"), name="inflates.pdf")
     assert report["pages"] == 4

@@ -41,6 +41,7 @@ class Drawings:
 
 # The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
 PIECE_FIELDS = {"card": ("fronts", ""), "pawn": ("discs", "pawn-"), "die": ("dice", "die-")}
+EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides the usual ones
 
 
 def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:

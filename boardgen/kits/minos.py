@@ -66,6 +66,7 @@ def draw(layout: MinosLayout, theme: Theme, _setup: MinosLayout, lang: str) -> D
 
 # The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
 PIECE_FIELDS = {"pawn": ("discs", "piece-"), "die": ("dice", "die-")}
+EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides the usual ones
 
 
 def piece_ids(layout: MinosLayout) -> dict[str, dict[str, str]]:

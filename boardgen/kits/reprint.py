@@ -22,10 +22,8 @@ SHOWN = 12  # valid ids listed in an error, at most (the messages are kept short
 
 
 def piece_ids(kit: Any, layout: Any) -> dict[str, dict[str, str]]:
-    """Every single piece the kit can reprint, by kind, with what each is (empty for a kit
-    that has none)."""
-    ids = getattr(kit, "piece_ids", None)
-    return {} if ids is None else {kind: dict(found) for kind, found in ids(layout).items()}
+    """Every single piece the kit can reprint, by kind, with what each is."""
+    return {kind: dict(found) for kind, found in kit.piece_ids(layout).items()}
 
 
 def _canonical(kind: str, asked: str, valid: list[str]) -> str | None:
@@ -72,7 +70,7 @@ def parts_of(kit: Any, ids: dict[str, dict[str, str]]) -> list[str]:
     """The parts a kit with these pieces prints, as --only names them (and `show` lists)."""
     pieces = [PIECES[k] for k in ids if k != "card"]
     return ["cover", "board", *pieces, *(["cards"] if "card" in ids else []), "rules",
-            *getattr(kit, "EXTRA_PARTS", ())]
+            *kit.EXTRA_PARTS]
 
 
 def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
@@ -84,11 +82,12 @@ def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
     wanted = single_pieces(options.only)
     every: Any = drawings  # a kit's own Drawings dataclass
     changes: dict[str, Any] = {}
-    for kind, (name, prefix) in getattr(kit, "PIECE_FIELDS", {}).items():
+    fields = vars(every)  # the Drawings dataclass's fields, by name
+    for kind, (name, prefix) in kit.PIECE_FIELDS.items():
         if kind in whole:
             continue
         keep = {piece.lower() for piece in wanted.get(kind, ())}
-        changes[name] = {key: svg for key, svg in getattr(every, name).items()
+        changes[name] = {key: svg for key, svg in fields[name].items()
                          if key.removeprefix(prefix).lower() in keep}
     if "score-pad" not in options.only and hasattr(every, "score_pad"):
         changes["score_pad"] = ""

@@ -40,6 +40,7 @@ class Drawings:
 
 # The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
 PIECE_FIELDS = {"card": ("fronts", ""), "tile": ("tiles", "tile-"), "pawn": ("pawns", "")}
+EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides the usual ones
 
 
 def piece_ids(layout: SlidingLayout) -> dict[str, dict[str, str]]:

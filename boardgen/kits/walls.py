@@ -24,6 +24,7 @@ BLOCK_GAP_MM = 3.0  # between cut-out blocks: room for scissors
 
 # The drawings of each kind of piece (kits.reprint): piece kind -> (Drawings field, key prefix).
 PIECE_FIELDS = {"block": ("blocks", "block-"), "pawn": ("pawns", "pawn-")}
+EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides the usual ones
 
 
 def piece_ids(layout: WallsLayout) -> dict[str, dict[str, str]]:
