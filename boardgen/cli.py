@@ -16,7 +16,6 @@ import click
 from boardgen import __version__
 from boardgen import options as bounds
 from boardgen.data.paths import layouts_root
-from boardgen.data.strings import LANGUAGES
 from boardgen.engines import engine_names, game_names
 from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
@@ -82,6 +81,30 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 
 
 SEED = click.IntRange(0, bounds.SEED_MAX)
+LANG_HELP = ("Language to print, a BCP 47 code (en, fr, es, pt-BR): one the game has, with a strings file "
+             "bundled, in $XDG_DATA_HOME/boardgen/strings/ or beside the layout (see docs/languages.md).")
+
+
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A language code as the data files spell it (pt-br -> pt-BR); whether the game can print
+    it is known once the game is read (it names the languages it can)."""
+    from boardgen.data.languages import LANGUAGE_CODE, normalise
+
+    if value is None:
+        return None
+    code = normalise(value.strip())
+    if not LANGUAGE_CODE.match(code):
+        raise UsageError(f"{param.opts[-1]}: {shorten(value, 40)!r} is not a language code; give a BCP 47 "
+                         "code such as en, fr, es, pt-BR (see `boardgen list` for what each game prints)")
+    return code
+
+
+def _use_fallback(lang: str, fallback: str | None) -> None:
+    from boardgen.data import strings
+
+    strings.use_fallback(fallback)
+    if fallback is not None and fallback != lang:
+        strings.strings(fallback)  # an unknown fallback is refused before any work
 
 
 def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
@@ -126,8 +149,9 @@ def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
     from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
-    from boardgen.data.strings import counts
+    from boardgen.data.strings import available, counts, user_data_folder
     from boardgen.engines import load_game
+    from boardgen.kits.rules_text import printable
     from boardgen.render.imposition import PAPERS
 
     click.echo("Games:")
@@ -135,7 +159,8 @@ def list_command() -> None:
         engine, layout = load_game(name)
         has = languages("game", layout.doc.data)
         click.echo(f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
-                   f" ({counts('en', engine.player_counts(layout))} players; {', '.join(has)})")
+                   f" ({counts('en', engine.player_counts(layout))} players; "
+                   f"prints in {', '.join(printable(layout, engine.name)) or 'none'})")
     click.echo("Themes:")
     for name in bundled_names("theme"):
         click.echo(f"  {name}")
@@ -143,7 +168,8 @@ def list_command() -> None:
     for name, (w, h) in PAPERS.items():
         click.echo(f"  {name:<10} {w:g} x {h:g}")
     click.echo("  WxH        any size: 300x400 (mm), 210x297mm, 8.5x11in, 21x29.7cm")
-    click.echo(f"Languages: {', '.join(LANGUAGES)} (a game prints in those it has)")
+    click.echo(f"Languages: {', '.join(available())} (a game prints in those its layout and rules text have; "
+               f"your own go in {user_data_folder()}/strings and /rules, or beside your layout)")
 
 
 @cli.command()
@@ -157,7 +183,10 @@ def list_command() -> None:
               help="Theme name or path to a theme .toml.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
+@click.option("--fallback", default=None, callback=_language, metavar="CODE",
+              help="Print the words a partial strings file lacks in this language (e.g. en), saying which.")
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
@@ -211,7 +240,7 @@ def list_command() -> None:
               default=None, help="Write the PNG previews as seen with this colour vision, into "
                                  "preview/<pdf name>-<vision>/.")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
-           margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
+           fallback: str | None, margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
@@ -225,6 +254,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     if no_check and (recheck or force):
         raise UsageError(f"give --no-check or {'--recheck' if recheck else '--force'}, not both")
     names = game_names() if all_games else [game or DEFAULT_GAME]
+    _use_fallback(lang, fallback)
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
@@ -248,10 +278,19 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                     click.echo(f"  also: {path} ({path.stat().st_size / 1024:.0f} KiB)")
             for warning in result.warnings:
                 click.echo(f"  warning: {warning}", err=True)
+            _say_fallback(lang)
     except UnplayableError as exc:
         if len(names) > 1:
             raise
         raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
+
+
+def _say_fallback(lang: str) -> None:
+    from boardgen.data.strings import fallback, fell_back
+
+    keys = fell_back(lang)
+    if keys:
+        click.echo(f"  fallback: {len(keys)} words printed in {fallback()}, not {lang}: {', '.join(keys)}", err=True)
 
 
 def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
@@ -471,7 +510,8 @@ def schema(kind: str) -> None:
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write dice/dice-PAPER.pdf into.")
 def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: str, output: Path) -> None:
@@ -603,7 +643,8 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
 @click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0: any free port).")
@@ -614,8 +655,10 @@ def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_br
     GAME and --theme may be bundled names or paths to your own .toml files; edit them (or a
     picture they use) and the page follows within a second. Ctrl-C stops it.
     """
+    from boardgen.data.strings import own_folder, use_layout_folder
     from boardgen.serve import LivePreview, kit_drawer, make_server, watch_roots
 
+    use_layout_folder(own_folder(game))  # strings files beside a layout of the user's
     preview = LivePreview(kit_drawer(game, theme, lang, seed), watch_roots(game, theme))
     preview.current()
     try:
@@ -659,7 +702,8 @@ SERVICE_NAMES = ("tgc", "mpc", "drivethru", "press")  # boardgen.export.services
               help="As for render (the pieces' sizes do not depend on it).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
            seed: int | None, lang: str) -> None:
     """Write GAME's pieces as a print service takes them, with a preflight report."""

@@ -126,9 +126,9 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
     is made in memory while it runs; then the whole kit folder is replaced at once (see
     kits.output.write_kit)."""
     sheet = check_kit_options(options)
+    engine, layout = load_game(game)  # first: a layout of the user's may bring its own language
+    check_language(layout, engine.name, options.lang)  # names what the game can print
     strings(options.lang)
-    engine, layout = load_game(game)
-    check_language(layout, engine.name, options.lang)
     theme = load_theme(options.theme)
     check_glyphs(theme, layout, options.lang)
     kit = engine.kit()

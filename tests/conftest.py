@@ -22,6 +22,8 @@ def own_verdict_cache(tmp_path_factory, monkeypatch):
     """Every test starts with an empty cache and a cache key of its own (never the user's)."""
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    # Nor the user's own languages: $XDG_DATA_HOME/boardgen/strings and rules.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(scope="session")
