@@ -285,6 +285,18 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
         raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
 
 
+def _validate_language(lang: str, game: str | None) -> None:
+    from boardgen.authoring import language_problems
+
+    problems, read = language_problems(lang, game)
+    if problems:
+        click.echo(f"{lang}: {len(problems)} still to translate or fix:", err=True)
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(2)
+    click.echo(f"{lang}: complete ({len(read)} files: {', '.join(read)})")
+
+
 def _say_fallback(lang: str) -> None:
     from boardgen.data.strings import fallback, fell_back
 
@@ -314,8 +326,11 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
+@click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--lang", default=None, callback=_language, metavar="CODE",
+              help="Check a translation instead: every key and rules line still missing in CODE, at its file "
+                   "and line (GAME given: that layout's texts too; else every bundled game's rules texts).")
 @click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
               help="Self-play games per player count (default: the layout's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -324,15 +339,20 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 @click.option("--strict", is_flag=True, help="Accessibility findings are errors (exit 5), not warnings.")
 @click.option("--details", is_flag=True, help="Every check with its figures and bounds, each player count's "
                                               "self-play statistics.")
-def validate(game: str, seed: int | None, games: int | None, as_json: bool, theme: str, strict: bool,
-             details: bool) -> None:
+def validate(game: str | None, seed: int | None, lang: str | None, games: int | None, as_json: bool, theme: str,
+             strict: bool, details: bool) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not.
-    Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any)."""
+    Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any).
+    With --lang: what a translation still lacks instead (exit 2 if anything)."""
     from boardgen.checks.accessibility import check_colours
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
     from boardgen.rules.report import check
 
+    if lang is not None:
+        _validate_language(lang, game)
+        return
+    game = game or DEFAULT_GAME
     engine, layout = load_game(game)
     a11y = check_colours(load_theme(theme), layout, strict=strict)  # a broken theme fails before the check
     seed = layout.default_seed if seed is None else seed
@@ -576,6 +596,34 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
     target = _write_new(name, make(name, base), directory, force)
     click.echo(f"{target}: `boardgen show {target}` lists what you can change; "
                f"`boardgen validate {target}` checks it")
+
+
+@new.command("language")
+@click.argument("code")
+@click.option("--from", "base", default="en", show_default=True, help="Bundled language to translate from.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder to write strings/CODE.toml and rules/*.CODE.md into (default: your data folder, "
+                   "$XDG_DATA_HOME/boardgen, where every render finds them).")
+@click.option("--force", is_flag=True, help="Replace existing files.")
+def new_language(code: str, base: str, output: Path | None, force: bool) -> None:
+    """Write CODE's strings file and every bundled rules text as commented copies to translate."""
+    from boardgen.authoring import new_language as make
+    from boardgen.data.languages import LANGUAGE_CODE, normalise
+    from boardgen.data.strings import user_data_folder
+    from boardgen.kits.output import write_atomic
+
+    lang = normalise(code)
+    if not LANGUAGE_CODE.match(lang):
+        raise UsageError(f"{shorten(code, 40)!r} is not a language code; give a BCP 47 code such as es, pt-BR")
+    folder = output if output is not None else user_data_folder()
+    files = make(lang, base)
+    existing = [folder / name for name in files if (folder / name).exists()]
+    if existing and not force:
+        raise UsageError(f"{existing[0]} already exists (use --force to replace {len(existing)} files)")
+    for name, text in files.items():
+        write_atomic(folder / name, text.encode("utf-8"))
+    click.echo(f"{folder}: strings/{lang}.toml and {len(files) - 1} rules texts to translate from {base}; "
+               f"`boardgen validate --lang {lang}` lists what is left")
 
 
 @cli.command()

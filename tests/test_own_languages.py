@@ -160,3 +160,59 @@ def test_the_spanish_fixture_gives_every_word_english_has():
     english = tomllib.loads((layouts_root() / "strings" / "en.toml").read_text(encoding="utf-8"))
     spanish = tomllib.loads((SPANISH / "strings.es.toml").read_text(encoding="utf-8"))
     assert set(english) == set(spanish)
+
+
+def test_new_language_then_validate_names_every_missing_key_at_its_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    runner = CliRunner()
+    made = runner.invoke(cli, ["new", "language", "xx"])
+    assert made.exit_code == 0, made.output
+    folder = tmp_path / "boardgen"
+    strings_file = folder / "strings" / "xx.toml"
+    assert sorted(p.name for p in (folder / "rules").iterdir()) == sorted(
+        p.name.replace(".en.md", ".xx.md") for p in (layouts_root() / "rules").glob("*.en.md")
+    )
+    lines = strings_file.read_text(encoding="utf-8").split("\n")
+    english = tomllib.loads((layouts_root() / "strings" / "en.toml").read_text(encoding="utf-8"))
+    assert tomllib.loads(strings_file.read_text(encoding="utf-8")) == {}  # every key a comment
+    checked = runner.invoke(cli, ["validate", "--lang", "xx"])
+    assert checked.exit_code == 2
+    said = checked.output.splitlines()
+    for key, value in english.items():  # each key, at the line of its commented copy, with the English
+        line = next(n for n, text in enumerate(lines, start=1) if text.startswith(f"# {key} = "))
+        assert f"  {strings_file}:{line}: {key}: not translated (en: {str(value)[:50]!r})" in said
+    rules = folder / "rules" / "walls.xx.md"
+    rules_lines = rules.read_text(encoding="utf-8").split("\n")
+    goal = rules_lines.index("<!-- en: # The game -->") + 1
+    assert f"  {rules}:{goal}: not translated: '# The game'" in said
+    # Translating a key and a line takes them off the list.
+    lines[lines.index('# up = "Up"')] = 'up = "Arriba"'
+    strings_file.write_text("\n".join(lines), encoding="utf-8")
+    rules_lines.insert(goal, "# El juego")
+    rules.write_text("\n".join(rules_lines), encoding="utf-8")
+    again = runner.invoke(cli, ["validate", "--lang", "xx"])
+    assert f"{strings_file}:" in again.output and ": up: " not in again.output
+    assert f"{rules}:{goal}: " not in again.output
+    assert len(again.output.splitlines()) == len(said) - 2
+    assert runner.invoke(cli, ["new", "language", "xx"]).exit_code == 2  # never overwritten without --force
+
+
+def test_a_partial_strings_file_prints_only_with_a_fallback_saying_which_keys_fell_back(tmp_path):
+    layout = spanish_copy(tmp_path)
+    words = tmp_path / "strings.es.toml"
+    kept = [line for line in words.read_text(encoding="utf-8").split("\n")
+            if not line.startswith(("rules = ", "board = "))]
+    words.write_text("\n".join(kept), encoding="utf-8")
+    runner = CliRunner()
+    out = str(tmp_path / "out")
+    refused = runner.invoke(cli, ["render", str(layout), "--lang", "es", "-o", out, "--no-check", "--no-preview"])
+    assert refused.exit_code == 2
+    assert f"{words}: board: not translated (en: 'Board')" in refused.output
+    assert f"{words}: rules: not translated (en: 'Rules')" in refused.output
+    done = runner.invoke(cli, ["render", str(layout), "--lang", "es", "--fallback", "en", "-o", out, "--no-check",
+                               "--no-preview", "--no-svg"])
+    assert done.exit_code == 0, done.output
+    assert "fallback: 2 words printed in en, not es: board, rules" in done.output
+    texts = page_texts(tmp_path / "out" / "muros" / "muros-a4-es.pdf")
+    assert texts[1].startswith("Rules") and "Los muros de este laberinto" in texts[1]
+    assert texts[2].startswith("Board — Arriba Izquierda")

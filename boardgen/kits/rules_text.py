@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from boardgen.data import languages, strings
+from boardgen.data import languages, strings, translation
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.toml_lines import line_of
@@ -45,7 +45,9 @@ def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
 def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
                 path: Path | None = None) -> list[tuple[str, str]]:
     """Read layouts/<relative> (or `path`, a file of the user's), a small Markdown text: '# '
-    headings, '- ' bullets, other lines paragraphs, ``**bold**``; ``{name}`` placeholders
+    headings, '- ' bullets, other lines paragraphs, ``**bold**``, ``<!-- comments -->`` left out
+    (a line of the original being translated prints only with a fallback, see
+    boardgen.data.translation); ``{name}`` placeholders
     are filled from `values` (every unknown one is reported, with its line, as a `DataError`)."""
     shown = f"layouts/{relative}" if path is None else str(path)
     path = layouts_root() / relative if path is None else path
@@ -53,7 +55,9 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
         raise DataError([Problem(shown, "", "rules text not found")])
     blocks: list[tuple[str, str]] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+    lines, _untranslated = translation.rules_lines(path.read_text(encoding="utf-8"),
+                                                   fallback=strings.fallback() is not None)
+    for number, raw in lines:
         line, found = fill_placeholders(raw.strip(), values or {}, file=shown, line=number)
         problems += found
         if not line:
@@ -272,6 +276,20 @@ def script_problems(layout: GameInfo, lang: str) -> list[Problem]:
     return problems
 
 
+def shown_path(path: Path) -> str:
+    """A rules text as messages name it: layouts/rules/... when bundled, else its path."""
+    return f"layouts/rules/{path.name}" if path.parent == layouts_root() / "rules" else str(path)
+
+
+def untranslated(path: Path) -> list[Problem]:
+    """A problem for each line of a rules text still to translate (none with a fallback)."""
+    if strings.fallback() is not None:
+        return []
+    _lines, left = translation.rules_lines(path.read_text(encoding="utf-8"), fallback=False)
+    return [Problem(shown_path(path), "", f"not translated: {text[:60]!r}; --fallback prints it as it is", number)
+            for number, text in left]
+
+
 def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     """Everything a render in `lang` prints from the layout: every text of it in that language,
     its rules text and the notes that go with it, the interface words of a strings file, all in
@@ -291,9 +309,14 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     problems = _by_column(languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of), doc.sources, lang)
     rules_line = line_of(doc.lines, ("game", "rules"))
     try:
-        rules_file(layout.rules, lang, doc.path)
+        rules = rules_file(layout.rules, lang, doc.path)
     except DataError as exc:
         problems += [Problem(doc.path, p.key, p.message, rules_line) for p in exc.problems]
+    else:
+        problems += untranslated(rules)
+    notes = notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout))
+    if notes is not None:
+        problems += untranslated(notes)
     if notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is not None \
             and notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is None:
         problems.append(Problem(doc.path, "game.interpretations", f"the notes on the rules have no {lang!r} text "
