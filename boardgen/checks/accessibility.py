@@ -9,7 +9,8 @@ Three questions about a kit, for everyone at the table:
   science, not a hand-written copy of it). In grey only lightness is left, so the distance is
   the difference of J'. A pair closer than the theme's threshold (`[accessibility]`
   ``player_min_de``, ``region_min_de``; 20 by default) is a finding unless a second cue tells
-  them apart: the player symbols (theme key ``symbols``) or the region names drawn on the board.
+  them apart: the player symbols (theme key ``symbols``), the region names drawn on the board, or
+  (Le Grand Labyrinthe) the sequence's symbol drawn on each of its fields.
 - **Text size.** Every text object of the printed PDF, measured as pdfium reads it (its font
   size times its matrix), against ``min_text_pt_pieces`` (6 pt) on pieces,
   ``min_text_pt_sheets`` (6 pt) for the notes around them (joins, duplex test, footers) and
@@ -130,10 +131,12 @@ def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
     groups = [ColourGroup("players", players, cue, float(limits["player_min_de"]))]
     sequences = getattr(layout, "sequences", None)
     if sequences:  # Le Grand Labyrinthe: the four sequences, as their central fields are tinted
-        from boardgen.render.svg.grand import sequence_fill
+        from boardgen.render.svg.grand import sequence_cue, sequence_fill
 
         members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in sequences)
-        groups.append(ColourGroup("sequences", members, "names", float(limits["region_min_de"])))
+        # The legend names them, but a field is told by its tint unless it carries its symbol.
+        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
+        groups.append(ColourGroup("sequences", members, cue, float(limits["region_min_de"])))
     track = getattr(layout, "track", None)
     if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
         # King Minos: the mosaic's two realms, each in two tints, named in the board's legend.
