@@ -437,6 +437,29 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
     click.echo(json.dumps(summary.to_dict(), indent=2, sort_keys=True) if as_json else summary.to_text())
 
 
+def _first_passing(text: str, seed: int, tries: int) -> int | None:
+    """The layout's default seed if the whole check passes with it, else the nearest that does
+    (boardgen.tune.nearest_passing_seed, up to `tries` more), else None."""
+    import tempfile
+
+    from boardgen import verdicts
+    from boardgen.engines import load_game
+    from boardgen.rules.report import check
+    from boardgen.tune import nearest_passing_seed
+
+    with tempfile.TemporaryDirectory(prefix="boardgen-generate-") as folder:
+        path = Path(folder) / "generated.toml"
+        path.write_text(text, encoding="utf-8")
+        engine, layout = load_game(str(path))
+        first = int(layout.default_seed)
+        report = check(engine, layout, first)
+        # Kept as validate keeps it: a render of the file written reuses the verdict.
+        verdicts.store(verdicts.verdict_key(engine.name, engine.version, layout.doc.data, first), report.to_dict())
+        if report.playable:
+            return first
+        return nearest_passing_seed(engine, layout, first, tries=tries)
+
+
 @cli.command()
 @click.argument("game", type=click.Choice(list(GENERATORS)))
 @click.option("--seed", type=SEED, default=1, show_default=True)
@@ -445,7 +468,11 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool) -> None:
+@click.option("--tries", type=click.IntRange(0, 40), default=8, show_default=True,
+              help="Starting layouts (default_seed) tried beside --seed until one passes the check "
+                   "(0: write the layout unchecked).")
+def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool,
+             tries: int) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file.
 
     classic and master grow the bundled 7x7 board to --size N: fixed tiles on every square with
@@ -466,6 +493,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
+    from boardgen.errors import UnplayableError
     from boardgen.kits.output import write_atomic
 
     maker = GENERATORS[game]
@@ -473,9 +501,24 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     # A layout id is lower-case letters, digits and '-': a file name's other characters become '-'.
     default_id = "-".join(part for part in re.split(r"[^a-z0-9]+", output.stem.lower()) if part)
     text = maker.make(size, seed, check_name(new_id or default_id or "layout"))
+    if output.exists() and not force:
+        write_atomic(output, text.encode("utf-8"), replace=False)  # the usual refusal, before any check
+    if tries == 0:
+        write_atomic(output, text.encode("utf-8"), replace=force)
+        click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}), not checked; check it with "
+                   f"`boardgen validate {output}`")
+        return
+    passing = _first_passing(text, seed, tries)
+    if passing is None:
+        raise UnplayableError(f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {seed} "
+                              f"({tries + 1} tried) passes the check; try another --seed, or write it with "
+                              "--tries 0 and run `boardgen tune` on it")
+    text = re.sub(r"(?m)^default_seed = \d+$", f"default_seed = {passing}", text, count=1)
     write_atomic(output, text.encode("utf-8"), replace=force)
-    click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
-               f"`boardgen validate {output}`")
+    said = (f"seed {seed} passes the check" if passing == seed else
+            f"its starting layout for seed {seed} fails the check, so default_seed = {passing}, the nearest that "
+            "passes, is written")
+    click.echo(f"{output}: {game} layout from seed {seed} ({size}x{size}); {said}")
 
 
 @cli.command()
