@@ -437,9 +437,9 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
     click.echo(json.dumps(summary.to_dict(), indent=2, sort_keys=True) if as_json else summary.to_text())
 
 
-def _first_passing(text: str, seed: int, tries: int) -> int | None:
-    """The layout's default seed if the whole check passes with it, else the nearest that does
-    (boardgen.tune.nearest_passing_seed, up to `tries` more), else None."""
+def _first_passing(text: str, tries: int) -> tuple[int, int | None]:
+    """The layout's default seed, and it again if the whole check passes with it, else the
+    nearest that does (boardgen.tune.nearest_passing_seed, up to `tries` more), else None."""
     import tempfile
 
     from boardgen import verdicts
@@ -456,8 +456,8 @@ def _first_passing(text: str, seed: int, tries: int) -> int | None:
         # Kept as validate keeps it: a render of the file written reuses the verdict.
         verdicts.store(verdicts.verdict_key(engine.name, engine.version, layout.doc.data, first), report.to_dict())
         if report.playable:
-            return first
-        return nearest_passing_seed(engine, layout, first, tries=tries)
+            return first, first
+        return first, nearest_passing_seed(engine, layout, first, tries=tries)
 
 
 @cli.command()
@@ -494,30 +494,29 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
     from boardgen.errors import UnplayableError
-    from boardgen.kits.output import write_atomic
+    from boardgen.kits.output import check_target, write_atomic
 
     maker = GENERATORS[game]
     size = maker.check_size(game, size)
     # A layout id is lower-case letters, digits and '-': a file name's other characters become '-'.
     default_id = "-".join(part for part in re.split(r"[^a-z0-9]+", output.stem.lower()) if part)
     text = maker.make(size, seed, check_name(new_id or default_id or "layout"))
-    if output.exists() and not force:
-        write_atomic(output, text.encode("utf-8"), replace=False)  # the usual refusal, before any check
+    check_target(output, replace=force)  # a file in the way is refused before any check
     if tries == 0:
         write_atomic(output, text.encode("utf-8"), replace=force)
         click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}), not checked; check it with "
                    f"`boardgen validate {output}`")
         return
-    passing = _first_passing(text, seed, tries)
+    first, passing = _first_passing(text, tries)
     if passing is None:
-        raise UnplayableError(f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {seed} "
+        raise UnplayableError(f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {first} "
                               f"({tries + 1} tried) passes the check; try another --seed, or write it with "
                               "--tries 0 and run `boardgen tune` on it")
     text = re.sub(r"(?m)^default_seed = \d+$", f"default_seed = {passing}", text, count=1)
     write_atomic(output, text.encode("utf-8"), replace=force)
-    said = (f"seed {seed} passes the check" if passing == seed else
-            f"its starting layout for seed {seed} fails the check, so default_seed = {passing}, the nearest that "
-            "passes, is written")
+    said = (f"its starting layout (default_seed = {first}) passes the check" if passing == first else
+            f"its starting layout for default_seed = {first} fails the check, so default_seed = {passing}, the "
+            "nearest that passes, is written")
     click.echo(f"{output}: {game} layout from seed {seed} ({size}x{size}); {said}")
 
 

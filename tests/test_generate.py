@@ -74,7 +74,8 @@ def test_generate_writes_a_starting_layout_that_passes_its_check_and_says_so(tmp
     code, out = run("generate", "classic", "--size", str(size), "-o", str(checked))
     assert code == 0, out
     engine, layout = load_game(str(checked))
-    assert f"its starting layout for seed 1 fails the check, so default_seed = {layout.default_seed}" in out
+    assert f"its starting layout for default_seed = 1 fails the check, so default_seed = {layout.default_seed}, the " \
+           "nearest that passes, is written" in out
     assert check(engine, layout, layout.default_seed).playable
     # Nothing else differs from the unchecked layout.
     assert checked.read_text(encoding="utf-8") == unchecked.read_text(encoding="utf-8").replace(
