@@ -25,7 +25,7 @@ def test_the_tints_alone_fail_deuteranopia_and_the_symbols_on_every_field_pass()
     ), bare.findings
     report = check_colours(classic, layout)
     assert report.findings == []
-    assert "a symbol on every field of each sequence" in report.summary_line("en")
+    assert report.summary_line("en").endswith("(each sequence's symbol on its fields, player symbols)")
     # The cue is on the board: every tinted field draws its sequence's symbol, one symbol a sequence.
     root = ET.fromstring(board_svg(layout, classic, lang="en"))
     ids = {element.get("id") for element in root.iter()}
