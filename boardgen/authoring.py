@@ -219,3 +219,71 @@ def with_descriptions(kind: str, schema: dict[str, Any]) -> dict[str, Any]:
 
     walk(schema, "")
     return schema
+
+
+def new_language(lang: str, base: str) -> dict[str, str]:
+    """The files of a new language `lang` to translate from the bundled `base`, by path under the
+    user's data folder: strings/<lang>.toml and rules/<text>.<lang>.md for every bundled rules
+    text (and its notes), each a commented copy (see boardgen.data.translation)."""
+    from boardgen.data import translation
+    from boardgen.data.strings import LANGUAGES
+
+    if base not in LANGUAGES:
+        raise UsageError(f"--from {base}: translate from a bundled language: {', '.join(LANGUAGES)}")
+    if lang in LANGUAGES:
+        raise UsageError(f"{lang!r} is bundled already; `boardgen new language` starts a language boardgen lacks")
+    root = layouts_root()
+    files = {f"strings/{lang}.toml": translation.strings_template(
+        lang, base, (root / "strings" / f"{base}.toml").read_text(encoding="utf-8"))}
+    for path in sorted((root / "rules").glob(f"*.{base}.md")):
+        name = path.name.removesuffix(f".{base}.md")
+        files[f"rules/{name}.{lang}.md"] = translation.rules_template(lang, base, path.read_text(encoding="utf-8"))
+    return files
+
+
+def language_problems(lang: str, layout_path: str | None = None) -> tuple[list[Any], list[str]]:
+    """What a translation into `lang` still lacks, each at its file and line: its strings file
+    against English's, then the rules texts (of every bundled game, or of the one layout) and
+    their notes. Also the files read."""
+    from boardgen.data import strings, translation
+    from boardgen.engines import game_names, load_game
+    from boardgen.errors import DataError, Problem
+    from boardgen.kits import rules_text
+
+    problems: list[Problem] = []
+    read: list[str] = []
+    layouts = [layout_path] if layout_path is not None else game_names()
+    reference = strings.read(layouts_root() / "strings" / f"{strings.REFERENCE}.toml")
+    for index, name in enumerate(layouts):
+        engine, layout = load_game(name)
+        if index == 0:  # the strings file: beside the layout, else the user's, else bundled
+            path = strings.strings_file(lang)
+            if path is None:
+                places = ", ".join(str(p) for p in strings.search_path(lang))
+                problems.append(Problem(f"strings/{lang}.toml", "", f"not found (looked for {places})"))
+            else:
+                read.append(strings.shown(path))
+                problems += translation.strings_problems(strings.read(path), reference, strings.shown(path),
+                                                         strings.template_lines(path), translation.key_lines(path))
+        if layout_path is not None:
+            try:
+                rules_text.check_language(layout, engine.name, lang)
+            except DataError as exc:  # the layout's texts; the translations are looked at below
+                problems += [p for p in exc.problems if p not in problems and "not translated" not in p.message]
+            except UsageError:
+                pass  # no strings file: said above
+        notes = (f"{layout.rules}.interpretations", f"{engine.name}.interpretations")
+        for text, optional in [(layout.rules, False), *((n, True) for n in notes)]:
+            try:
+                path = rules_text.rules_file(text, lang, layout.doc.path)
+            except DataError:
+                if not optional and layout_path is None:
+                    problems.append(Problem(f"rules/{text}.{lang}.md", "", "not found (looked in "
+                                            f"{rules_text.user_rules_folder()})"))
+                continue
+            shown = rules_text.shown_path(path)
+            if shown in read:
+                continue
+            read.append(shown)
+            problems += translation.rules_problems(path, shown, None)
+    return problems, read

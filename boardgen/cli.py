@@ -17,7 +17,6 @@ import click
 from boardgen import __version__
 from boardgen import options as bounds
 from boardgen.data.paths import layouts_root
-from boardgen.data.strings import LANGUAGES
 from boardgen.engines import engine_names, game_names
 from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
@@ -83,6 +82,30 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 
 
 SEED = click.IntRange(0, bounds.SEED_MAX)
+LANG_HELP = ("Language to print, a BCP 47 code (en, fr, es, pt-BR): one the game has, with a strings file "
+             "bundled, in $XDG_DATA_HOME/boardgen/strings/ or beside the layout (see docs/languages.md).")
+
+
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A language code as the data files spell it (pt-br -> pt-BR); whether the game can print
+    it is known once the game is read (it names the languages it can)."""
+    from boardgen.data.languages import LANGUAGE_CODE, normalise
+
+    if value is None:
+        return None
+    code = normalise(value.strip())
+    if not LANGUAGE_CODE.match(code):
+        raise UsageError(f"{param.opts[-1]}: {shorten(value, 40)!r} is not a language code; give a BCP 47 "
+                         "code such as en, fr, es, pt-BR (see `boardgen list` for what each game prints)")
+    return code
+
+
+def _use_fallback(lang: str, fallback: str | None) -> None:
+    from boardgen.data import strings
+
+    strings.use_fallback(fallback)
+    if fallback is not None and fallback != lang:
+        strings.strings(fallback)  # an unknown fallback is refused before any work
 
 
 class FiniteFloat(click.FloatRange):
@@ -146,8 +169,9 @@ def list_command() -> None:
     """Show the bundled games, themes, paper sizes and print services."""
     from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
-    from boardgen.data.strings import counts
+    from boardgen.data.strings import available, counts, user_data_folder
     from boardgen.engines import load_game
+    from boardgen.kits.rules_text import printable
     from boardgen.render.imposition import PAPERS
 
     click.echo("Games:")
@@ -155,7 +179,8 @@ def list_command() -> None:
         engine, layout = load_game(name)
         has = languages("game", layout.doc.data)
         click.echo(f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
-                   f" ({counts('en', engine.player_counts(layout))} players; {', '.join(has)})")
+                   f" ({counts('en', engine.player_counts(layout))} players; "
+                   f"prints in {', '.join(printable(layout, engine.name)) or 'none'})")
     click.echo("Themes:")
     for name in bundled_names("theme"):
         click.echo(f"  {name}")
@@ -163,7 +188,8 @@ def list_command() -> None:
     for name, (w, h) in PAPERS.items():
         click.echo(f"  {name:<10} {w:g} x {h:g}")
     click.echo("  WxH        any size: 300x400 (mm), 210x297mm, 8.5x11in, 21x29.7cm")
-    click.echo(f"Languages: {', '.join(LANGUAGES)} (a game prints in those it has)")
+    click.echo(f"Languages: {', '.join(available())} (a game prints in those its layout and rules text have; "
+               f"your own go in {user_data_folder()}/strings and /rules, or beside your layout)")
     from boardgen.export.services import services, user_folder
 
     click.echo(f"Print services (export --for, preflight --for; your own in {user_folder()}):")
@@ -182,7 +208,10 @@ def list_command() -> None:
               help="Theme name or path to a theme .toml.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
+@click.option("--fallback", default=None, callback=_language, metavar="CODE",
+              help="Print the words a partial strings file lacks in this language (e.g. en), saying which.")
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
@@ -236,7 +265,7 @@ def list_command() -> None:
               default=None, help="Write the PNG previews as seen with this colour vision, into "
                                  "preview/<pdf name>-<vision>/.")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
-           margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
+           fallback: str | None, margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
@@ -250,6 +279,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     if no_check and (recheck or force):
         raise UsageError(f"give --no-check or {'--recheck' if recheck else '--force'}, not both")
     names = game_names() if all_games else [game or DEFAULT_GAME]
+    _use_fallback(lang, fallback)
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
@@ -273,10 +303,31 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                     click.echo(f"  also: {path} ({path.stat().st_size / 1024:.0f} KiB)")
             for warning in result.warnings:
                 click.echo(f"  warning: {warning}", err=True)
+            _say_fallback(lang)
     except UnplayableError as exc:
         if len(names) > 1:
             raise
         raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
+
+
+def _validate_language(lang: str, game: str | None) -> None:
+    from boardgen.authoring import language_problems
+
+    problems, read = language_problems(lang, game)
+    if problems:
+        click.echo(f"{lang}: {len(problems)} still to translate or fix:", err=True)
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(2)
+    click.echo(f"{lang}: complete ({len(read)} files: {', '.join(read)})")
+
+
+def _say_fallback(lang: str) -> None:
+    from boardgen.data.strings import fallback, fell_back
+
+    keys = fell_back(lang)
+    if keys:
+        click.echo(f"  fallback: {len(keys)} words printed in {fallback()}, not {lang}: {', '.join(keys)}", err=True)
 
 
 def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
@@ -300,8 +351,11 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 
 
 @cli.command()
-@click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
+@click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
+@click.option("--lang", default=None, callback=_language, metavar="CODE",
+              help="Check a translation instead: every key and rules line still missing in CODE, at its file "
+                   "and line (GAME given: that layout's texts too; else every bundled game's rules texts).")
 @click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
               help="Self-play games per player count (default: the layout's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -310,15 +364,20 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 @click.option("--strict", is_flag=True, help="Accessibility findings are errors (exit 5), not warnings.")
 @click.option("--details", is_flag=True, help="Every check with its figures and bounds, each player count's "
                                               "self-play statistics.")
-def validate(game: str, seed: int | None, games: int | None, as_json: bool, theme: str, strict: bool,
-             details: bool) -> None:
+def validate(game: str | None, seed: int | None, lang: str | None, games: int | None, as_json: bool, theme: str,
+             strict: bool, details: bool) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not.
-    Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any)."""
+    Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any).
+    With --lang: what a translation still lacks instead (exit 2 if anything)."""
     from boardgen.checks.accessibility import check_colours
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
     from boardgen.rules.report import check
 
+    if lang is not None:
+        _validate_language(lang, game)
+        return
+    game = game or DEFAULT_GAME
     engine, layout = load_game(game)
     a11y = check_colours(load_theme(theme), layout, strict=strict)  # a broken theme fails before the check
     seed = layout.default_seed if seed is None else seed
@@ -403,6 +462,29 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
     click.echo(json.dumps(summary.to_dict(), indent=2, sort_keys=True) if as_json else summary.to_text())
 
 
+def _first_passing(text: str, tries: int) -> tuple[int, int | None]:
+    """The layout's default seed, and it again if the whole check passes with it, else the
+    nearest that does (boardgen.tune.nearest_passing_seed, up to `tries` more), else None."""
+    import tempfile
+
+    from boardgen import verdicts
+    from boardgen.engines import load_game
+    from boardgen.rules.report import check
+    from boardgen.tune import nearest_passing_seed
+
+    with tempfile.TemporaryDirectory(prefix="boardgen-generate-") as folder:
+        path = Path(folder) / "generated.toml"
+        path.write_text(text, encoding="utf-8")
+        engine, layout = load_game(str(path))
+        first = int(layout.default_seed)
+        report = check(engine, layout, first)
+        # Kept as validate keeps it: a render of the file written reuses the verdict.
+        verdicts.store(verdicts.verdict_key(engine.name, engine.version, layout.doc.data, first), report.to_dict())
+        if report.playable:
+            return first, first
+        return first, nearest_passing_seed(engine, layout, first, tries=tries)
+
+
 @cli.command()
 @click.argument("game", type=click.Choice(list(GENERATORS)))
 @click.option("--seed", type=SEED, default=1, show_default=True)
@@ -411,7 +493,11 @@ def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
               help="Layout file to write (TOML).")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool) -> None:
+@click.option("--tries", type=click.IntRange(0, 40), default=8, show_default=True,
+              help="Starting layouts (default_seed) tried beside --seed until one passes the check "
+                   "(0: write the layout unchecked).")
+def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool,
+             tries: int) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file.
 
     classic and master grow the bundled 7x7 board to --size N: fixed tiles on every square with
@@ -432,16 +518,31 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
     from boardgen.authoring import check_name
-    from boardgen.kits.output import write_atomic
+    from boardgen.errors import UnplayableError
+    from boardgen.kits.output import check_target, write_atomic
 
     maker = GENERATORS[game]
     size = maker.check_size(game, size)
     # A layout id is lower-case letters, digits and '-': a file name's other characters become '-'.
     default_id = "-".join(part for part in re.split(r"[^a-z0-9]+", output.stem.lower()) if part)
     text = maker.make(size, seed, check_name(new_id or default_id or "layout"))
+    check_target(output, replace=force)  # a file in the way is refused before any check
+    if tries == 0:
+        write_atomic(output, text.encode("utf-8"), replace=force)
+        click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}), not checked; check it with "
+                   f"`boardgen validate {output}`")
+        return
+    first, passing = _first_passing(text, tries)
+    if passing is None:
+        raise UnplayableError(f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {first} "
+                              f"({tries + 1} tried) passes the check; try another --seed, or write it with "
+                              "--tries 0 and run `boardgen tune` on it")
+    text = re.sub(r"(?m)^default_seed = \d+$", f"default_seed = {passing}", text, count=1)
     write_atomic(output, text.encode("utf-8"), replace=force)
-    click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}); check it with "
-               f"`boardgen validate {output}`")
+    said = (f"its starting layout (default_seed = {first}) passes the check" if passing == first else
+            f"its starting layout for default_seed = {first} fails the check, so default_seed = {passing}, the "
+            "nearest that passes, is written")
+    click.echo(f"{output}: {game} layout from seed {seed} ({size}x{size}); {said}")
 
 
 @cli.command()
@@ -496,7 +597,8 @@ def schema(kind: str) -> None:
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write dice/dice-PAPER.pdf into.")
 def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: str, output: Path) -> None:
@@ -561,6 +663,34 @@ def new_game(name: str, base: str, directory: Path, force: bool) -> None:
     target = _write_new(name, make(name, base), directory, force)
     click.echo(f"{target}: `boardgen show {target}` lists what you can change; "
                f"`boardgen validate {target}` checks it")
+
+
+@new.command("language")
+@click.argument("code")
+@click.option("--from", "base", default="en", show_default=True, help="Bundled language to translate from.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder to write strings/CODE.toml and rules/*.CODE.md into (default: your data folder, "
+                   "$XDG_DATA_HOME/boardgen, where every render finds them).")
+@click.option("--force", is_flag=True, help="Replace existing files.")
+def new_language(code: str, base: str, output: Path | None, force: bool) -> None:
+    """Write CODE's strings file and every bundled rules text as commented copies to translate."""
+    from boardgen.authoring import new_language as make
+    from boardgen.data.languages import LANGUAGE_CODE, normalise
+    from boardgen.data.strings import user_data_folder
+    from boardgen.kits.output import write_atomic
+
+    lang = normalise(code)
+    if not LANGUAGE_CODE.match(lang):
+        raise UsageError(f"{shorten(code, 40)!r} is not a language code; give a BCP 47 code such as es, pt-BR")
+    folder = output if output is not None else user_data_folder()
+    files = make(lang, base)
+    existing = [folder / name for name in files if (folder / name).exists()]
+    if existing and not force:
+        raise UsageError(f"{existing[0]} already exists (use --force to replace {len(existing)} files)")
+    for name, text in files.items():
+        write_atomic(folder / name, text.encode("utf-8"))
+    click.echo(f"{folder}: strings/{lang}.toml and {len(files) - 1} rules texts to translate from {base}; "
+               f"`boardgen validate --lang {lang}` lists what is left")
 
 
 @cli.command()
@@ -629,7 +759,8 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
 @click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0: any free port).")
@@ -640,8 +771,10 @@ def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_br
     GAME and --theme may be bundled names or paths to your own .toml files; edit them (or a
     picture they use) and the page follows within a second. Ctrl-C stops it.
     """
+    from boardgen.data.strings import own_folder, use_layout_folder
     from boardgen.serve import LivePreview, kit_drawer, make_server, watch_roots
 
+    use_layout_folder(own_folder(game))  # strings files beside a layout of the user's
     preview = LivePreview(kit_drawer(game, theme, lang, seed), watch_roots(game, theme))
     preview.current()
     try:
@@ -686,7 +819,8 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
               help="As for render (the pieces' sizes do not depend on it).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=LANG_HELP)
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
            seed: int | None, lang: str) -> None:
     """Write GAME's pieces as a print service takes them, with a preflight report."""

@@ -186,9 +186,9 @@ def plan_kit(game: str, options: KitOptions) -> KitPlan:
     """Every input checked (options, strings, layout, theme, glyphs, single pieces asked for)
     before anything is drawn or the playability check (the slow part) starts."""
     sheet = check_kit_options(options)
+    engine, layout = load_game(game)  # first: a layout of the user's may bring its own language
+    check_language(layout, engine.name, options.lang)  # names what the game can print
     strings(options.lang)
-    engine, layout = load_game(game)
-    check_language(layout, engine.name, options.lang)
     theme = load_theme(options.theme)
     check_glyphs(theme, layout, options.lang)
     kit = engine.kit()

@@ -22,6 +22,8 @@ def own_verdict_cache(tmp_path_factory, monkeypatch):
     """Every test starts with an empty cache and a cache key of its own (never the user's)."""
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    # Nor the user's own languages: $XDG_DATA_HOME/boardgen/strings and rules.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +32,7 @@ def five(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("layout") / "five.toml"
     with pytest.MonkeyPatch.context() as patch:  # never the user's cache, even for a session fixture
         patch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path)])
+        result = CliRunner().invoke(cli, ["generate", "classic", "--size", "5", "-o", str(path), "--tries", "0"])
     assert result.exit_code == 0, result.output
     text = path.read_text(encoding="utf-8")
     assert "games_per_player_count = 200" in text

@@ -124,7 +124,7 @@ def test_list_shows_games_themes_and_papers():
     for name in ("a4", "letter", "a3"):
         assert f"  {name} " in papers
     assert "210 x 297" in papers
-    assert "Languages: en, de, fr" in out and "Labyrinth (2-4 players; en, de, fr)" in games
+    assert "Languages: en, de, fr" in out and "Labyrinth (2-4 players; prints in en, de, fr)" in games
 
 
 @pytest.mark.parametrize("kind", ["game", "theme"])

@@ -111,3 +111,38 @@ def test_a_language_missing_from_a_csv_deck_is_one_missing_column(tmp_path):
         render_kit(str(layout), tmp_path / "out", KitOptions(lang="fr", previews=False, check=False))
     assert [str(p) for p in caught.value.problems] == [
         f"{table}:1: treasures: no 'fr' text in 24 cards (lines 2-25): fill a column 'fr'"]
+
+
+def test_a_missing_picture_names_the_csv_file_line_column_and_the_closest_picture(tmp_path):
+    from boardgen.data.theme import load_theme
+    from boardgen.render.art import require_pictures
+
+    layout, table = as_csv("classic", "treasures", tmp_path, ["id", "en", "fr", "de", "art"])
+    lines = table.read_text(encoding="utf-8").splitlines()
+    lines[1] += "crwn"  # the first card, on line 2, a typo for 'crown'
+    table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _, game = load_game(str(layout))
+    with pytest.raises(DataError) as caught:
+        require_pictures(load_theme("classic"), game)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{table}:2: treasures[0].art: no picture 'crwn' (line 2, column 'art'); the closest picture is 'crown'; "
+        "or give the theme a file for it in [art] (layouts/themes/classic.toml)"]
+
+
+def test_an_unclosed_quote_says_where_it_opened(tmp_path):
+    layout, table = as_csv("classic", "treasures", tmp_path, ["id", "en", "fr", "de"])
+    lines = table.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5].replace(",", ',"', 2).replace(',"', ",", 1)  # line 6: the French name opens a quote
+    assert lines[5].count('"') == 1
+    table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load("game", str(layout))
+    said = [str(p) for p in caught.value.problems]
+    assert f"{table}:6: a quote opens on line 6 (column 3 'fr') and never closes, so every line after it would be " \
+           'one cell: close it, and write a quote inside a cell as two ("")' in said
+    # A quoted cell with a quote doubled inside it, even across lines, is fine.
+    lines[5] = lines[5].replace(',"', ',"Trousseau ""doré""\n', 1) + '"'
+    table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from boardgen.data.decks import unclosed_quote
+
+    assert unclosed_quote(table.read_text(encoding="utf-8")) is None

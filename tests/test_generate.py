@@ -29,7 +29,7 @@ def test_the_command_offers_exactly_the_games_with_a_generator() -> None:
 @pytest.mark.parametrize("game", sorted(GENERATORS))
 def test_each_game_generates_a_layout_its_engine_builds(tmp_path: Path, game: str) -> None:
     path = tmp_path / f"made-{game}.toml"
-    code, out = run("generate", game, "--seed", "3", "-o", str(path))
+    code, out = run("generate", game, "--seed", "3", "-o", str(path), "--tries", "0")
     assert code == 0, out
     engine, layout = load_game(str(path))
     assert engine.name == GENERATORS[game].engine
@@ -52,13 +52,31 @@ def test_a_size_the_game_does_not_make_names_the_sizes_it_does(tmp_path: Path, g
 
 def test_the_largest_sliding_size_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "c13.toml"
-    code, out = run("generate", "classic", "--size", "13", "-o", str(path))
+    code, out = run("generate", "classic", "--size", "13", "-o", str(path), "--tries", "0")
     assert code == 0, out
     assert load_game(str(path))[1].size == 13
 
 
 def test_a_file_name_with_underscores_gives_a_valid_layout_id(tmp_path: Path) -> None:
     path = tmp_path / "Master_Five.toml"
-    code, out = run("generate", "master", "--size", "5", "-o", str(path))
+    code, out = run("generate", "master", "--size", "5", "-o", str(path), "--tries", "0")
     assert code == 0, out
     assert load_game(str(path))[1].id == "master-five"
+
+
+@pytest.mark.parametrize("size", [5, 9])
+def test_generate_writes_a_starting_layout_that_passes_its_check_and_says_so(tmp_path: Path, size: int) -> None:
+    from boardgen.rules.report import check
+
+    unchecked, checked = tmp_path / "raw" / "board.toml", tmp_path / "board.toml"
+    unchecked.parent.mkdir()
+    assert run("generate", "classic", "--size", str(size), "-o", str(unchecked), "--tries", "0")[0] == 0
+    code, out = run("generate", "classic", "--size", str(size), "-o", str(checked))
+    assert code == 0, out
+    engine, layout = load_game(str(checked))
+    assert f"its starting layout for default_seed = 1 fails the check, so default_seed = {layout.default_seed}, the " \
+           "nearest that passes, is written" in out
+    assert check(engine, layout, layout.default_seed).playable
+    # Nothing else differs from the unchecked layout.
+    assert checked.read_text(encoding="utf-8") == unchecked.read_text(encoding="utf-8").replace(
+        "default_seed = 1\n", f"default_seed = {layout.default_seed}\n", 1)

@@ -96,7 +96,8 @@ def test_a_layout_declaring_a_language_must_give_it_in_every_text(tmp_path):
 def test_a_rules_name_found_nowhere_says_where_it_was_looked_for(tmp_path):
     game, theme = english_only(tmp_path, layout=MAZE.replace('"house"', '"hosue"'))
     with pytest.raises(LanguageError, match=r"game\.rules: no rules text hosue\.en\.md beside the layout "
-                                            r"\(in .*\) nor among the bundled ones \(classic, grand"):
+                                            r"\(in .*\), in .*boardgen/rules "
+                                            r"nor among the bundled ones \(classic, grand"):
         render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False, check=False))
 
 
@@ -174,7 +175,7 @@ def test_a_game_without_german_says_what_german_needs(tmp_path):
     with pytest.raises(LanguageError) as caught:
         render_kit(str(tmp_path / "minos.toml"), tmp_path / "out", KitOptions(lang="de", previews=False, check=False))
     lines = caught.value.format().splitlines()
-    assert lines[0].endswith("minos.toml is in en, fr; it renders with --lang en. A render in 'de' needs:")
+    assert lines[0].endswith("minos.toml is in en, fr; it renders with --lang en or fr. A render in 'de' needs:")
     assert lines[1].endswith("minos.toml:8: game.title: no 'de' text (it has en, fr)")
     assert sum("no 'de' text" in line for line in lines) == 17
     assert lines[-1].endswith(f"game.rules: mine.de.md not found beside the layout (in {tmp_path.resolve()}); "

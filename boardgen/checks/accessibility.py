@@ -9,7 +9,8 @@ Three questions about a kit, for everyone at the table:
   science, not a hand-written copy of it). In grey only lightness is left, so the distance is
   the difference of J'. A pair closer than the theme's threshold (`[accessibility]`
   ``player_min_de``, ``region_min_de``; 20 by default) is a finding unless a second cue tells
-  them apart: the player symbols (theme key ``symbols``) or the region names drawn on the board.
+  them apart: the player symbols (theme key ``symbols``), the region names drawn on the board, or
+  (Le Grand Labyrinthe) the sequence's symbol drawn on each of its fields.
 - **Text size.** Every text object of the printed PDF, measured as pdfium reads it (its font
   size times its matrix), against ``min_text_pt_pieces`` (6 pt) on pieces,
   ``min_text_pt_sheets`` (6 pt) for the notes around them (joins, duplex test, footers) and
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -129,10 +131,12 @@ def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
     groups = [ColourGroup("players", players, cue, float(limits["player_min_de"]))]
     sequences = getattr(layout, "sequences", None)
     if sequences:  # Le Grand Labyrinthe: the four sequences, as their central fields are tinted
-        from boardgen.render.svg.grand import sequence_fill
+        from boardgen.render.svg.grand import sequence_cue, sequence_fill
 
         members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in sequences)
-        groups.append(ColourGroup("sequences", members, "names", float(limits["region_min_de"])))
+        # The legend names them, but a field is told by its tint unless it carries its symbol.
+        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
+        groups.append(ColourGroup("sequences", members, cue, float(limits["region_min_de"])))
     track = getattr(layout, "track", None)
     if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
         # King Minos: the mosaic's two realms, each in two tints, named in the board's legend.
@@ -350,6 +354,12 @@ def _firsts(groups: Any) -> Any:
     return np.concatenate(([True], groups[1:] != groups[:-1])) if len(groups) else np.zeros(0, dtype=bool)
 
 
+def _spaces(text: str) -> str:
+    """No-break spaces (French 'sanctuaire\u00a0:') as plain ones: the PDF's text and the SVG's
+    may differ in them."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
 def svg_texts(files: Mapping[str, str]) -> dict[str, list[tuple[str, float]]]:
     """Text content -> [(piece, size in pt at print size)] over the kit's SVG pieces."""
     import xml.etree.ElementTree as ET
@@ -363,7 +373,7 @@ def svg_texts(files: Mapping[str, str]) -> dict[str, list[tuple[str, float]]]:
         for element in root.iter():
             if not element.tag.endswith("}text") and element.tag != "text":
                 continue
-            content = "".join(element.itertext()).strip()
+            content = _spaces("".join(element.itertext())).strip()
             try:
                 size = float(element.get("font-size", "0")) * MM_TO_PT
             except ValueError:
@@ -465,8 +475,16 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
     by_text = svg_texts(pieces)
     smallest: dict[str, dict[str, Any]] = {}
     best: dict[tuple[str, str, str, float], dict[str, Any]] = {}
+    # A text printed several times on one page (twelve wands' 'Wand') names each piece that
+    # prints it in turn; one printed once a page (the board's title on each of its sheets) is
+    # the same piece each time.
+    texts = list(texts)
+    per_page = Counter((item.text, item.page) for item in texts)
+    crowded = {text for (text, _page), count in per_page.items() if count > 1}
+    seen: dict[tuple[str, ...], int] = {}
     for item in texts:
-        kind, piece, minimum = _kind_of(item, by_text, limits, margin_mm + FOOTER_MM)
+        kind, piece, minimum = _kind_of(item, by_text, limits, margin_mm + FOOTER_MM,
+                                        seen if item.text in crowded else None)
         if kind is None:
             continue  # a piece pictured smaller than printed (the cover's set-up)
         size: dict[str, Any] = {"kind": kind, "piece": piece, "page": item.page, "text": _short(item.text),
@@ -500,14 +518,23 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
 
 
 def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
-             limits: Mapping[str, Any], footer_mm: float) -> tuple[str | None, str, float]:
-    """(kind of piece, piece or page part, minimum size) of a printed text."""
+             limits: Mapping[str, Any], footer_mm: float,
+             seen: dict[tuple[str, ...], int] | None = None) -> tuple[str | None, str, float]:
+    """(kind of piece, piece or page part, minimum size) of a printed text. Where several pieces
+    print the same text at the same size (twelve wands' 'Wand'), `seen` counts the times it was
+    met, and each time names the next of them of the first one's kind, in the order of their names."""
     pieces_min = float(limits["min_text_pt_pieces"])
-    drawn = by_text.get(item.text)
+    drawn = by_text.get(_spaces(item.text).strip())
     if drawn:
         same = [name for name, size in drawn if abs(size - item.size_pt) <= max(0.05, size * 0.02)]
         if same:
-            return _piece_kind(same[0]), same[0], pieces_min
+            same = [name for name in same if _piece_kind(name) == _piece_kind(same[0])]  # the board, not the set-up
+            key = (item.text, *same)
+            count = seen.get(key, 0) if seen is not None else 0
+            if seen is not None:
+                seen[key] = count + 1
+            piece = same[count % len(same)]
+            return _piece_kind(piece), piece, pieces_min
         if all(size > item.size_pt for _, size in drawn):
             return None, drawn[0][0], pieces_min
     if item.page_kind in RULES_KINDS and item.bottom_mm > footer_mm:

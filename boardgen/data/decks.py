@@ -31,7 +31,8 @@ TEXT_COLUMNS = ("id", "art", "field")
 # The table a bare language column fills.
 NAME_OF = {"treasures": "name", "objects": "name", "deck": "title"}
 # A column names a key up to three tables deep (title.en, effect.kind), 64 characters at most.
-COLUMN = re.compile(r"^[a-z_][a-z0-9_]{0,63}(\.[a-z_][a-z0-9_]{0,63}){0,3}$")
+COLUMN = re.compile(r"^([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})"
+                    r"(\.([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})){0,3}$")
 MAX_COLUMNS = 64
 
 
@@ -52,6 +53,36 @@ def _cell(column: str, text: str) -> Any:
     return text
 
 
+def unclosed_quote(text: str) -> tuple[int, int] | None:
+    """(line, cell index) of a quote that opens a cell and never closes, as Python's csv reads
+    quotes (only at a cell's start; "" inside a quoted cell is a quote), or None."""
+    line, cell, start = 1, 0, True
+    opened: tuple[int, int] | None = None
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if opened is not None:
+            if char == '"':
+                if text.startswith('""', index):
+                    index += 2
+                    continue
+                opened = None
+                start = False
+            elif char == "\n":
+                line += 1
+            index += 1
+            continue
+        if char == '"' and start:
+            opened = (line, cell)
+        elif char == ",":
+            cell += 1
+        elif char == "\n":
+            line, cell = line + 1, 0
+        start = char in ",\n" or (char == "\r" and start)
+        index += 1
+    return opened
+
+
 def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], dict[tuple[Any, ...], int],
                                                        list[Problem]]:
     """The cards of a CSV file as the TOML array `key` would hold them, the line of each card
@@ -63,6 +94,14 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
         return [], {}, exc.problems
     if "\0" in text:
         return [], {}, [Problem(shown, "", "contains a NUL character")]
+    opened = unclosed_quote(text)
+    if opened is not None:
+        line, at = opened
+        header_cells = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+        name = f" {quote(header_cells[at].strip())}" if line > 1 and at < len(header_cells) else ""
+        return [], {}, [Problem(shown, "", f"a quote opens on line {line} (column {at + 1}{name}) and never "
+                                "closes, so every line after it would be one cell: close it, and write a quote "
+                                'inside a cell as two ("")', line)]
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)

@@ -1,6 +1,7 @@
 """The languages a layout or theme has, and what a render in another language would miss.
 
-A text in a data file is a table of two-letter language codes, ``{ en = "Labyrinth" }``. A
+A text in a data file is a table of language codes (BCP 47: a two-letter language, and maybe a
+script or a region: ``es``, ``pt-BR``, ``sr-Latn``), ``{ en = "Labyrinth" }``. A
 file may say which languages it has (``[game] languages = ["en"]``, ``[theme] languages``):
 then every text it holds must give each of them. Without it, its languages are those all of
 its texts share. A render asks only for the one language it prints in.
@@ -15,9 +16,20 @@ from typing import Any
 from boardgen.data.toml_lines import line_of
 from boardgen.errors import SHOWN_PROBLEMS, DataError, Problem
 
-# Two letters, as ISO 639-1; "id" and "to" are keys of the data files (a treasure's id, a jump's
-# target), so Indonesian and Tongan cannot be told from them and are left out.
-LANGUAGE_CODE = re.compile(r"^(?!id$|to$)[a-z]{2}$")
+# BCP 47 as the data files can hold it: two letters (ISO 639-1), then maybe a script (Latn,
+# Cyrl) and a region (BR, 419). "id" and "to" alone are keys of the data files (a treasure's id,
+# a jump's target), so Indonesian and Tongan cannot be told from them and are left out.
+LANGUAGE_PATTERN = r"^(?!(id|to)$)[a-z]{2}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$"
+LANGUAGE_CODE = re.compile(LANGUAGE_PATTERN)
+
+
+def normalise(code: str) -> str:
+    """A code as written by hand (``pt-br``, ``PT_BR``) in its usual case: ``pt-BR``."""
+    parts = code.replace("_", "-").split("-")
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        out.append(part.title() if len(part) == 4 else part.upper())
+    return "-".join(out)
 
 # Where a file declares its languages, by kind of file.
 DECLARED_AT = {"game": ("game", "languages"), "theme": ("theme", "languages")}

@@ -84,8 +84,10 @@ def game_names() -> list[str]:
 def load_game(name_or_path: str) -> tuple[AnyEngine, Any]:
     """Load and validate a game file, and build its model with the engine it names."""
     from boardgen.data.loader import load
+    from boardgen.data.strings import own_folder, use_layout_folder
 
     doc = load("game", name_or_path)
+    use_layout_folder(own_folder(doc.path))  # a layout of the user's may bring its strings files
     name = doc.data["game"]["engine"]
     if name not in ENGINES:
         raise UsageError(f"{doc.path}: engine {name!r} is not available in this version of boardgen")

@@ -107,8 +107,8 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
 
     service = find_service(service_key)
     check_kit_options(options)
+    engine, layout = load_game(game)  # first: a layout of the user's may bring its own language
     strings(options.lang)
-    engine, layout = load_game(game)
     theme = load_theme(options.theme)
     name = kit_id(game, layout.id)
     folder = out_root / name

@@ -181,16 +181,21 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def write_atomic(path: Path, data: bytes, *, replace: bool = True) -> Path:
-    """Write next to the target, then rename: an existing file is never left half-written.
-    Only a file is ever replaced (never a folder, FIFO, device or socket), and only if
-    `replace` (a file the user named: with --force; a kit's own file: always)."""
+def check_target(path: Path, *, replace: bool) -> None:
+    """What would stop `write_atomic` writing `path`, found before any work (OutputError)."""
     prepare_folder(path.parent)
     found = kind_of(path)
     if found not in (None, "a file", "a link"):
         raise OutputError(f"cannot write {path}: it is {found}, not a file; give the name of a file")
     if found is not None and not replace:
         raise OutputError(f"{path} already exists (use --force to replace it)")
+
+
+def write_atomic(path: Path, data: bytes, *, replace: bool = True) -> Path:
+    """Write next to the target, then rename: an existing file is never left half-written.
+    Only a file is ever replaced (never a folder, FIFO, device or socket), and only if
+    `replace` (a file the user named: with --force; a kit's own file: always)."""
+    check_target(path, replace=replace)
     temp = None
     try:
         with _signals_held():

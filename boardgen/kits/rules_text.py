@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from boardgen.data import files, languages
+from boardgen.data import files, languages, strings, translation
 from boardgen.data.paths import layouts_root
 from boardgen.data.strings import word
 from boardgen.data.toml_lines import line_of
-from boardgen.errors import DataError, Problem
+from boardgen.errors import DataError, Problem, UsageError
 from boardgen.geometry import Rect
 from boardgen.render.pdf import PdfKit
 
@@ -62,7 +62,9 @@ def read_rules(path: Path, shown: str | None = None) -> str:
 def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
                 path: Path | None = None) -> list[tuple[str, str]]:
     """Read layouts/<relative> (or `path`, a file of the user's), a small Markdown text: '# '
-    headings, '- ' bullets, other lines paragraphs, ``**bold**``; ``{name}`` placeholders
+    headings, '- ' bullets, other lines paragraphs, ``**bold**``, ``<!-- comments -->`` left out
+    (a line of the original being translated prints only with a fallback, see
+    boardgen.data.translation); ``{name}`` placeholders
     are filled from `values` (every unknown one is reported, with its line, as a `DataError`)."""
     shown = f"layouts/{relative}" if path is None else str(path)
     path = layouts_root() / relative if path is None else path
@@ -70,7 +72,8 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
         raise DataError([Problem(shown, "", "rules text not found")])
     blocks: list[tuple[str, str]] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(read_rules(path, shown).split("\n"), start=1):
+    lines, _untranslated = translation.rules_lines(read_rules(path, shown), fallback=strings.fallback() is not None)
+    for number, raw in lines:
         long_word = LONG_WORD.search(raw)
         if long_word is not None:
             problems.append(Problem(shown, "", f"a word of {len(long_word.group(0)):,} characters; a word of a rules "
@@ -104,12 +107,16 @@ RULES_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 def _own_folder(beside: str | None) -> Path | None:
     """The folder of a layout of the user's (None for a bundled one): its own texts live there."""
-    if beside is None:
-        return None
-    layout = Path(beside)
-    if not layout.is_file() or layout.resolve().is_relative_to(layouts_root().resolve()):
-        return None
-    return layout.resolve().parent
+    return strings.own_folder(beside)
+
+
+def user_rules_folder() -> Path:
+    """The user's rules texts of every game: ``$XDG_DATA_HOME/boardgen/rules``."""
+    return strings.user_data_folder() / "rules"
+
+
+def _lang_of(path: Path, name: str) -> str:
+    return path.name[len(name) + 1:-3]
 
 
 def own_texts(name: str, beside: str | None) -> list[Path]:
@@ -118,7 +125,7 @@ def own_texts(name: str, beside: str | None) -> list[Path]:
     if folder is None or not RULES_NAME.match(name):
         return []
     return sorted(p for p in folder.glob(f"{name}.*.md")
-                  if re.fullmatch(r"[a-z]{2}", p.name[len(name) + 1:-3]) and p.resolve().parent == folder)
+                  if languages.LANGUAGE_CODE.match(_lang_of(p, name)) and p.resolve().parent == folder)
 
 
 def _bundled() -> list[str]:
@@ -127,10 +134,18 @@ def _bundled() -> list[str]:
                    if ".interpretations." not in p.name})
 
 
+def _shared(name: str, lang: str) -> Path | None:
+    """<name>.<lang>.md of the user's data folder, else the bundled one, else None."""
+    if not RULES_NAME.match(name.removesuffix(".interpretations")):
+        return None
+    return next((path for path in (user_rules_folder() / f"{name}.{lang}.md",
+                                   layouts_root() / "rules" / f"{name}.{lang}.md") if path.is_file()), None)
+
+
 def rules_file(name: str, lang: str, beside: str | None) -> Path:
     """Where the rules text <name> in `lang` is: beside a layout of the user's that has texts
-    of that name (then only there), else bundled. A missing one is a DataError at the layout's
-    ``game.rules``, saying where it was looked for."""
+    of that name (then only there), else in the user's data folder, else bundled. A missing one
+    is a DataError at the layout's ``game.rules``, saying where it was looked for."""
     shown = beside if beside is not None else "layouts/games"
     own = own_texts(name, beside)
     if own:
@@ -140,13 +155,23 @@ def rules_file(name: str, lang: str, beside: str | None) -> Path:
         have = ", ".join(p.name for p in own)
         raise DataError([Problem(shown, "game.rules", f"{name}.{lang}.md not found beside the layout "
                                  f"(in {own[0].parent}); it has {have}")])
-    bundled = layouts_root() / "rules" / f"{name}.{lang}.md"
-    if RULES_NAME.match(name) and bundled.is_file():
-        return bundled
+    found = _shared(name, lang)
+    if found is not None:
+        return found
     folder = _own_folder(beside)
-    where = f"beside the layout (in {folder}) nor " if folder is not None else ""
-    raise DataError([Problem(shown, "game.rules", f"no rules text {name}.{lang}.md {where}among the bundled "
-                             f"ones ({', '.join(_bundled())})")])
+    where = f"beside the layout (in {folder}), " if folder is not None else ""
+    raise DataError([Problem(shown, "game.rules", f"no rules text {name}.{lang}.md {where}in {user_rules_folder()} "
+                             f"nor among the bundled ones ({', '.join(_bundled())})")])
+
+
+def rules_languages(name: str, beside: str | None) -> list[str]:
+    """Every language the rules text <name> is in, where `rules_file` would look."""
+    own = own_texts(name, beside)
+    if own:
+        return languages.order([_lang_of(p, name) for p in own])
+    found = [_lang_of(p, name) for folder in (user_rules_folder(), layouts_root() / "rules")
+             for p in folder.glob(f"{name}.*.md") if ".interpretations." not in p.name]
+    return languages.order([code for code in found if languages.LANGUAGE_CODE.match(code)])
 
 
 def rules_blocks(name: str, lang: str, values: Mapping[str, object] | None = None, *,
@@ -176,19 +201,17 @@ def notes_file(engine: str, lang: str, *, rules: str | None = None, beside: str 
     own <rules>.interpretations.<lang>.md if there is one, else the engine's only if the
     layout asks for them (``interpretations = true``), since a house rule may differ.
     ``interpretations = false`` prints none."""
-    folder = layouts_root() / "rules"
-    engine_notes = folder / f"{engine}.interpretations.{lang}.md"
+    engine_notes = _shared(f"{engine}.interpretations", lang)
     own = own_texts(rules, beside) if rules is not None else []
     if own:
         mine = own[0].parent / f"{rules}.interpretations.{lang}.md"
         if mine.is_file() and wanted is not False:
             return mine
-        return engine_notes if wanted and engine_notes.is_file() else None
+        return engine_notes if wanted else None
     if wanted is False:
         return None
-    if rules is not None and RULES_NAME.match(rules) and (folder / f"{rules}.interpretations.{lang}.md").is_file():
-        return folder / f"{rules}.interpretations.{lang}.md"
-    return engine_notes if engine_notes.is_file() else None
+    texts_notes = _shared(f"{rules}.interpretations", lang) if rules is not None else None
+    return texts_notes or engine_notes
 
 
 def interpretation_blocks(engine: str, lang: str, values: Mapping[str, object] | None = None, *,
@@ -234,27 +257,104 @@ def _by_column(problems: list[Problem], sources: Mapping[str, str], lang: str) -
     return out
 
 
+def printable(layout: GameInfo, engine: str) -> list[str]:
+    """Every language the game can print: the layout's texts have it, its rules text (and the
+    notes that go with it) is in it, and boardgen has a strings file for it (bundled, the
+    user's data folder's or beside the layout)."""
+    doc = layout.doc
+    texts = set(languages.languages("game", doc.data))
+    words = set(strings.available())
+    wanted = notes_wanted(layout)
+    notes = notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=wanted) is not None
+    return [lang for lang in rules_languages(layout.rules, doc.path) if lang in texts and lang in words
+            and (not notes or notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=wanted))]
+
+
+def script_problems(layout: GameInfo, lang: str) -> list[Problem]:
+    """A problem for each text of the render in `lang` in a script boardgen cannot print as it is
+    read (right to left, or shaped: see boardgen.data.scripts); first the layout's, then the
+    rules text's, then the strings file's."""
+    from boardgen.data.scripts import unprintable
+
+    doc = layout.doc
+    problems: list[Problem] = []
+    for key, text in languages.texts(doc.data):
+        why = unprintable(text.get(lang, ""))
+        if why:
+            file, dotted, line = doc.where(*key)
+            problems.append(Problem(file, dotted, f"{text[lang][:40]!r}: {why}", line))
+    try:
+        rules: Path | None = rules_file(layout.rules, lang, doc.path)
+    except DataError:
+        rules = None
+    if rules is not None:
+        for number, raw in enumerate(rules.read_text(encoding="utf-8").split("\n"), start=1):
+            why = unprintable(raw)
+            if why:
+                problems.append(Problem(str(rules), "", why, number))
+                break
+    words = strings.strings_file(lang)
+    if words is not None:
+        for name, value in strings.read(words).items():
+            why = unprintable(str(value))
+            if why:
+                problems.append(Problem(strings.shown(words), name, why))
+                break
+    return problems
+
+
+def shown_path(path: Path) -> str:
+    """A rules text as messages name it: layouts/rules/... when bundled, else its path."""
+    return f"layouts/rules/{path.name}" if path.parent == layouts_root() / "rules" else str(path)
+
+
+def untranslated(path: Path) -> list[Problem]:
+    """A problem for each line of a rules text still to translate (none with a fallback)."""
+    if strings.fallback() is not None:
+        return []
+    _lines, left = translation.rules_lines(path.read_text(encoding="utf-8"), fallback=False)
+    return [Problem(shown_path(path), "", f"not translated: {text[:60]!r}; --fallback prints it as it is", number)
+            for number, text in left]
+
+
 def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     """Everything a render in `lang` prints from the layout: every text of it in that language,
-    its rules text and the notes that go with it. One DataError naming each missing key (file,
-    key, line) and file: an English-only layout renders in English with nothing else, and
-    says what French would need."""
+    its rules text and the notes that go with it, the interface words of a strings file, all in
+    a script boardgen prints. One DataError naming each missing key (file, key, line) and file:
+    an English-only layout renders in English with nothing else, and says what French would need."""
     doc = layout.doc
+    can = printable(layout, engine)
+    scripts = script_problems(layout, lang)
+    if scripts:
+        raise languages.LanguageError(f"--lang {lang}: {doc.path} cannot be printed in {lang!r}"
+                                      f" (it prints in {', '.join(can) or 'no language'}):", scripts)
+    if strings.strings_file(lang) is None:
+        places = ", ".join(str(p) for p in strings.search_path(lang))
+        raise UsageError(f"--lang {lang}: {layout.id} prints in {', '.join(can) or 'no language'}; "
+                         f"boardgen has no strings file for {lang!r} (looked for {places}); "
+                         f"`boardgen new language {lang} --from en` writes one to translate")
     problems = _by_column(languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of), doc.sources, lang)
     rules_line = line_of(doc.lines, ("game", "rules"))
     try:
-        rules_file(layout.rules, lang, doc.path)
+        rules = rules_file(layout.rules, lang, doc.path)
     except DataError as exc:
         problems += [Problem(doc.path, p.key, p.message, rules_line) for p in exc.problems]
+    else:
+        problems += untranslated(rules)
+    notes = notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout))
+    if notes is not None:
+        problems += untranslated(notes)
     if notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is not None \
             and notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is None:
         problems.append(Problem(doc.path, "game.interpretations", f"the notes on the rules have no {lang!r} text "
                                 f"({layout.rules}.interpretations.{lang}.md or {engine}.interpretations.{lang}.md)",
                                 rules_line))
+    if strings.fallback() in (None, lang):
+        problems += strings.key_problems(lang, strings.missing_keys(lang))
     if not problems:
         return
+    other = f"; it renders with --lang {' or '.join(can)}" if can and lang not in can else ""
     has = languages.languages("game", doc.data)
-    other = f"; it renders with --lang {has[0]}" if has and lang not in has else ""
     raise languages.LanguageError(f"{doc.path} is in {', '.join(has) or 'no language'}{other}. "
                                   f"A render in {lang!r} needs:", problems)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -112,7 +112,7 @@ def require_pictures(theme: Theme, layout: Any) -> None:
     """Before any expensive work: the theme's picture keys all mean something for this game,
     every picture the game needs exists, and each of the theme's own pictures draws (svglib,
     once per file: it catches what the reading checks cannot foresee; its notes are warnings)."""
-    problems = check_theme_pictures(theme, used_picture_keys(layout))
+    problems = check_theme_pictures(theme, used_picture_keys(layout), where=_used_at(layout))
     for key in sorted(theme.art) if not problems else ():
         path = theme.art[key]
         if path.suffix.lower() != ".svg":
@@ -142,9 +142,30 @@ def _draw_once(path: str, _mtime: int, families: tuple[str, ...], key: str) -> N
         logger.warning("warning: picture %s: %s", name, note)
 
 
-def check_theme_pictures(theme: Theme, used: Iterable[str] = ()) -> list[Problem]:
+def _used_at(layout: Any) -> dict[str, tuple[str, str, int | None]]:
+    """Where the layout first names each picture: file (a deck's CSV), dotted key, line."""
+    from boardgen.data.decks import DECK_KEYS
+
+    doc = layout.doc
+    data = doc.data
+    out: dict[str, tuple[str, str, int | None]] = {}
+    for table in DECK_KEYS:
+        items = data.get(table)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            if not isinstance(item, dict):
+                continue
+            column = "art" if isinstance(item.get("art"), str) else "id"
+            name = item.get(column)
+            if isinstance(name, str) and name not in out:
+                out[name] = doc.where(table, index, column)
+    return out
+
+
+def check_theme_pictures(theme: Theme, used: Iterable[str] = (),
+                         where: Mapping[str, tuple[str, str, int | None]] | None = None) -> list[Problem]:
     """Every picture problem of a theme at once: unknown keys, missing or broken files, and
-    pictures a layout needs that neither boardgen nor the theme has."""
+    pictures a layout needs that neither boardgen nor the theme has (named where the layout
+    uses them, `where`: a deck's CSV file, its line and column, with the closest picture)."""
     problems: list[Problem] = []
     bundled = set(bundled_keys())
     used_set = set(used)
@@ -160,7 +181,16 @@ def check_theme_pictures(theme: Theme, used: Iterable[str] = ()) -> list[Problem
         except PictureError as exc:
             problems.append(theme.doc.problem(("art", key), str(exc)))
     for key in sorted(used_set - bundled - set(theme.art)):
+        hint = difflib.get_close_matches(key, sorted(bundled | set(theme.art)), n=1, cutoff=0.5)
+        closest = f"; the closest picture is {hint[0]!r}" if hint else ""
+        if where and key in where:
+            file, dotted, line = where[key]
+            column = dotted.rsplit(".", 1)[-1]
+            row = f"line {line}, " if line is not None and file.lower().endswith(".csv") else ""
+            problems.append(Problem(file, dotted, f"no picture {key!r} ({row}column {column!r}){closest}; or give "
+                                    f"the theme a file for it in [art] ({theme.doc.path})", line))
+            continue
         problems.append(Problem(theme.doc.path, f"art.{key}",
                                 f"the game needs a picture {key!r}: boardgen has none by that name, so the theme "
-                                "must name a file for it"))
+                                f"must name a file for it{closest}"))
     return problems

@@ -11,7 +11,7 @@ from typing import Any
 from boardgen.data.theme import Theme
 from boardgen.model.grand import PERIPHERAL, Card, GrandLayout, label
 from boardgen.render import fonts
-from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
+from boardgen.render.svg.base import Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Pictures from the bundled icons, by what a field does (first match wins).
 KIND_ART = (("goal", "minotaur"), ("rooster", "black-rooster"), ("prison", "keys"),
@@ -55,6 +55,16 @@ def centre(layout: GrandLayout, field: int) -> tuple[float, float]:
 def field_fill(sheet: Sheet, layout: GrandLayout, field: int) -> str:
     seq = layout.sequences[layout.sequence_of(field)]
     return sequence_fill(sheet.theme, seq.colour, central=field > PERIPHERAL)
+
+
+SYMBOL_SHARE = 0.17  # a sequence's symbol on each of its fields, as a share of the pitch
+
+
+def sequence_cue(theme: Theme, layout: GrandLayout) -> bool:
+    """Whether the board tells the sequences apart by more than their tints: each has a symbol of
+    its own (the theme's player symbols, drawn on every field of it and in the legend)."""
+    symbols = [theme.symbol(seq.colour) for seq in layout.sequences]
+    return None not in symbols and len(set(symbols)) == len(symbols)
 
 
 def sequence_fill(theme: Theme, colour: str, *, central: bool = True) -> str:
@@ -146,6 +156,8 @@ def _sequence_legend(sheet: Sheet, layout: GrandLayout) -> Any:
             group.add(sheet.drawing.rect((_r(at), _r(baseline - s * 0.85)), (_r(s), _r(s)), id=f"{ident}-swatch",
                                          fill=sequence_fill(sheet.theme, seq.colour), stroke=sheet.colour("ink"),
                                          stroke_width=sheet.stroke("corridor_edge")))
+            draw_symbol(sheet, group, seq.colour, cx=at + s / 2, cy=baseline - s * 0.35, size=s * 0.7,
+                        fill="paper", id=ident)
             sheet.text(group, text, x=at + s + 1.0 * shrink, y=baseline, size=size * shrink, fill="frame_text",
                        anchor="start", id=f"{ident}-name")
             at += wide * shrink
@@ -239,6 +251,10 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
         _card_mark(sheet, group, cx, art_cy, pitch, pun="pun" in kinds, id=f"field-{name}-mark")
     elif "drowning" in kinds:
         _waves(sheet, group, cx, art_cy, pitch, id=f"field-{name}-waves")
+    seq = layout.sequences[layout.sequence_of(field)]
+    if not blue:  # the sequence's symbol, top right: its second cue beside the tint
+        draw_symbol(sheet, group, seq.colour, cx=x + pitch * 0.86, cy=y + pitch * 0.14, size=pitch * SYMBOL_SHARE,
+                    fill="paper", id=f"field-{name}-sequence")
     number_size = pitch * (0.2 if field < PERIPHERAL else 0.19)
     sheet.text(group, name, x=x + 1.8, y=y + pitch * 0.25, size=number_size, weight="bold", fill=text_fill,
                anchor="start", width=pitch * 0.8, id=f"field-{name}-number")

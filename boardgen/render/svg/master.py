@@ -7,6 +7,7 @@ import math
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.master import MagicObject, MasterLayout
+from boardgen.render import fonts
 from boardgen.render.svg.base import _r, draw_picture, draw_symbol, new_sheet
 
 WAND_SIZE_MM = (12.5, 62.0)
@@ -23,19 +24,28 @@ def token_svg(obj: MagicObject, layout: MasterLayout, theme: Theme, *, lang: str
                    stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line")))
     d.add(d.circle((_r(c), _r(c)), _r(diameter / 2 - 1.3), id=f"token-{obj.id}-ring", fill="none",
                    stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("corridor_edge")))
-    draw_picture(sheet, d, obj.art, cx=c, cy=c - diameter * 0.03, size=diameter * 0.38, fill="art",
-                 id=f"token-{obj.id}-art")
-    sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.15, weight="bold",
-               id=f"token-{obj.id}-value")
     # The name sits low on the disc, where the circle narrows: two lines when it is long. Each
     # line is as wide as the ring's inside allows at its lowest point (a descender's foot),
     # less a little air, and shrinks to fit that.
     size = diameter * 0.095
     inside = diameter / 2 - 1.3 - sheet.stroke("corridor_edge") / 2 - 0.6
-    # One line only while it stays at 6 pt or more (the accessibility check's minimum on pieces).
+    six = 6 * 25.4 / 72  # the accessibility check's minimum on pieces
+    # One line only while it stays at 6 pt or more.
     lines = sheet.lines(obj.name[lang], size=size, width=_chord(inside, diameter * 0.3 + size * 0.25),
-                        smallest=6 * 25.4 / 72)
+                        smallest=six)
     rows = [0.3] if len(lines) == 1 else [0.25, 0.34]
+    art, art_dy = 0.38, -0.03
+    scaled = size * theme.style.get("text_scale", 1.0)
+    if any(fonts.fit_size(line, sheet.font("labels"), "normal", smallest=0, size=scaled,
+                          width=_chord(inside, diameter * dy + size * 0.25)) < six
+           for line, dy in zip(lines, rows, strict=True)):
+        # A long word ('Blindschleiche', 'mandragore' below 'Racine de'): a smaller picture
+        # makes room for the name higher on the disc, where the circle is wider.
+        rows, art, art_dy = [row - 0.065 for row in rows], 0.29, -0.065
+    draw_picture(sheet, d, obj.art, cx=c, cy=c + diameter * art_dy, size=diameter * art, fill="art",
+                 id=f"token-{obj.id}-art")
+    sheet.text(d, str(obj.value), x=c, y=c - diameter * 0.25, size=diameter * 0.15, weight="bold",
+               id=f"token-{obj.id}-value")
     for k, (line, dy) in enumerate(zip(lines, rows, strict=True)):
         sheet.text(d, line, x=c, y=c + diameter * dy, size=size, width=_chord(inside, diameter * dy + size * 0.25),
                    id=f"token-{obj.id}-name-{k}", smallest=size * 0.4)
@@ -89,8 +99,9 @@ def wand_svg(colour: str, number: int, theme: Theme, *, lang: str) -> str:
     d.add(d.circle((_r(w / 2), _r(w / 2 + 1)), _r(w * 0.42), id=f"{ident}-disc", fill=sheet.colour("paper")))
     draw_picture(sheet, d, "magic-wand", cx=w / 2, cy=w / 2 + 1, size=w * 0.62, fill="art", id=f"{ident}-art")
     draw_symbol(sheet, d, colour, cx=w / 2, cy=h - 12.0, size=w * 0.4, id=ident)
+    # The word may take the strip's width but for 0.6 mm each side: 'Baguette' stays at 6 pt.
     sheet.text(d, word(lang, "wand"), x=w / 2, y=h - 5.0, size=2.8, weight="bold",
-               fill=sheet.readable_on(theme.player(colour)), width=w - 2,
+               fill=sheet.readable_on(theme.player(colour)), width=w - 1.2,
                id=f"{ident}-label")
     return str(d.tostring())
 

@@ -1,0 +1,52 @@
+"""Every bundled game in every bundled language passes its own accessibility check (render
+--strict) on A4 and on Letter; findings name the piece they are on."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgen.checks.accessibility import MM_TO_PT, PrintedText, check_colours, check_text
+from boardgen.data.strings import LANGUAGES
+from boardgen.data.theme import load_theme
+from boardgen.engines import game_names, load_game
+from boardgen.errors import InaccessibleError
+from boardgen.kit import render_kit
+from boardgen.options import KitOptions
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_language_and_paper_passes_strict(game, tmp_path):
+    # One test per game: its six renders share the drawings (the paper only imposes them again).
+    failed = []
+    for lang in LANGUAGES:
+        for paper in ("a4", "letter"):
+            options = KitOptions(paper=paper, lang=lang, strict=True, previews=False, svg=False, check=False)
+            try:
+                render_kit(game, tmp_path, options)
+            except InaccessibleError as exc:
+                failed.append(
+                    f"{lang} {paper}: " + "; ".join(line for line in str(exc).splitlines() if line.startswith("  - "))
+                )
+    assert failed == []
+
+
+def wand_svg(size_mm: float) -> str:
+    return f'<svg xmlns="http://www.w3.org/2000/svg"><text font-size="{size_mm}">Wand</text></svg>'
+
+
+def test_a_text_many_pieces_print_names_each_piece_and_a_board_text_stays_on_the_board():
+    _engine, layout = load_game("master")
+    theme = load_theme("classic")
+    small = 1.5  # mm: 4.3 pt, under the 6 pt minimum
+    pieces = {f"wand-{colour}-{n}": wand_svg(small) for colour in ("blue", "red", "green") for n in (1, 2, 3, 4)}
+    title = '<svg xmlns="http://www.w3.org/2000/svg"><text font-size="1.5">Maze</text></svg>'
+    pieces |= {"board": title, "setup": title}
+
+    def printed(text: str, page: int) -> PrintedText:
+        return PrintedText(page, "pieces", text, small * MM_TO_PT, False, "#000000", "#ffffff", 100.0)
+
+    texts = [printed("Wand", 5) for _ in range(12)] + [printed("Maze", 3), printed("Maze", 3), printed("Maze", 4)]
+    report = check_text(check_colours(theme, layout), theme, texts, pieces)
+    named = [f.split(" on ")[1].split(",")[0] for f in report.findings if "'Wand'" in f]
+    assert sorted(named) == sorted(n for n in pieces if n.startswith("wand-"))
+    assert [f.split(" on ")[1].split(",")[0] for f in report.findings if "'Maze'" in f] == ["board"] * 3
