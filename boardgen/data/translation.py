@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from boardgen.data import toml_write
+from boardgen.data import files, toml_write
 from boardgen.errors import Problem
 
 # A line of the original in a rules text being translated: <!-- en: text -->
@@ -82,7 +82,7 @@ def rules_lines(text: str, *, fallback: bool) -> tuple[list[tuple[int, str]], li
 def rules_problems(path: Path, shown: str, original: Path | None) -> list[Problem]:
     """A problem for each untranslated line of a rules text, and for each line whose
     placeholders differ from the original's line above it."""
-    text = path.read_text(encoding="utf-8")
+    text = files.read_text(path, shown, what="a rules text")
     _printed, untranslated = rules_lines(text, fallback=False)
     problems = [Problem(shown, "", f"not translated: {line[:60]!r}", number) for number, line in untranslated]
     lines = text.split("\n")
@@ -139,7 +139,7 @@ def strings_problems(
 def key_lines(path: Path) -> dict[str, int]:
     """The line of each key set in a strings file (not the commented ones)."""
     found: dict[str, int] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+    for number, line in enumerate(files.read_text(path, what="a strings file").split("\n"), start=1):
         match = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=", line)
         if match:
             found.setdefault(match.group(1), number)
