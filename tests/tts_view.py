@@ -3,7 +3,7 @@ object's position, turn and size as TTS would lay them out (the sizes at scale 1
 boardgen.export.tts assumes), its image read from the file its URL names, and each Custom_Model
 drawn from its OBJ mesh's outline. For the tests and for looking at an export:
 
-    python -m tests.tts_view output/classic/tts/classic.json preview.png
+    python tests/tts_view.py output/classic/tts/classic.json preview.png
 """
 
 from __future__ import annotations
@@ -81,8 +81,10 @@ def draw(save: dict[str, Any], out: Path) -> None:
     for obj in sorted(things, key=lambda o: (order.get(o["Name"], 2), o["Transform"]["posY"])):
         t = obj["Transform"]
         if obj["Name"] == "Custom_Model":
-            ring = [turn(-x * t["scaleX"], z * t["scaleZ"], t["rotY"]) for x, z in
-                    footprint(local_file(obj["CustomMesh"]["MeshURL"]).read_text())]
+            ring = [
+                turn(-x * t["scaleX"], z * t["scaleZ"], t["rotY"])
+                for x, z in footprint(local_file(obj["CustomMesh"]["MeshURL"]).read_text())
+            ]
             pen.polygon([px(t["posX"] + x, t["posZ"] + z) for x, z in ring], fill="#6b4f3a", outline="#ffd166")
             continue
         size = extent(obj)
@@ -99,8 +101,9 @@ def draw(save: dict[str, Any], out: Path) -> None:
         else:
             url = obj["CustomImage"]["ImageURL"]
         with Image.open(local_file(url)) as image:
-            picture = image.convert("RGB").resize((max(1, round(size[0] * PX_PER_UNIT)),
-                                                   max(1, round(size[1] * PX_PER_UNIT))))
+            picture = image.convert("RGB").resize(
+                (max(1, round(size[0] * PX_PER_UNIT)), max(1, round(size[1] * PX_PER_UNIT)))
+            )
         # rotY 180 shows the image upright (its top towards +z); other turns clockwise from there.
         picture = picture.rotate(-(t["rotY"] - 180.0), expand=True)
         cx, cy = px(t["posX"], t["posZ"])

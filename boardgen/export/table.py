@@ -115,8 +115,13 @@ def table(build: Any) -> Table:
     if cards and not decked:
         order = _deck_order(engine, layout, setup, cards, build.plan.seed)
         back = cards[0].back
-        out.decks.append(Deck(tuple(order), _back_piece(cards) if back else None,
-                              (-GAP_MM - max(c.trim[0] for c in cards) / 2, board.size[1] / 2)))
+        out.decks.append(
+            Deck(
+                tuple(order),
+                _back_piece(cards) if back else None,
+                (-GAP_MM - max(c.trim[0] for c in cards) / 2, board.size[1] / 2),
+            )
+        )
         decked = {c.id for c in order}
     # Everything else the game uses (pawns not yet on the board, dice, wands, the score pad,
     # tokens left over) is set out beside the board, kind by kind.
@@ -162,24 +167,29 @@ def _sliding(out: Table, layout: Any, deal: Any, catalogue: Catalogue, shelf: _S
             tile = deal.tile_at(row, col)
             if tile.fixed:
                 continue
-            out.pieces.append(Placed(tiles[tile.id], _square(layout, row, col, frame), turns(tile),
-                                     where=f"square {row},{col}"))
+            out.pieces.append(
+                Placed(tiles[tile.id], _square(layout, row, col, frame), turns(tile), where=f"square {row},{col}")
+            )
     spare = deal.spare
     out.pieces.append(Placed(tiles[spare.id], shelf.put(tiles[spare.id]), turns(spare), where="the spare"))
     shelf.next_row()
     pawns = _by_key(catalogue.of_kind("pawn"))
     for start in layout.starts:
         if start.colour in pawns:
-            out.pieces.append(Placed(pawns[start.colour], _square(layout, start.at[0], start.at[1], frame),
-                                     where=f"start {start.colour}"))
+            out.pieces.append(
+                Placed(
+                    pawns[start.colour], _square(layout, start.at[0], start.at[1], frame), where=f"start {start.colour}"
+                )
+            )
 
 
 def _master(out: Table, layout: Any, setup: Any, catalogue: Catalogue, shelf: _Shelf) -> None:
     """Master's tokens on the squares the seed put them on."""
     tokens = _by_key(catalogue.of_kind("token"))
     for (row, col), object_id in sorted(setup.tokens.items()):
-        out.pieces.append(Placed(tokens[object_id], _square(layout, row, col, layout.frame_mm),
-                                 where=f"token on {row},{col}"))
+        out.pieces.append(
+            Placed(tokens[object_id], _square(layout, row, col, layout.frame_mm), where=f"token on {row},{col}")
+        )
 
 
 def _walls(out: Table, layout: Any, catalogue: Catalogue) -> None:

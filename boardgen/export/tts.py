@@ -71,6 +71,7 @@ class TableExport:
     files: list[Path] = field(default_factory=list)
     sizes: dict[str, int] = field(default_factory=dict)
     verdict: str = ""
+    build: Any = None  # the boardgen.kit.KitBuild it was made from
 
 
 def check_base_url(url: str | None) -> str | None:
@@ -88,20 +89,61 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("/".join(map(str, parts)).encode()).hexdigest()[:6]
 
 
-def _transform(x: float, z: float, y: float, rot_y: float = 0.0, *, flip: bool = False,
-               scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> dict[str, float]:
-    return {"posX": round(x, 4), "posY": y, "posZ": round(z, 4), "rotX": 0.0, "rotY": round(rot_y % 360, 4),
-            "rotZ": 180.0 if flip else 0.0, "scaleX": round(scale[0], 5), "scaleY": round(scale[1], 5),
-            "scaleZ": round(scale[2], 5)}
+def _transform(
+    x: float,
+    z: float,
+    y: float,
+    rot_y: float = 0.0,
+    *,
+    flip: bool = False,
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+) -> dict[str, float]:
+    return {
+        "posX": round(x, 4),
+        "posY": y,
+        "posZ": round(z, 4),
+        "rotX": 0.0,
+        "rotY": round(rot_y % 360, 4),
+        "rotZ": 180.0 if flip else 0.0,
+        "scaleX": round(scale[0], 5),
+        "scaleY": round(scale[1], 5),
+        "scaleZ": round(scale[2], 5),
+    }
 
 
-def _object(name: str, guid: str, transform: dict[str, float], nickname: str, description: str = "",
-            **extra: Any) -> dict[str, Any]:
-    """The fields every saved object has (see tests/fixtures/tts_saved_object.json)."""
-    return {"GUID": guid, "Name": name, "Transform": transform, "Nickname": nickname, "Description": description,
-            "GMNotes": "", "ColorDiffuse": dict(COLOUR), "Locked": False, "Grid": False, "Snap": True,
-            "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
-            "Hands": False, "LuaScript": "", "LuaScriptState": "", "XmlUI": "", **extra}
+def _object(
+    name: str,
+    guid: str,
+    transform: dict[str, float],
+    nickname: str,
+    description: str = "",
+    piece: str = "",
+    **extra: Any,
+) -> dict[str, Any]:
+    """The fields every saved object has (see tests/fixtures/tts_saved_object.json); the GM's
+    notes name the catalogue piece it is (``tile:07``)."""
+    return {
+        "GUID": guid,
+        "Name": name,
+        "Transform": transform,
+        "Nickname": nickname,
+        "Description": description,
+        "GMNotes": piece,
+        "ColorDiffuse": dict(COLOUR),
+        "Locked": False,
+        "Grid": False,
+        "Snap": True,
+        "IgnoreFoW": False,
+        "Autoraise": True,
+        "Sticky": True,
+        "Tooltip": True,
+        "GridProjection": False,
+        "Hands": False,
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "XmlUI": "",
+        **extra,
+    }
 
 
 def _pixels(mm: tuple[float, float], dpi: int = DPI) -> tuple[int, int]:
@@ -193,12 +235,22 @@ class _Writer:
             x, z = self.world(at)
             # A snap point is in the board's own frame: scaled by it and turned with it.
             snaps.append({"Position": {"x": round(-x / scale, 4), "y": 0.1, "z": round(-z / scale, 4)}})
-        return _object("Custom_Board", _guid("board"), _transform(0.0, 0.0, BOARD_Y, IMAGE_TURN,
-                                                                 scale=(scale, 1.0, scale)),
-                       self.build.plan.layout.title[self.build.plan.options.lang], note, Locked=True,
-                       CustomImage={"ImageURL": self.url(f"images/{name}"), "ImageSecondaryURL": "",
-                                    "ImageScalar": 1.0, "WidthScale": 0.0},
-                       AttachedSnapPoints=snaps)
+        return _object(
+            "Custom_Board",
+            _guid("board"),
+            _transform(0.0, 0.0, BOARD_Y, IMAGE_TURN, scale=(scale, 1.0, scale)),
+            self.build.plan.layout.title[self.build.plan.options.lang],
+            note,
+            piece.id,
+            Locked=True,
+            CustomImage={
+                "ImageURL": self.url(f"images/{name}"),
+                "ImageSecondaryURL": "",
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+            },
+            AttachedSnapPoints=snaps,
+        )
 
     def piece(self, placed: Placed, n: int) -> dict[str, Any]:
         piece = placed.piece
@@ -206,7 +258,7 @@ class _Writer:
         rot = IMAGE_TURN + 90.0 * placed.turns
         guid = _guid(piece.id, n)
         if piece.kind == "die":
-            return _object("Die_6", guid, _transform(x, z, STACK_Y, 0.0), piece.name, piece.id)
+            return _object("Die_6", guid, _transform(x, z, STACK_Y, 0.0), piece.name, piece.id, piece.id)
         if piece.kind == "block":
             return self.block(placed, guid, x, z)
         if piece.kind == "pawn" and piece.outline.folds:
@@ -215,13 +267,21 @@ class _Writer:
         scale = min(piece.trim) / MM_PER_UNIT / TILE_SHORT_UNITS
         tile_type = 2 if piece.outline.shape == "circle" else 3 if piece.outline.shape == "rounded" else 0
         y = STACK_Y if piece.kind == "token" else PIECE_Y
-        return _object("Custom_Tile", guid, _transform(x, z, y, rot, flip=placed.face_down, scale=(scale, 1.0, scale)),
-                       piece.name, f"{piece.id}: {placed.where}",
-                       CustomImage={"ImageURL": self.url(f"images/{name}"),
-                                    "ImageSecondaryURL": self.url(f"images/{self.back_name}"),
-                                    "ImageScalar": 1.0, "WidthScale": 0.0,
-                                    "CustomTile": {"Type": tile_type, "Thickness": TILE_THICKNESS,
-                                                   "Stackable": False, "Stretch": True}})
+        return _object(
+            "Custom_Tile",
+            guid,
+            _transform(x, z, y, rot, flip=placed.face_down, scale=(scale, 1.0, scale)),
+            piece.name,
+            f"{piece.id}: {placed.where}",
+            piece.id,
+            CustomImage={
+                "ImageURL": self.url(f"images/{name}"),
+                "ImageSecondaryURL": self.url(f"images/{self.back_name}"),
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomTile": {"Type": tile_type, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": True},
+            },
+        )
 
     def standee(self, placed: Placed, guid: str, x: float, z: float) -> dict[str, Any]:
         """A fold-up standee as a figure: its two faces, between its fold lines."""
@@ -233,22 +293,44 @@ class _Writer:
         front_name = self.images.add(f"{piece.file}-front.png", front)
         back_name = self.images.add(f"{piece.file}-back.png", back)
         scale = min(w, ys[1] - ys[0]) / MM_PER_UNIT / FIGURE_SHORT_UNITS
-        return _object("Figurine_Custom", guid, _transform(x, z, STACK_Y, IMAGE_TURN, scale=(scale, scale, scale)),
-                       piece.name, f"{piece.id}: {placed.where}",
-                       CustomImage={"ImageURL": self.url(f"images/{front_name}"),
-                                    "ImageSecondaryURL": self.url(f"images/{back_name}"), "ImageScalar": 1.0,
-                                    "WidthScale": 0.0})
+        return _object(
+            "Figurine_Custom",
+            guid,
+            _transform(x, z, STACK_Y, IMAGE_TURN, scale=(scale, scale, scale)),
+            piece.name,
+            f"{piece.id}: {placed.where}",
+            piece.id,
+            CustomImage={
+                "ImageURL": self.url(f"images/{front_name}"),
+                "ImageSecondaryURL": self.url(f"images/{back_name}"),
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+            },
+        )
 
     def block(self, placed: Placed, guid: str, x: float, z: float) -> dict[str, Any]:
         piece = placed.piece
         image = self.images.add(f"{piece.file}.png", self.images.drawing(piece))
         model = f"{piece.file}.obj"
         self.models[model] = block_obj(piece).encode()
-        return _object("Custom_Model", guid, _transform(x, z, PIECE_Y, IMAGE_TURN), piece.name,
-                       f"{piece.id}: {placed.where}",
-                       CustomMesh={"MeshURL": self.url(f"models/{model}"), "DiffuseURL": self.url(f"images/{image}"),
-                                   "NormalURL": "", "ColliderURL": "", "Convex": False, "MaterialIndex": 3,
-                                   "TypeIndex": 0, "CastShadows": True})
+        return _object(
+            "Custom_Model",
+            guid,
+            _transform(x, z, PIECE_Y, IMAGE_TURN),
+            piece.name,
+            f"{piece.id}: {placed.where}",
+            piece.id,
+            CustomMesh={
+                "MeshURL": self.url(f"models/{model}"),
+                "DiffuseURL": self.url(f"images/{image}"),
+                "NormalURL": "",
+                "ColliderURL": "",
+                "Convex": False,
+                "MaterialIndex": 3,
+                "TypeIndex": 0,
+                "CastShadows": True,
+            },
+        )
 
     def deck(self, deck: Deck, number: int) -> dict[str, Any]:
         """A DeckCustom of the deck's cards, top first, face down; its faces on sheets of at
@@ -260,7 +342,7 @@ class _Writer:
         back_image = self.images.face(deck.back) if deck.back is not None else _plain("#808080", (200, 300))
         back_name = self.images.add(f"deck{number}-back.png", back_image)
         for sheet_no, start in enumerate(range(0, len(designs), per_sheet)):
-            chunk = designs[start:start + per_sheet]
+            chunk = designs[start : start + per_sheet]
             deck_key = number * 10 + sheet_no + 1
             cols = min(SHEET_MAX[0], len(chunk) + 1)
             rows = math.ceil((len(chunk) + 1) / cols)
@@ -273,9 +355,15 @@ class _Writer:
                 if face is not None:
                     sheet.paste(face.resize(cell), ((k % cols) * cell[0], (k // cols) * cell[1]))
             name = self.images.add(f"deck{number}-sheet{sheet_no + 1}.png", sheet)
-            custom[str(deck_key)] = {"FaceURL": self.url(f"images/{name}"), "BackURL": self.url(f"images/{back_name}"),
-                                     "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False,
-                                     "Type": 0}
+            custom[str(deck_key)] = {
+                "FaceURL": self.url(f"images/{name}"),
+                "BackURL": self.url(f"images/{back_name}"),
+                "NumWidth": cols,
+                "NumHeight": rows,
+                "BackIsHidden": True,
+                "UniqueBack": False,
+                "Type": 0,
+            }
             for k, card in enumerate(chunk):
                 card_id[card.id] = deck_key * 100 + k
         first = deck.cards[0]
@@ -285,25 +373,55 @@ class _Writer:
         cards = []
         for n, card in enumerate(deck.cards):
             key = str(card_id[card.id] // 100)
-            cards.append(_object("Card", _guid("card", number, n), _transform(x, z, STACK_Y, IMAGE_TURN, flip=True,
-                                                                              scale=scale),
-                                 card.name, card.id, CardID=card_id[card.id], SidewaysCard=False, Hands=True,
-                                 CustomDeck={key: custom[key]}))
-        return _object("DeckCustom", _guid("deck", number), _transform(x, z, STACK_Y, IMAGE_TURN, flip=True,
-                                                                       scale=scale),
-                       f"{first.kind} deck", "shuffled as the seed deals: the top card first",
-                       SidewaysCard=False, Hands=False, DeckIDs=[card_id[c.id] for c in deck.cards],
-                       CustomDeck=custom, ContainedObjects=cards)
+            cards.append(
+                _object(
+                    "Card",
+                    _guid("card", number, n),
+                    _transform(x, z, STACK_Y, IMAGE_TURN, flip=True, scale=scale),
+                    card.name,
+                    card.id,
+                    card.id,
+                    CardID=card_id[card.id],
+                    SidewaysCard=False,
+                    Hands=True,
+                    CustomDeck={key: custom[key]},
+                )
+            )
+        return _object(
+            "DeckCustom",
+            _guid("deck", number),
+            _transform(x, z, STACK_Y, IMAGE_TURN, flip=True, scale=scale),
+            f"{first.kind} deck",
+            "shuffled as the seed deals: the top card first",
+            SidewaysCard=False,
+            Hands=False,
+            DeckIDs=[card_id[c.id] for c in deck.cards],
+            CustomDeck=custom,
+            ContainedObjects=cards,
+        )
 
     def save(self, note: str) -> dict[str, Any]:
         objects = [self.board(note)]
         objects += [self.piece(placed, n) for n, placed in enumerate(self.table.pieces)]
         objects += [self.deck(deck, n) for n, deck in enumerate(self.table.decks, start=1)]
         plan = self.build.plan
-        return {"SaveName": f"{plan.layout.title[plan.options.lang]} (boardgen, seed {plan.seed})", "GameMode": "",
-                "Date": "", "VersionNumber": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
-                "Note": note, "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-                "TabStates": {}, "ObjectStates": objects}
+        return {
+            "SaveName": f"{plan.layout.title[plan.options.lang]} (boardgen, seed {plan.seed})",
+            "GameMode": "",
+            "Date": "",
+            "VersionNumber": "",
+            "Gravity": 0.5,
+            "PlayArea": 0.5,
+            "Table": "",
+            "Sky": "",
+            "Note": note,
+            "Rules": "",
+            "XmlUI": "",
+            "LuaScript": "",
+            "LuaScriptState": "",
+            "TabStates": {},
+            "ObjectStates": objects,
+        }
 
 
 def block_obj(piece: PieceDesign, height_mm: float = BLOCK_MM) -> str:
@@ -339,6 +457,7 @@ def _area(points: list[tuple[float, float]]) -> float:
 
 def _triangulate(points: list[tuple[float, float]]) -> list[tuple[int, int, int]]:
     """Ear clipping of a simple counter-clockwise polygon (a polyomino's outline)."""
+
     def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
         return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
@@ -350,9 +469,14 @@ def _triangulate(points: list[tuple[float, float]]) -> list[tuple[int, int, int]
             pa, pb, pc = points[a], points[b], points[c]
             if cross(pa, pb, pc) <= 1e-9:
                 continue  # reflex or straight: no ear here
-            if any(cross(pa, pb, points[m]) >= -1e-9 and cross(pb, pc, points[m]) >= -1e-9
-                   and cross(pc, pa, points[m]) >= -1e-9 and points[m] not in (pa, pb, pc)
-                   for m in left if m not in (a, b, c)):
+            if any(
+                cross(pa, pb, points[m]) >= -1e-9
+                and cross(pb, pc, points[m]) >= -1e-9
+                and cross(pc, pa, points[m]) >= -1e-9
+                and points[m] not in (pa, pb, pc)
+                for m in left
+                if m not in (a, b, c)
+            ):
                 continue
             out.append((a, b, c))
             left.pop(k)
@@ -367,12 +491,20 @@ def note_text(build: Any) -> str:
     """The save's note: the game, the seed and the verdict in words."""
     plan = build.plan
     verdict = build.summary or ("not checked for playability (--no-check)" if build.report is None else "")
-    return (f"{plan.layout.title[plan.options.lang]} ({plan.name}), seed {plan.seed}, made by boardgen.\n"
-            f"Verdict: {verdict}")
+    return (
+        f"{plan.layout.title[plan.options.lang]} ({plan.name}), seed {plan.seed}, made by boardgen.\nVerdict: {verdict}"
+    )
 
 
-def export_table(game: str, out_root: Path, options: Any, target: str = "tts", *, base_url: str | None = None,
-                 board_scale: float = 1.0) -> TableExport:
+def export_table(
+    game: str,
+    out_root: Path,
+    options: Any,
+    target: str = "tts",
+    *,
+    base_url: str | None = None,
+    board_scale: float = 1.0,
+) -> TableExport:
     """Write the `target` folder (tts or ttpg) of `game`'s kit (see the module docstring)."""
     from boardgen.kit import build_kit, plan_kit
     from boardgen.kits.output import check_output, interruptible, write_kit
@@ -402,7 +534,7 @@ def export_table(game: str, out_root: Path, options: Any, target: str = "tts", *
         if target == "ttpg":
             files[f"{target}/README.txt"] = TTPG_README.encode()
         written = write_kit(folder, files, owned=(target,), before_swap=interrupted)
-    return TableExport(folder / target, written, {path: len(data) for path, data in files.items()}, note)
+    return TableExport(folder / target, written, {path: len(data) for path, data in files.items()}, note, build)
 
 
 TTPG_README = """\
