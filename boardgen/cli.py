@@ -821,13 +821,34 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
               help=LANG_HELP)
+@click.option("--base-url", default=None, metavar="URL",
+              help="tts, ttpg: the http(s) address you host the exported folder at (default: file:/// paths).")
+@click.option("--tts-scale", type=FiniteFloat(min=0.01, max=100.0), default=1.0, show_default=True,
+              help="tts, ttpg: correct the board's size after checking it with the in-game ruler "
+                   "(docs/virtual-tables.md).")
+@click.option("--force", is_flag=True, help="tts, ttpg: export a layout that fails its playability check.")
+@click.option("--no-check", "no_check", is_flag=True, help="tts, ttpg: skip the playability check.")
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
-           seed: int | None, lang: str) -> None:
-    """Write GAME's pieces as a print service takes them, with a preflight report."""
+           seed: int | None, lang: str, base_url: str | None, tts_scale: float, force: bool, no_check: bool) -> None:
+    """Write GAME's pieces as a print service takes them, with a preflight report; or, --for tts
+    or ttpg, the whole checked kit set up on a virtual table (docs/virtual-tables.md)."""
     from boardgen.export import export_kit
     from boardgen.options import KitOptions
 
     options = KitOptions(paper=paper, theme=theme, lang=lang, seed=seed)
+    if service in ("tts", "ttpg"):
+        from boardgen.export.tts import export_table
+
+        if cards is not None:
+            raise UsageError("--cards is for the card print services; a virtual table keeps the layout's sizes")
+        made = export_table(game or DEFAULT_GAME, output,
+                            KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check),
+                            service, base_url=base_url, board_scale=tts_scale)
+        click.echo(f"{made.folder} ({len(made.files)} files, {sum(made.sizes.values()) / 1024:.0f} KiB)")
+        click.echo(made.verdict)
+        return
+    if base_url is not None or tts_scale != 1.0 or force or no_check:
+        raise UsageError("--base-url, --tts-scale, --force and --no-check are for --for tts and ttpg")
     result = export_kit(game or DEFAULT_GAME, output, options, service, cards=cards)
     for path in result.files:
         size = path.stat().st_size
