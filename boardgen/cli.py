@@ -379,7 +379,8 @@ def validate(game: str | None, seed: int | None, lang: str | None, games: int | 
         return
     game = game or DEFAULT_GAME
     engine, layout = load_game(game)
-    a11y = check_colours(load_theme(theme), layout, strict=strict)  # a broken theme fails before the check
+    looks = load_theme(theme)  # a broken theme fails before the check
+    a11y = check_colours(looks, engine.colour_groups(layout, looks), strict=strict)
     seed = layout.default_seed if seed is None else seed
     bar, progress = _progress_bar(f"checking {layout.id}")
     try:

@@ -59,6 +59,7 @@ from boardgen.rules.protocol import Game, Player
 from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
+    from boardgen.checks.accessibility import ColourGroup
     from boardgen.data.loader import Document
     from boardgen.data.theme import Theme
     from boardgen.kits.catalogue import Catalogue
@@ -200,6 +201,11 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
     def thresholds(self, layout: LayoutT, **overrides: Any) -> dict[str, Any]:
         """`defaults`, then the layout's ``[playability]`` table, then non-None overrides."""
         return thresholds(layout, self.defaults, **overrides)
+
+    def colour_groups(self, layout: LayoutT, theme: Theme) -> list[ColourGroup]:
+        """The colours that carry meaning in this game beyond the players' (the accessibility
+        check tells each group apart in every colour vision): none by default."""
+        return []
 
     # -- self-play --------------------------------------------------------------------------
 

@@ -242,7 +242,7 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
                 return said_verdict(verdict.report(progress), lang, layout)
 
             # The colours are judged before the cover is drawn, the printed text on the finished PDF.
-            a11y = accessibility.check_colours(theme, layout, strict=options.strict)
+            a11y = accessibility.check_colours(theme, engine.colour_groups(layout, theme), strict=options.strict)
 
             def cover_lines() -> str:
                 return summary_line() + "\n" + a11y.cover_line(options.lang)

@@ -641,6 +641,7 @@ class _Judging:
         from boardgen.kit import Verdict
 
         self._layout, self._theme, self._lang = layout, theme, lang
+        self._groups = engine.colour_groups(layout, theme)
         self._verdict = Verdict(engine, layout, seed, force=True)
 
     def result(self) -> tuple[str, str]:
@@ -649,7 +650,7 @@ class _Judging:
 
         said = said_verdict(self._verdict.report(), self._lang, self._layout)
         try:
-            colours = check_colours(self._theme, self._layout).cover_line(self._lang)
+            colours = check_colours(self._theme, self._groups).cover_line(self._lang)
         except BoardgenError as exc:
             colours = exc.format()
         return said, colours

@@ -41,8 +41,8 @@ def test_classic_palette_before_and_after(tmp_path):
     deuteranopia and the same grey; the new one keeps every pair 20 apart in the three
     deficiencies (grey is left to the symbols)."""
     _, layout = load_game("classic")
-    before = accessibility.check_colours(load_theme(str(_theme(tmp_path, "old", _players(OLD_CLASSIC)))), layout)
-    after = accessibility.check_colours(load_theme("classic"), layout)
+    before = accessibility.check_colours(load_theme(str(_theme(tmp_path, "old", _players(OLD_CLASSIC)))))
+    after = accessibility.check_colours(load_theme("classic"))
     old, new = _closest(before), _closest(after)
     assert old["deuteranopia"]["pair"] == "red/green" and 7.5 < float(old["deuteranopia"]["de"]) < 8.5
     assert old["grey"]["pair"] == "red/green" and float(old["grey"]["de"]) < 3
@@ -55,13 +55,13 @@ def test_classic_palette_before_and_after(tmp_path):
 def test_red_green_without_symbols_is_flagged_in_deuteranopia_and_grey(tmp_path):
     _, layout = load_game("classic")
     bare = _theme(tmp_path, "bare", _players(OLD_CLASSIC), top="symbols = false\n")
-    report = accessibility.check_colours(load_theme(str(bare)), layout)
+    report = accessibility.check_colours(load_theme(str(bare)))
     flagged = [f for f in report.findings if "red and green" in f]
     assert any("deuteranopia" in f for f in flagged) and any(" grey " in f for f in flagged)
     assert not report.failed  # warnings by default
-    assert accessibility.check_colours(load_theme(str(bare)), layout, strict=True).failed
+    assert accessibility.check_colours(load_theme(str(bare)), strict=True).failed
     marked = _theme(tmp_path, "marked", _players(OLD_CLASSIC))  # the same colours with classic's symbols
-    assert accessibility.check_colours(load_theme(str(marked)), layout).passed
+    assert accessibility.check_colours(load_theme(str(marked))).passed
 
 
 def test_symbols_are_drawn_on_each_piece_in_a_players_colour(tmp_path):
@@ -240,7 +240,7 @@ def test_high_contrast_passes_with_margin_even_without_symbols(tmp_path):
     plain = tmp_path / "plain.toml"
     plain.write_text('symbols = false\n[theme]\nid = "plain"\nname = { en = "P", fr = "P" }\n'
                      'extends = "high-contrast"\n', encoding="utf-8")
-    report = accessibility.check_colours(load_theme(str(plain)), layout)
+    report = accessibility.check_colours(load_theme(str(plain)))
     assert report.passed and report.colours[0]["cue"] is None
     assert min(float(c["de"]) for c in report.colours[0]["closest"].values()) >= 23
 

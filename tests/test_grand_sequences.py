@@ -15,15 +15,16 @@ from boardgen.render.svg.grand import board_svg
 
 
 def test_the_tints_alone_fail_deuteranopia_and_the_symbols_on_every_field_pass():
-    _engine, layout = load_game("grand")
+    engine, layout = load_game("grand")
     classic = load_theme("classic")
     # Today's board: the tints and nothing else on the fields (a theme drawing no symbols).
-    bare = check_colours(replace(classic, symbols={}), layout)
+    plain = replace(classic, symbols={})
+    bare = check_colours(plain, engine.colour_groups(layout, plain))
     assert any(
         re.match(r"colours: sequences Science and Philosophy and Art are 10\.\d apart in deuteranopia", f)
         for f in bare.findings
     ), bare.findings
-    report = check_colours(classic, layout)
+    report = check_colours(classic, engine.colour_groups(layout, classic))
     assert report.findings == []
     assert report.summary_line("en").endswith("(each sequence's symbol on its fields, player symbols)")
     # The cue is on the board: every tinted field draws its sequence's symbol, one symbol a sequence.

@@ -46,7 +46,7 @@ def test_a_text_many_pieces_print_names_each_piece_and_a_board_text_stays_on_the
         return PrintedText(page, "pieces", text, small * MM_TO_PT, False, "#000000", "#ffffff", 100.0)
 
     texts = [printed("Wand", 5) for _ in range(12)] + [printed("Maze", 3), printed("Maze", 3), printed("Maze", 4)]
-    report = check_text(check_colours(theme, layout), theme, texts, pieces)
+    report = check_text(check_colours(theme), theme, texts, pieces)
     named = [f.split(" on ")[1].split(",")[0] for f in report.findings if "'Wand'" in f]
     assert sorted(named) == sorted(n for n in pieces if n.startswith("wand-"))
     assert [f.split(" on ")[1].split(",")[0] for f in report.findings if "'Maze'" in f] == ["board"] * 3

@@ -123,26 +123,18 @@ class ColourGroup:
     minimum: float
 
 
-def colour_groups(theme: Theme, layout: Any) -> list[ColourGroup]:
-    """The colours that carry meaning in this game with this theme."""
+def colour_groups(theme: Theme, games: Sequence[ColourGroup] = ()) -> list[ColourGroup]:
+    """The colours that carry meaning with this theme: the players', then the game's own
+    (`Engine.colour_groups`: Grand's sequences, King Minos's realms)."""
     limits = thresholds(theme)
     players = tuple(sorted(theme.palette["players"].items(), key=lambda item: _SEAT_ORDER.get(item[0], 9)))
     cue = "symbols" if theme.symbols and all(name in theme.symbols for name, _ in players) else None
-    groups = [ColourGroup("players", players, cue, float(limits["player_min_de"]))]
-    sequences = getattr(layout, "sequences", None)
-    if sequences:  # Le Grand Labyrinthe: the four sequences, as their central fields are tinted
-        from boardgen.render.svg.grand import sequence_cue, sequence_fill
+    return [ColourGroup("players", players, cue, float(limits["player_min_de"])), *games]
 
-        members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in sequences)
-        # The legend names them, but a field is told by its tint unless it carries its symbol.
-        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
-        groups.append(ColourGroup("sequences", members, cue, float(limits["region_min_de"])))
-    track = getattr(layout, "track", None)
-    if track is not None and not callable(track) and {"earth", "sky"} <= {node.colour for node in track.nodes}:
-        # King Minos: the mosaic's two realms, each in two tints, named in the board's legend.
-        members = tuple((key, theme.colour(key)) for key in ("earth", "earth_alt", "sky", "sky_alt"))
-        groups.append(ColourGroup("realms", members, "names", float(limits["region_min_de"])))
-    return groups
+
+def region_minimum(theme: Theme) -> float:
+    """The least distance wanted between the colours of a game's regions (sequences, realms)."""
+    return float(thresholds(theme)["region_min_de"])
 
 
 _SEAT_ORDER = {"red": 0, "yellow": 1, "green": 2, "blue": 3}
@@ -444,11 +436,13 @@ class AccessibilityReport:
         return word(lang, "accessibility_line", summary=self.summary_line(lang))
 
 
-def check_colours(theme: Theme, layout: Any, *, strict: bool | None = None) -> AccessibilityReport:
-    """The colour part of the check, which needs only the theme and the layout."""
+def check_colours(theme: Theme, games: Sequence[ColourGroup] = (), *,
+                  strict: bool | None = None) -> AccessibilityReport:
+    """The colour part of the check, which needs only the theme and the game's own colour
+    groups (`Engine.colour_groups`)."""
     limits = thresholds(theme)
     report = AccessibilityReport(theme.id, bool(strict) or bool(limits["strict"]))
-    for group in colour_groups(theme, layout):
+    for group in colour_groups(theme, games):
         names = [name for name, _ in group.members]
         values = [value for _, value in group.members]
         closest: dict[str, dict[str, Any]] = {}
@@ -551,11 +545,11 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def run(theme: Theme, layout: Any, *, strict: bool = False, pdf_bytes: bytes | None = None,
+def run(theme: Theme, games: Sequence[ColourGroup] = (), *, strict: bool = False, pdf_bytes: bytes | None = None,
         kinds: Sequence[str] = (), pieces: Mapping[str, str] | None = None,
         measure: Callable[[bytes, Sequence[str]], list[PrintedText]] = printed_texts) -> AccessibilityReport:
     """The whole check: colours, and with a printed kit its text sizes and contrasts."""
-    report = check_colours(theme, layout, strict=strict)
+    report = check_colours(theme, games, strict=strict)
     if pdf_bytes is not None:
         check_text(report, theme, measure(pdf_bytes, kinds), pieces or {})
     return report

@@ -30,7 +30,9 @@ from boardgen.rules.protocol import Player
 from boardgen.rules.simulate import GameRecord, SimulationStats
 
 if TYPE_CHECKING:
+    from boardgen.checks.accessibility import ColourGroup
     from boardgen.data.loader import Document
+    from boardgen.data.theme import Theme
 
 DEFAULTS = PLAYABILITY_DEFAULTS
 POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
@@ -61,6 +63,18 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         from boardgen.kits import grand
 
         return grand
+
+    def colour_groups(self, layout: GrandLayout, theme: Theme) -> list[ColourGroup]:
+        """The four sequences, as their fields are tinted; the legend names them, but a field is
+        told by its tint unless it carries its sequence's symbol."""
+        from boardgen.checks.accessibility import ColourGroup, region_minimum
+        from boardgen.render.svg.grand import sequence_cue, sequence_fill
+
+        if not layout.sequences:
+            return []
+        members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in layout.sequences)
+        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
+        return [ColourGroup("sequences", members, cue, region_minimum(theme))]
 
     def players(self) -> Mapping[str, Callable[[], Player]]:
         """The generic players (greedy: the way with the fewest expected turns left), and the

@@ -14,7 +14,9 @@ from boardgen.rules.minos import MinosGame
 from boardgen.rules.simulate import GameRecord, SimulationStats, game_seeds
 
 if TYPE_CHECKING:
+    from boardgen.checks.accessibility import ColourGroup
     from boardgen.data.loader import Document
+    from boardgen.data.theme import Theme
 
 
 class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
@@ -37,6 +39,15 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
         from boardgen.kits import minos
 
         return minos
+
+    def colour_groups(self, layout: MinosLayout, theme: Theme) -> list[ColourGroup]:
+        """The mosaic's two realms, each in two tints, named in the board's legend."""
+        from boardgen.checks.accessibility import ColourGroup, region_minimum
+
+        if not {"earth", "sky"} <= {node.colour for node in layout.track.nodes}:
+            return []
+        members = tuple((key, theme.colour(key)) for key in ("earth", "earth_alt", "sky", "sky_alt"))
+        return [ColourGroup("realms", members, "names", region_minimum(theme))]
 
     def static_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any]) -> list[Check]:
         return []
