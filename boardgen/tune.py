@@ -775,7 +775,7 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     again in full (the verdict is kept for its render), and say what changed. UnplayableError
     when nothing passed, or when the written file fails its check."""
     from boardgen import verdicts
-    from boardgen.data import toml_write
+    from boardgen.data.loader import resolve
     from boardgen.engines import load_game
     from boardgen.errors import UnplayableError
     from boardgen.kits.output import write_atomic
@@ -800,8 +800,15 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     command = f"boardgen tune {source}" + ("" if seed is None else f" --seed {seed}")
     header = [f"{data['game']['id']} tuned by `{command}`: {moved}.",
               "Every value the tuner may change, and its bounds, are in [tune]."]
-    write_atomic(target, toml_write.document(data, header=header, nested=True).encode("utf-8"))
+    values = {k.path: outcome.values[k.name] for k in outcome.knobs}
+    if seed is not None:
+        values = {("game", "default_seed"): seed, **values}
+    write_atomic(target, answer_text(resolve("game", source), target, values, data, header).encode("utf-8"))
     engine, tuned = load_game(str(target))
+    if tuned.doc.data != data:  # never an answer that reads back as another layout
+        target.unlink()
+        raise UnplayableError(f"{target}: the written layout does not read back as the tuned one (a path it "
+                              f"names may be relative to {resolve('game', source).parent}); write it there with -o")
     report = check(engine, tuned, tuned.default_seed)
     verdict = verdict_of(report, float(engine.thresholds(tuned)["max_seat_gap"]))
     if not report.playable:
@@ -811,6 +818,33 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     verdicts.store(verdicts.verdict_key(engine.name, engine.version, tuned.doc.data, tuned.default_seed),
                    report.to_dict())
     return f"{target}: {sentence(outcome, verdict)} ({took})"
+
+
+def answer_text(source: Path, target: Path, values: Mapping[tuple[str | int, ...], float], data: Mapping[str, Any],
+                header: Sequence[str]) -> str:
+    """The layout file `source` as its author wrote it (comments, order, multi-line strings),
+    with only the keys of `values` changed (`data` is the tuned layout after `extends`), and
+    `header` as comment lines on top. An ``extends`` path that would not lead to the same file
+    from the folder of `target` is written as a path that does."""
+    import tomlkit
+
+    from boardgen.data import toml_write
+    from boardgen.data.loader import resolve
+
+    doc = tomlkit.parse(source.read_text(encoding="utf-8"))
+    for path, value in values.items():
+        toml_write.set_value(doc, path, value, data)
+    parent = doc.get("extends")
+    if isinstance(parent, str):
+        there = resolve("game", parent, relative_to=source.parent).resolve()
+        try:
+            same = resolve("game", parent, relative_to=target.parent).resolve() == there
+        except UsageError:
+            same = False
+        if not same:
+            doc["extends"] = os.path.relpath(there, target.resolve().parent)
+    lines = "".join(f"# {line}\n" for line in header)
+    return lines + "\n" + toml_write.dump(doc)
 
 
 def nearest_passing_seed(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, tries: int = 6) -> int | None:
