@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
 # Optuna's journal operations (optuna.storages.journal._storage.JournalOperation): 0 to 10.
 OP_CODES = range(11)
+# Tries at opening a database (processes making its tables at once), a little apart.
+TRIES = 8
 # The extra that installs each database driver SQLAlchemy picks for a URL.
 EXTRAS = {"psycopg": "postgres", "pymysql": "mysql"}
 HINT = "sqlite:///FILE, postgresql://USER@HOST/DB (pip install 'boardgen[postgres]') or mysql+pymysql://USER@HOST/DB"
@@ -81,10 +84,16 @@ def _database(url: str) -> Any:
         folder = Path(parsed.database).parent
         if not folder.is_dir():
             raise UsageError(f"--study {url}: the folder {folder} does not exist")
-    try:
-        return RDBStorage(url, engine_kwargs={"pool_pre_ping": True} if parsed.get_backend_name() != "sqlite" else {})
-    except sqlalchemy.exc.SQLAlchemyError as exc:
-        raise UsageError(f"--study {url}: cannot use the database: {_first_line(exc)}") from None
+    kwargs = {"pool_pre_ping": True} if parsed.get_backend_name() != "sqlite" else {}
+    for attempt in range(TRIES):
+        try:
+            return RDBStorage(url, engine_kwargs=kwargs)
+        except sqlalchemy.exc.SQLAlchemyError as exc:
+            # Processes starting together on a new database race to make Optuna's tables: the
+            # losers see a duplicate key, and find the tables made when they try again.
+            last = exc
+            time.sleep(0.05 * (attempt + 1))
+    raise UsageError(f"--study {url}: cannot use the database: {_first_line(last)}")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -180,8 +189,10 @@ class SafeJournalFile(BaseJournalBackend):
         except RecursionError:
             raise self._damaged(line, "nested too deep") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            what = ("cut short" if isinstance(exc, json.JSONDecodeError) and exc.pos >= len(raw.rstrip()) else
-                    "not JSON")
+            # JSON that stops early (at its end, or inside a string running to the end) was cut short
+            cut = isinstance(exc, json.JSONDecodeError) and (exc.pos >= len(raw.rstrip())
+                                                              or exc.msg.startswith("Unterminated string"))
+            what = "cut short" if cut else "not JSON"
             raise self._damaged(line, what) from None
         if _depth(record, MAX_DEPTH) > MAX_DEPTH:
             raise self._damaged(line, "nested too deep")
