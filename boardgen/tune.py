@@ -17,13 +17,24 @@ Every trial is judged by the check `boardgen validate` runs (`boardgen.rules.rep
 through the engine registry), first on a `SCREEN_GAMES`-game sample per player count whose
 score goes to Optuna's pruner (`PRUNE_ABOVE`), then in full. A trial's games take their
 seeds from the trial's values only, and a batch is asked for before any of it is played,
-so the answer does not depend on ``--workers``. With ``--study URL`` (a journal file, or
-an ``sqlite:///``, ``postgresql://`` or ``mysql://`` database) several processes, on one
-machine or several, share one study: each asks the storage for the next trial, so none is
-played twice.
+so the answer does not depend on ``--workers``.
 
-The answer is written as a layout file and checked again, in full, from that file, before
-the sentence that reports it is printed.
+With ``--study`` (a journal file, or an ``sqlite:///``, ``postgresql://`` or ``mysql+pymysql://``
+database, `boardgen.tune_storage`) several processes, on one machine or several, share one
+study (docs/tuning.md):
+
+- the study is made by whichever process gets there first, the others load it;
+- a grid is queued once, each point with its rank; processes claim queued points, and the
+  answer is the first passing rank: the same as one process's, however many joined;
+- each process samples TPE with a seed from the study's name and its place among the
+  processes that joined (the first keeps a single process's seed), and values another trial
+  already holds are failed, not judged (`_repeat`);
+- each process beats a counter in the study (`Member`); one whose heartbeat stands still for
+  `STALE_BEATS` beats is taken for dead, and its running trials are failed and queued again.
+
+The answer is the author's own file with the tuned keys changed (tomlkit keeps the rest as
+written), checked again, in full, from that file, before the sentence that reports it is
+printed.
 """
 
 from __future__ import annotations
@@ -805,7 +816,8 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
         values = {("game", "default_seed"): seed, **values}
     write_atomic(target, answer_text(resolve("game", source), target, values, data, header).encode("utf-8"))
     engine, tuned = load_game(str(target))
-    if tuned.doc.data != data:  # never an answer that reads back as another layout
+    if ({k: v for k, v in tuned.doc.data.items() if k != "extends"}
+            != {k: v for k, v in data.items() if k != "extends"}):  # never an answer read back as another layout
         target.unlink()
         raise UnplayableError(f"{target}: the written layout does not read back as the tuned one (a path it "
                               f"names may be relative to {resolve('game', source).parent}); write it there with -o")
