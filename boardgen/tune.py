@@ -607,19 +607,19 @@ class Search:
         from optuna.trial import TrialState
 
         asked = [self.study.ask() for _ in range(size)]
-        kept = []
         for trial in asked:
             trial.set_user_attr("worker", self.member.token)
-        trials = self.study.get_trials(deepcopy=False)
-        live = sorted(t.number for t in trials if t.state in (TrialState.RUNNING, TrialState.COMPLETE,
-                                                                TrialState.PRUNED) and "join" not in t.user_attrs)
+        if self.is_grid:
+            over = {trial.number for trial in asked if "rank" not in trial.user_attrs}
+        else:
+            live = sorted(t.number for t in self.study.get_trials(deepcopy=False)
+                          if t.state in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
+                          and "join" not in t.user_attrs)
+            over = {trial.number for trial in asked if live.index(trial.number) >= self.most}
         for trial in asked:
-            over = ("rank" not in trial.user_attrs if self.is_grid else live.index(trial.number) >= self.most)
-            if over:
+            if trial.number in over:
                 self.study.tell(trial, state=TrialState.FAIL)
-            else:
-                kept.append(trial)
-        return kept
+        return [trial for trial in asked if trial.number not in over]
 
     def run(self, pool: Executor | None, source: str, data_json: str,
             by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
@@ -661,20 +661,24 @@ class Search:
             elif self.repeats > MAX_REPEATS:
                 return  # the sampler keeps drawing judged values: the space is spent
             screens = _judge_all(pool, source, data_json, by_name, [v for _, v in fresh], SCREEN_GAMES)
-            survivors = []
+            survivors, pruned = [], []
             for (trial, value), screen in zip(fresh, screens, strict=True):
                 trial.report(screen.score(changed(found, value)), step=0)
                 # The layout's own values are always judged in full: the answer's sentence says
                 # what the check makes of them.
                 if trial.should_prune() and changed(found, value):
-                    told = self._tell(trial, screen, None)
-                    if told is not None:
-                        yield told, None
+                    pruned.append((trial, screen))
                 else:
                     survivors.append((trial, value))
+            trials = self.study.get_trials(deepcopy=False) if pruned else []
+            for trial, screen in pruned:
+                told = self._tell(trials, trial, screen, None)
+                if told is not None:
+                    yield told, None
             fulls = _judge_all(pool, source, data_json, by_name, [v for _, v in survivors], None)
+            trials = self.study.get_trials(deepcopy=False) if survivors else []
             for (trial, value), verdict in zip(survivors, fulls, strict=True):
-                told = self._tell(trial, verdict, verdict.score(changed(found, value)))
+                told = self._tell(trials, trial, verdict, verdict.score(changed(found, value)))
                 if told is not None:
                     yield told, verdict
 
@@ -689,13 +693,15 @@ class Search:
         except (UpdateFinishedTrialError, ValueError):
             pass
 
-    def _tell(self, trial: optuna.Trial, verdict: Verdict, score: float | None) -> optuna.trial.FrozenTrial | None:
+    def _tell(self, trials: Sequence[optuna.trial.FrozenTrial], trial: optuna.Trial, verdict: Verdict,
+              score: float | None) -> optuna.trial.FrozenTrial | None:
         """Tell a judged trial (pruned when `score` is None); None when it is not this process's
-        to tell: another holds the same values, or took the trial over as stale."""
+        to tell: another of `trials` (read once the batch is judged) holds the same values, or
+        another process took the trial over as stale."""
         from optuna.exceptions import UpdateFinishedTrialError
         from optuna.trial import TrialState
 
-        if _repeat(self.study.get_trials(deepcopy=False), trial):
+        if _repeat(trials, trial):
             self._drop(trial)
             return None
         try:

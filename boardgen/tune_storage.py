@@ -33,6 +33,10 @@ MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
 # Optuna's journal operations (optuna.storages.journal._storage.JournalOperation): 0 to 10.
 OP_CODES = range(11)
+# A lock left by a process killed while appending is broken after this many seconds without
+# change (Optuna's default, 30, held every other process still for half a minute). A live
+# process holds it for one write and fsync; each record is one write to an O_APPEND file.
+LOCK_GRACE_S = 5
 # Tries at opening a database (processes making its tables at once), a little apart.
 TRIES = 8
 # The extra that installs each database driver SQLAlchemy picks for a URL.
@@ -123,7 +127,7 @@ class SafeJournalFile(BaseJournalBackend):
         self.path = path
         if path.is_dir() or not path.parent.is_dir():
             raise UsageError(f"--study {path}: give a journal file in an existing folder, or a database URL")
-        self._lock = JournalFileSymlinkLock(str(path))
+        self._lock = JournalFileSymlinkLock(str(path), grace_period=LOCK_GRACE_S)
         os.close(self._open(os.O_WRONLY | os.O_APPEND | os.O_CREAT))
         self._offsets: dict[int, int] = {0: 0}
 
