@@ -86,7 +86,7 @@ CREATE_TRIES = 8
 # queues them itself (the one that made it died).
 READY_WAIT = 10.0
 # How often a process with nothing to ask looks at the trials the others are judging.
-POLL_S = 0.2
+POLL_S = 0.5
 # Drawn values already judged, in a row, before a TPE search takes its space as spent.
 MAX_REPEATS = 200
 # The score of a trial that fails the check, on top of its gap ratio.
@@ -528,7 +528,7 @@ def _wait_ready(study: optuna.Study) -> bool:
         queued = len(study.get_trials(deepcopy=False))
         if queued != seen:
             seen, since = queued, time.monotonic()
-        time.sleep(0.1)
+        time.sleep(POLL_S)
     return False
 
 
@@ -615,14 +615,16 @@ class Search:
             live = sorted(t.number for t in self.study.get_trials(deepcopy=False)
                           if t.state in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
                           and "join" not in t.user_attrs)
-            over = {trial.number for trial in asked if live.index(trial.number) >= self.most}
+            place = {number: index for index, number in enumerate(live)}
+            over = {trial.number for trial in asked if place.get(trial.number, self.most) >= self.most}
         for trial in asked:
             if trial.number in over:
-                self.study.tell(trial, state=TrialState.FAIL)
+                self.study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
         return [trial for trial in asked if trial.number not in over]
 
     def run(self, pool: Executor | None, source: str, data_json: str,
             by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
+        from optuna.exceptions import UpdateFinishedTrialError
         from optuna.trial import TrialState
 
         found = self.found
@@ -645,13 +647,17 @@ class Search:
                     continue
                 time.sleep(POLL_S)  # the others are judging the trials left
                 continue
-            asked = self.ask(size)
-            values = [{k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
-                                else trial.suggest_float(k.name, k.low, k.high, step=k.step)) for k in found}
-                      for trial in asked]
+            drawn = []
+            for trial in self.ask(size):
+                try:
+                    drawn.append((trial, {k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
+                                                   else trial.suggest_float(k.name, k.low, k.high, step=k.step))
+                                          for k in found}))
+                except UpdateFinishedTrialError:
+                    continue  # taken over meanwhile (this process was thought dead): another judges it
             trials = self.study.get_trials(deepcopy=False)
             fresh = []
-            for trial, value in zip(asked, values, strict=True):
+            for trial, value in drawn:
                 if _repeat(trials, trial):
                     self._drop(trial)
                 else:
@@ -663,7 +669,10 @@ class Search:
             screens = _judge_all(pool, source, data_json, by_name, [v for _, v in fresh], SCREEN_GAMES)
             survivors, pruned = [], []
             for (trial, value), screen in zip(fresh, screens, strict=True):
-                trial.report(screen.score(changed(found, value)), step=0)
+                try:
+                    trial.report(screen.score(changed(found, value)), step=0)
+                except UpdateFinishedTrialError:
+                    continue
                 # The layout's own values are always judged in full: the answer's sentence says
                 # what the check makes of them.
                 if trial.should_prune() and changed(found, value):

@@ -249,10 +249,32 @@ def test_hostile_journals_are_refused_with_the_file_and_nothing_is_written_throu
              str(fifo): "not a regular file", "/dev/null": "not a regular file",
              **{str(tmp_path / name): message for name, (_, message) in damaged.items()}}
     for study, message in cases.items():
-        # In a process of its own: a FIFO that blocked would fail the timeout, not hang the tests.
-        result = subprocess.run([sys.executable, "-m", "boardgen", "tune", small, "--study", study, "--workers", "1"],
-                                capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
-        assert result.returncode == 2 and message in result.stderr, (study, result.stderr)
-        assert "Traceback" not in result.stderr and len(result.stderr) < 600, result.stderr
+        if study == str(fifo):  # in a process of its own: a FIFO that blocked would fail the timeout, not hang
+            result = subprocess.run([sys.executable, "-m", "boardgen", "tune", small, "--study", study, "--workers",
+                                     "1"], capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
+            code, err = result.returncode, result.stderr
+        else:
+            code, err = run("tune", small, "--study", study, "--workers", "1")
+        assert code == 2 and message in err, (study, err)
+        assert "Traceback" not in err and len(err) < 600, err
     assert real.read_bytes() == before and not list(tmp_path.glob("*.toml.*"))
     assert (tmp_path / "tail.log").read_bytes() == damaged["tail.log"][0]
+
+
+def test_a_rerun_after_the_only_process_was_killed_takes_over_its_trials(tmp_path: Path, five: str) -> None:
+    """No one is left to notice: the rerun itself sees the dead heartbeat stand still."""
+    study = str(tmp_path / "study.log")
+    path = layout(tmp_path, five, 8)
+    cmd = command(path, study, "--margin", "0.1")
+    (victim,) = start(cmd, 1, tmp_path)
+    taken = wait_for(lambda: running_of(study, victim.pid), "a trial of the process")
+    victim.send_signal(signal.SIGKILL)
+    victim.wait(timeout=DEADLINE)
+    (rerun,) = start(cmd, 1, tmp_path)
+    out, err = rerun.communicate(timeout=DEADLINE)
+    assert rerun.returncode == 4 and "(8 trials" in err, err
+    everything = trials(study)
+    done = judged(everything)
+    assert sorted(t.params["seed"] for t in done) == list(range(1, 9))
+    lost = {t.number for t in taken}
+    assert all(t.state == optuna.trial.TrialState.FAIL for t in everything if t.number in lost)
