@@ -80,8 +80,12 @@ def _database(url: str) -> Any:
         dialect.import_dbapi()
     except ImportError:
         extra = EXTRAS.get(dialect.driver)
-        how = (f"pip install 'boardgen[{extra}]'" if extra else
-               f"install it, or use {HINT}")
+        if extra:
+            how = f"pip install 'boardgen[{extra}]'"
+        elif parsed.get_backend_name() == "mysql":
+            how = "use mysql+pymysql://... after pip install 'boardgen[mysql]'"
+        else:
+            how = f"install it, or use {HINT}"
         raise UsageError(f"--study {url}: the {parsed.get_backend_name()} driver {dialect.driver!r} is not "
                          f"installed: {how}") from None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):

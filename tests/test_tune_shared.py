@@ -195,6 +195,7 @@ def test_database_urls_that_cannot_work_get_one_line(tmp_path: Path, five: str) 
     path = layout(tmp_path, five, 4)
     cases = {
         "postgresql+pg8000://u@127.0.0.1/db": "the postgresql driver 'pg8000' is not installed",
+        "mysql://u@127.0.0.1/db": "use mysql+pymysql://... after pip install 'boardgen[mysql]'",
         "nosuchdb://u@h/db": "unknown database type 'nosuchdb'",
         f"sqlite:///{tmp_path}/missing/study.db": f"the folder {tmp_path}/missing does not exist",
         "postgresql://nobody@127.0.0.1:1/db": "cannot use the database",
