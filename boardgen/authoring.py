@@ -87,20 +87,21 @@ def _is_bundled(kind: str, name_or_path: str) -> bool:
         return False
 
 
-GAME_ID = re.compile(r'^(id\s*=\s*)"[^"]*"', re.MULTILINE)
-
-
 def new_game(name: str, base: str) -> str:
-    """A copy of the layout `base` under the id `name`, with a header saying what to change."""
+    """A copy of the layout `base` under the id `name`, with a header saying what to change:
+    the file as written (tomlkit keeps its comments and layout), only ``game.id`` changed."""
+    import tomlkit
+
     check_name(name)
     path = resolve("game", base)
     text = files.read_text(path, what="a layout")
     load("game", base)  # the source must itself be valid
-    start = text.find("[game]")
-    match = GAME_ID.search(text, start if start >= 0 else 0)
-    if match is None:
+    doc = tomlkit.parse(text)
+    game = doc.get("game")
+    if not isinstance(game, Mapping) or "id" not in game:
         raise UsageError(f"{base}: no id in its [game] table to rename")
-    body = text[:match.start()] + f'{match.group(1)}"{name}"' + text[match.end():]
+    toml_write.set_value(doc, ("game", "id"), name, {})
+    body = toml_write.dump(doc)
     header = (
         f"# Game {name!r}, an editable copy of {base!r} made with "
         f"`boardgen new game {name} --from {base}`.\n"

@@ -553,7 +553,8 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
               help="Most trials (a small grid may settle sooner).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes (default: the CPUs).")
 @click.option("--study", "study_url", default=None, metavar="URL",
-              help="Share the study through a journal file or a database URL (sqlite:///, postgresql://): "
+              help="Share the study through a journal file or a database URL (sqlite:///, postgresql://, "
+                   "mysql+pymysql://; docs/tuning.md): "
                    "several processes or machines running the same command split its trials.")
 @click.option("--margin", type=FiniteFloat(0.1, 1.0), default=0.8, show_default=True,
               help="Every seat gap at most this share of the layout's max_seat_gap.")

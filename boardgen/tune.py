@@ -17,13 +17,24 @@ Every trial is judged by the check `boardgen validate` runs (`boardgen.rules.rep
 through the engine registry), first on a `SCREEN_GAMES`-game sample per player count whose
 score goes to Optuna's pruner (`PRUNE_ABOVE`), then in full. A trial's games take their
 seeds from the trial's values only, and a batch is asked for before any of it is played,
-so the answer does not depend on ``--workers``. With ``--study URL`` (a journal file, or
-an ``sqlite:///``, ``postgresql://`` or ``mysql://`` database) several processes, on one
-machine or several, share one study: each asks the storage for the next trial, so none is
-played twice.
+so the answer does not depend on ``--workers``.
 
-The answer is written as a layout file and checked again, in full, from that file, before
-the sentence that reports it is printed.
+With ``--study`` (a journal file, or an ``sqlite:///``, ``postgresql://`` or ``mysql+pymysql://``
+database, `boardgen.tune_storage`) several processes, on one machine or several, share one
+study (docs/tuning.md):
+
+- the study is made by whichever process gets there first, the others load it;
+- a grid is queued once, each point with its rank; processes claim queued points, and the
+  answer is the first passing rank: the same as one process's, however many joined;
+- each process samples TPE with a seed from the study's name and its place among the
+  processes that joined (the first keeps a single process's seed), and values another trial
+  already holds are failed, not judged (`_repeat`);
+- each process beats a counter in the study (`Member`); one whose heartbeat stands still for
+  `STALE_BEATS` beats is taken for dead, and its running trials are failed and queued again.
+
+The answer is the author's own file with the tuned keys changed (tomlkit keeps the rest as
+written), checked again, in full, from that file, before the sentence that reports it is
+printed.
 """
 
 from __future__ import annotations
@@ -33,8 +44,12 @@ import hashlib
 import itertools
 import json
 import math
+import os
+import socket
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +76,19 @@ PRUNE_ABOVE = 2.0
 BATCH = 4
 # A grid larger than this is searched by TPE instead.
 GRID_MAX = 2000
-# How long a process with nothing left to ask waits for the trials other processes judge.
-WAIT_FOR_OTHERS = 900.0
+# A shared study: seconds between a process's heartbeats (BOARDGEN_TUNE_HEARTBEAT), and how
+# many of its beats may pass unseen before its running trials are taken over by the others.
+HEARTBEAT_S = 3.0
+STALE_BEATS = 5
+# Tries at making or loading a shared study (two processes making its tables at once).
+CREATE_TRIES = 8
+# How long the points of a grid may stop growing before a process that did not make the study
+# queues them itself (the one that made it died).
+READY_WAIT = 10.0
+# How often a process with nothing to ask looks at the trials the others are judging.
+POLL_S = 0.5
+# Drawn values already judged, in a row, before a TPE search takes its space as spent.
+MAX_REPEATS = 200
 # The score of a trial that fails the check, on top of its gap ratio.
 FAIL = 10.0
 # Keys of the layout that may be absent, with the value their absence means.
@@ -266,17 +292,13 @@ class Outcome:
 
 def study_storage(url: str | None) -> Any:
     """Optuna's storage for ``--study``: a database URL, or else a journal file (made if
-    missing) that processes on one or several machines share; None keeps it in memory."""
+    missing) that processes on one or several machines share; None keeps it in memory.
+    Each is checked first (`boardgen.tune_storage`)."""
     if url is None:
         return None
-    if url.split(":", 1)[0] in ("sqlite", "postgresql", "mysql") or "+" in url.split(":", 1)[0]:
-        return url
-    from optuna.storages.journal import JournalFileBackend, JournalStorage
+    from boardgen.tune_storage import open_storage
 
-    path = Path(url)
-    if path.is_dir() or not path.parent.is_dir():
-        raise UsageError(f"--study {url}: give a journal file in an existing folder, or a database URL")
-    return JournalStorage(JournalFileBackend(str(path)))
+    return open_storage(url)
 
 
 def study_name(doc: Document) -> str:
@@ -308,6 +330,137 @@ def changed(found: Sequence[Knob], values: Mapping[str, float]) -> int:
     return sum(values[k.name] != k.current for k in found)
 
 
+def heartbeat_s() -> float:
+    """Seconds between a process's heartbeats in a shared study: ``BOARDGEN_TUNE_HEARTBEAT``,
+    else `HEARTBEAT_S`. A process whose heartbeat stands still for `STALE_BEATS` of its beats
+    is taken for dead and its trials are judged again by the others."""
+    raw = os.environ.get("BOARDGEN_TUNE_HEARTBEAT", "").strip()
+    if not raw:
+        return HEARTBEAT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0.2 <= value <= 600:
+        raise UsageError(f"BOARDGEN_TUNE_HEARTBEAT={raw!r}: give the seconds between heartbeats, 0.2 to 600")
+    return value
+
+
+class Member:
+    """This process's part in a study: who it is, its heartbeat (a thread raising a counter in
+    the study's user attributes, when the study is shared), and what it has seen of the
+    others' heartbeats. Staleness is judged on this process's own clock: a heartbeat that has
+    not moved for a while, never a time written by another machine."""
+
+    def __init__(self, study: optuna.Study, shared: bool) -> None:
+        self.study = study
+        self.shared = shared
+        self.token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.interval = heartbeat_s() if shared else HEARTBEAT_S
+        self.seen: dict[str, tuple[Any, float]] = {}
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if not self.shared:
+            return
+        self._beat(0)
+        self._thread = threading.Thread(target=self._run, name="boardgen-tune-heartbeat", daemon=True)
+        self._thread.start()
+
+    def _beat(self, count: int) -> None:
+        self.study.set_user_attr(f"beat:{self.token}", [count, self.interval])
+
+    def _run(self) -> None:
+        count = 0
+        while not self._stop.wait(self.interval):
+            count += 1
+            try:
+                self._beat(count)
+            except BaseException as exc:  # shown by the main thread (`alive`)
+                self.error = exc
+                return
+
+    def alive(self) -> None:
+        """Raise what stopped the heartbeat (a storage that went away), in the main thread."""
+        if self.error is not None:
+            raise self.error
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def index(self) -> int:
+        """This process's place among the processes that joined the study (0 for the first, and
+        for a study of its own): the storage numbers trials one at a time, so a trial marking
+        the join gives every process a place of its own, race-free."""
+        if not self.shared:
+            return 0
+        from optuna.trial import TrialState, create_trial
+
+        self.study.add_trial(create_trial(state=TrialState.FAIL, user_attrs={"join": self.token}))
+        joined = [t.user_attrs["join"] for t in self.study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
+                  if "join" in t.user_attrs]
+        return joined.index(self.token)
+
+    def stale(self, trials: Sequence[optuna.trial.FrozenTrial]) -> list[optuna.trial.FrozenTrial]:
+        """The running trials of other processes whose heartbeat has stood still, as seen from here,
+        for `STALE_BEATS` of their beats."""
+        from optuna.trial import TrialState
+
+        running = [t for t in trials if t.state == TrialState.RUNNING and t.user_attrs.get("worker") != self.token]
+        if not self.shared or not running:
+            return []
+        beats = self.study.user_attrs
+        now = time.monotonic()
+        found = []
+        for trial in running:
+            worker = str(trial.user_attrs.get("worker", f"?{trial.number}"))
+            beat = beats.get(f"beat:{worker}")
+            interval = float(beat[1]) if isinstance(beat, list) and len(beat) == 2 else self.interval
+            last = self.seen.get(worker)
+            if last is None or last[0] != beat:
+                self.seen[worker] = (beat, now)
+            elif now - last[1] > STALE_BEATS * interval:
+                found.append(trial)
+        return found
+
+
+def _pool_child(parent: int) -> None:
+    """A worker process of ``--workers``: Ctrl-C is its parent's to handle, and it ends with its
+    parent however the parent ends (Linux), so none outlives a ``kill -9``."""
+    import signal
+
+    from boardgen.background import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
+def _open_study(storage: Any, name: str, pruner: optuna.pruners.BasePruner) -> tuple[optuna.Study, bool]:
+    """The study `name`, made here (True) or by another process (False). Two processes
+    starting together both try to make it; the storage lets one, the other loads it."""
+    import optuna
+    import sqlalchemy.exc
+
+    last: Exception | None = None
+    for attempt in range(CREATE_TRIES):
+        try:
+            return optuna.create_study(storage=storage, study_name=name, pruner=pruner, direction="minimize"), True
+        except optuna.exceptions.DuplicatedStudyError:
+            try:
+                return optuna.load_study(storage=storage, study_name=name, pruner=pruner), False
+            except KeyError as exc:  # deleted in between: make it again
+                last = exc
+        except sqlalchemy.exc.SQLAlchemyError as exc:  # a lost race over the tables, or a server restarting
+            last = exc
+        time.sleep(0.05 * (attempt + 1))
+    raise UsageError(f"the study {name} could not be made or read: {str(last).splitlines()[0] if str(last) else last}")
+
+
 def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, workers: int = 1,
          study_url: str | None = None, margin: float = DEFAULT_MARGIN,
          report: Callable[[str], None] | None = None) -> Outcome:
@@ -329,90 +482,244 @@ def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, 
     doc = Document(doc.name, doc.path, data, doc.lines)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     ordered = grid(found, trials)
-    sampler = (optuna.samplers.TPESampler(seed=0) if ordered is None else
-               optuna.samplers.GridSampler({k.name: list(k.values()) for k in found}, seed=0))
+    points = ordered or [{k.name: k.current for k in found}]
     storage = study_storage(study_url)
     name = study_name(doc) + f"-m{margin:g}-t{trials}"
-    pruner = optuna.pruners.ThresholdPruner(upper=PRUNE_ABOVE)
+    study, made = _open_study(storage, name, optuna.pruners.ThresholdPruner(upper=PRUNE_ABOVE))
+    member = Member(study, storage is not None)
+    member.start()
+    pool: Executor | None = None
     try:
-        study = optuna.create_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner,
-                                    direction="minimize")
-        first = True
-    except optuna.exceptions.DuplicatedStudyError:
-        study = optuna.load_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner)
-        first = False
-    if first:
-        for values in ordered or [{k.name: k.current for k in found}]:
-            study.enqueue_trial(values, user_attrs={"queued": True})
-        study.set_user_attr("ready", True)
-    else:
-        _wait_ready(study)
-    by_name = {k.name: k for k in found}
-    data_json = json.dumps(data, default=str)
-    pool: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        for trial, verdict in _trials(study, ordered is not None, trials, margin, found, pool, source,
-                                      data_json, by_name):
+        digest = hashlib.sha256(f"{name}/{member.index()}".encode()).digest()
+        study.sampler = optuna.samplers.TPESampler(seed=int.from_bytes(digest[:4], "big"))
+        if made or not _wait_ready(study):
+            _enqueue(study, points, range(len(points)))
+            study.set_user_attr("ready", True)
+        by_name = {k.name: k for k in found}
+        data_json = json.dumps(data, default=str)
+        if workers > 1:
+            pool = ProcessPoolExecutor(workers, initializer=_pool_child, initargs=(os.getpid(),))
+        search = Search(study, member, points, ordered is not None, trials, margin, tuple(found))
+        for trial, verdict in search.run(pool, source, data_json, by_name):
             if report is not None:
                 report(_trial_line(trial, verdict, found))
     finally:
+        member.stop()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     return _outcome(study, found, margin, ordered is not None, time.perf_counter() - started)
 
 
-def _wait_ready(study: optuna.Study) -> None:
-    """Another process made the study: wait (a few seconds at most) for its trials queue."""
-    for _ in range(100):
+def _enqueue(study: optuna.Study, points: Sequence[Mapping[str, float]], ranks: Iterable[int]) -> None:
+    """Queue the points of `ranks`: each carries its rank, its place in the order the grid is
+    tried (a point queued twice, by two processes or again after its process died, is
+    judged once: see `_repeat`)."""
+    for rank in ranks:
+        study.enqueue_trial(dict(points[rank]), user_attrs={"rank": rank}, skip_if_exists=False)
+
+
+def _wait_ready(study: optuna.Study) -> bool:
+    """Another process made the study: wait while it queues the points. False when it stopped
+    queueing without saying it is done (it died): then this process queues them."""
+    seen, since = -1, time.monotonic()
+    while time.monotonic() - since < READY_WAIT:
         if study.user_attrs.get("ready"):
-            return
-        time.sleep(0.1)
-    raise UsageError("the shared study was made by another process that never queued its trials")
+            return True
+        queued = len(study.get_trials(deepcopy=False))
+        if queued != seen:
+            seen, since = queued, time.monotonic()
+        time.sleep(POLL_S)
+    return False
 
 
-def _trials(study: optuna.Study, is_grid: bool, most: int, margin: float, found: Sequence[Knob],
-            pool: Executor | None, source: str, data_json: str,
-            by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
-    """Ask, screen, prune, judge and tell, a batch at a time, until the study is settled."""
+def _repeat(trials: Sequence[optuna.trial.FrozenTrial], trial: optuna.trial.FrozenTrial | optuna.Trial) -> bool:
+    """Another trial holds the same values and is finished, or running and older: this one is
+    not judged. Checked once the values are drawn and again before the verdict is told, so of
+    two processes drawing the same values at once only the older trial is told."""
     from optuna.trial import TrialState
 
-    idle_since = time.monotonic()
-    while not _settled(study, is_grid, most, margin):
-        waiting = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
-        room = most - len(study.get_trials(deepcopy=False))
-        size = min(BATCH, waiting) if is_grid else min(BATCH, waiting + room)
-        if size <= 0:
-            running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-            if not running or time.monotonic() - idle_since > WAIT_FOR_OTHERS:
-                return  # nothing left, or the process judging it has gone: answer with what is known
-            time.sleep(0.2)  # another process is judging the trials left
+    params = trial.params
+    for other in trials:
+        if other.number == trial.number or other.params != params:
             continue
-        idle_since = time.monotonic()
-        asked = [study.ask() for _ in range(size)]
-        if is_grid:  # another process took the last queued trial first: drop the new one
-            for trial in [t for t in asked if not t.user_attrs.get("queued")]:
-                study.tell(trial, state=TrialState.FAIL)
-            asked = [t for t in asked if t.user_attrs.get("queued")]
-        values = [{k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
-                            else trial.suggest_float(k.name, k.low, k.high, step=k.step)) for k in found}
-                  for trial in asked]
-        screens = _judge_all(pool, source, data_json, by_name, values, SCREEN_GAMES)
-        survivors = []
-        for trial, value, screen in zip(asked, values, screens, strict=True):
-            trial.report(screen.score(changed(found, value)), step=0)
-            # The layout's own values are always judged in full: the answer's sentence says
-            # what the check makes of them.
-            if trial.should_prune() and changed(found, value):
-                trial.set_user_attr("verdict", screen.to_dict())
-                study.tell(trial, state=TrialState.PRUNED)
-                yield study.get_trials(deepcopy=False)[trial.number], None
-            else:
-                survivors.append((trial, value))
-        fulls = _judge_all(pool, source, data_json, by_name, [v for _, v in survivors], None)
-        for (trial, value), verdict in zip(survivors, fulls, strict=True):
+        if other.state in (TrialState.COMPLETE, TrialState.PRUNED):
+            return True
+        if other.state == TrialState.RUNNING and other.number < trial.number:
+            return True
+    return False
+
+
+def _done(trials: Sequence[optuna.trial.FrozenTrial]) -> list[optuna.trial.FrozenTrial]:
+    from optuna.trial import TrialState
+
+    return [t for t in trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED) and "verdict" in t.user_attrs]
+
+
+class Search:
+    """One process's share of the search: claim a batch, screen, prune, judge and tell, until
+    the study is settled; take over the trials of a process that died."""
+
+    def __init__(self, study: optuna.Study, member: Member, points: Sequence[Mapping[str, float]], is_grid: bool,
+                 most: int, margin: float, found: tuple[Knob, ...]) -> None:
+        self.study, self.member, self.points, self.is_grid = study, member, points, is_grid
+        self.most, self.margin, self.found = most, margin, found
+        self.repeats = 0
+
+    def settled(self, trials: Sequence[optuna.trial.FrozenTrial]) -> bool:
+        """A grid is settled by its first passing point (in rank) once every point before it is
+        judged; TPE by its number of trials."""
+        done = _done(trials)
+        if not self.is_grid:
+            return len(done) >= self.most
+        ranks = {t.user_attrs["rank"]: t for t in done if "rank" in t.user_attrs}
+        passing = [rank for rank, t in ranks.items() if t.state.name == "COMPLETE"
+                   and Verdict.from_dict(t.user_attrs["verdict"]).passes(self.margin)]
+        return all(rank in ranks for rank in range(min(passing, default=len(self.points))))
+
+    def take_over(self, trials: Sequence[optuna.trial.FrozenTrial]) -> None:
+        """Fail the trials of a process whose heartbeat stopped, and queue their points again.
+        Of several processes doing so at once the storage lets one tell each trial."""
+        from optuna.exceptions import UpdateFinishedTrialError
+        from optuna.trial import TrialState
+
+        for trial in self.member.stale(trials):
+            try:
+                self.study.tell(trial.number, state=TrialState.FAIL)
+            except (UpdateFinishedTrialError, ValueError):
+                continue  # finished meanwhile, or another process took it over first
+            self.study.set_user_attr(f"taken-over:{trial.number}", self.member.token)
+            if "rank" in trial.user_attrs:
+                _enqueue(self.study, self.points, [int(trial.user_attrs["rank"])])
+
+    def size(self, trials: Sequence[optuna.trial.FrozenTrial]) -> int:
+        """How many trials to ask for now (0: wait for the others, or requeue a lost point)."""
+        from optuna.trial import TrialState
+
+        waiting = sum(t.state == TrialState.WAITING for t in trials)
+        if self.is_grid:
+            return min(BATCH, waiting)
+        running = sum(t.state == TrialState.RUNNING for t in trials)
+        return min(BATCH, max(0, self.most - len(_done(trials)) - running))
+
+    def ask(self, size: int) -> list[optuna.Trial]:
+        """A batch of trials for this process. Beyond a grid's queue or the number of trials
+        asked (another process claimed them first), a trial is failed before it draws values."""
+        from optuna.trial import TrialState
+
+        asked = [self.study.ask() for _ in range(size)]
+        for trial in asked:
+            trial.set_user_attr("worker", self.member.token)
+        if self.is_grid:
+            over = {trial.number for trial in asked if "rank" not in trial.user_attrs}
+        else:
+            live = sorted(t.number for t in self.study.get_trials(deepcopy=False)
+                          if t.state in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
+                          and "join" not in t.user_attrs)
+            place = {number: index for index, number in enumerate(live)}
+            over = {trial.number for trial in asked if place.get(trial.number, self.most) >= self.most}
+        for trial in asked:
+            if trial.number in over:
+                self.study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
+        return [trial for trial in asked if trial.number not in over]
+
+    def run(self, pool: Executor | None, source: str, data_json: str,
+            by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
+        from optuna.exceptions import UpdateFinishedTrialError
+        from optuna.trial import TrialState
+
+        found = self.found
+        while True:
+            self.member.alive()
+            trials = self.study.get_trials(deepcopy=False)
+            if self.settled(trials):
+                return
+            self.take_over(trials)
+            size = self.size(trials)
+            if size <= 0:
+                if not any(t.state in (TrialState.RUNNING, TrialState.WAITING) for t in trials):
+                    if not self.is_grid:
+                        return
+                    ranks = {t.user_attrs.get("rank") for t in _done(trials)}
+                    lost = [rank for rank in range(len(self.points)) if rank not in ranks]
+                    if not lost:
+                        return
+                    _enqueue(self.study, self.points, lost)  # a point whose trial failed: again
+                    continue
+                time.sleep(POLL_S)  # the others are judging the trials left
+                continue
+            drawn = []
+            for trial in self.ask(size):
+                try:
+                    drawn.append((trial, {k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
+                                                   else trial.suggest_float(k.name, k.low, k.high, step=k.step))
+                                          for k in found}))
+                except UpdateFinishedTrialError:
+                    continue  # taken over meanwhile (this process was thought dead): another judges it
+            trials = self.study.get_trials(deepcopy=False)
+            fresh = []
+            for trial, value in drawn:
+                if _repeat(trials, trial):
+                    self._drop(trial)
+                else:
+                    fresh.append((trial, value))
+            if fresh:
+                self.repeats = 0
+            elif self.repeats > MAX_REPEATS:
+                return  # the sampler keeps drawing judged values: the space is spent
+            screens = _judge_all(pool, source, data_json, by_name, [v for _, v in fresh], SCREEN_GAMES)
+            survivors, pruned = [], []
+            for (trial, value), screen in zip(fresh, screens, strict=True):
+                try:
+                    trial.report(screen.score(changed(found, value)), step=0)
+                except UpdateFinishedTrialError:
+                    continue
+                # The layout's own values are always judged in full: the answer's sentence says
+                # what the check makes of them.
+                if trial.should_prune() and changed(found, value):
+                    pruned.append((trial, screen))
+                else:
+                    survivors.append((trial, value))
+            trials = self.study.get_trials(deepcopy=False) if pruned else []
+            for trial, screen in pruned:
+                told = self._tell(trials, trial, screen, None)
+                if told is not None:
+                    yield told, None
+            fulls = _judge_all(pool, source, data_json, by_name, [v for _, v in survivors], None)
+            trials = self.study.get_trials(deepcopy=False) if survivors else []
+            for (trial, value), verdict in zip(survivors, fulls, strict=True):
+                told = self._tell(trials, trial, verdict, verdict.score(changed(found, value)))
+                if told is not None:
+                    yield told, verdict
+
+    def _drop(self, trial: optuna.Trial) -> None:
+        from optuna.exceptions import UpdateFinishedTrialError
+        from optuna.trial import TrialState
+
+        self.repeats += 1
+        try:
+            trial.set_user_attr("repeat", True)
+            self.study.tell(trial, state=TrialState.FAIL)
+        except (UpdateFinishedTrialError, ValueError):
+            pass
+
+    def _tell(self, trials: Sequence[optuna.trial.FrozenTrial], trial: optuna.Trial, verdict: Verdict,
+              score: float | None) -> optuna.trial.FrozenTrial | None:
+        """Tell a judged trial (pruned when `score` is None); None when it is not this process's
+        to tell: another of `trials` (read once the batch is judged) holds the same values, or
+        another process took the trial over as stale."""
+        from optuna.exceptions import UpdateFinishedTrialError
+        from optuna.trial import TrialState
+
+        if _repeat(trials, trial):
+            self._drop(trial)
+            return None
+        try:
             trial.set_user_attr("verdict", verdict.to_dict())
-            study.tell(trial, verdict.score(changed(found, value)))
-            yield study.get_trials(deepcopy=False)[trial.number], verdict
+            if score is None:
+                return self.study.tell(trial, state=TrialState.PRUNED)
+            return self.study.tell(trial, score)
+        except (UpdateFinishedTrialError, ValueError):
+            return None
 
 
 def _judge_all(pool: Executor | None, source: str, data_json: str, by_name: Mapping[str, Knob],
@@ -423,47 +730,24 @@ def _judge_all(pool: Executor | None, source: str, data_json: str, by_name: Mapp
     return [Verdict.from_dict(f.result()) for f in [pool.submit(_evaluate, *job) for job in jobs]]
 
 
-def _passing(study: optuna.Study, margin: float) -> list[optuna.trial.FrozenTrial]:
-    from optuna.trial import TrialState
-
-    return [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-            if Verdict.from_dict(t.user_attrs["verdict"]).passes(margin)]
-
-
-def _settled(study: optuna.Study, is_grid: bool, most: int, margin: float) -> bool:
-    """A grid is settled by its first passing trial once every trial before it is judged;
-    TPE by its number of trials."""
-    from optuna.trial import TrialState
-
-    trials = study.get_trials(deepcopy=False)
-    if is_grid:
-        passing = _passing(study, margin)
-        if passing:
-            first = min(t.number for t in passing)
-            return all(t.state.is_finished() for t in trials if t.number < first)
-        return all(t.state.is_finished() for t in trials) and not any(
-            t.state == TrialState.WAITING for t in trials)
-    return sum(t.state.is_finished() for t in trials) >= most
-
-
 def _outcome(study: optuna.Study, found: Sequence[Knob], margin: float, is_grid: bool, elapsed: float) -> Outcome:
     from optuna.trial import TrialState
 
-    trials = study.get_trials(deepcopy=False)
-    passing = _passing(study, margin)
+    done = _done(study.get_trials(deepcopy=False))
+    passing = [t for t in done if t.state == TrialState.COMPLETE
+               and Verdict.from_dict(t.user_attrs["verdict"]).passes(margin)]
     if passing:
-        best = (min(passing, key=lambda t: t.number) if is_grid else
+        best = (min(passing, key=lambda t: t.user_attrs["rank"]) if is_grid else
                 min(passing, key=lambda t: (changed(found, t.params), t.value, t.number)))
         values: dict[str, float] | None = dict(best.params)
         verdict: Verdict | None = Verdict.from_dict(best.user_attrs["verdict"])
     else:
         values, verdict = None, None
     current = {k.name: k.current for k in found}
-    base = [t for t in trials if t.params == current and "verdict" in t.user_attrs]
+    base = [t for t in done if t.params == current]
     baseline = Verdict.from_dict(base[0].user_attrs["verdict"]) if base else None
-    pruned = sum(t.state == TrialState.PRUNED for t in trials)
-    judged = sum(t.state.is_finished() for t in trials)
-    return Outcome(tuple(found), values, verdict, baseline, judged, pruned, elapsed)
+    pruned = sum(t.state == TrialState.PRUNED for t in done)
+    return Outcome(tuple(found), values, verdict, baseline, len(done), pruned, elapsed)
 
 
 def _trial_line(trial: optuna.trial.FrozenTrial, verdict: Verdict | None, found: Sequence[Knob]) -> str:
@@ -517,7 +801,7 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     again in full (the verdict is kept for its render), and say what changed. UnplayableError
     when nothing passed, or when the written file fails its check."""
     from boardgen import verdicts
-    from boardgen.data import toml_write
+    from boardgen.data.loader import resolve
     from boardgen.engines import load_game
     from boardgen.errors import UnplayableError
     from boardgen.kits.output import write_atomic
@@ -542,8 +826,16 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     command = f"boardgen tune {source}" + ("" if seed is None else f" --seed {seed}")
     header = [f"{data['game']['id']} tuned by `{command}`: {moved}.",
               "Every value the tuner may change, and its bounds, are in [tune]."]
-    write_atomic(target, toml_write.document(data, header=header, nested=True).encode("utf-8"))
+    values = {k.path: outcome.values[k.name] for k in outcome.knobs}
+    if seed is not None:
+        values = {("game", "default_seed"): seed, **values}
+    write_atomic(target, answer_text(resolve("game", source), target, values, data, header).encode("utf-8"))
     engine, tuned = load_game(str(target))
+    if ({k: v for k, v in tuned.doc.data.items() if k != "extends"}
+            != {k: v for k, v in data.items() if k != "extends"}):  # never an answer read back as another layout
+        target.unlink()
+        raise UnplayableError(f"{target}: the written layout does not read back as the tuned one (a path it "
+                              f"names may be relative to {resolve('game', source).parent}); write it there with -o")
     report = check(engine, tuned, tuned.default_seed)
     verdict = verdict_of(report, float(engine.thresholds(tuned)["max_seat_gap"]))
     if not report.playable:
@@ -553,6 +845,33 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     verdicts.store(verdicts.verdict_key(engine.name, engine.version, tuned.doc.data, tuned.default_seed),
                    report.to_dict())
     return f"{target}: {sentence(outcome, verdict)} ({took})"
+
+
+def answer_text(source: Path, target: Path, values: Mapping[tuple[str | int, ...], float], data: Mapping[str, Any],
+                header: Sequence[str]) -> str:
+    """The layout file `source` as its author wrote it (comments, order, multi-line strings),
+    with only the keys of `values` changed (`data` is the tuned layout after `extends`), and
+    `header` as comment lines on top. An ``extends`` path that would not lead to the same file
+    from the folder of `target` is written as a path that does."""
+    import tomlkit
+
+    from boardgen.data import toml_write
+    from boardgen.data.loader import resolve
+
+    doc = tomlkit.parse(source.read_text(encoding="utf-8"))
+    for path, value in values.items():
+        toml_write.set_value(doc, path, value, data)
+    parent = doc.get("extends")
+    if isinstance(parent, str):
+        there = resolve("game", parent, relative_to=source.parent).resolve()
+        try:
+            same = resolve("game", parent, relative_to=target.parent).resolve() == there
+        except UsageError:
+            same = False
+        if not same:
+            doc["extends"] = os.path.relpath(there, target.resolve().parent)
+    lines = "".join(f"# {line}\n" for line in header)
+    return lines + "\n" + toml_write.dump(doc)
 
 
 def nearest_passing_seed(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, tries: int = 6) -> int | None:

@@ -192,3 +192,68 @@ def test_the_answer_does_not_depend_on_the_number_of_workers(tmp_path: Path, fiv
         answers.append((code, re.sub(r"\d+ s\)", "", out.replace(f"w{workers}.toml", "")),
                         sorted(re.findall(r"trial \d+: .*", err))))
     assert answers[0] == answers[1] and answers[0][0] == 0 and "passes" in answers[0][1], answers
+
+
+def test_the_answer_keeps_the_layout_as_its_author_wrote_it(tmp_path: Path, five: str) -> None:
+    """A comment, a two-line tagline and the order of the keys survive; only the seed changes,
+    and the file read back is the tuned layout and passes."""
+    import tomllib
+
+    text = Path(five).read_text(encoding="utf-8").replace("seed = { min = 1, max = 1000 }",
+                                                          "seed = { min = 1, max = 20 }")
+    text = text.replace("[game]\n", "[game]\n# my note: keep me\n", 1)
+    text = re.sub(r"tagline = \{[^\n]*\}", 'tagline = { en = """Slide the corridors,\nfind the treasures""" }'
+                  "  # two lines", text, count=1)
+    layout = tmp_path / "mine.toml"
+    layout.write_text(text, encoding="utf-8")
+    answer = tmp_path / "out" / "answer.toml"
+    answer.parent.mkdir()
+    code, out, err = run("tune", str(layout), "--seed", "3", "--margin", "1", "--workers", "1", "-o", str(answer))
+    assert code == 0 and "seed 3 passes narrowly: seed " in out, out + err
+    seed = int(re.search(r"narrowly: seed (\d+) passes", out).group(1))  # type: ignore[union-attr]
+    written = answer.read_text(encoding="utf-8")
+    assert written.startswith(f"# five tuned by `boardgen tune {layout} --seed 3`: seed {seed}.\n")
+    # The author's file, line for line, but the header and the one key the tuner changed.
+    body = written.split("\n\n", 1)[1]
+    assert body == text.replace("default_seed = 1\n", f"default_seed = {seed}\n", 1)
+    assert "# my note: keep me" in body and '"""Slide the corridors,\nfind the treasures""" }  # two lines' in body
+    data = tomllib.loads(written)
+    assert data["game"]["tagline"]["en"] == "Slide the corridors,\nfind the treasures"
+    assert data["game"]["default_seed"] == seed
+    code, out, _ = run("validate", str(answer))
+    assert code == 0 and "PLAYABLE" in out
+
+
+def test_the_writer_writes_valid_toml_for_any_string() -> None:
+    """What the hand-made writer got wrong: a newline, quotes, a backslash, a control character."""
+    import tomllib
+
+    from boardgen.data import toml_write
+
+    data = {"game": {"id": "x", "tagline": {"en": 'two\nlines "quoted" \\ and \t\x01'}},
+            "deck": [{"id": "a", "count": 2}, {"id": "b\nc", "count": 1}]}
+    for nested in (False, True):
+        assert tomllib.loads(toml_write.document(data, header=["a header"], nested=nested)) == data
+
+
+def test_an_answer_for_a_file_that_extends_another_holds_only_the_author_s_keys(tmp_path: Path, five: str) -> None:
+    """The seed and deal.3 come from the file extended: they are added to the child, in its
+    [game] and a new [deal]; the answer, in another folder, still extends the same file."""
+    import tomllib
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    Path(tmp_path / "sub" / "base.toml").write_text(Path(five).read_text(encoding="utf-8"), encoding="utf-8")
+    child = tmp_path / "sub" / "child.toml"
+    child.write_text('# a child of mine\nextends = "base.toml"\n\n[game]\nid = "child"  # the id\n\n[tune]\n'
+                     'seed = { min = 1, max = 10 }\n"deal.3" = { min = 3, max = 5 }\n', encoding="utf-8")
+    answer = tmp_path / "elsewhere" / "answer.toml"
+    code, out, err = run("tune", str(child), "--seed", "3", "--margin", "0.7", "--workers", "1", "-o", str(answer))
+    assert code == 0, out + err
+    written = answer.read_text(encoding="utf-8")
+    data = tomllib.loads(written)
+    assert data["extends"] == "../sub/base.toml" and '# a child of mine\nextends = "../sub/base.toml"' in written
+    assert 'id = "child"  # the id' in written and set(data) == {"extends", "game", "tune", "deal"}
+    _, tuned = load_game(str(answer))
+    assert tuned.default_seed == data["game"]["default_seed"] and tuned.doc.data["deal"]["3"] == data["deal"]["3"]
+    assert f"seed {data['game']['default_seed']}" in out

@@ -133,7 +133,9 @@ TAGLINE = {"en": "Slide the walls, reach the white centre", "fr": "Déplacez les
 
 
 def _inline(texts: dict[str, str]) -> str:
-    return "{ " + ", ".join(f'{lang} = "{text}"' for lang, text in texts.items()) + " }"
+    from boardgen.data import toml_write
+
+    return toml_write.value(texts)
 
 
 # Everything of a layout file but the blocks: the same for every seed.
