@@ -855,10 +855,10 @@ def answer_text(source: Path, target: Path, values: Mapping[tuple[str | int, ...
     from the folder of `target` is written as a path that does."""
     import tomlkit
 
-    from boardgen.data import toml_write
+    from boardgen.data import files, toml_write
     from boardgen.data.loader import resolve
 
-    doc = tomlkit.parse(source.read_text(encoding="utf-8"))
+    doc = tomlkit.parse(files.read_text(source, what="a layout"))
     for path, value in values.items():
         toml_write.set_value(doc, path, value, data)
     parent = doc.get("extends")
