@@ -288,7 +288,7 @@ def script_problems(layout: GameInfo, lang: str) -> list[Problem]:
     except DataError:
         rules = None
     if rules is not None:
-        for number, raw in enumerate(rules.read_text(encoding="utf-8").split("\n"), start=1):
+        for number, raw in enumerate(read_rules(rules, shown_path(rules)).split("\n"), start=1):
             why = unprintable(raw)
             if why:
                 problems.append(Problem(str(rules), "", why, number))
@@ -312,7 +312,7 @@ def untranslated(path: Path) -> list[Problem]:
     """A problem for each line of a rules text still to translate (none with a fallback)."""
     if strings.fallback() is not None:
         return []
-    _lines, left = translation.rules_lines(path.read_text(encoding="utf-8"), fallback=False)
+    _lines, left = translation.rules_lines(read_rules(path, shown_path(path)), fallback=False)
     return [Problem(shown_path(path), "", f"not translated: {text[:60]!r}; --fallback prints it as it is", number)
             for number, text in left]
 
