@@ -828,12 +828,14 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
 @click.option("--tts-scale", type=FiniteFloat(min=0.01, max=100.0), default=1.0, show_default=True,
               help="tts, ttpg: correct the board's size after checking it with the in-game ruler "
                    "(docs/virtual-tables.md).")
-@click.option("--force", is_flag=True, help="tts, ttpg: export a layout that fails its playability check.")
-@click.option("--no-check", "no_check", is_flag=True, help="tts, ttpg: skip the playability check.")
+@click.option("--force", is_flag=True, help="tts, ttpg, tabletop-club: export a layout that fails its playability "
+                                           "check.")
+@click.option("--no-check", "no_check", is_flag=True, help="tts, ttpg, tabletop-club: skip the playability check.")
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
            seed: int | None, lang: str, base_url: str | None, tts_scale: float, force: bool, no_check: bool) -> None:
     """Write GAME's pieces as a print service takes them, with a preflight report; or, --for tts
-    or ttpg, the whole checked kit set up on a virtual table (docs/virtual-tables.md)."""
+    or ttpg, the whole checked kit set up on a virtual table; --for tabletop-club, its pieces as a
+    Tabletop Club asset pack (docs/virtual-tables.md)."""
     from boardgen.export import export_kit
     from boardgen.options import KitOptions
 
@@ -848,6 +850,15 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
                             service, base_url=base_url, board_scale=tts_scale)
         click.echo(f"{made.folder} ({len(made.files)} files, {sum(made.sizes.values()) / 1024:.0f} KiB)")
         click.echo(made.verdict)
+        return
+    if service == "tabletop-club":
+        from boardgen.export.tabletop_club import export_pack
+
+        if cards is not None or base_url is not None or tts_scale != 1.0:
+            raise UsageError("--cards, --base-url and --tts-scale are not for --for tabletop-club")
+        pack = export_pack(game or DEFAULT_GAME, output,
+                           KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check))
+        click.echo(f"{pack.folder} ({len(pack.files)} files, {sum(pack.sizes.values()) / 1024:.0f} KiB)")
         return
     if base_url is not None or tts_scale != 1.0 or force or no_check:
         raise UsageError("--base-url, --tts-scale, --force and --no-check are for --for tts and ttpg")

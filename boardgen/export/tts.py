@@ -424,17 +424,18 @@ class _Writer:
         }
 
 
-def block_obj(piece: PieceDesign, height_mm: float = BLOCK_MM) -> str:
-    """A walls block as an OBJ mesh: its outline (drawing mm) extruded `height_mm`, in TTS units
-    centred on the outline's box, x along the drawing's x and z along its y (an OBJ is read
-    mirrored in x and the model is turned half round like the images: it lies as drawn).
+def block_obj(piece: PieceDesign, height_mm: float = BLOCK_MM, *, unit_mm: float = MM_PER_UNIT) -> str:
+    """A walls block as an OBJ mesh: its outline (drawing mm) extruded `height_mm`, in units of
+    `unit_mm` (TTS's by default), centred on the outline's box, x along the drawing's x and z
+    along its y (an OBJ is read mirrored in x and the model is turned half round like the
+    images: it lies as drawn).
     The top face takes the block's drawing as its texture."""
     points = list(piece.outline.points)
     if _area(points) < 0:
         points.reverse()  # counter-clockwise in (x, z): normals out below
     left, top, w, h = _trim_box(piece)
     cx, cz = left + w / 2, top + h / 2
-    k = 1 / MM_PER_UNIT
+    k = 1 / unit_mm
     n = len(points)
     lines = [f"# {piece.id}: {piece.name}, extruded {height_mm:g} mm (boardgen)", "o block"]
     for y in (height_mm * k, 0.0):
