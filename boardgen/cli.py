@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import errno
-import json
-import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -15,14 +13,13 @@ import click
 
 from boardgen import __version__
 from boardgen import options as bounds
-from boardgen.data.paths import layouts_root
-from boardgen.data.strings import LANGUAGES
 from boardgen.engines import engine_names, game_names
 from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
 
 # Only what every command needs is imported here: `boardgen --help` stays fast, and each
-# command imports the rest (the loader and its schema validator, the PDF libraries) itself.
+# command imports the rest (the loader and its schema validator, the PDF libraries, json)
+# itself. tests/test_cli_imports.py holds the start to that.
 
 DEFAULT_GAME = "classic"
 
@@ -84,6 +81,24 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
 SEED = click.IntRange(0, bounds.SEED_MAX)
 
 
+class _Languages(click.Choice[str]):
+    """--lang: the languages with a strings file, listed on first use (listing them reads the
+    bundled folder and loads the TOML reader, which `boardgen --help` does without)."""
+
+    def __init__(self) -> None:
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from boardgen.data.strings import LANGUAGES
+
+        return LANGUAGES
+
+
+LANG = _Languages()
+BED = "600x400"  # --bed's default: KitOptions.bed
+
+
 def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
     """Bundled names of `kind` plus the .toml files of the current folder, for shell completion."""
     from click.shell_completion import CompletionItem
@@ -126,7 +141,7 @@ def list_command() -> None:
     """Show the bundled games, themes and paper sizes."""
     from boardgen.data.languages import languages
     from boardgen.data.loader import bundled_names
-    from boardgen.data.strings import counts
+    from boardgen.data.strings import LANGUAGES, counts
     from boardgen.engines import load_game
     from boardgen.render.imposition import PAPERS
 
@@ -157,7 +172,7 @@ def list_command() -> None:
               help="Theme name or path to a theme .toml.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
@@ -194,7 +209,7 @@ def list_command() -> None:
 @click.option("--kerf", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True, metavar="MM",
               help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
                    "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
-@click.option("--bed", default="600x400", show_default=True, metavar="WxH",
+@click.option("--bed", default=BED, show_default=True, metavar="WxH",
               help="With --cut laser: the laser's bed in millimetres; pieces are laid out on as many beds as needed.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
@@ -217,7 +232,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
            preview_vision: str | None) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
-    from boardgen.cut.laser import bed_size
+    from boardgen.errors import UnplayableError
     from boardgen.options import KitOptions
 
     if all_games and game:
@@ -228,12 +243,9 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
-                         split=split, cut=cut_machine, kerf=kerf, bed=bed_size(bed),
+                         split=split, cut=cut_machine, kerf=kerf, bed=_bed(bed, cut_machine),
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
-    from boardgen.errors import UnplayableError
-    from boardgen.tune import hint
-
     try:
         for result, took in _render_each(names, output, options):
             click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
@@ -251,7 +263,21 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     except UnplayableError as exc:
         if len(names) > 1:
             raise
+        from boardgen.tune import hint  # the tuner's modules only for a failed render
+
         raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
+
+
+def _bed(text: str, cut_machine: str | None) -> tuple[float, float]:
+    """--bed as millimetres. boardgen.cut.laser (and shapely with it) is loaded only for a laser
+    or a bed given: the default bed of a render without --cut laser is KitOptions's."""
+    from boardgen.options import KitOptions
+
+    if cut_machine != "laser" and text == BED:
+        return KitOptions.bed
+    from boardgen.cut.laser import bed_size
+
+    return bed_size(text)
 
 
 def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
@@ -308,6 +334,8 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool, them
         if bar is not None:
             bar.render_finish()
     if as_json:
+        import json
+
         click.echo(json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2, ensure_ascii=False))
     elif details:
         click.echo(report.to_text() + "\n\n" + a11y.to_text())
@@ -332,6 +360,8 @@ def validate(game: str, seed: int | None, games: int | None, as_json: bool, them
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
     """Self-play GAME with greedy players and print the statistics."""
+    import json
+
     from boardgen.engines import load_game
     from boardgen.rules.report import simulate as run
 
@@ -360,6 +390,8 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
+    import json
+
     from boardgen.checks.sliding import solve_pairs
     from boardgen.engines import load_game
 
@@ -406,6 +438,8 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     blocks or corridors from the seed, checked as the bundled layout is.
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
+    import re
+
     from boardgen.authoring import check_name
     from boardgen.kits.output import write_atomic
 
@@ -450,8 +484,11 @@ def tune(game: str, seed: int | None, trials: int, workers: int | None, study_ur
 def schema(kind: str) -> None:
     """Print the JSON Schema of layout files (by engine; game: the sliding game's) or theme
     files, for editors."""
+    import json
+
     from boardgen.authoring import with_descriptions
     from boardgen.data.loader import export_schema
+    from boardgen.data.paths import layouts_root
     from boardgen.engines import get_engine
 
     engine = get_engine("sliding" if kind in ("game", "theme") else kind).schema
@@ -471,7 +508,7 @@ def schema(kind: str) -> None:
               help="Unprintable margin per side, mm (0 to 30).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write dice/dice-PAPER.pdf into.")
 def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: str, output: Path) -> None:
@@ -549,6 +586,7 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
     from boardgen import authoring
     from boardgen.data.loader import load, resolve
+    from boardgen.data.paths import layouts_root
 
     if contact is not None and what != "pictures":
         raise UsageError("--contact-sheet goes with `boardgen show pictures`")
@@ -603,7 +641,7 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
 @click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
               help="Theme name or path to a theme .toml.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0: any free port).")
@@ -659,7 +697,7 @@ SERVICE_NAMES = ("tgc", "mpc", "drivethru", "press")  # boardgen.export.services
               help="As for render (the pieces' sizes do not depend on it).")
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--lang", type=LANG, default="en", show_default=True)
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
            seed: int | None, lang: str) -> None:
     """Write GAME's pieces as a print service takes them, with a preflight report."""
@@ -686,6 +724,8 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
+    import json
+
     from boardgen.export.preflight import report_files
     from boardgen.export.services import SERVICES
 
