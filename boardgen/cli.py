@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import json
 import math
 import re
 import sys
@@ -22,7 +21,8 @@ from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
 
 # Only what every command needs is imported here: `boardgen --help` stays fast, and each
-# command imports the rest (the loader and its schema validator, the PDF libraries) itself.
+# command imports the rest (the loader and its schema validator, the PDF libraries, json)
+# itself. tests/test_cli_imports.py holds the start to that.
 
 DEFAULT_GAME = "classic"
 
@@ -125,6 +125,24 @@ class FiniteFloat(click.FloatRange):
 
 
 FINITE = FiniteFloat()
+
+
+class _Languages(click.Choice[str]):
+    """--lang: the languages with a strings file, listed on first use (listing them reads the
+    bundled folder and loads the TOML reader, which `boardgen --help` does without)."""
+
+    def __init__(self) -> None:
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from boardgen.data.strings import LANGUAGES
+
+        return LANGUAGES
+
+
+LANG = _Languages()
+BED = "600x400"  # --bed's default: KitOptions.bed
 
 
 def _complete(kind: str, incomplete: str) -> list[click.shell_completion.CompletionItem]:
@@ -248,7 +266,7 @@ def list_command() -> None:
 @click.option("--kerf", type=FiniteFloat(*bounds.KERF_MM), default=0.0, show_default=True, metavar="MM",
               help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
                    "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
-@click.option("--bed", default="600x400", show_default=True, metavar="WxH",
+@click.option("--bed", default=BED, show_default=True, metavar="WxH",
               help="With --cut laser: the laser's bed in millimetres; pieces are laid out on as many beds as needed.")
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
 @click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
@@ -271,7 +289,7 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
            preview_vision: str | None) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
-    from boardgen.cut.laser import bed_size
+    from boardgen.errors import UnplayableError
     from boardgen.options import KitOptions
 
     if all_games and game:
@@ -283,12 +301,9 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
                          overlap=overlap, orientation=orientation, backs=backs, flip=flip,
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
-                         split=split, cut=cut_machine, kerf=kerf, bed=bed_size(bed),
+                         split=split, cut=cut_machine, kerf=kerf, bed=_bed(bed, cut_machine),
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
                          recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
-    from boardgen.errors import UnplayableError
-    from boardgen.tune import hint
-
     try:
         for result, took in _render_each(names, output, options):
             click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
@@ -307,6 +322,8 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
     except UnplayableError as exc:
         if len(names) > 1:
             raise
+        from boardgen.tune import hint  # the tuner's modules only for a failed render
+
         raise UnplayableError(f"{exc}\n{hint(names[0], seed)}") from None
 
 
@@ -328,6 +345,18 @@ def _say_fallback(lang: str) -> None:
     keys = fell_back(lang)
     if keys:
         click.echo(f"  fallback: {len(keys)} words printed in {fallback()}, not {lang}: {', '.join(keys)}", err=True)
+
+
+def _bed(text: str, cut_machine: str | None) -> tuple[float, float]:
+    """--bed as millimetres. boardgen.cut.laser (and shapely with it) is loaded only for a laser
+    or a bed given: the default bed of a render without --cut laser is KitOptions's."""
+    from boardgen.options import KitOptions
+
+    if cut_machine != "laser" and text == BED:
+        return KitOptions.bed
+    from boardgen.cut.laser import bed_size
+
+    return bed_size(text)
 
 
 def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple[Any, float]]:
@@ -393,6 +422,8 @@ def validate(game: str | None, seed: int | None, lang: str | None, games: int | 
         if bar is not None:
             bar.render_finish()
     if as_json:
+        import json
+
         click.echo(json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2, ensure_ascii=False))
     elif details:
         click.echo(report.to_text() + "\n\n" + a11y.to_text())
@@ -417,6 +448,8 @@ def validate(game: str | None, seed: int | None, lang: str | None, games: int | 
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> None:
     """Self-play GAME with greedy players and print the statistics."""
+    import json
+
     from boardgen.engines import load_game
     from boardgen.rules.report import simulate as run
 
@@ -445,6 +478,8 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def solve(game: str, pairs: int, seed: int | None, pair_seed: int, as_json: bool) -> None:
     """Fewest turns (shift + move) from a square to a treasure, over random pairs (sliding games)."""
+    import json
+
     from boardgen.checks.sliding import solve_pairs
     from boardgen.engines import load_game
 
@@ -518,6 +553,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     blocks or corridors from the seed, checked as the bundled layout is.
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
+
     from boardgen.authoring import check_name
     from boardgen.errors import UnplayableError
     from boardgen.kits.output import check_target, write_atomic
@@ -578,6 +614,8 @@ def tune(game: str, seed: int | None, trials: int, workers: int | None, study_ur
 def schema(kind: str) -> None:
     """Print the JSON Schema of layout files (by engine; game: the sliding game's) or theme
     files, for editors."""
+    import json
+
     from boardgen.authoring import with_descriptions
     from boardgen.data.loader import export_schema
     from boardgen.engines import get_engine
@@ -882,6 +920,8 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
+    import json
+
     from boardgen.data.files import read_bytes
     from boardgen.export.preflight import MAX_PDF_BYTES, report_files
     from boardgen.export.services import service as find_service

@@ -5,7 +5,6 @@ UsageError saying what is allowed; cli.py turns those into click's usual option 
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Callable
@@ -14,12 +13,33 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardgen.errors import UsageError, quote
-from boardgen.render.imposition import PAPER_PAGES as PAPER_PAGES  # the stocks, read from here too
-from boardgen.render.imposition import STOCKS as STOCKS
-from boardgen.render.imposition import stock as stock
 
 if TYPE_CHECKING:
+    from boardgen.render.imposition import PAPER_PAGES as PAPER_PAGES  # the stocks, read from here too
+    from boardgen.render.imposition import STOCKS as STOCKS
     from boardgen.render.imposition import Paper
+
+# boardgen.render.imposition (the page geometry, a tenth of `boardgen --help`'s CPU) is imported
+# where it is used, not here: the command line reads this module's bounds at start.
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """The stocks, boardgen.render.imposition's, read from here too (kit.py): STOCKS and
+    PAPER_PAGES, imported on first use."""
+    from boardgen.render import imposition
+
+    if name == "STOCKS":
+        return imposition.STOCKS
+    if name == "PAPER_PAGES":
+        return imposition.PAPER_PAGES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def stock(kind: str) -> str:
+    """'paper' or 'card': what a page of this kind is printed on (boardgen.render.imposition's)."""
+    from boardgen.render.imposition import stock as of
+
+    return of(kind)
 
 # The check's one-line verdict for the cover, or what gives it once the check is done (it may
 # still be running beside the drawing when the cover is made: see boardgen.background).
@@ -89,6 +109,8 @@ def kit_file_name(game: str, options: KitOptions) -> str:
     if options.only is not None:
         only = "only-" + "-".join(options.only)
         if len(only) > 120:  # many single pieces: a file name stays well under the 255 bytes allowed
+            import hashlib
+
             digest = hashlib.sha256(",".join(options.only).encode()).hexdigest()[:10]
             only = f"only-{len(options.only)}-parts-{digest}"
         parts.append(only)
@@ -270,6 +292,8 @@ def print_plan(kinds: list[str], backs: str, *, split: bool = False) -> list[Pla
 
 def sheet_counts(kinds: list[str], backs: str) -> dict[str, int]:
     """Sheets of each stock the kit's print plan takes."""
+    from boardgen.render.imposition import STOCKS
+
     counts = dict.fromkeys(STOCKS, 0)
     for step in print_plan(kinds, backs):
         counts[step.stock] += step.sheets

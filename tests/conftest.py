@@ -47,16 +47,20 @@ def update_golden(request) -> bool:
 
 @pytest.fixture(scope="session")
 def kit_factory(tmp_path_factory):
-    """Render a kit once per distinct set of options in this test session."""
-    made: dict[tuple, tuple[Path, object]] = {}
+    """Render a kit once per distinct set of options in this test session: tests that only
+    read a kit share it. Options are compared as the KitOptions they make, so a default
+    given or left out (theme="classic" or nothing) is the same kit. A test that changes
+    the files it is given renders its own."""
+    made: dict[tuple[str, KitOptions], tuple[Path, object]] = {}
 
     def make(game: str = "classic", **options) -> tuple[Path, object]:
-        key = (game, tuple(sorted(options.items())))
+        options.setdefault("previews", False)
+        # The playability check has its own tests; here only the printed kit matters.
+        wanted = KitOptions(**options, check=False)
+        key = (game, wanted)
         if key not in made:
             folder = tmp_path_factory.mktemp(f"kit-{game}")
-            options.setdefault("previews", False)
-            # The playability check has its own tests; here only the printed kit matters.
-            result = render_kit(game, folder, KitOptions(**options, check=False))
+            result = render_kit(game, folder, wanted)
             made[key] = (result.pdf, result)
         return made[key]
 

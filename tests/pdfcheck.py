@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pdfplumber
 import pypdfium2 as pdfium
@@ -54,8 +58,25 @@ def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, fl
     return box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale
 
 
-def open_plumber(path):
-    return pdfplumber.open(str(path))
+# pdfplumber's readings of the last few files, by (real path, size, mtime): kits are read by
+# many tests and never changed once written, and pdfplumber keeps each page's objects once
+# parsed (its slowest part), so the next test reading the same bytes parses nothing again.
+_PLUMBED: OrderedDict[tuple[str, int, int], pdfplumber.PDF] = OrderedDict()
+PLUMBED_KEPT = 4
+
+
+@contextmanager
+def open_plumber(path) -> Iterator[pdfplumber.PDF]:
+    """pdfplumber's reading of a PDF (shared: read it, change nothing of it)."""
+    info = os.stat(path)
+    key = (os.path.realpath(path), info.st_size, info.st_mtime_ns)
+    doc = _PLUMBED.pop(key, None)
+    if doc is None:
+        doc = pdfplumber.open(str(path))
+    _PLUMBED[key] = doc  # the most recently used last
+    while len(_PLUMBED) > PLUMBED_KEPT:
+        _PLUMBED.popitem(last=False)[1].close()
+    yield doc
 
 
 def forms_drawn(path) -> list[list[str]]:

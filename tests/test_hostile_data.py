@@ -24,7 +24,7 @@ def problems_of(call, *args) -> list[Problem]:
     with pytest.raises(DataError) as caught:
         call(*args)
     # Refused up front, not after building a billion tiles (a loose generous bound, not a timing test).
-    assert time.perf_counter() - started < 30
+    assert time.perf_counter() - started < 120
     assert caught.value.problems
     for problem in caught.value.problems:
         assert len(str(problem)) < 2 * MESSAGE_CHARS, str(problem)[:300]

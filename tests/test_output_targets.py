@@ -11,6 +11,7 @@ import signal
 import socket
 import stat
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -136,6 +137,15 @@ def test_a_kit_folder_that_is_a_link_is_refused_not_parked(tmp_path: Path) -> No
 
 # Interrupted at the worst moment ---------------------------------------------------------------
 
+def ctrl_c() -> None:
+    """SIGINT to the main thread, as a terminal's Ctrl-C reaches a one-thread boardgen. Sent to
+    the process, it may land on another thread a test left running, whose handler flags it
+    for the main thread at once, blocked or not (and the suite went red that way)."""
+    main = threading.main_thread().ident
+    assert main is not None
+    signal.pthread_kill(main, signal.SIGINT)
+
+
 def hidden(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
 
@@ -146,7 +156,7 @@ def test_ctrl_c_right_after_the_staging_folder_is_made_leaves_nothing(tmp_path: 
 
     def made_then_interrupted(*args: object, **kwargs: object) -> str:
         made = real(*args, **kwargs)  # type: ignore[call-overload]
-        os.kill(os.getpid(), signal.SIGINT)  # lands before the caller has the folder's name
+        ctrl_c()  # lands before the caller has the folder's name
         return str(made)
 
     monkeypatch.setattr(output.tempfile, "mkdtemp", made_then_interrupted)
@@ -160,7 +170,7 @@ def test_ctrl_c_while_a_failed_kit_is_cleaned_up_leaves_nothing(tmp_path: Path,
     real = shutil.rmtree
 
     def interrupted_rmtree(path: object, *args: object, **kwargs: object) -> None:
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C again while cleaning up
+        ctrl_c()  # Ctrl-C again while cleaning up
         real(path, *args, **kwargs)  # type: ignore[arg-type]
 
     def fails() -> None:
@@ -178,7 +188,7 @@ def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_nothing(tmp_path: Pa
 
     def made_then_interrupted(*args: object, **kwargs: object) -> tuple[int, str]:
         made = real(*args, **kwargs)  # type: ignore[call-overload]
-        os.kill(os.getpid(), signal.SIGINT)
+        ctrl_c()
         return made  # type: ignore[no-any-return]
 
     monkeypatch.setattr(output.tempfile, "mkstemp", made_then_interrupted)

@@ -59,16 +59,16 @@ def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: P
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while len(ours()) < 3:  # two renders and at least one check beside them
         assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "stderr").read_text()
         time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=30)
+    proc.wait(timeout=120)
     log.close()
     ended = time.monotonic()
     while ours():
-        assert time.monotonic() - ended < 5.0, f"left running: {ours()}"
+        assert time.monotonic() - ended < 60, f"left running: {ours()}"
         time.sleep(0.02)
     err = (tmp_path / "stderr").read_bytes()
     assert proc.returncode == 128 + signal.SIGINT, err

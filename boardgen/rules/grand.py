@@ -59,7 +59,7 @@ from typing import cast
 
 from boardgen.model import race
 from boardgen.model.grand import GrandLayout
-from boardgen.rules.protocol import Rng
+from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.race import (
     DIE,
     PASS,
@@ -170,6 +170,40 @@ class GrandGame(RaceGame):
                                    f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
         state.clear()
         self._play_on(state, move)
+
+    def play_turns(self, state: Position, players: Sequence[Player], rng: Rng,
+                   turn_cap: int) -> tuple[int, int, int, list[str]]:
+        """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
+        seat's player and played as `play` plays it: how many, the moves offered in all, the
+        most at one decision, and the `events` of each in turn
+        (`boardgen.rules.protocol.TurnPlaying`: the play loop's cost paid once a game). A player
+        that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has its draw made
+        here as it makes it (`tie_break`: a draw only where the best moves tie)."""
+        seats = state.seats
+        greedy = [bool(getattr(player, "picks_best", False)) for player in players]
+        choice, choose, play_on, events_of = rng.choice, self._choice, self._play_on, self.events
+        events: list[str] = []
+        decisions = offered = widest = 0
+        while state.winner < 0 and state.turn < turn_cap:
+            legal, best, _ = state.memo or choose(state)
+            count = len(legal)
+            if not count:
+                raise RuntimeError(f"{self.id}: no legal move in an unfinished game")
+            seat = state.turn % seats
+            if greedy[seat]:
+                move = best[0] if len(best) == 1 else choice(best)
+            else:
+                move = players[seat].choose(self, state, rng)
+                if move not in legal:
+                    raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, legal))}")
+            state.clear()
+            play_on(state, move)
+            events += events_of(state)
+            offered += count
+            if count > widest:
+                widest = count
+            decisions += 1
+        return decisions, offered, widest, events
 
     def legal_moves(self, state: AnyPosition) -> Sequence[Move]:
         choice = state.memo if type(state) is Position else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from pathlib import Path
@@ -104,9 +103,9 @@ def test_random_playouts_keep_every_rule(name, seed, players, young):
         moves = game.legal_moves(state)
         assert moves, "no legal move before the end"
         move = rng.choice(list(moves))
-        snapshot = copy.deepcopy(state)
+        snapshot = state.key()  # what == compares, as plain data (a deep copy copied the geometry)
         after = game.apply(state, move)
-        assert state == snapshot, "apply changed its input"
+        assert state.key() == snapshot, "apply changed its input"
         assert set(after.pawns) <= squares
         if isinstance(move, Walk):
             assert after.turn == state.turn + 1
