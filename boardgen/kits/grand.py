@@ -55,7 +55,8 @@ def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
     """The board, the pawns (discs cut on a circle 1 mm inside the drawing), the two die nets and
     the event cards, each design printed as many times as the deck holds it."""
     ids = piece_ids(layout)
-    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"]),
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"],
+                                                                colours={c: c for c in ids["pawn"]}),
                       *die_designs(drawings.dice),
                       *designs("card", drawings.fronts, file_prefix="card-", outline=card_outline(layout.bleed_mm),
                                bleed=layout.bleed_mm, names=ids["card"],

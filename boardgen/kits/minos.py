@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
-from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs
+from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs, numbered
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, dice_block, discs_block, impose
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
@@ -39,7 +39,9 @@ def catalogue(layout: MinosLayout, drawings: Drawings) -> Catalogue:
     """The board, every player's pieces (discs cut on a circle 1 mm inside the drawing) and the
     die nets."""
     ids = piece_ids(layout)
-    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"]),
+    colours, numbers = numbered(COLOURS[: layout.players[1]], layout.pieces_per_player)
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"],
+                                                                colours=colours, markings=numbers),
                       *die_designs(drawings.dice)))
 
 

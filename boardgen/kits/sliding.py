@@ -70,7 +70,8 @@ def catalogue(layout: SlidingLayout, drawings: Drawings) -> Catalogue:
 def sliding_pieces(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
     """The tiles and standees every sliding kit prints."""
     standees = [replace(p, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face(p.size))))
-                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"])]
+                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"],
+                                   colours={colour: colour for colour in ids["pawn"]})]
     return [*designs("tile", drawings.tiles, prefix="tile-", names=ids["tile"]), *standees]
 
 

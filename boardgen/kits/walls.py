@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
-from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs
+from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs, numbered
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, discs_block, impose, items
 from boardgen.kits.rules_text import rules_blocks, rules_pages
@@ -50,11 +50,13 @@ def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
     """The board, the wall blocks at board scale (each cut on its polyomino outline) and the
     pawns (discs cut on a circle 1 mm inside the drawing)."""
     ids = piece_ids(layout)
+    colours, numbers = numbered(layout.colours, layout.pawns_per_player)
     outlines = {b.id.lower(): Outline("polygon", points=svg.block_outline(b, layout.pitch_mm)) for b in layout.blocks}
     blocks = [replace(p, outline=outlines[p.label])
               for p in designs("block", drawings.blocks, prefix="block-", lower=True, names=ids["block"])]
     return Catalogue((board(drawings.board), *blocks,
-                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"])))
+                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"],
+                                   colours=colours, markings=numbers)))
 
 
 def setup(layout: WallsLayout, seed: int) -> WallsLayout:
