@@ -104,7 +104,9 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
       check's one-line verdict for the cover, or a function that gives it (called when the
       PDF is finished: the check may run beside the drawing);
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
-      reach the command line).
+      reach the command line);
+    - ``rules_text(layout, lang)``: the rules as blocks (``h``, ``p``, ``li``), what the
+      rules pages set and the braille and large-print editions read.
 
     Optional members (see `KitExtras`): ``Drawings``, the dataclass `draw` returns (drawings
     are cached between renders only for such a kit); ``piece_ids(layout)``, every single
@@ -124,6 +126,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
                   options: KitOptions, /, *, summary: Summary) -> ImposedPdf: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
+
+    def rules_text(self, layout: LayoutC, lang: str, /) -> list[tuple[str, str]]: ...
 
 
 class KitExtras(Protocol):

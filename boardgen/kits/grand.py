@@ -105,6 +105,12 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones, describe=lambda axis, s: grand.seam_cuts(layout, axis, s))
 
 
+def rules_text(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    return rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang)
+
+
 def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -131,8 +137,7 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
-                    word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
                               dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)

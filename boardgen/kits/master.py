@@ -96,6 +96,14 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
     )
 
 
+def rules_text(layout: MasterLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    values = rule_values(layout, lang)
+    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+            + interpretation_blocks("master", lang, values, layout=layout))
+
+
 def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -117,9 +125,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
         # Paper first (cover, rules, score pad), then card.
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                    + interpretation_blocks("master", lang, values, layout=layout), word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         if drawings.score_pad:  # not in a reprint of other parts
             score_pad_page(pdf, pdf.add_svg_form("Score-pad", drawings.score_pad))
         tokens = items(pdf, pieces_.of_kind("token"), form_prefix="Token-")

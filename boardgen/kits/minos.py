@@ -99,6 +99,14 @@ def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
                       describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
+def rules_text(layout: MinosLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    values = rule_values(layout, lang)
+    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+            + interpretation_blocks("minos", lang, values, layout=layout))
+
+
 def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -116,9 +124,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                    + interpretation_blocks("minos", lang, values, layout=layout), word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
                               dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)

@@ -92,6 +92,12 @@ def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> 
     return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note)
 
 
+def rules_text(layout: WallsLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    return rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
+
+
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -110,8 +116,7 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "walls_start"), start, layout.board_mm))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path),
-                    word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block")),
                               discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
