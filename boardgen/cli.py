@@ -666,13 +666,23 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--bed", default="220x220", show_default=True, metavar="WxH",
+              help="--for 3d: the printer's bed in mm; the plates fill it and a larger board is cut to fit.")
+@click.option("--base", type=float, default=1.6, show_default=True, help="--for 3d: the tiles' base, mm.")
+@click.option("--wall", type=float, default=3.0, show_default=True, help="--for 3d: the walls' height, mm.")
+@click.option("--braille", default=None, metavar="LANG", help="--for 3d: the braille's language (default: --lang).")
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
-           seed: int | None, lang: str) -> None:
-    """Write GAME's pieces as a print service takes them, with a preflight report."""
+           seed: int | None, lang: str, bed: str, base: float, wall: float, braille: str | None) -> None:
+    """Write GAME's pieces as a print service takes them, with a preflight report; --for 3d: as
+    solids to 3D-print (STL, 3MF) with braille (docs/3d-and-touch.md)."""
     from boardgen.export import export_kit
     from boardgen.options import KitOptions
 
     options = KitOptions(paper=paper, theme=theme, lang=lang, seed=seed)
+    if service == "3d":
+        from boardgen.export.mesh import cli_export
+
+        return cli_export(game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille)
     result = export_kit(game or DEFAULT_GAME, output, options, service, cards=cards)
     for path in result.files:
         size = path.stat().st_size
