@@ -432,7 +432,7 @@ def board_plate(options: MeshOptions) -> float:
 
 # Splitting a board ---------------------------------------------------------------------------
 
-def cuts(length: float, room: float, offset: float, pitch: float, cells: int, *, what: str) -> list[float]:
+def cuts(length: float, room: float, offset: float, pitch: float, cells: int, *, what: str, bed: str) -> list[float]:
     """Where to cut a board `length` mm long into parts of at most `room` mm (each cut on a cell
     edge; a part with a neighbour after it carries its dovetails' depth too)."""
     edges = [offset + k * pitch + CUT_OFFSET_MM for k in range(1, cells)]
@@ -440,8 +440,8 @@ def cuts(length: float, room: float, offset: float, pitch: float, cells: int, *,
     while length - out[-1] > room:
         fits = [e for e in edges if e > out[-1] + 1e-6 and e - out[-1] + TAB_MM[2] <= room]
         if not fits:
-            raise UsageError(f"--bed: {what} cannot be cut into parts that fit a bed of {room + 2 * PLATE_MARGIN_MM:g} "
-                             f"mm (its cells are {pitch:g} mm); give a larger --bed")
+            raise UsageError(f"--bed {bed}: {what} cannot be cut on its cell edges ({pitch:g} mm apart) into "
+                             f"parts that fit the bed less its {PLATE_MARGIN_MM:g} mm margin; give a larger --bed")
         out.append(fits[-1])
     return [*out, length]
 
@@ -469,8 +469,9 @@ def split_board(solid: Manifold, piece: PieceDesign, bed: tuple[float, float], g
         return [("whole", solid)]
     offset, pitch, cells = grid
     # The solid is upright (y up): the grid's cell edges counted from the bottom are h - edge.
-    xs = cuts(w, room_w, offset, pitch, cells, what=f"the board of {piece.id}")
-    ys = cuts(h, room_h, offset, pitch, cells, what=f"the board of {piece.id}")
+    shown = f"{bed[0]:g}x{bed[1]:g}"
+    xs = cuts(w, room_w, offset, pitch, cells, what=piece.id, bed=shown)
+    ys = cuts(h, room_h, offset, pitch, cells, what=piece.id, bed=shown)
     centres = [offset + (k + 0.5) * pitch for k in range(cells)]
     m = so.lib()
     grown = m.JoinType.Miter
@@ -570,6 +571,7 @@ class Made:
     """The solids of a kit and what they were made from."""
 
     built: Built
+    catalogue: Catalogue
     braille: Translator
     layout: Any
     rules: list[tuple[str, str]]
@@ -596,7 +598,7 @@ def build_solids(game: str, options: Any, mesh: MeshOptions) -> Made:
     maker = Maker(engine.name, layout, catalogue, mesh, tr, options.lang, float(theme.style["corridor_width"]))
     grid = maker.cell_edges()
     built = maker.build(lambda solid, piece: split_board(solid, piece, mesh.bed, grid))
-    return Made(built, tr, layout, kit.rules_text(layout, options.lang))
+    return Made(built, catalogue, tr, layout, kit.rules_text(layout, options.lang))
 
 
 def export_mesh(game: str, out_root: Path, options: Any, mesh: MeshOptions) -> MeshResult:
