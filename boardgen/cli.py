@@ -215,12 +215,15 @@ def list_command() -> None:
 @click.option("--preview-vision", type=click.Choice(["deuteranopia", "protanopia", "tritanopia", "grey"]),
               default=None, help="Write the PNG previews as seen with this colour vision, into "
                                  "preview/<pdf name>-<vision>/.")
+@click.option("--large-print", is_flag=True,
+              help="The rules in 18 pt type, one column (with --only rules: the rules alone), and an HTML "
+                   "edition of them with headings beside the PDF (<pdf name>-rules.html).")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
-           preview_vision: str | None) -> None:
+           preview_vision: str | None, large_print: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.cut.laser import bed_size
     from boardgen.options import KitOptions
@@ -235,7 +238,8 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
                          split=split, cut=cut_machine, kerf=kerf, bed=bed_size(bed),
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
-                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
+                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision,
+                         large_print=large_print)
     from boardgen.errors import UnplayableError
     from boardgen.tune import hint
 
