@@ -324,6 +324,11 @@ def test_pawns_of_each_colour_have_a_shape_of_their_own() -> None:
             top = unary_union([p for p in flat if p.area > 0])
             tops[result.catalogue.get(piece.id).colour] = top
     assert set(tops) == {"red", "yellow", "green", "blue"}
+    # The shapes are the theme's symbols, the ones printed beside each colour (classic: red
+    # triangle, yellow star, green square, blue circle).
+    corners = {c: len(t.simplify(0.01).exterior.coords) - 1 for c, t in tops.items()}
+    assert (corners["red"], corners["yellow"], corners["green"]) == (3, 10, 4)
+    assert corners["blue"] >= 32
     centred = {c: shapely_affinity.translate(t, -t.centroid.x, -t.centroid.y) for c, t in tops.items()}
     for a in centred:
         for b in centred:

@@ -67,10 +67,11 @@ TAB_MM = (6.0, 10.0, 5.0)  # a dovetail: neck, head, depth
 # A board is cut this far past a cell edge: inside a ridge or a rim, never on a face of the
 # solid (a cut on a face would leave the parts touching along an edge: no longer two-manifold).
 CUT_OFFSET_MM = 0.45
-# A player colour's shape, felt on the pawn's knob and on its start.
+# A player colour's shape, felt on the pawn's knob and on its start: the theme's symbol for the
+# colour (the one printed beside it), else this one.
 SHAPES = {"red": "circle", "yellow": "square", "green": "triangle", "blue": "cross", "white": "hexagon",
           "black": "star"}
-SHAPE_ORDER = ("circle", "square", "triangle", "cross", "hexagon", "star")
+SHAPE_ORDER = ("circle", "square", "triangle", "cross", "hexagon", "star", "diamond")
 # A field effect's large dots, on a 3 x 2 grid (column, row) 3.5 mm apart.
 EFFECT_DOTS: dict[str, tuple[tuple[int, int], ...]] = {
     "sanctuary": ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)),
@@ -141,9 +142,9 @@ class Maker:
     """Builds the solids of one kit."""
 
     def __init__(self, engine: str, layout: Any, catalogue: Catalogue, options: MeshOptions, tr: Translator,
-                 lang: str, corridor: float) -> None:
+                 lang: str, corridor: float, symbols: dict[str, str]) -> None:
         self.engine, self.layout, self.catalogue, self.options = engine, layout, catalogue, options
-        self.tr, self.lang, self.corridor = tr, lang, corridor
+        self.tr, self.lang, self.corridor, self.symbols = tr, lang, corridor, symbols
         self.notes: list[str] = []
 
     # Labels ----------------------------------------------------------------------------------
@@ -170,6 +171,12 @@ class Maker:
         return so.braille(lines, x + w / 2, y + h / 2, z)
 
     def shape_of(self, colour: str) -> str:
+        """The tactile shape of a player colour: the theme's symbol for it (if the theme draws
+        symbols and every colour has its own), else `SHAPES`'s, else the next unused one."""
+        colours = sorted({p.colour for p in self.catalogue if p.colour})
+        themed = [self.symbols.get(c) for c in colours]
+        if all(s in SHAPE_ORDER for s in themed) and len(set(themed)) == len(themed) and colour in self.symbols:
+            return self.symbols[colour]
         if colour in SHAPES:
             return SHAPES[colour]
         colours = sorted({p.colour for p in self.catalogue if p.colour} - set(SHAPES))
@@ -595,7 +602,8 @@ def build_solids(game: str, options: Any, mesh: MeshOptions) -> Made:
     setup = kit.setup(layout, seed)
     drawings = draw_kit(kit, layout, theme, setup, seed, options.lang)
     catalogue = kit.catalogue(layout, drawings)
-    maker = Maker(engine.name, layout, catalogue, mesh, tr, options.lang, float(theme.style["corridor_width"]))
+    maker = Maker(engine.name, layout, catalogue, mesh, tr, options.lang, float(theme.style["corridor_width"]),
+                  dict(theme.symbols))
     grid = maker.cell_edges()
     built = maker.build(lambda solid, piece: split_board(solid, piece, mesh.bed, grid))
     return Made(built, catalogue, tr, layout, kit.rules_text(layout, options.lang))

@@ -174,6 +174,8 @@ def shape_mark(kind: str, size: float) -> CrossSection:
         return m.CrossSection.circle(r, SEGMENTS)
     if kind == "square":
         return rect(-r * 0.9, -r * 0.9, r * 1.8, r * 1.8)
+    if kind == "diamond":
+        return section([(0.0, -r), (r * 0.8, 0.0), (0.0, r), (-r * 0.8, 0.0)])
     if kind == "cross":
         arm = r * 0.38
         return rect(-r, -arm, 2 * r, 2 * arm) + rect(-arm, -r, 2 * arm, 2 * r)
@@ -182,7 +184,7 @@ def shape_mark(kind: str, size: float) -> CrossSection:
     for k in range(sides):
         a = -math.pi / 2 + 2 * math.pi * k / sides
         radius = r * (0.45 if kind == "star" and k % 2 else 1.0)
-        points.append((r * 0 + radius * math.cos(a), radius * math.sin(a)))
+        points.append((radius * math.cos(a), radius * math.sin(a)))
     return section(points)
 
 
