@@ -20,8 +20,9 @@ from boardgen.options import KitOptions, kit_file_name
 @pytest.fixture(scope="module")
 def large(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("large")
-    result = CliRunner().invoke(cli, ["render", "classic", "--only", "rules", "--large-print", "--no-check",
-                                      "-o", str(out)])
+    result = CliRunner().invoke(
+        cli, ["render", "classic", "--only", "rules", "--large-print", "--no-check", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     return out / "classic"
 

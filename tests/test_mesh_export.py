@@ -124,7 +124,8 @@ def test_each_footprint_is_its_catalogue_outline(game: str) -> None:
     checked = 0
     for piece in result.catalogue:
         if piece.kind not in ("tile", "card", "block", "token", "wand") and not (
-                piece.kind == "pawn" and piece.outline.shape == "circle"):
+            piece.kind == "pawn" and piece.outline.shape == "circle"
+        ):
             continue
         w, h = piece.size
         placed = placement(piece.id, piece.kind, piece.outline, w, h, 0, 0, stock="card", page=0)
@@ -165,7 +166,7 @@ def test_plates_fit_the_bed_and_nothing_overlaps(classic_folder: Path) -> None:
             assert z0 == pytest.approx(0, abs=1e-6)
             boxes.append((x0, y0, x1, y1))
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (plate["file"], a, b)
         found += len(boxes)
     assert found == expected_copies
@@ -201,8 +202,11 @@ def test_braille_of_a_known_word_is_the_standard_dots() -> None:
     assert [braille.dots(c) for c in fr.cells("é3")] == [(1, 2, 3, 4, 5, 6), (6,), (1, 4, 6)]
 
 
-def raised_dots(mesh: trimesh.Trimesh, floor: float, box: tuple[float, float, float, float] | None = None,
-                ) -> list[tuple[float, float, float, float]]:
+def raised_dots(
+    mesh: trimesh.Trimesh,
+    floor: float,
+    box: tuple[float, float, float, float] | None = None,
+) -> list[tuple[float, float, float, float]]:
     """Each raised dot standing on the surface at `floor` (within the box x0, y0, x1, y1):
     (x, y, diameter, height)."""
     v = mesh.vertices
@@ -224,8 +228,9 @@ def raised_dots(mesh: trimesh.Trimesh, floor: float, box: tuple[float, float, fl
         if pts[:, 2].max() < floor + 0.3:
             continue  # the surface's own corners
         low = pts[pts[:, 2] < floor + 0.05]
-        out.append((float(pts[:, 0].mean()), float(pts[:, 1].mean()), float(np.ptp(low[:, 0])),
-                    float(pts[:, 2].max() - floor)))
+        out.append(
+            (float(pts[:, 0].mean()), float(pts[:, 1].mean()), float(np.ptp(low[:, 0])), float(pts[:, 2].max() - floor))
+        )
     return out
 
 
@@ -283,13 +288,16 @@ def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
         assert (one / f).read_bytes() == (two / f).read_bytes(), f
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--bed", "60x60"], "--bed 60x60: board:1 cannot be cut on its cell edges"),
-    (["--bed", "big"], "--bed 'big': give the printer bed as WIDTHxHEIGHT"),
-    (["--wall", "-3"], "--wall -3: a height in mm"),
-    (["--base", "0"], "--base 0: a height in mm"),
-    (["--braille", "xx"], "--braille 'xx': no grade 1 braille table"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bed", "60x60"], "--bed 60x60: board:1 cannot be cut on its cell edges"),
+        (["--bed", "big"], "--bed 'big': give the printer bed as WIDTHxHEIGHT"),
+        (["--wall", "-3"], "--wall -3: a height in mm"),
+        (["--base", "0"], "--base 0: a height in mm"),
+        (["--braille", "xx"], "--braille 'xx': no grade 1 braille table"),
+    ],
+)
 def test_bad_options_are_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["export", "classic", "--for", "3d", "-o", str(tmp_path), *args])
     assert result.exit_code == 2, result.output
@@ -347,9 +355,13 @@ def test_race_fields_have_their_number_in_braille_and_effects_in_large_dots() ->
     for index in (1, 10, 25):
         node = graph.node(index)
         left, top, right, bottom = node.shape.box
-        inside = [(x, y, d) for x, y, d, h in raised_dots(board, floor, (left + 1.5, height - bottom + 1.5,
-                                                                          right - 1.5, height - top - 1.5))
-                  if h < 1.0]
+        inside = [
+            (x, y, d)
+            for x, y, d, h in raised_dots(
+                board, floor, (left + 1.5, height - bottom + 1.5, right - 1.5, height - top - 1.5)
+            )
+            if h < 1.0
+        ]
         small = [d for _, _, d in inside if d < 1.7]
         large = [d for _, _, d in inside if d >= 1.7]
         assert len(small) == sum(len(braille.dots(c)) for c in tr.cells(node.label)), index

@@ -29,8 +29,19 @@ PAGE_LINES = 25
 LOUIS_TABLES = {"en": "en-ueb-g1.ctb", "fr": "fr-bfu-comp6.utb", "de": "de-g0.utb"}
 TABLE_FILE = "braille/grade1.toml"
 # What a character becomes before translation when the table has no cell of its own for it.
-PLAIN = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-         "\u2212": "-", "\u2026": "...", "\u00a0": " ", "\u202f": " ", "\u2009": " "}
+PLAIN = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2212": "-",
+    "\u2026": "...",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "\u2009": " ",
+}
 
 
 def cell(dots: str) -> str:
@@ -80,9 +91,17 @@ def _tables() -> dict[str, Table]:
     for lang, t in data.items():
         if lang == "letters":
             continue
-        out[lang] = Table(lang, t["name"], letters, {k: cells_of(v) for k, v in t["signs"].items()},
-                          cells_of(t["capital"]), cells_of(t["capital_word"]), cells_of(t["number"]),
-                          cells_of(t["letter_after_number"]), tuple(cell(d) for d in t["digits"]))
+        out[lang] = Table(
+            lang,
+            t["name"],
+            letters,
+            {k: cells_of(v) for k, v in t["signs"].items()},
+            cells_of(t["capital"]),
+            cells_of(t["capital_word"]),
+            cells_of(t["number"]),
+            cells_of(t["letter_after_number"]),
+            tuple(cell(d) for d in t["digits"]),
+        )
     return out
 
 
@@ -178,8 +197,9 @@ def translator(lang: str, *, use_louis: bool | None = None) -> Translator:
     False); a UsageError naming the languages known for any other."""
     tables = _tables()
     if lang not in tables:
-        raise UsageError(f"--braille {lang!r}: no grade 1 braille table for this language; "
-                         f"boardgen knows {', '.join(languages())}")
+        raise UsageError(
+            f"--braille {lang!r}: no grade 1 braille table for this language; boardgen knows {', '.join(languages())}"
+        )
     if (use_louis if use_louis is not None else louis_available()) and lang in LOUIS_TABLES:
         return Translator(lang, f"liblouis {LOUIS_TABLES[lang]}", None, LOUIS_TABLES[lang])
     return Translator(lang, f"boardgen grade 1 table (layouts/{TABLE_FILE}, {tables[lang].name})", tables[lang])
@@ -237,7 +257,7 @@ def brf(blocks: list[tuple[str, str]], tr: Translator) -> bytes:
             lines += wrap(words, LINE_CELLS, first=0, rest=2)
         else:
             lines += wrap(words, LINE_CELLS, first=2, rest=0)
-    pages = [lines[i:i + PAGE_LINES] for i in range(0, len(lines), PAGE_LINES)] or [[]]
+    pages = [lines[i : i + PAGE_LINES] for i in range(0, len(lines), PAGE_LINES)] or [[]]
     out = "\f".join("".join(to_ascii(line).rstrip() + "\r\n" for line in page) for page in pages) + "\f"
     return out.encode("ascii")
 

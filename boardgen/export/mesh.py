@@ -69,8 +69,14 @@ TAB_MM = (6.0, 10.0, 5.0)  # a dovetail: neck, head, depth
 CUT_OFFSET_MM = 0.45
 # A player colour's shape, felt on the pawn's knob and on its start: the theme's symbol for the
 # colour (the one printed beside it), else this one.
-SHAPES = {"red": "circle", "yellow": "square", "green": "triangle", "blue": "cross", "white": "hexagon",
-          "black": "star"}
+SHAPES = {
+    "red": "circle",
+    "yellow": "square",
+    "green": "triangle",
+    "blue": "cross",
+    "white": "hexagon",
+    "black": "star",
+}
 SHAPE_ORDER = ("circle", "square", "triangle", "cross", "hexagon", "star", "diamond")
 # A field effect's large dots, on a 3 x 2 grid (column, row) 3.5 mm apart.
 EFFECT_DOTS: dict[str, tuple[tuple[int, int], ...]] = {
@@ -141,16 +147,26 @@ class Built:
 class Maker:
     """Builds the solids of one kit."""
 
-    def __init__(self, engine: str, layout: Any, catalogue: Catalogue, options: MeshOptions, tr: Translator,
-                 lang: str, corridor: float, symbols: dict[str, str]) -> None:
+    def __init__(
+        self,
+        engine: str,
+        layout: Any,
+        catalogue: Catalogue,
+        options: MeshOptions,
+        tr: Translator,
+        lang: str,
+        corridor: float,
+        symbols: dict[str, str],
+    ) -> None:
         self.engine, self.layout, self.catalogue, self.options = engine, layout, catalogue, options
         self.tr, self.lang, self.corridor, self.symbols = tr, lang, corridor, symbols
         self.notes: list[str] = []
 
     # Labels ----------------------------------------------------------------------------------
 
-    def label(self, text: str, box: tuple[float, float, float, float], z: float, *, what: str,
-              number: bool = False) -> Manifold | None:
+    def label(
+        self, text: str, box: tuple[float, float, float, float], z: float, *, what: str, number: bool = False
+    ) -> Manifold | None:
         """`text` in braille centred in the box (x, y, w, h, drawing mm) standing at z; where it
         does not fit, a number drops its number sign and other text its capital signs (a note
         says so); None (and a note) when nothing fits."""
@@ -195,8 +211,10 @@ class Maker:
         base, wall = self.options.base, self.options.wall
         width = size * self.corridor
         floor = so.section(corridor_outline(tile.mask, size, width))
-        parts = [so.prism(so.rect(0, 0, size, size), base),
-                 so.prism(so.rect(0, 0, size, size) - floor, wall + so.SINK_MM, base - so.SINK_MM)]
+        parts = [
+            so.prism(so.rect(0, 0, size, size), base),
+            so.prism(so.rect(0, 0, size, size) - floor, wall + so.SINK_MM, base - so.SINK_MM),
+        ]
         a = (size - width) / 2
         if tile.treasure is not None:
             number = self.treasure_numbers()[tile.treasure]
@@ -221,13 +239,17 @@ class Maker:
             at, gap = frame + line * pitch - CLEARANCE_MM, pitch + 2 * CLEARANCE_MM
             rim = rim - so.rect(at, -1, gap, frame + 2) - so.rect(at, size - frame - 1, gap, frame + 2)
             rim = rim - so.rect(-1, at, frame + 2, gap) - so.rect(size - frame - 1, at, frame + 2, gap)
-        parts = [so.prism(so.rect(0, 0, size, size), plate_h),
-                 so.prism(rim, self.options.base + RIM_MM + so.SINK_MM, plate_h - so.SINK_MM)]
-        inset = so.prism(so.rect(CLEARANCE_MM, CLEARANCE_MM, pitch - 2 * CLEARANCE_MM, pitch - 2 * CLEARANCE_MM),
-                         100.0, -1.0)
+        parts = [
+            so.prism(so.rect(0, 0, size, size), plate_h),
+            so.prism(rim, self.options.base + RIM_MM + so.SINK_MM, plate_h - so.SINK_MM),
+        ]
+        inset = so.prism(
+            so.rect(CLEARANCE_MM, CLEARANCE_MM, pitch - 2 * CLEARANCE_MM, pitch - 2 * CLEARANCE_MM), 100.0, -1.0
+        )
         for (row, col), tile in sorted(layout.fixed.items()):
-            solid = (self.tile(tile, pitch) ^ inset).translate((frame + col * pitch, frame + row * pitch,
-                                                                 plate_h - so.SINK_MM))
+            solid = (self.tile(tile, pitch) ^ inset).translate(
+                (frame + col * pitch, frame + row * pitch, plate_h - so.SINK_MM)
+            )
             parts.append(solid)
         return so.union(parts)
 
@@ -240,13 +262,16 @@ class Maker:
         plate_h, wall = board_plate(self.options), self.options.wall
         polys = {n.index: Polygon(n.shape.outline()) for n in graph.nodes}
         path = so.union_cs([so.section(n.shape.outline()) for n in graph.nodes])
-        parts = [so.prism(so.rect(0, 0, size_w, size_h), plate_h),
-                 so.prism(so.rect(0, 0, size_w, size_h) - path, wall + so.SINK_MM, plate_h - so.SINK_MM)]
+        parts = [
+            so.prism(so.rect(0, 0, size_w, size_h), plate_h),
+            so.prism(so.rect(0, 0, size_w, size_h) - path, wall + so.SINK_MM, plate_h - so.SINK_MM),
+        ]
         ridge_w, ridge_h = RIDGE_MM
         for node in graph.nodes:
             cs = so.section(node.shape.outline())
-            parts.append(so.prism(cs - cs.offset(-ridge_w, so.lib().JoinType.Miter), ridge_h + so.SINK_MM,
-                                  plate_h - so.SINK_MM))
+            parts.append(
+                so.prism(cs - cs.offset(-ridge_w, so.lib().JoinType.Miter), ridge_h + so.SINK_MM, plate_h - so.SINK_MM)
+            )
         # A full wall between touching fields that do not follow one another.
         for a in graph.nodes:
             for b in graph.nodes:
@@ -271,8 +296,7 @@ class Maker:
                 parts.append(so.dots_at(points, floor, scale=dot_d / so.DOT_MM))
                 pattern_h = dot_pitch + dot_d + 1.0
                 y, h = y + pattern_h, h - pattern_h
-            mark = self.label(node.label, (x, y, w, h), floor, what=f"field {node.label}",
-                              number=node.label.isdigit())
+            mark = self.label(node.label, (x, y, w, h), floor, what=f"field {node.label}", number=node.label.isdigit())
             if mark is not None:
                 parts.append(mark)
         return so.union(parts)
@@ -294,8 +318,12 @@ class Maker:
         grid = unary_union([line.buffer(grid_w / 2, cap_style="flat") for line in lines])
         starts = []
         for block in layout.blocks:
-            cells = unary_union([box(border + c * pitch, border + r * pitch, border + (c + 1) * pitch,
-                                     border + (r + 1) * pitch) for r, c in block.cells])
+            cells = unary_union(
+                [
+                    box(border + c * pitch, border + r * pitch, border + (c + 1) * pitch, border + (r + 1) * pitch)
+                    for r, c in block.cells
+                ]
+            )
             starts.append(cells.exterior.buffer(start_w / 2, join_style="mitre"))
         solid = so.prism(so.rect(0, 0, size, size), plate_h)
         solid = solid - so.prism(so.from_shapely(grid), grid_d + 1.0, plate_h - grid_d)
@@ -324,8 +352,13 @@ class Maker:
         if piece.marking.isdigit():
             count = int(piece.marking)
             radius = d * (0.5 + 0.55 / 2) / 2
-            points = [(cx + radius * math.cos(math.pi / 2 + 2 * math.pi * k / max(count, 1)),
-                       cy - radius * math.sin(math.pi / 2 + 2 * math.pi * k / max(count, 1))) for k in range(count)]
+            points = [
+                (
+                    cx + radius * math.cos(math.pi / 2 + 2 * math.pi * k / max(count, 1)),
+                    cy - radius * math.sin(math.pi / 2 + 2 * math.pi * k / max(count, 1)),
+                )
+                for k in range(count)
+            ]
             parts.append(so.dots_at(points, PAWN_BASE_MM))
         return so.union(parts)
 
@@ -366,9 +399,14 @@ class Maker:
         s = die_net_face(piece.size[1])
         cube = m.Manifold.cube((s, s, s))
         pip = m.Manifold.sphere(1.4, 16)
-        spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-                 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-                 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+        spots = {
+            1: [(0, 0)],
+            2: [(-1, -1), (1, 1)],
+            3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+        }
         step, c = s * 0.27, s / 2
         holes = []
         faces = {1: (2, s), 6: (2, 0.0), 2: (1, 0.0), 5: (1, s), 3: (0, 0.0), 4: (0, s)}
@@ -439,6 +477,7 @@ def board_plate(options: MeshOptions) -> float:
 
 # Splitting a board ---------------------------------------------------------------------------
 
+
 def cuts(length: float, room: float, offset: float, pitch: float, cells: int, *, what: str, bed: str) -> list[float]:
     """Where to cut a board `length` mm long into parts of at most `room` mm (each cut on a cell
     edge; a part with a neighbour after it carries its dovetails' depth too)."""
@@ -447,8 +486,10 @@ def cuts(length: float, room: float, offset: float, pitch: float, cells: int, *,
     while length - out[-1] > room:
         fits = [e for e in edges if e > out[-1] + 1e-6 and e - out[-1] + TAB_MM[2] <= room]
         if not fits:
-            raise UsageError(f"--bed {bed}: {what} cannot be cut on its cell edges ({pitch:g} mm apart) into "
-                             f"parts that fit the bed less its {PLATE_MARGIN_MM:g} mm margin; give a larger --bed")
+            raise UsageError(
+                f"--bed {bed}: {what} cannot be cut on its cell edges ({pitch:g} mm apart) into "
+                f"parts that fit the bed less its {PLATE_MARGIN_MM:g} mm margin; give a larger --bed"
+            )
         out.append(fits[-1])
     return [*out, length]
 
@@ -460,14 +501,22 @@ def _tabs(at: float, low: float, high: float, centres: list[float], vertical: bo
     chosen = [c for c in centres if low + head < c < high - head][::2] or [(low + high) / 2]
     out = []
     for c in chosen:
-        pts = [(at - 0.01, c - neck / 2), (at + depth, c - head / 2), (at + depth, c + head / 2),
-               (at - 0.01, c + neck / 2)]
+        pts = [
+            (at - 0.01, c - neck / 2),
+            (at + depth, c - head / 2),
+            (at + depth, c + head / 2),
+            (at - 0.01, c + neck / 2),
+        ]
         out.append(so.section(pts if vertical else [(y, x) for x, y in pts]))
     return out
 
 
-def split_board(solid: Manifold, piece: PieceDesign, bed: tuple[float, float], grid: tuple[float, float, int],
-                ) -> list[tuple[str, Manifold]]:
+def split_board(
+    solid: Manifold,
+    piece: PieceDesign,
+    bed: tuple[float, float],
+    grid: tuple[float, float, int],
+) -> list[tuple[str, Manifold]]:
     """The board (upright) cut on cell edges into parts that fit the bed, joined by dovetails;
     the whole board if it fits."""
     w, h = piece.size
@@ -493,14 +542,16 @@ def split_board(solid: Manifold, piece: PieceDesign, bed: tuple[float, float], g
             if i > 0:
                 region = region - so.union_cs(_tabs(xs[i], ys[j], ys[j + 1], centres, True)).offset(CLEARANCE_MM, grown)
             if j > 0:
-                region = region - so.union_cs(_tabs(ys[j], xs[i], xs[i + 1], centres, False)).offset(CLEARANCE_MM,
-                                                                                                     grown)
+                region = region - so.union_cs(_tabs(ys[j], xs[i], xs[i + 1], centres, False)).offset(
+                    CLEARANCE_MM, grown
+                )
             part = solid ^ so.prism(region, 200.0, -50.0)
             parts.append((f"part-{j * (len(xs) - 1) + i + 1}", part))
     return parts
 
 
 # Plates --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -525,8 +576,10 @@ def plates(items: list[Solid], bed: tuple[float, float]) -> list[list[Placed]]:
             if h <= room_w and w <= room_h:
                 turned, w, h = True, h, w
             else:
-                raise UsageError(f"--bed {bed[0]:g}x{bed[1]:g}: {item.id} ({w:.1f} x {h:.1f} mm) does not fit "
-                                 f"on the bed less its {PLATE_MARGIN_MM:g} mm margin; give a larger --bed")
+                raise UsageError(
+                    f"--bed {bed[0]:g}x{bed[1]:g}: {item.id} ({w:.1f} x {h:.1f} mm) does not fit "
+                    f"on the bed less its {PLATE_MARGIN_MM:g} mm margin; give a larger --bed"
+                )
         for k in range(item.count):
             copies.append((item, k, w, h, turned))
     copies.sort(key=lambda c: (-round(c[3], 3), -round(c[2], 3), c[0].id, c[1]))
@@ -558,6 +611,7 @@ def placed_solid(p: Placed) -> Manifold:
 
 
 # The export ----------------------------------------------------------------------------------
+
 
 def require_manifold() -> None:
     try:
@@ -602,8 +656,16 @@ def build_solids(game: str, options: Any, mesh: MeshOptions) -> Made:
     setup = kit.setup(layout, seed)
     drawings = draw_kit(kit, layout, theme, setup, seed, options.lang)
     catalogue = kit.catalogue(layout, drawings)
-    maker = Maker(engine.name, layout, catalogue, mesh, tr, options.lang, float(theme.style["corridor_width"]),
-                  dict(theme.symbols))
+    maker = Maker(
+        engine.name,
+        layout,
+        catalogue,
+        mesh,
+        tr,
+        options.lang,
+        float(theme.style["corridor_width"]),
+        dict(theme.symbols),
+    )
     grid = maker.cell_edges()
     built = maker.build(lambda solid, piece: split_board(solid, piece, mesh.bed, grid))
     return Made(built, catalogue, tr, layout, kit.rules_text(layout, options.lang))
@@ -631,13 +693,20 @@ def export_mesh(game: str, out_root: Path, options: Any, mesh: MeshOptions) -> M
             vertices, triangles = so.arrays(item.solid)
             title = f"boardgen {made.layout.id} {item.id}"
             files[f"{SERVICE}/pieces/{item.file}.stl"] = so.stl([(vertices, triangles)], title)
-            files[f"{SERVICE}/pieces/{item.file}.3mf"] = so.three_mf([(item.id, vertices, triangles, (0.0, 0.0))],
-                                                                     title)
-            rows += [(f"pieces/{item.file}.stl", item.id, item.name, item.count),
-                     (f"pieces/{item.file}.3mf", item.id, item.name, item.count)]
+            files[f"{SERVICE}/pieces/{item.file}.3mf"] = so.three_mf(
+                [(item.id, vertices, triangles, (0.0, 0.0))], title
+            )
+            rows += [
+                (f"pieces/{item.file}.stl", item.id, item.name, item.count),
+                (f"pieces/{item.file}.3mf", item.id, item.name, item.count),
+            ]
             volume = float(item.solid.volume())
-            report_pieces[item.id] = {"file": item.file, "copies": item.count, "triangles": int(len(triangles)),
-                                      "volume_mm3": round(volume, 1)}
+            report_pieces[item.id] = {
+                "file": item.file,
+                "copies": item.count,
+                "triangles": int(len(triangles)),
+                "volume_mm3": round(volume, 1),
+            }
             interrupted()
         plate_report = []
         for k, plate in enumerate(placed, start=1):
@@ -650,21 +719,37 @@ def export_mesh(game: str, out_root: Path, options: Any, mesh: MeshOptions) -> M
             files[f"{SERVICE}/plates/{name}.3mf"] = so.three_mf(objects, title)
             files[f"{SERVICE}/plates/{name}.stl"] = so.stl([(v, t) for _, v, t, _ in objects], title)
             rows += [(f"plates/{name}.3mf", "plate", name, 1), (f"plates/{name}.stl", "plate", name, 1)]
-            plate_report.append({"file": f"plates/{name}.3mf",
-                                 "pieces": [{"piece": p.piece.id, "copy": p.copy + 1,
-                                             "box": [round(v, 3) for v in p.box]} for p in plate]})
+            plate_report.append(
+                {
+                    "file": f"plates/{name}.3mf",
+                    "pieces": [
+                        {"piece": p.piece.id, "copy": p.copy + 1, "box": [round(v, 3) for v in p.box]} for p in plate
+                    ],
+                }
+            )
             interrupted()
         total = sum(v["volume_mm3"] * v["copies"] for v in report_pieces.values())
         grams = total / 1000 * PLA_G_CM3
         metres = total / (math.pi * (FILAMENT_MM / 2) ** 2) / 1000
         files[f"{SERVICE}/braille/rules.brf"] = brf(made.rules, made.braille)
         rows.append(("braille/rules.brf", "rules", "rules in braille", 1))
-        report = {"bed_mm": list(mesh.bed), "base_mm": mesh.base, "wall_mm": mesh.wall, "braille": made.braille.source,
-                  "braille_unknown_characters": sorted(made.braille.unknown),
-                  "pieces": report_pieces, "plates": plate_report, "skipped": built.skipped, "notes": built.notes,
-                  "material": {"volume_cm3": round(total / 1000, 1), "pla_g_solid": round(grams, 1),
-                               "filament_m_1.75mm_solid": round(metres, 1),
-                               "note": "solid volume (100% infill); a slicer's estimate with infill is lower"}}
+        report = {
+            "bed_mm": list(mesh.bed),
+            "base_mm": mesh.base,
+            "wall_mm": mesh.wall,
+            "braille": made.braille.source,
+            "braille_unknown_characters": sorted(made.braille.unknown),
+            "pieces": report_pieces,
+            "plates": plate_report,
+            "skipped": built.skipped,
+            "notes": built.notes,
+            "material": {
+                "volume_cm3": round(total / 1000, 1),
+                "pla_g_solid": round(grams, 1),
+                "filament_m_1.75mm_solid": round(metres, 1),
+                "note": "solid volume (100% infill); a slicer's estimate with infill is lower",
+            },
+        }
         files[f"{SERVICE}/manifest.csv"] = _manifest(rows)
         files[f"{SERVICE}/report.json"] = (json.dumps(report, indent=2, sort_keys=True) + "\n").encode()
         written = write_kit(folder, files, owned=(SERVICE,), before_swap=interrupted)
@@ -679,8 +764,9 @@ def _manifest(rows: list[tuple[str, str, str, int]]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def cli_export(game: str, output: Path, options: Any, *, bed: str, base: float, wall: float,
-               braille: str | None) -> None:
+def cli_export(
+    game: str, output: Path, options: Any, *, bed: str, base: float, wall: float, braille: str | None
+) -> None:
     """`boardgen export GAME --for 3d`: write the folder, list its files and the notes."""
     import click
 
@@ -690,8 +776,10 @@ def cli_export(game: str, output: Path, options: Any, *, bed: str, base: float, 
         click.echo(f"{path} ({path.stat().st_size / 1024:.0f} KiB)")
     report = result.report
     material = report["material"]
-    click.echo(f"3d: {len(report['pieces'])} solids on {len(report['plates'])} plates of {bed} mm, "
-               f"{material['volume_cm3']} cm3 (about {material['pla_g_solid']} g of PLA printed solid); "
-               f"braille: {report['braille']}")
+    click.echo(
+        f"3d: {len(report['pieces'])} solids on {len(report['plates'])} plates of {bed} mm, "
+        f"{material['volume_cm3']} cm3 (about {material['pla_g_solid']} g of PLA printed solid); "
+        f"braille: {report['braille']}"
+    )
     for note in report["notes"]:
         click.echo(f"  note: {note}", err=True)

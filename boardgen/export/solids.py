@@ -74,8 +74,13 @@ def outline_points(outline: Outline, w: float, h: float) -> list[Point]:
     placed = placement("piece", "piece", outline, w, h, 0.0, 0.0, stock="card", page=0)
     if placed.shape == "circle":
         cx, cy = placed.centre
-        return [(cx + placed.radius * math.cos(2 * math.pi * k / SEGMENTS),
-                 cy + placed.radius * math.sin(2 * math.pi * k / SEGMENTS)) for k in range(SEGMENTS)]
+        return [
+            (
+                cx + placed.radius * math.cos(2 * math.pi * k / SEGMENTS),
+                cy + placed.radius * math.sin(2 * math.pi * k / SEGMENTS),
+            )
+            for k in range(SEGMENTS)
+        ]
     return [(x, y) for x, y in placed.polygon().exterior.coords[:-1]]
 
 
@@ -135,8 +140,8 @@ def braille_lines(words: list[str], width: float, height: float) -> list[str] | 
     pieces: list[str] = []
     for w in words:
         while len(w) > per_line >= 3:
-            pieces.append(w[:per_line - 1] + HYPHEN)
-            w = w[per_line - 1:]
+            pieces.append(w[: per_line - 1] + HYPHEN)
+            w = w[per_line - 1 :]
         pieces.append(w)
     for w in pieces:
         if len(w) > per_line:
@@ -190,6 +195,7 @@ def shape_mark(kind: str, size: float) -> CrossSection:
 
 # Mesh files ----------------------------------------------------------------------------------
 
+
 def arrays(solid: Manifold) -> tuple[np.ndarray, np.ndarray]:
     """(vertices n x 3, triangles m x 3) of a solid."""
     mesh = solid.to_mesh()
@@ -210,13 +216,17 @@ def stl(parts: Sequence[tuple[np.ndarray, np.ndarray]], title: str) -> bytes:
     return header + np.uint32(len(corners)).tobytes() + record.tobytes()
 
 
-_CONTENT_TYPES = ('<?xml version="1.0" encoding="UTF-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/'
-                  'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxml'
-                  'formats-package.relationships+xml"/><Default Extension="model" ContentType="application/'
-                  'vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>\n')
-_RELS = ('<?xml version="1.0" encoding="UTF-8"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/'
-         'package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel0" '
-         'Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>\n')
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxml'
+    'formats-package.relationships+xml"/><Default Extension="model" ContentType="application/'
+    'vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>\n'
+)
+_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel0" '
+    'Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>\n'
+)
 
 
 def _xml(text: str) -> str:
@@ -227,10 +237,14 @@ def three_mf(objects: Sequence[tuple[str, np.ndarray, np.ndarray, Point]], title
     """A 3MF package of named objects, each placed on the build plate at its (x, y) offset (mm).
     Written with fixed dates and in order, so the same objects give the same bytes."""
     out = io.StringIO()
-    out.write('<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" '
-              'xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">\n')
-    out.write(f'<metadata name="Title">{_xml(title)}</metadata>\n'
-              '<metadata name="Application">boardgen</metadata>\n<resources>\n')
+    out.write(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" '
+        'xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">\n'
+    )
+    out.write(
+        f'<metadata name="Title">{_xml(title)}</metadata>\n'
+        '<metadata name="Application">boardgen</metadata>\n<resources>\n'
+    )
     for k, (name, vertices, triangles, _) in enumerate(objects, start=1):
         out.write(f'<object id="{k}" type="model" name="{_xml(name)}"><mesh><vertices>\n')
         out.writelines(f'<vertex x="{x:.5f}" y="{y:.5f}" z="{z:.5f}"/>\n' for x, y, z in vertices.tolist())
@@ -243,8 +257,11 @@ def three_mf(objects: Sequence[tuple[str, np.ndarray, np.ndarray, Point]], title
     out.write("</build>\n</model>\n")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        for name, text in (("[Content_Types].xml", _CONTENT_TYPES), ("_rels/.rels", _RELS),
-                           ("3D/3dmodel.model", out.getvalue())):
+        for name, text in (
+            ("[Content_Types].xml", _CONTENT_TYPES),
+            ("_rels/.rels", _RELS),
+            ("3D/3dmodel.model", out.getvalue()),
+        ):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             package.writestr(info, text.encode("utf-8"))
