@@ -316,9 +316,20 @@ def test_parse_bed() -> None:
 # Words whose grade 1 braille the table and liblouis must agree on: capitals, a capitalised
 # word, numbers, a letter after a number, each language's accented letters.
 REFERENCE_WORDS = {
-    "en": ["book", "the maze 12", "Troll", "Purse of gold", "VIII", "3a", "Spider, owl; bat."],
-    "fr": ["livre", "épée 12", "Élan", "château où l'on rêve"],
-    "de": ["Buch", "größe 12", "Ärger", "Tür, Öl"],
+    "en": [
+        "book",
+        "the maze 12",
+        "Troll",
+        "Purse of gold",
+        "VIII",
+        "3a",
+        "Spider, owl; bat.",
+        "“lair”:",
+        "I–IX,",
+        "Möbius",
+    ],
+    "fr": ["livre", "épée 12", "Élan", "château où l'on rêve", "3 × 4", "Möbius", "X–XVIII,"],
+    "de": ["Buch", "größe 12", "Ärger", "Tür, Öl", "13:", "(61).", "12,", "„Alle", "aus“:", "1–20),"],
 }
 SYSTEM_PYTHON = "/usr/bin/python3"
 

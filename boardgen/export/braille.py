@@ -79,6 +79,7 @@ class Table:
     capital_word: str
     number: str
     letter_after_number: str
+    sign_after_number: str
     digits: tuple[str, ...]
 
 
@@ -100,6 +101,7 @@ def _tables() -> dict[str, Table]:
             cells_of(t["capital_word"]),
             cells_of(t["number"]),
             cells_of(t["letter_after_number"]),
+            cells_of(t.get("sign_after_number", "")),
             tuple(cell(d) for d in t["digits"]),
         )
     return out
@@ -138,38 +140,63 @@ class Translator:
         return out.replace(" ", BLANK)
 
     def _word(self, word: str) -> str:
+        """One word: capitals marked per run of letters (a run of two or more capitals with the
+        word's capital sign), numbers with their sign, a letter a-j after a number with the
+        table's indicator, and (German) a low sign after a number with its own."""
         table = self.table
         assert table is not None
+        chars = "".join(_plain(raw, table) for raw in word)
         out: list[str] = []
-        letters = [c for c in word if c.isalpha()]
-        all_caps = len(letters) > 1 and all(c.isupper() for c in letters) and bool(table.capital_word)
-        if all_caps:
-            out.append(table.capital_word)
         in_number = False
-        for raw in word:
-            for char in _plain(raw, table):
-                if char.isdigit() and char in "0123456789":
-                    if not in_number:
-                        out.append(table.number)
-                        in_number = True
-                    out.append(table.digits[int(char)])
-                    continue
-                if in_number and char in ".,":  # a decimal point or a thousands separator
-                    out.append(table.signs.get(char, ""))
-                    continue
-                lower = char.lower()
-                found = table.letters.get(lower) or table.signs.get(lower)
-                if found is None:
-                    self.unknown.add(char)
-                    in_number = False
-                    continue
-                if in_number and lower in "abcdefghij" and lower in table.letters:
-                    out.append(table.letter_after_number)
-                in_number = False
-                if char != lower and not all_caps:
-                    out.append(table.capital)
+        run_caps = False  # inside a run of letters marked with the word's capital sign
+        for k, char in enumerate(chars):
+            if char.isdigit() and char in "0123456789":
+                if not in_number:
+                    out.append(table.number)
+                    in_number = True
+                out.append(table.digits[int(char)])
+                run_caps = False
+                continue
+            after = chars[k + 1] if k + 1 < len(chars) else ""
+            if in_number and char in ".," and after.isdigit():  # a decimal point or a thousands separator
+                out.append(table.signs.get(char, ""))
+                continue
+            lower = char.lower()
+            found = table.letters.get(lower) or table.signs.get(lower)
+            if found is None:
+                self.unknown.add(char)
+                in_number = run_caps = False
+                continue
+            if not char.isalpha():
+                low = all(set(dots(c)) <= {2, 3, 5, 6} for c in found)
+                marked = char not in ".," and not found.startswith(table.sign_after_number)
+                if in_number and table.sign_after_number and low and marked:
+                    out.append(table.sign_after_number)
+                in_number = run_caps = False
                 out.append(found)
+                continue
+            if in_number and lower in "abcdefghij" and lower in table.letters:
+                out.append(table.letter_after_number)
+            in_number = False
+            if char != lower and not run_caps:
+                run = _letter_run(chars, k)
+                if len(run) > 1 and run.isupper() and table.capital_word:
+                    out.append(table.capital_word)
+                    run_caps = True
+                else:
+                    out.append(table.capital)
+            elif char == lower:
+                run_caps = False
+            out.append(found)
         return "".join(out)
+
+
+def _letter_run(chars: str, start: int) -> str:
+    """The letters from `start` to the next character that is no letter."""
+    end = start
+    while end < len(chars) and chars[end].isalpha():
+        end += 1
+    return chars[start:end]
 
 
 def _plain(char: str, table: Table) -> str:
