@@ -225,9 +225,9 @@ def raised_dots(
     out = []
     for label in np.unique(group):
         pts = top[group == label]
-        if pts[:, 2].max() < floor + 0.3:
-            continue  # the surface's own corners
         low = pts[pts[:, 2] < floor + 0.05]
+        if not floor + 0.3 < pts[:, 2].max() < floor + 1.0 or not len(low):
+            continue  # the surface's own corners, or a wall
         out.append(
             (float(pts[:, 0].mean()), float(pts[:, 1].mean()), float(np.ptp(low[:, 0])), float(pts[:, 2].max() - floor))
         )
@@ -428,3 +428,41 @@ def test_race_fields_have_their_number_in_braille_and_effects_in_large_dots() ->
 
         expected = len(EFFECT_DOTS[kinds[0]]) if kinds and kinds[0] in EFFECT_DOTS else 0
         assert len(large) == expected, (index, kinds)
+
+
+def test_the_fixed_tiles_are_built_onto_the_board_with_their_walls() -> None:
+    result = made("classic")
+    layout = result.layout
+    board = trimesh.util.concatenate([read_stl(p.solid) for p in result.built.pieces if p.id.startswith("board:")])
+    plate, base, wall = 2 * OPTIONS.base, OPTIONS.base, OPTIONS.wall
+    size, frame, pitch = layout.board_mm, layout.frame_mm, layout.pitch_mm
+    points, expected = [], []
+    for (row, col), tile in sorted(layout.fixed.items()):
+        x0, top = frame + col * pitch, frame + row * pitch  # drawing mm, y down
+        arms = {N: (pitch / 2, 3.0), S: (pitch / 2, pitch - 3.0), E: (pitch - 3.0, pitch / 2), W: (3.0, pitch / 2)}
+        for side, (u, v) in arms.items():
+            points.append((x0 + u, size - (top + v)))  # upright: y up
+            expected.append(plate + base + (0.0 if tile.mask & side else wall))
+    heights = top_heights(board, points)
+    assert heights == pytest.approx(expected, abs=0.06)  # 0.05 mm: a feature reaches into what it stands on
+    # Between two fixed tiles, a loose tile's slot: the plate, bare.
+    (row, col) = sorted(layout.fixed)[0]
+    assert top_heights(board, [(frame + (col + 1.5) * pitch, size - (frame + (row + 0.5) * pitch))]) == (
+        pytest.approx([plate], abs=1e-3)
+    )
+
+
+def test_a_treasure_tile_carries_its_treasure_number_in_braille() -> None:
+    result = made("classic")
+    numbers = {t.id: k for k, t in enumerate(result.layout.treasures, start=1)}
+    tr = braille.translator("en", use_louis=False)
+    checked = 0
+    for tile in result.layout.loose:
+        if tile.treasure is None:
+            continue
+        solid = next(p for p in result.built.pieces if p.id == "tile:" + tile.id.removeprefix("tile-"))
+        found = raised_dots(read_stl(solid.solid), OPTIONS.base)
+        assert len(found) == sum(len(braille.dots(c)) for c in tr.cells(str(numbers[tile.treasure]))), tile.id
+        assert all(abs(h - 0.6) < 0.06 for *_, h in found)
+        checked += 1
+    assert checked >= 6
