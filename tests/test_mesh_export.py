@@ -273,10 +273,13 @@ def test_the_rules_in_braille_are_an_embossable_brf(classic_folder: Path) -> Non
         lines = page.split("\r\n")
         assert lines[-1] == "" and len(lines) - 1 <= 25
         assert all(len(line) <= 40 and set(line) <= set(braille.BRAILLE_ASCII) for line in lines)
-    # The rules' first heading, in NA Braille ASCII: letters are themselves, "," the capital sign.
+    # The title first, then the rules' first heading, in NA Braille ASCII: letters are
+    # themselves, "," the capital sign.
+    lines = text.replace("\f", "").split("\r\n")
+    assert lines[0].strip() == ",LABYRINTH"
     first = next(line for line in Path("layouts/rules/classic.en.md").read_text().splitlines() if line.startswith("# "))
-    word = first[2:].split()[0]
-    assert "," + word.upper() in text.split("\r\n")[0]
+    heading = " ".join("," + w.upper() if w[0].isupper() else w.upper() for w in first[2:].split())
+    assert heading in [line.strip() for line in lines]
 
 
 def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:

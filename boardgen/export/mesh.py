@@ -731,7 +731,7 @@ def export_mesh(game: str, out_root: Path, options: Any, mesh: MeshOptions) -> M
         total = sum(v["volume_mm3"] * v["copies"] for v in report_pieces.values())
         grams = total / 1000 * PLA_G_CM3
         metres = total / (math.pi * (FILAMENT_MM / 2) ** 2) / 1000
-        files[f"{SERVICE}/braille/rules.brf"] = brf(made.rules, made.braille)
+        files[f"{SERVICE}/braille/rules.brf"] = brf([("h", made.layout.title[options.lang]), *made.rules], made.braille)
         rows.append(("braille/rules.brf", "rules", "rules in braille", 1))
         report = {
             "bed_mm": list(mesh.bed),
