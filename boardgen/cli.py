@@ -686,7 +686,8 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
     if service == "3d":
         from boardgen.export.mesh import cli_export
 
-        return cli_export(game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille)
+        return cli_export(game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille,
+                          cards=cards)
     result = export_kit(game or DEFAULT_GAME, output, options, service, cards=cards)
     for path in result.files:
         size = path.stat().st_size

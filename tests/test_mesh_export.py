@@ -299,6 +299,7 @@ def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
         (["--wall", "-3"], "--wall -3: a height in mm"),
         (["--base", "0"], "--base 0: a height in mm"),
         (["--braille", "xx"], "--braille 'xx': no grade 1 braille table"),
+        (["--cards", "poker"], "--cards is for the card services"),
     ],
 )
 def test_bad_options_are_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:

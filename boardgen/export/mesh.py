@@ -765,11 +765,21 @@ def _manifest(rows: list[tuple[str, str, str, int]]) -> bytes:
 
 
 def cli_export(
-    game: str, output: Path, options: Any, *, bed: str, base: float, wall: float, braille: str | None
+    game: str,
+    output: Path,
+    options: Any,
+    *,
+    bed: str,
+    base: float,
+    wall: float,
+    braille: str | None,
+    cards: str | None = None,
 ) -> None:
     """`boardgen export GAME --for 3d`: write the folder, list its files and the notes."""
     import click
 
+    if cards is not None:
+        raise UsageError("--cards is for the card services (tgc, mpc, drivethru); --for 3d keeps the layout's sizes")
     mesh = MeshOptions(parse_bed(bed), base, wall, braille)
     result = export_mesh(game, output, options, mesh)
     for path in result.files:
