@@ -470,3 +470,12 @@ def test_a_treasure_tile_carries_its_treasure_number_in_braille() -> None:
         assert all(abs(h - 0.6) < 0.06 for *_, h in found)
         checked += 1
     assert checked >= 6
+
+
+def test_without_manifold3d_the_message_names_the_extra(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "manifold3d", None)  # what an import of a missing module meets
+    result = CliRunner().invoke(cli, ["export", "classic", "--for", "3d", "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "pip install 'boardgen[3d]'" in result.output
