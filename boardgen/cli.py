@@ -282,12 +282,15 @@ def list_command() -> None:
 @click.option("--preview-vision", type=click.Choice(["deuteranopia", "protanopia", "tritanopia", "grey"]),
               default=None, help="Write the PNG previews as seen with this colour vision, into "
                                  "preview/<pdf name>-<vision>/.")
+@click.option("--large-print", is_flag=True,
+              help="The rules in 18 pt type, one column (with --only rules: the rules alone), and an HTML "
+                   "edition of them with headings beside the PDF (<pdf name>-rules.html).")
 def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
            fallback: str | None, margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
            back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
            gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
            preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
-           preview_vision: str | None) -> None:
+           preview_vision: str | None, large_print: bool) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.errors import UnplayableError
     from boardgen.options import KitOptions
@@ -303,7 +306,8 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
                          back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
                          split=split, cut=cut_machine, kerf=kerf, bed=_bed(bed, cut_machine),
                          previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
-                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision)
+                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision,
+                         large_print=large_print)
     try:
         for result, took in _render_each(names, output, options):
             click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
@@ -861,6 +865,11 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
 @click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
               help=LANG_HELP)
+@click.option("--bed", default="220x220", show_default=True, metavar="WxH",
+              help="--for 3d: the printer's bed in mm; the plates fill it and a larger board is cut to fit.")
+@click.option("--base", type=FINITE, default=1.6, show_default=True, help="--for 3d: the tiles' base, mm.")
+@click.option("--wall", type=FINITE, default=3.0, show_default=True, help="--for 3d: the walls' height, mm.")
+@click.option("--braille", default=None, metavar="LANG", help="--for 3d: the braille's language (default: --lang).")
 @click.option("--base-url", default=None, metavar="URL",
               help="tts, ttpg: the http(s) address you host the exported folder at (default: file:/// paths).")
 @click.option("--tts-scale", type=FiniteFloat(min=0.01, max=100.0), default=1.0, show_default=True,
@@ -870,14 +879,21 @@ SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ o
                                            "check.")
 @click.option("--no-check", "no_check", is_flag=True, help="tts, ttpg, tabletop-club: skip the playability check.")
 def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
-           seed: int | None, lang: str, base_url: str | None, tts_scale: float, force: bool, no_check: bool) -> None:
-    """Write GAME's pieces as a print service takes them, with a preflight report; or, --for tts
-    or ttpg, the whole checked kit set up on a virtual table; --for tabletop-club, its pieces as a
-    Tabletop Club asset pack (docs/virtual-tables.md)."""
+           seed: int | None, lang: str, bed: str, base: float, wall: float, braille: str | None,
+           base_url: str | None, tts_scale: float, force: bool, no_check: bool) -> None:
+    """Write GAME's pieces as a print service takes them, with a preflight report; --for tts or
+    ttpg: the whole checked kit set up on a virtual table; --for tabletop-club: its pieces as a
+    Tabletop Club asset pack (docs/virtual-tables.md); --for 3d: as solids to 3D-print (STL,
+    3MF) with braille (docs/3d-and-touch.md)."""
     from boardgen.export import export_kit
     from boardgen.options import KitOptions
 
     options = KitOptions(paper=paper, theme=theme, lang=lang, seed=seed)
+    if service == "3d":
+        from boardgen.export.mesh import cli_export
+
+        return cli_export(game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille,
+                          cards=cards)
     if service in ("tts", "ttpg"):
         from boardgen.export.tts import export_table
 

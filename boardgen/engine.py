@@ -105,7 +105,9 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
       check's one-line verdict for the cover, or a function that gives it (called when the
       PDF is finished: the check may run beside the drawing);
     - ``board_tiling(layout, options)``: how the board is cut into sheets (its warnings
-      reach the command line).
+      reach the command line);
+    - ``rules_text(layout, lang)``: the rules as blocks (``h``, ``p``, ``li``), what the
+      rules pages set and the braille and large-print editions read.
 
     And, read by `boardgen.kit.draw_kit` and `boardgen.kits.reprint`: ``Drawings``, the
     dataclass `draw` returns (drawings are cached between renders only for such a kit);
@@ -126,6 +128,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
                   options: KitOptions, /, *, summary: Summary) -> ImposedPdf: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
+
+    def rules_text(self, layout: LayoutC, lang: str, /) -> list[tuple[str, str]]: ...
 
     @property
     def Drawings(self) -> type: ...  # noqa: N802 (the dataclass's own name)

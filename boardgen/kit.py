@@ -25,7 +25,7 @@ from boardgen.kits.catalogue import Catalogue
 from boardgen.kits.glyphs import check_glyphs
 from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interruptible, kit_id, write_atomic, write_kit
 from boardgen.kits.packing import pieces_fit
-from boardgen.kits.rules_text import check_language
+from boardgen.kits.rules_text import check_language, rules_html
 from boardgen.options import (
     STOCKS,
     KitOptions,
@@ -152,7 +152,13 @@ class KitPlan:
     def entries(self) -> list[str]:
         """The kit folder's top-level names this variant writes (folders end in '/')."""
         return [self.pdf_name, self.json_name, f"{self.svg_dir}/",
-                *(f"{folder}/" for folder in KIT_FOLDERS if folder != "svg")]
+                *(f"{folder}/" for folder in KIT_FOLDERS if folder != "svg"),
+                *([self.html_name] if self.options.large_print else [])]
+
+    @property
+    def html_name(self) -> str:
+        """The rules' HTML edition, written beside the PDF with --large-print."""
+        return self.pdf_name.removesuffix(".pdf") + "-rules.html"
 
 
 @dataclass(frozen=True)
@@ -256,7 +262,8 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
     if plan.is_reprint:
         # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
         _check_parts(options, list(imposed.kinds), layout.id)
-        return KitBuild(plan, setup, drawings, pieces, imposed, report, None, {plan.pdf_name: imposed.data}, summary)
+        return KitBuild(plan, setup, drawings, pieces, imposed, report, None,
+                        {plan.pdf_name: imposed.data, **_html_edition(plan)}, summary)
     kinds = list(imposed.kinds)
     accessibility.check_text(a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(),
                              margin_mm=options.margin)
@@ -272,6 +279,7 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
             files[split_name(plan.pdf_name, which)] = part.data
     else:
         files[plan.pdf_name] = imposed.data
+    files.update(_html_edition(plan))
     if options.svg:
         files.update({f"{plan.svg_dir}/{name}.svg": text.encode("utf-8") for name, text in drawings.files().items()})
     if options.previews:
@@ -295,6 +303,15 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
     return KitBuild(plan, setup, drawings, pieces, imposed, report, a11y, files, summary)
 
 
+def _html_edition(plan: KitPlan) -> dict[str, bytes]:
+    """With --large-print, the rules' HTML edition (kits.rules_text.rules_html) by its name."""
+    if not plan.options.large_print:
+        return {}
+    lang = plan.options.lang
+    page = rules_html(plan.layout.title[lang], plan.kit.rules_text(plan.layout, lang), lang)
+    return {plan.html_name: page.encode("utf-8")}
+
+
 def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Progress | None = None) -> KitResult:
     """Build the kit in memory (`build_kit`), then replace the whole kit folder at once (see
     kits.output.write_kit). Every input, and the output folder, is checked before the
@@ -307,7 +324,7 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         options = plan.options
         if plan.is_reprint:
             interrupted()
-            written = [write_atomic(folder / plan.pdf_name, built.files[plan.pdf_name])]
+            written = [write_atomic(folder / name, data) for name, data in built.files.items()]
             return KitResult(plan.name, folder, folder / plan.pdf_name, _kept(options, list(built.pdf.kinds)),
                              written, built.summary, [], placements=list(built.pdf.placements),
                              kinds=list(built.pdf.kinds))

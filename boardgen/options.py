@@ -75,6 +75,7 @@ class KitOptions:
     cut: str | None = None  # cut files for this machine in <kit>/cut/ (cut.marks.MACHINES; issue 22)
     kerf: float = 0.0  # mm a laser's beam takes away: cut paths run half of it outside the trim
     bed: tuple[float, float] = (600.0, 400.0)  # mm, the laser's bed the pieces are laid out on
+    large_print: bool = False  # the rules in 18 pt, one column, and an HTML edition beside the PDF (issue 34)
 
 
 def _mm(value: float) -> str:
@@ -103,6 +104,8 @@ def kit_file_name(game: str, options: KitOptions) -> str:
         parts.append("offset" + "_".join(_mm(v) for v in options.back_offset))
     if options.gap != default.gap:
         parts.append(f"gap{_mm(options.gap)}")
+    if options.large_print:
+        parts.append("large-print")
     if options.board_sheets is not None:
         # A reprint of some board sheets gets its own file: it never replaces the whole kit.
         parts.append("sheets-" + "-".join(map(str, options.board_sheets)))

@@ -11,7 +11,7 @@ guesses it from file names or bytes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from boardgen.geometry import Outline
@@ -42,7 +42,10 @@ class Back:
 class PieceDesign:
     """One printable piece design (see the module docstring). `key` is the design's key among
     its kind's drawings (what the PDF names its form after), `file` the name of its SVG in the
-    kit's ``svg/`` folder without ``.svg``; `size` the drawing's size in mm, bleed included."""
+    kit's ``svg/`` folder without ``.svg``; `size` the drawing's size in mm, bleed included.
+    `colour` is the player colour a pawn or wand belongs to ("" for none) and `marking` the
+    short text printed on its face (a numbered pawn's number, a token's value; "" for none):
+    what a 3D or tactile piece shows by shape and braille instead of by ink."""
 
     id: str
     kind: str
@@ -55,6 +58,8 @@ class PieceDesign:
     bleed: float = 0.0
     count: int = 1
     back: Back | None = None
+    colour: str = ""
+    marking: str = ""
 
     @property
     def stock(self) -> str:
@@ -105,10 +110,12 @@ class Catalogue:
 def designs(kind: str, drawn: Mapping[str, str], *, prefix: str = "", file_prefix: str = "",
             outline: Outline = RECT, bleed: float = 0.0, names: Mapping[str, str] | None = None,
             counts: Mapping[str, int] | None = None, back: Back | None = None,
-            lower: bool = False) -> list[PieceDesign]:
+            lower: bool = False, colours: Mapping[str, str] | None = None,
+            markings: Mapping[str, str] | None = None) -> list[PieceDesign]:
     """The designs of one kind from a kit's drawings {key: svg}: each one's id is ``kind:`` and
-    its key less `prefix` (lower-cased with `lower`), its file `file_prefix` + key; `names`
-    and `counts` are by id without the kind (a name defaults to the id, a count to 1)."""
+    its key less `prefix` (lower-cased with `lower`), its file `file_prefix` + key; `names`,
+    `counts`, `colours` and `markings` are by id without the kind (a name defaults to the id,
+    a count to 1, a colour and a marking to none)."""
     out = []
     for key, svg in drawn.items():
         label = key.removeprefix(prefix)
@@ -117,7 +124,8 @@ def designs(kind: str, drawn: Mapping[str, str], *, prefix: str = "", file_prefi
         if size is None:  # every drawing of a kit is boardgen's own, sized in mm
             raise ValueError(f"the drawing of {kind}:{label} has no size in millimetres")
         out.append(PieceDesign(f"{kind}:{label}", kind, (names or {}).get(label, f"{kind} {label}"), key,
-                               file_prefix + key, svg, size, outline, bleed, (counts or {}).get(label, 1), back))
+                               file_prefix + key, svg, size, outline, bleed, (counts or {}).get(label, 1), back,
+                               (colours or {}).get(label, ""), (markings or {}).get(label, "")))
     return out
 
 
@@ -137,9 +145,11 @@ def board(svg: str) -> PieceDesign:
 DISC = Outline("circle", inset=1.0)  # pieces.disc_svg draws 1 mm round the cut circle
 
 
-def disc_designs(drawn: Mapping[str, str], *, prefix: str, names: Mapping[str, str]) -> list[PieceDesign]:
+def disc_designs(drawn: Mapping[str, str], *, prefix: str, names: Mapping[str, str],
+                 colours: Mapping[str, str] | None = None,
+                 markings: Mapping[str, str] | None = None) -> list[PieceDesign]:
     """Round pawns (``pawn:red-1``) drawn by pieces.disc_svg; their files keep the drawings' keys."""
-    return designs("pawn", drawn, prefix=prefix, outline=DISC, names=names)
+    return designs("pawn", drawn, prefix=prefix, outline=DISC, names=names, colours=colours, markings=markings)
 
 
 def die_designs(drawn: Mapping[str, str]) -> list[PieceDesign]:
@@ -150,6 +160,13 @@ def die_designs(drawn: Mapping[str, str]) -> list[PieceDesign]:
         points, folds = pieces.die_net_outline(pieces.die_net_face(p.size[1]))
         out.append(replace(p, outline=Outline("polygon", points=points, folds=folds)))
     return out
+
+
+def numbered(colours: Iterable[str], count: int) -> tuple[dict[str, str], dict[str, str]]:
+    """The colour and the number of each of `count` pieces of every colour, by id as the kits
+    name them (``red-2``): the `colours` and `markings` of `designs`."""
+    ids = {f"{colour}-{k}": (colour, str(k)) for colour in colours for k in range(1, count + 1)}
+    return {i: c for i, (c, _) in ids.items()}, {i: k for i, (_, k) in ids.items()}
 
 
 def back_design(cards: list[PieceDesign]) -> PieceDesign:

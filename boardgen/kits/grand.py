@@ -56,7 +56,8 @@ def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
     """The board, the pawns (discs cut on a circle 1 mm inside the drawing), the two die nets and
     the event cards, each design printed as many times as the deck holds it."""
     ids = piece_ids(layout)
-    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"]),
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="pawn-", names=ids["pawn"],
+                                                                colours={c: c for c in ids["pawn"]}),
                       *die_designs(drawings.dice),
                       *designs("card", drawings.fronts, file_prefix="card-", outline=card_outline(layout.bleed_mm),
                                bleed=layout.bleed_mm, names=ids["card"],
@@ -105,6 +106,12 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones, describe=lambda axis, s: grand.seam_cuts(layout, axis, s))
 
 
+def rules_text(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    return rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang)
+
+
 def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -131,8 +138,7 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
-                    word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
                               dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)

@@ -8,7 +8,7 @@ from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
 from boardgen.kits import sliding
-from boardgen.kits.catalogue import Catalogue, board, designs, single
+from boardgen.kits.catalogue import Catalogue, board, designs, numbered, single
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, card_section, impose, items
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
@@ -65,12 +65,13 @@ def catalogue(layout: MasterLayout, drawings: Drawings) -> Catalogue:
     """The sliding kit's board, tiles and standees, the object tokens (round, cut on a circle
     1 mm inside the drawing), the wands, the recipe cards with their back and the score pad."""
     ids = piece_ids(layout)
+    colours, numbers = numbered([s.colour for s in layout.starts[: layout.players[1]]], layout.wands_per_player)
     pad = (single("score-pad", drawings.score_pad, "score pad"),) if drawings.score_pad else ()
     return Catalogue((board(drawings.board), *sliding.sliding_pieces(layout, drawings, ids),
                       *designs("token", drawings.tokens, file_prefix="token-", outline=Outline("circle", inset=1.0),
-                               names=ids["token"]),
+                               names=ids["token"], markings={o.id: str(o.value) for o in layout.by_value}),
                       *designs("wand", drawings.wands, prefix="wand-", outline=Outline("rounded", radius=2.0),
-                               names=ids["wand"]),
+                               names=ids["wand"], colours=colours, markings=numbers),
                       *sliding.card_designs(layout, drawings, ids), *pad))
 
 
@@ -95,6 +96,14 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
     )
 
 
+def rules_text(layout: MasterLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    values = rule_values(layout, lang)
+    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+            + interpretation_blocks("master", lang, values, layout=layout))
+
+
 def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -116,9 +125,7 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
         # Paper first (cover, rules, score pad), then card.
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                    + interpretation_blocks("master", lang, values, layout=layout), word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         if drawings.score_pad:  # not in a reprint of other parts
             score_pad_page(pdf, pdf.add_svg_form("Score-pad", drawings.score_pad))
         tokens = items(pdf, pieces_.of_kind("token"), form_prefix="Token-")

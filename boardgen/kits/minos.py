@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
-from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs
+from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs, numbered
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, dice_block, discs_block, impose
 from boardgen.kits.rules_text import interpretation_blocks, rules_blocks, rules_pages
@@ -39,7 +39,9 @@ def catalogue(layout: MinosLayout, drawings: Drawings) -> Catalogue:
     """The board, every player's pieces (discs cut on a circle 1 mm inside the drawing) and the
     die nets."""
     ids = piece_ids(layout)
-    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"]),
+    colours, numbers = numbered(COLOURS[: layout.players[1]], layout.pieces_per_player)
+    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"],
+                                                                colours=colours, markings=numbers),
                       *die_designs(drawings.dice)))
 
 
@@ -98,6 +100,14 @@ def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
                       describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
+def rules_text(layout: MinosLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    values = rule_values(layout, lang)
+    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+            + interpretation_blocks("minos", lang, values, layout=layout))
+
+
 def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -115,9 +125,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                    + interpretation_blocks("minos", lang, values, layout=layout), word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
                               dice_block(pdf, pieces_.of_kind("die"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)

@@ -51,6 +51,7 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     lang = options.lang
     pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
                  subject=subject, only=page_kinds(options.only), keep_stock=options.stock)
+    pdf.large_print = options.large_print
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))

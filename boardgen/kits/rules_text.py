@@ -360,6 +360,7 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
 
 
 SIZES = (3.4, 3.3, 3.2, 3.1, 3.0, 2.9)  # type sizes the rules may take, largest first (mm)
+LARGE_PRINT_MM = 18 * 25.4 / 72  # 18 pt: large print as the guides for low vision ask for it
 
 
 def rules_size(pdf: PdfKit, blocks: list[tuple[str, str]], area: Rect, columns: int, gutter: float = 6.0) -> float:
@@ -380,8 +381,8 @@ def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> lis
     needed (rules_size); returns the free areas left on the last page (below the end of the
     text, and any column the text did not reach)."""
     area = pdf.base_frame.content
-    columns = 2 if area.w > 150 else 1
-    size = rules_size(pdf, blocks, area, columns)
+    columns = 2 if area.w > 150 and not pdf.large_print else 1
+    size = LARGE_PRINT_MM if pdf.large_print else rules_size(pdf, blocks, area, columns)
     remaining = pdf.flowables(blocks, size=size)
     while remaining:
         pdf.new_page(heading, kind="rules")
@@ -398,3 +399,30 @@ def rules_pages(pdf: PdfKit, blocks: list[tuple[str, str]], heading: str) -> lis
             x += col_w + gutter
             free.append(Rect(x, area.y, area.right - x, area.h))
     return free
+
+
+def rules_html(title: str, blocks: list[tuple[str, str]], lang: str) -> str:
+    """The rules as an accessible HTML page (what a screen reader or a braille display reads,
+    with the headings to move by): the title as its one ``h1``, each heading an ``h2``, the
+    bullets lists, large type that scales with the reader's own settings."""
+    import html
+
+    out = [f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+           f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+           f"<title>{html.escape(title)}</title>\n"
+           "<style>body{font-family:sans-serif;font-size:1.5rem;line-height:1.5;max-width:40em;margin:auto;"
+           "padding:1em}</style>\n</head>\n<body>\n<main>\n"
+           f"<h1>{html.escape(title)}</h1>\n"]
+    in_list = False
+    for kind, text in blocks:  # the blocks' text is already escaped, with <b> its only markup
+        if kind == "li" and not in_list:
+            out.append("<ul>\n")
+        elif kind != "li" and in_list:
+            out.append("</ul>\n")
+        in_list = kind == "li"
+        tag = {"h": "h2", "li": "li"}.get(kind, "p")
+        out.append(f"<{tag}>{text}</{tag}>\n")
+    if in_list:
+        out.append("</ul>\n")
+    out.append("</main>\n</body>\n</html>\n")
+    return "".join(out)

@@ -71,7 +71,8 @@ def catalogue(layout: SlidingLayout, drawings: Drawings) -> Catalogue:
 def sliding_pieces(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
     """The tiles and standees every sliding kit prints."""
     standees = [replace(p, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face(p.size))))
-                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"])]
+                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"],
+                                   colours={colour: colour for colour in ids["pawn"]})]
     return [*designs("tile", drawings.tiles, prefix="tile-", names=ids["tile"]), *standees]
 
 
@@ -131,6 +132,14 @@ def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
                       zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
 
 
+def rules_text(layout: SlidingLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    values = rule_values(layout, lang)
+    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
+            + interpretation_blocks("sliding", lang, values, layout=layout))
+
+
 def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
@@ -142,9 +151,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         cover(pdf, layout, tiling, board, setup_form, start, summary=summary, options=options)
         # Paper first (cover, rules), then card: the board with small pieces under it, piece
         # sheets, cards.
-        values = rule_values(layout, lang)
-        rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-                    + interpretation_blocks("sliding", lang, values, layout=layout), word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, piece_blocks(pdf, pieces_, options))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from boardgen.data.strings import noun, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
-from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs
+from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs, numbered
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Block, Packer, discs_block, impose, items
 from boardgen.kits.rules_text import rules_blocks, rules_pages
@@ -51,11 +51,13 @@ def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
     """The board, the wall blocks at board scale (each cut on its polyomino outline) and the
     pawns (discs cut on a circle 1 mm inside the drawing)."""
     ids = piece_ids(layout)
+    colours, numbers = numbered(layout.colours, layout.pawns_per_player)
     outlines = {b.id.lower(): Outline("polygon", points=svg.block_outline(b, layout.pitch_mm)) for b in layout.blocks}
     blocks = [replace(p, outline=outlines[p.label])
               for p in designs("block", drawings.blocks, prefix="block-", lower=True, names=ids["block"])]
     return Catalogue((board(drawings.board), *blocks,
-                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"])))
+                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"],
+                                   colours=colours, markings=numbers)))
 
 
 def setup(layout: WallsLayout, seed: int) -> WallsLayout:
@@ -91,6 +93,12 @@ def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> 
     return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note)
 
 
+def rules_text(layout: WallsLayout, lang: str) -> list[tuple[str, str]]:
+    """The rules as the rules pages print them (headings, paragraphs, bullets): also the
+    braille and large-print editions' text."""
+    return rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
+
+
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
               options: KitOptions, *, summary: Summary) -> ImposedPdf:
     lang = options.lang
@@ -109,8 +117,7 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "walls_start"), start, layout.board_mm))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path),
-                    word(lang, "rules"))
+        rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block")),
                               discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)

@@ -129,6 +129,7 @@ class PdfKit:
         self.kept = 0
         # Only the pages of this stock are kept (one file of a split kit), numbered in it.
         self.keep_stock = keep_stock
+        self.large_print = False  # the rules in LARGE_PRINT_MM type, one column (kits.rules_text)
         self.shown_number = 0
         self.deferred: list[tuple[str, PageFrame, Callable[[], None]]] = []
         self.pieces_on_board = False  # some board sheets also carry pieces below the board
