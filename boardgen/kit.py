@@ -27,18 +27,16 @@ from boardgen.kits.output import KIT_FOLDERS, KitResult, check_output, interrupt
 from boardgen.kits.packing import pieces_fit
 from boardgen.kits.rules_text import check_language, rules_html
 from boardgen.options import (
-    STOCKS,
     KitOptions,
     check_kit_options,
     kit_file_name,
     page_kinds,
     split_name,
-    stock,
     svg_folder,
 )
 from boardgen.render import drawing_cache, fonts
 from boardgen.render.art import require_pictures
-from boardgen.render.imposition import Paper, frame_for
+from boardgen.render.imposition import STOCKS, Paper, frame_for, stock
 from boardgen.rules.report import Report, require_playable
 from boardgen.rules.report import check as check_layout
 

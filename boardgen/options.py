@@ -15,24 +15,10 @@ from typing import TYPE_CHECKING
 from boardgen.errors import UsageError, quote
 
 if TYPE_CHECKING:
-    from boardgen.render.imposition import PAPER_PAGES as PAPER_PAGES  # the stocks, read from here too
-    from boardgen.render.imposition import STOCKS as STOCKS
     from boardgen.render.imposition import Paper
 
 # boardgen.render.imposition (the page geometry, a tenth of `boardgen --help`'s CPU) is imported
 # where it is used, not here: the command line reads this module's bounds at start.
-
-
-def __getattr__(name: str) -> tuple[str, ...]:
-    """The stocks, boardgen.render.imposition's, read from here too (kit.py): STOCKS and
-    PAPER_PAGES, imported on first use."""
-    from boardgen.render import imposition
-
-    if name == "STOCKS":
-        return imposition.STOCKS
-    if name == "PAPER_PAGES":
-        return imposition.PAPER_PAGES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def stock(kind: str) -> str:

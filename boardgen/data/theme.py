@@ -141,14 +141,15 @@ def _check(doc: Document) -> list[Problem]:
 
 
 def _font_problems(doc: Document, fonts: dict[str, Any], families_out: list[str]) -> list[Problem]:
-    from boardgen.render import fonts as font_registry
-
     problems = []
     families = bundled_families()
     for role, value in sorted(fonts.items()):
         if not isinstance(value, str):
             continue
         if value.lower().endswith(FONT_SUFFIXES):
+            # A font file of the user's is registered with the PDF renderer (reportlab): only then.
+            from boardgen.render import fonts as font_registry
+
             try:
                 families_out.append(font_registry.register_file(Path(value)))
             except font_registry.FontFileError as exc:
