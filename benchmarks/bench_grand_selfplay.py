@@ -25,12 +25,12 @@ from collections.abc import Callable, Sequence
 
 from timing import best_of  # benchmarks/timing.py (run as a script, its folder is on the path)
 
+from boardgen.checks.harness import check
 from boardgen.data.loader import load
 from boardgen.engines.grand import GrandEngine
 from boardgen.model.grand import GrandLayout, build, static_problems
 from boardgen.rules.grand import GrandGame
 from boardgen.rules.protocol import Player
-from boardgen.rules.report import check
 from boardgen.rules.simulate import GameRecord, game_seeds, play
 
 

@@ -19,13 +19,13 @@ import pstats
 import time
 from collections.abc import Sequence
 
+from boardgen.checks.harness import check
 from boardgen.data.loader import load
 from boardgen.engines import load_game
 from boardgen.model.master import build as build_master
 from boardgen.model.sliding import build
 from boardgen.rules.master import MasterGame
 from boardgen.rules.players import GreedyPlayer
-from boardgen.rules.report import check
 from boardgen.rules.simulate import GameRecord, game_seeds, play
 from boardgen.rules.sliding import SlidingGame, SlidingRules
 

@@ -29,7 +29,8 @@ from timing import best_of
 
 from boardgen.background import available_cpus
 from boardgen.engines import load_game
-from boardgen.model import master_generate, sliding_generate
+from boardgen.generate import master as master_generate
+from boardgen.generate import sliding as sliding_generate
 from boardgen.rules.sliding import Board
 from boardgen.rules.solver import solve_many
 

@@ -16,13 +16,13 @@ import platform
 import pstats
 import time
 
+from boardgen.checks.harness import check
 from boardgen.checks.sliding import solve_pairs
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.sliding import build, deal
 from boardgen.rules.planner import PlannerPlayer
 from boardgen.rules.players import GreedyPlayer
-from boardgen.rules.report import check
 from boardgen.rules.simulate import SimulationStats, available_cpus, simulate
 from boardgen.rules.sliding import Board, SlidingGame
 from boardgen.rules.solver import solve_many

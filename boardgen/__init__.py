@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING, Any
 from boardgen.errors import BoardgenError, DataError, OutputError, UnplayableError, UsageError
 
 if TYPE_CHECKING:
+    from boardgen.checks.harness import check
     from boardgen.engines import load_game
     from boardgen.kit import KitBuild, build_kit, render_kit
     from boardgen.options import KitOptions
-    from boardgen.rules.report import check
 
 __version__ = "0.1.0"
 
 _LAZY = {"build_kit": "boardgen.kit", "render_kit": "boardgen.kit", "KitBuild": "boardgen.kit",
-         "KitOptions": "boardgen.options", "load_game": "boardgen.engines", "check": "boardgen.rules.report"}
+         "KitOptions": "boardgen.options", "load_game": "boardgen.engines", "check": "boardgen.checks.harness"}
 
 __all__ = ["BoardgenError", "DataError", "KitBuild", "KitOptions", "OutputError", "UnplayableError", "UsageError",
            "__version__", "build_kit", "check", "load_game", "render_kit"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import math
-import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -15,10 +14,9 @@ import click
 
 from boardgen import __version__
 from boardgen import options as bounds
-from boardgen.data.paths import layouts_root
 from boardgen.engines import engine_names, game_names
-from boardgen.engines.generate import GENERATORS, sizes_help
 from boardgen.errors import BoardgenError, Interrupted, UsageError, shorten
+from boardgen.generate import GENERATORS, sizes_help
 
 # Only what every command needs is imported here: `boardgen --help` stays fast, and each
 # command imports the rest (the loader and its schema validator, the PDF libraries, json)
@@ -403,9 +401,9 @@ def validate(game: str | None, seed: int | None, lang: str | None, games: int | 
     Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any).
     With --lang: what a translation still lacks instead (exit 2 if anything)."""
     from boardgen.checks.accessibility import check_colours
+    from boardgen.checks.harness import check
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
-    from boardgen.rules.report import check
 
     if lang is not None:
         _validate_language(lang, game)
@@ -454,8 +452,8 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
     """Self-play GAME with greedy players and print the statistics."""
     import json
 
+    from boardgen.checks.harness import simulate as run
     from boardgen.engines import load_game
-    from boardgen.rules.report import simulate as run
 
     engine, layout = load_game(game)
     if not layout.players[0] <= players <= layout.players[1]:
@@ -508,8 +506,8 @@ def _first_passing(text: str, tries: int) -> tuple[int, int | None]:
     import tempfile
 
     from boardgen import verdicts
+    from boardgen.checks.harness import check
     from boardgen.engines import load_game
-    from boardgen.rules.report import check
     from boardgen.tune import nearest_passing_seed
 
     with tempfile.TemporaryDirectory(prefix="boardgen-generate-") as folder:
@@ -557,6 +555,7 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     blocks or corridors from the seed, checked as the bundled layout is.
 
     Boards under 7x7 are for 2-3 players. Check the result with `boardgen validate FILE`."""
+    import re
 
     from boardgen.authoring import check_name
     from boardgen.errors import UnplayableError
@@ -622,6 +621,7 @@ def schema(kind: str) -> None:
 
     from boardgen.authoring import with_descriptions
     from boardgen.data.loader import export_schema
+    from boardgen.data.paths import layouts_root
     from boardgen.engines import get_engine
 
     engine = get_engine("sliding" if kind in ("game", "theme") else kind).schema
@@ -749,6 +749,7 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     from boardgen import authoring
     from boardgen.data.files import read_text
     from boardgen.data.loader import load, resolve
+    from boardgen.data.paths import layouts_root
 
     if contact is not None and what != "pictures":
         raise UsageError("--contact-sheet goes with `boardgen show pictures`")

@@ -27,20 +27,20 @@ of it (``layouts/games/*.toml``). To add one:
    (the imposed PDF, its pages and every piece placed on them).
 5. **Engine.** A subclass of `Engine` below, filling every abstract member and overriding
    the defaults it needs, then one entry in the registry, `boardgen.engines.ENGINES` (and,
-   if layouts of it can be generated, one in `boardgen.engines.generate.GENERATORS`, which
+   if layouts of it can be generated, one in `boardgen.generate.GENERATORS`, which
    `boardgen generate` reads).
 
-Nothing else names games: the command line, the check harness (`boardgen.rules.report`),
+Nothing else names games: the command line, the check harness (`boardgen.checks.harness`),
 the verdict cache and the kit writer ask the engine. `tests/test_engines.py` runs every
 registered engine through the same tests.
 
-The check every render runs (`boardgen.rules.report.check`) goes: `Engine.static_checks` on
+The check every render runs (`boardgen.checks.harness.check`) goes: `Engine.static_checks` on
 the seeded start; if they pass, `Engine.extra_checks` (a solver, a geometry check); then,
 unless those said stop, self-play of up to ``games_per_player_count`` games for each of
 `Engine.player_counts` with `Engine.self_play_player`, in one process pool, judged by
 `Engine.self_play_check` per player count and `Engine.self_play_checks` over them all
 (every lineup's statistics, when `Engine.self_play_lineups` seats more than one). It stops
-early once each criterion is settled (see `boardgen.rules.report.settle`), so both
+early once each criterion is settled (see `boardgen.checks.harness.settle`), so both
 checks must judge whatever sample they are given: a count-based minimum (a field reached at
 least once) holds for good once met.
 """

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from boardgen import verdicts
 from boardgen.background import Beside, available_cpus, beside
 from boardgen.checks import accessibility
+from boardgen.checks.harness import Report, require_playable
+from boardgen.checks.harness import check as check_layout
 from boardgen.checks.words import said_verdict
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
@@ -37,8 +39,6 @@ from boardgen.options import (
 from boardgen.render import drawing_cache, fonts
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import STOCKS, Paper, frame_for, stock
-from boardgen.rules.report import Report, require_playable
-from boardgen.rules.report import check as check_layout
 
 if TYPE_CHECKING:
     from boardgen.engine import Engine

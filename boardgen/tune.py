@@ -13,7 +13,7 @@ Optuna:
 - a larger one is searched by TPE (seeded), in batches of `BATCH` trials, the best passing
   trial (fewest keys changed, then the widest margin) winning.
 
-Every trial is judged by the check `boardgen validate` runs (`boardgen.rules.report.check`,
+Every trial is judged by the check `boardgen validate` runs (`boardgen.checks.harness.check`,
 through the engine registry), first on a `SCREEN_GAMES`-game sample per player count whose
 score goes to Optuna's pruner (`PRUNE_ABOVE`), then in full. A trial's games take their
 seeds from the trial's values only, and a batch is asked for before any of it is played,
@@ -61,8 +61,8 @@ from boardgen.errors import DataError, Problem, UsageError
 if TYPE_CHECKING:
     import optuna
 
+    from boardgen.checks.harness import Report
     from boardgen.engine import Engine
-    from boardgen.rules.report import Report
 
 # Every player count's seat gap must stay within this share of ``max_seat_gap``.
 DEFAULT_MARGIN = 0.8
@@ -240,8 +240,8 @@ def judge(engine: Engine[Any, Any, Any], doc: Document, data: dict[str, Any], *,
     """The check of the layout `data` (a candidate built from `doc`), as `boardgen validate`
     runs it; `games` fixes the games per player count. A candidate the layout rules refuse
     (a deal larger than the deck) fails with the reasons the loader gives."""
+    from boardgen.checks.harness import check
     from boardgen.data.loader import validate
-    from boardgen.rules.report import check
 
     candidate = Document(doc.name, doc.path, data, doc.lines)
     try:
@@ -801,11 +801,11 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     again in full (the verdict is kept for its render), and say what changed. UnplayableError
     when nothing passed, or when the written file fails its check."""
     from boardgen import verdicts
+    from boardgen.checks.harness import check
     from boardgen.data.loader import resolve
     from boardgen.engines import load_game
     from boardgen.errors import UnplayableError
     from boardgen.kits.output import write_atomic
-    from boardgen.rules.report import check
 
     took = f"{outcome.trials} trials, {outcome.pruned} pruned early, {outcome.elapsed_s:.0f} s"
     if outcome.values is None:
@@ -878,7 +878,7 @@ def nearest_passing_seed(engine: Engine[Any, Any, Any], layout: Any, seed: int, 
     """The passing seed nearest `seed` (the lower first when two are as near), trying at
     most `tries` seeds with the whole check (each verdict kept for the next render), or None."""
     from boardgen import verdicts
-    from boardgen.rules.report import Report, check
+    from boardgen.checks.harness import Report, check
 
     for step in range(1, tries + 1):
         candidate = seed - (step + 1) // 2 if step % 2 else seed + step // 2

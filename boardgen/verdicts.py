@@ -26,7 +26,7 @@ from boardgen.cache import VERDICTS, canonical_json, digest
 
 FORMAT = 3  # 3: signed entries of boardgen.cache
 # The code a verdict depends on, relative to the package: the rules as played and judged.
-SOURCES = ("engine.py", "engines", "rules", "checks", "model")
+SOURCES = ("engine.py", "engines", "rules", "checks", "model", "draws.py")
 
 
 @cache

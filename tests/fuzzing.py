@@ -147,10 +147,10 @@ def _mutate_once(text: str, rng: random.Random) -> str:
 def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bool = False) -> None:
     """Load, build, set up and draw a kit: everything `boardgen render` does with the data
     before the playability check and the PDF. deep: then the PDF and two self-played games."""
+    from boardgen.checks.harness import simulate
     from boardgen.data.theme import load_theme
     from boardgen.engines import load_game
     from boardgen.options import KitOptions
-    from boardgen.rules.report import simulate
 
     engine, layout = load_game(game)
     loaded = load_theme(theme)

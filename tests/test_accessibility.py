@@ -104,7 +104,7 @@ def test_report_json_carries_the_accessibility_section(tmp_path):
 
     class Passed:
         def report(self, progress=None):
-            from boardgen.rules.report import Report
+            from boardgen.checks.harness import Report
 
             return Report("classic", 1, True, [], [], {})
 

@@ -45,11 +45,11 @@ def test_help_loads_none_of_the_heavy_libraries(tmp_path: Path) -> None:
 
 def test_a_subcommands_help_lists_the_languages_without_the_heavy_libraries(tmp_path: Path) -> None:
     names, proc = imported(["render", "--help"], tmp_path)
-    assert proc.returncode == 0 and "[en|de|fr]" in proc.stdout.replace("\n", "")
+    assert proc.returncode == 0 and "--lang CODE" in proc.stdout
     assert heavy(names) == []
 
 
-@pytest.mark.parametrize("lang", ["xx", "EN"])
+@pytest.mark.parametrize("lang", ["xx", "zz-Latn"])
 def test_an_unknown_language_is_still_refused_by_name(lang: str, tmp_path: Path) -> None:
     _, proc = imported(["render", "classic", "--lang", lang, "--no-check"], tmp_path)
     assert proc.returncode == 2 and "--lang" in proc.stderr and repr(lang) in proc.stderr

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.engines import load_game
-from boardgen.engines.generate import GENERATORS
+from boardgen.generate import GENERATORS
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -66,7 +66,7 @@ def test_a_file_name_with_underscores_gives_a_valid_layout_id(tmp_path: Path) ->
 
 @pytest.mark.parametrize("size", [5, 9])
 def test_generate_writes_a_starting_layout_that_passes_its_check_and_says_so(tmp_path: Path, size: int) -> None:
-    from boardgen.rules.report import check
+    from boardgen.checks.harness import check
 
     unchecked, checked = tmp_path / "raw" / "board.toml", tmp_path / "board.toml"
     unchecked.parent.mkdir()

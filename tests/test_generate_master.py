@@ -50,7 +50,7 @@ def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
 
 
 # Sizes 5, 9 and 13 (the largest), worked by hand from the rules in
-# boardgen/model/master_generate.py. 5 x 5: the inner 3 x 3 (centre 1, its four neighbours 4,
+# boardgen/generate/master.py. 5 x 5: the inner 3 x 3 (centre 1, its four neighbours 4,
 # the four diagonals 4 = 9 <= 21 * 25 / 49). 9 x 9 and 13 x 13: around the centre, in rings
 # (offsets sorted): (0,0) 1, (0,1) 4, (1,1) 4, (0,2) 4, (1,2) 8, [(2,2) are the starts],
 # (0,3) 4, (1,3) 8 = 33; the next class would pass 33.

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import boardgen.kit
 from boardgen import cache, verdicts
+from boardgen.checks.harness import check as real_check
 from boardgen.cli import cli
-from boardgen.rules.report import check as real_check
 
 
 class Calls:

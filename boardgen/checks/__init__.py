@@ -8,5 +8,5 @@ and the drawing (data -> model -> rules -> checks -> render).
 - `boardgen.checks.accessibility`: colours, text size and contrast of a kit with its theme.
 
 An engine (`boardgen.engines`) calls its game's module from its check members; the harness
-that runs them all is `boardgen.rules.report`.
+that runs them all is `boardgen.checks.harness`.
 """

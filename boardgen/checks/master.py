@@ -1,7 +1,7 @@
 """Labyrinthe Master's checks: static checks of a set-up, the solver from every start to
 every token, and the score figures of its self-play.
 
-The check harness (`boardgen.rules.report.check`, through `boardgen.engines.master`) runs
+The check harness (`boardgen.checks.harness.check`, through `boardgen.engines.master`) runs
 them, as for the classic game (`boardgen.checks.sliding`), whose tile checks it shares.
 """
 
@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from boardgen.checks.harness import Check, Progress
 from boardgen.checks.sliding import check_fixed, check_insertion_points, check_inventory
 from boardgen.model.master import MasterLayout, Setup, recipe_problems
 from boardgen.rules.master import turns_to_token
-from boardgen.rules.report import Check, Progress
 from boardgen.rules.simulate import GameRecord, SimulationStats
 from boardgen.rules.sliding import Board, opens_onto_board
 from boardgen.rules.solver import DEFAULT_BUDGET, Flooded, PairResult

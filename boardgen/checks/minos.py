@@ -1,7 +1,7 @@
 """How a King Minos layout is judged: the board's geometry, self-play figures and the
 special fields.
 
-The check harness (`boardgen.rules.report.check`, through `boardgen.engines.minos`)
+The check harness (`boardgen.checks.harness.check`, through `boardgen.engines.minos`)
 re-checks the board's geometry, then plays ``games_per_player_count`` games for every
 player count with greedy players (dice drawn from seeds derived from the check's seed) and
 compares completion, length, seat balance and how often each special field is reached

@@ -1,6 +1,6 @@
 """The sliding games' checks: static checks of a deal and the solver's reachability.
 
-The check harness (`boardgen.rules.report.check`, through `boardgen.engines.sliding`) runs
+The check harness (`boardgen.checks.harness.check`, through `boardgen.engines.sliding`) runs
 them: static checks look at the printed deal and collect every problem, each with a precise
 message; the solver then looks for every treasure from every start on that board; then
 self-play. Thresholds come from the layout's ``[playability]`` table, with the defaults in
@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardgen.checks.harness import Check, Progress, format_distribution, thresholds
 from boardgen.draws import Draws
 from boardgen.model.sliding import Deal, SlidingLayout, deal
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between, sides_of
-from boardgen.rules.report import Check, Progress, format_distribution, thresholds
 from boardgen.rules.simulate import percentile
 from boardgen.rules.sliding import Board, opens_onto_board
 from boardgen.rules.solver import DEFAULT_BUDGET, PairResult, solve_many

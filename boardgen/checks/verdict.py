@@ -4,7 +4,7 @@
 
 A leaf: it imports nothing of boardgen but the printed words, so the engine slot
 (`boardgen.engine`), the per-game checks (`boardgen.checks`) and the harness
-(`boardgen.rules.report`) all build on it without a cycle.
+(`boardgen.checks.harness`) all build on it without a cycle.
 """
 
 from __future__ import annotations

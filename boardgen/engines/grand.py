@@ -22,8 +22,7 @@ from boardgen.checks.common import self_play_check
 from boardgen.checks.grand import MIXED
 from boardgen.checks.verdict import Check, Extra, Lineup
 from boardgen.engine import Engine, Kit
-from boardgen.model.grand import GrandLayout, build
-from boardgen.model.grand_generate import PLAYABILITY_DEFAULTS
+from boardgen.model.grand import PLAYABILITY_DEFAULTS, GrandLayout, build
 from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player

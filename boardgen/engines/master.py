@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen.checks import master as checks
 from boardgen.checks import sliding as playability
+from boardgen.checks.harness import Check, Extra, Progress, self_play_check
 from boardgen.engine import Engine, Kit
 from boardgen.model.master import MasterLayout, Setup, build, setup
 from boardgen.rules import master
-from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, SimulationStats
 
 if TYPE_CHECKING:

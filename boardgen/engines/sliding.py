@@ -6,12 +6,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from boardgen.checks import sliding as playability
+from boardgen.checks.harness import Check, Extra, Progress, self_play_check
 from boardgen.engine import Engine, Kit
 from boardgen.model.sliding import Deal, SlidingLayout, build, deal
 from boardgen.rules.planner import PlannerPlayer
 from boardgen.rules.players import GENERIC_PLAYERS
 from boardgen.rules.protocol import Player
-from boardgen.rules.report import Check, Extra, Progress, self_play_check
 from boardgen.rules.simulate import GameRecord, SimulationStats
 from boardgen.rules.sliding import SlidingGame
 

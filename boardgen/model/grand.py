@@ -16,7 +16,27 @@ from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem, quote
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
-from boardgen.model.grand_generate import ROMAN
+
+# The peripheral fields' numerals, I..XXXVI.
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
+         "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII",
+         "XXVIII", "XXIX", "XXX", "XXXI", "XXXII", "XXXIII", "XXXIV", "XXXV", "XXXVI")
+
+# The playability thresholds a generated layout writes out, and the engine's defaults for a
+# layout that leaves one out.
+PLAYABILITY_DEFAULTS: dict[str, Any] = {
+    "games_per_player_count": 150,
+    "turn_cap": 400,
+    "min_completion_rate": 0.99,
+    "max_mean_rounds": 40,
+    "max_p95_rounds": 80,
+    "max_seat_gap": 0.15,
+    "seat_gap_significance": 0.01,
+    "max_route_gap": 0.2,
+    "route_gap_significance": 0.01,
+    "min_visits": 1,
+}
+
 
 START = 0
 PERIPHERAL = 100

@@ -41,7 +41,7 @@ Randomness. Game ``i`` is set up with ``game_seeds(seed, games)[i]`` and its pla
 from that seed's own stream (``player_draws(that seed)``, `boardgen.draws`: apart from the
 game's dice and deals), so a run is reproducible from ``seed`` alone, on any Python.
 
-Confidence (what the check's sequential sampling states, see `boardgen.rules.report`):
+Confidence (what the check's sequential sampling states, see `boardgen.checks.harness`):
 ``wilson_bounds`` one-sided Wilson score bounds of a rate, ``mean_bounds`` normal bounds of
 a mean, ``quantile_upper_bound`` a distribution-free upper bound of a percentile (an order
 statistic), ``seat_fail_chance`` the conditional chance that more games would make the seat

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from boardgen.checks.harness import Report, check, play_lineups
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.errors import DataError
@@ -18,7 +19,6 @@ from boardgen.model.grand import PERIPHERAL, GrandLayout, build, parse_label, st
 from boardgen.rules import grand as rules
 from boardgen.rules.grand import GrandGame
 from boardgen.rules.race import DIE, MAX_AGAIN, MOVE_ON, PASS, Move, RaceGame, RaceState
-from boardgen.rules.report import Report, check, play_lineups
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 DROWNING, PRISON = 1, 3  # hold codes: 1 + the place of "passed" / "replaced" in race.STUCK_UNTIL

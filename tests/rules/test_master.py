@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgen.checks.harness import Report, check, simulate
 from boardgen.checks.master import check_recipes
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
@@ -29,7 +30,6 @@ from boardgen.rules.master import (
 )
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
 from boardgen.rules.protocol import Outcome
-from boardgen.rules.report import Report, check, simulate
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import SHIFT, Board, IllegalMoveError, Shift, Walk
 

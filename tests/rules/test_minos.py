@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardgen.checks.harness import Report, check, simulate
 from boardgen.data.loader import Document, load
 from boardgen.engines import get_engine
+from boardgen.generate.minos import generate
 from boardgen.model.minos import build
-from boardgen.model.minos_generate import generate
 from boardgen.rules.minos import (
     CROSS,
     DIE,
@@ -28,7 +29,6 @@ from boardgen.rules.minos import (
     roll,
 )
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
-from boardgen.rules.report import Report, check, simulate
 from boardgen.rules.simulate import play
 
 OFF = 61

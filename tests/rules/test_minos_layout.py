@@ -11,6 +11,7 @@ import pytest
 
 from boardgen.data.loader import Document, load, validate
 from boardgen.errors import DataError
+from boardgen.generate.minos import generate, generate_cells, to_toml
 from boardgen.model.minos import (
     EXACT,
     GOAL,
@@ -24,7 +25,6 @@ from boardgen.model.minos import (
     build,
     geometry_problems,
 )
-from boardgen.model.minos_generate import generate, generate_cells, to_toml
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 

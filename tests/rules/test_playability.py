@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from boardgen.checks.harness import Report, check, simulate
 from boardgen.checks.sliding import DEFAULTS, solve_pairs, static_checks
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.errors import DataError
 from boardgen.model.sliding import Deal, build, deal
 from boardgen.model.tiles import Tile, mask_of
-from boardgen.rules.report import Report, check, simulate
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 ENGINE = get_engine("sliding")

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
+from boardgen.checks.harness import simulate
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.sliding import build
 from boardgen.rules.planner import PlannerPlayer
 from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, pick_best, score, tie_break
-from boardgen.rules.report import simulate
 from boardgen.rules.sliding import WALK, SlidingGame, Walk
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from boardgen.checks.harness import Check, Extra, Lineup, Report, check, looks
 from boardgen.engine import Engine
 from boardgen.engines import load_game
 from boardgen.rules.protocol import Outcome
-from boardgen.rules.report import Check, Extra, Lineup, Report, check, looks
 from boardgen.rules.simulate import binomial_cdf, quantile_upper_bound, seat_fail_chance, wilson_bounds
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "layouts"

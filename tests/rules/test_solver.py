@@ -184,7 +184,7 @@ def test_the_lane_search_answers_as_the_push_by_push_search(name: str) -> None:
 def test_the_pairs_of_a_large_board_shared_among_processes_get_the_same_answers() -> None:
     """11 x 11 and up, each start's pairs go to a worker process; the answers, in order, are
     those of one process."""
-    from boardgen.model import sliding_generate
+    from boardgen.generate import sliding as sliding_generate
 
     data = sliding_generate.generate("classic", 11, 1)
     doc = load("game", "classic")

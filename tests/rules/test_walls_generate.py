@@ -10,8 +10,8 @@ from boardgen.checks.walls import static_checks
 from boardgen.cli import cli
 from boardgen.data.loader import layouts_root, load
 from boardgen.engines import get_engine
+from boardgen.generate.walls import generate, to_toml
 from boardgen.model.walls import build, placement_problems
-from boardgen.model.walls_generate import generate, to_toml
 
 thresholds = get_engine("walls").thresholds
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from boardgen.checks.harness import Report, check
 from boardgen.checks.walls import start_distances, static_checks
 from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.walls import PLAYABILITY_DEFAULTS, build
-from boardgen.rules.report import Report, check
 from boardgen.rules.walls import BLOCK, WallsGame
 
 LAYOUT = build(load("game", "walls"))

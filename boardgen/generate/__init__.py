@@ -35,28 +35,29 @@ class Generator:
 
 
 def _classic(size: int, seed: int, layout_id: str) -> str:
-    from boardgen.model import sliding_generate
+    from boardgen.generate import sliding as sliding_generate
 
     data = sliding_generate.generate("classic", size, seed)
     data["game"]["id"] = layout_id
     return sliding_generate.to_toml(data, header=(
         f"A {size}x{size} classic board made by `boardgen generate classic --size {size} --seed {seed}`.\n"
-        "How the tiles and treasures scale with the size: see boardgen/model/sliding_generate.py."))
+        "How the tiles and treasures scale with the size: see boardgen/generate/sliding.py."))
 
 
 def _master(size: int, seed: int, layout_id: str) -> str:
-    from boardgen.model import master_generate, sliding_generate
+    from boardgen.generate import master as master_generate
+    from boardgen.generate import sliding as sliding_generate
 
     data = master_generate.generate(size, seed)
     data["game"]["id"] = layout_id
     return sliding_generate.to_toml(data, header=(
         f"A {size}x{size} Labyrinthe Master board made by `boardgen generate master --size {size} --seed {seed}`.\n"
         + "\n".join(textwrap.wrap("How it scales: " + master_generate.how_it_scales(), 92))
-        + "\nThe details are at the top of boardgen/model/master_generate.py."))
+        + "\nThe details are at the top of boardgen/generate/master.py."))
 
 
 def _minos(size: int, seed: int, layout_id: str) -> str:
-    from boardgen.model.minos_generate import GenerationError, generate, to_toml
+    from boardgen.generate.minos import GenerationError, generate, to_toml
 
     try:
         data = generate(seed, size)
@@ -67,7 +68,7 @@ def _minos(size: int, seed: int, layout_id: str) -> str:
 
 
 def _walls(size: int, seed: int, layout_id: str) -> str:
-    from boardgen.model import walls_generate
+    from boardgen.generate import walls as walls_generate
 
     try:
         made = walls_generate.generate(seed, size=size)
@@ -77,7 +78,7 @@ def _walls(size: int, seed: int, layout_id: str) -> str:
 
 
 def _grand(size: int, seed: int, layout_id: str) -> str:
-    from boardgen.model import grand_generate
+    from boardgen.generate import grand as grand_generate
 
     data = grand_generate.generate(seed)
     data["game"]["id"] = layout_id

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardgen.checks.sliding import DEFAULTS
-from boardgen.model import sliding_generate as grow
+from boardgen.generate import sliding as grow
 
 # At most about half as many objects again as the master's 21: see the docstring.
 MOST_OBJECTS = 33
@@ -154,7 +154,7 @@ def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any
 def playability(data: Mapping[str, Any], size: int, count: int) -> dict[str, Any]:
     """The source's thresholds, with room for the longer hunts of a larger board: the turn cap
     grows with the objects and the board's side, the solver's budget with the cube of the insertion
-    points (`boardgen.model.sliding_generate.solver_budget`)."""
+    points (`boardgen.generate.sliding.solver_budget`)."""
     source = dict(data.get("playability", {}))
     source_size = int(data["board"]["size"])
     growth = count / len(data["objects"]) * size / source_size

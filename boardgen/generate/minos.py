@@ -236,6 +236,6 @@ def to_toml(data: dict[str, Any]) -> str:
     """Write layout data as a commented layout file (field cells one per line)."""
     return toml_write.document(data, comments=COMMENTS, header=(
         "The Labyrinth of King Minos: a race to Elysium.",
-        "Written by boardgen.model.minos_generate; topology and contents only, looks are themes.",
+        "Written by boardgen.generate.minos; topology and contents only, looks are themes.",
         "Cells are [row, col], 0-based, row 0 at the top.",
     ))

@@ -23,7 +23,8 @@ import random
 from typing import Any
 
 from boardgen.data import toml_write
-from boardgen.model.minos_generate import GenerationError
+from boardgen.generate.minos import GenerationError
+from boardgen.model.grand import PLAYABILITY_DEFAULTS, ROMAN
 
 Cell = tuple[int, int]
 
@@ -32,9 +33,6 @@ BLOCK = 3
 CENTRAL = 83
 BOARD_MM = 330.0  # whole board with its border: 2 x 2 sheets of A4 or Letter, seams on cell edges
 BORDER_MM = 12.0
-ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
-         "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII",
-         "XXVIII", "XXIX", "XXX", "XXXI", "XXXII", "XXXIII", "XXXIV", "XXXV", "XXXVI")
 
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
@@ -319,21 +317,6 @@ DECK = (
           {"kind": "goto", "field": "61"}),
 )
 
-# The playability thresholds a generated layout writes out, and the engine's defaults for a
-# layout that leaves one out.
-PLAYABILITY_DEFAULTS: dict[str, Any] = {
-    "games_per_player_count": 150,
-    "turn_cap": 400,
-    "min_completion_rate": 0.99,
-    "max_mean_rounds": 40,
-    "max_p95_rounds": 80,
-    "max_seat_gap": 0.15,
-    "seat_gap_significance": 0.01,
-    "max_route_gap": 0.2,
-    "route_gap_significance": 0.01,
-    "min_visits": 1,
-}
-
 COMMENTS = {
     "board": "A size x size grid of pitch_mm cells plus a border: 330 mm, 2x2 sheets of A4 or Letter.",
     "race": ("Two dice; the chance that a player finds a pun (self-play only); exact_one_die: an exact "
@@ -394,7 +377,7 @@ def to_toml(data: dict[str, Any]) -> str:
     """Layout data as a commented layout file: one field or card per line or table."""
     return toml_write.document(data, comments=COMMENTS, header=(
         "Le Grand Labyrinthe: the race from night to light.",
-        "Written by boardgen.model.grand_generate; topology and contents only, looks are themes.",
+        "Written by boardgen.generate.grand; topology and contents only, looks are themes.",
         'Cells are [row, col], 0-based, row 0 at the top. Fields are named "1".."83" and "I".."XXXVI".',
     ))
 

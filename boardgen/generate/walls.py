@@ -210,7 +210,7 @@ def to_toml(generated: Generated, *, game_id: str = "walls") -> str:
 
 def layout_text(generated: Generated) -> str:
     """The [[blocks]] tables of a layout file for a generated set."""
-    lines = [f"# {len(generated.blocks)} blocks written by boardgen.model.walls_generate, seed {generated.seed}.",
+    lines = [f"# {len(generated.blocks)} blocks written by boardgen.generate.walls, seed {generated.seed}.",
              "# A<k> turned a quarter clockwise about the centre is B<k>, then C<k>, then D<k>.", ""]
     for block in generated.blocks:
         cells = ", ".join(f"[{r}, {c}]" for r, c in block.cells)
