@@ -305,7 +305,7 @@ def house_rules_case(folder: Path, rng: random.Random, attack: str | None = None
         kit = engine.kit()
         setup = kit.setup(layout, layout.default_seed)
         drawings = kit.draw(layout, theme, setup, "en")
-        kit.build_pdf(layout, theme, setup, drawings, KitOptions(), summary="")
+        kit.build_pdf(layout, theme, setup, drawings, kit.catalogue(layout, drawings), KitOptions(), summary="")
 
     return run
 

@@ -153,8 +153,18 @@ def test_a_worker_killed_mid_search_has_its_trials_taken_over(
     study = request.getfixturevalue("database") if kind == "postgresql" else str(tmp_path / "study.log")
     path = layout(tmp_path, five, 12)
     cmd = command(path, study, "--margin", "0.1")
-    victim, other = start(cmd, 2, tmp_path)
-    taken = wait_for(lambda: running_of(study, victim.pid), "a trial of the first process")
+    first, second = start(cmd, 2, tmp_path)
+
+    def holder() -> tuple[subprocess.Popen[str], list[optuna.trial.FrozenTrial]] | None:
+        """Whichever process is judging a trial now (on a loaded machine either may join first)."""
+        for run in (first, second):
+            held = running_of(study, run.pid)
+            if held:
+                return run, held
+        return None
+
+    victim, taken = wait_for(holder, "a trial being judged")
+    other = second if victim is first else first
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=DEADLINE)
     killed_at = time.monotonic()
