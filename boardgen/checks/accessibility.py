@@ -165,12 +165,12 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
     the text matrix), the fill colour, and the background from the page rendered at `dpi`."""
     import ctypes
 
-    import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
+    from boardgen.raster import opened, page_pixels
+
     out: list[PrintedText] = []
-    document = pdfium.PdfDocument(pdf_bytes)
-    try:
+    with opened(pdf_bytes) as document:
         for index in range(len(document)):
             page = document[index]
             text_page = page.get_textpage()
@@ -179,15 +179,7 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
                 if not objects:
                     continue
                 scale = dpi / 72
-                import numpy as np
-
-                # Four bytes a pixel (pdfium's BGRx, the same pixels as its BGR and quicker to
-                # draw), read in place: little-endian, each pixel is 0xXXRRGGBB.
-                bitmap = page.render(scale=scale, prefer_bgrx=True)
-                if bitmap.mode == "BGRX":
-                    pixels = np.ascontiguousarray(bitmap.to_numpy()).view("<u4")[..., 0]
-                else:
-                    pixels = np.asarray(bitmap.to_pil().convert("RGB"))
+                pixels = page_pixels(page, scale=scale)
                 height = page.get_height()
                 backgrounds = _backgrounds(pixels, [(colour, boxes) for _, _, colour, _, boxes in objects],
                                            height, scale)
@@ -198,8 +190,6 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
             finally:
                 text_page.close()
                 page.close()
-    finally:
-        document.close()
     return out
 
 

@@ -186,7 +186,7 @@ def _cricut(pdf: bytes, pages: dict[int, list[Placement]], bleed: dict[str, floa
             stem: str) -> tuple[dict[str, bytes], list[Placement]]:
     from PIL import Image, ImageDraw
 
-    from boardgen.render.raster import opened, page_image
+    from boardgen.raster import opened, page_image
 
     mat_spec = find_machine("cricut").mat
     assert mat_spec is not None, "Cricut prints and cuts mats"

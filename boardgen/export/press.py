@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import PieceDesign
-from boardgen.render.pdf import _draw, _drawing
-from boardgen.render.raster import svg_image
+from boardgen.render.pdf import _draw, _drawing, svg_image
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -42,6 +42,7 @@ from boardgen.render.imposition import (
 from boardgen.units import pt
 
 if TYPE_CHECKING:
+    from PIL import Image
     from reportlab.platypus import Paragraph  # imported when text is flowed: most of a reprint has none
 
     from boardgen.data.theme import Theme  # the theme checks its pictures through the PDF renderer
@@ -730,6 +731,21 @@ def svg_page(svg: str, theme: Theme) -> bytes:
 # gives any other back in a millisecond and a kit's hundred drawings weigh megabytes.
 _CONVERTED: dict[str, Any] = {}
 _CONVERTED_MAX = 8
+
+
+def svg_image(svg: str, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
+    """One of boardgen's drawings as exactly `pixels` (RGB), drawn through a page of its own so
+    it looks as it prints (the PDF renderer's fonts and pictures)."""
+    from PIL import Image
+
+    from boardgen.raster import opened, page_image, page_size
+
+    with opened(svg_page(svg, theme)) as document:
+        width_pt, _ = page_size(document, 0)
+        image = page_image(document, 0, scale=pixels[0] / width_pt, annotations=False)
+    if image.size != pixels:  # pdfium rounds each side up: at most a pixel to take back
+        image = image.resize(pixels, Image.Resampling.LANCZOS)
+    return image
 
 
 def _fallback_markup(text: str, family: str, weight: str) -> str:

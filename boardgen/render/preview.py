@@ -8,7 +8,7 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-from boardgen.render.raster import opened, page_image, page_size
+from boardgen.raster import opened, page_image, page_size
 
 if TYPE_CHECKING:  # imported when a preview is made: `render --no-preview` and option checks need neither
     import pypdfium2 as pdfium

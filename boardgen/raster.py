@@ -1,6 +1,8 @@
 """PDF pages as pictures: the one place boardgen rasterises (pdfium draws, Pillow holds the
-pixels). The previews, the Cricut mats, the print services' faces and the virtual tables'
-images all come through here, so a page looks the same wherever it is turned into pixels.
+pixels). The previews, the Cricut mats, the print services' faces, the virtual tables' images
+and the text-contrast check all come through here, so a page looks the same wherever it is
+turned into pixels. A leaf of the pipeline: it imports nothing of boardgen (one of boardgen's
+drawings becomes pixels through `boardgen.render.pdf.svg_image`).
 
 pdfium is not thread-safe: a document is used by one thread at a time.
 """
@@ -9,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when a picture is made: option checks and `--no-preview` need neither
     import pypdfium2 as pdfium
+    from numpy.typing import NDArray
     from PIL import Image
 
-    from boardgen.data.theme import Theme
 
 
 @contextmanager
@@ -52,16 +54,16 @@ def page_image(document: pdfium.PdfDocument, index: int, *, scale: float,
         page.close()
 
 
-def svg_image(svg: str, theme: Theme, pixels: tuple[int, int]) -> Image.Image:
-    """One of boardgen's drawings as exactly `pixels` (RGB), drawn through a page of its own so
-    it looks as it prints (the PDF renderer's fonts and pictures)."""
-    from PIL import Image
+def page_pixels(page: pdfium.PdfPage, *, scale: float) -> NDArray[Any]:
+    """A page's pixels at `scale` pixels a point as one 0xRRGGBB word each (rows top down): the
+    text-contrast check reads colours, not pictures. pdfium draws BGRx (the same pixels as its
+    BGR, and quicker), read in place: little-endian, each pixel is 0xXXRRGGBB."""
+    import numpy as np
 
-    from boardgen.render.pdf import svg_page
-
-    with opened(svg_page(svg, theme)) as document:
-        width_pt, _ = page_size(document, 0)
-        image = page_image(document, 0, scale=pixels[0] / width_pt, annotations=False)
-    if image.size != pixels:  # pdfium rounds each side up: at most a pixel to take back
-        image = image.resize(pixels, Image.Resampling.LANCZOS)
-    return image
+    bitmap = page.render(scale=scale, prefer_bgrx=True)
+    if bitmap.mode == "BGRX":
+        words: NDArray[Any] = np.ascontiguousarray(bitmap.to_numpy()).view("<u4")[..., 0]
+        return words & 0xFFFFFF
+    rgb = np.asarray(bitmap.to_pil().convert("RGB"), dtype=np.uint32)
+    packed: NDArray[Any] = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+    return packed
