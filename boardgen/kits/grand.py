@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, word
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import Back, Catalogue, board, card_outline, designs, die_designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
@@ -50,6 +50,11 @@ def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:
     return {"card": {card.id: card.title["en"] for card in layout.deck},
             "pawn": {colour: f"{colour} pawn" for colour in COLOURS[: layout.players[1]]},
             "die": {"1": "die", "2": "die"}}
+
+
+def printed_numbers(layout: GrandLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
 
 
 def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
@@ -114,11 +119,11 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         (cw, ch) = layout.card_size_mm
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.cards), what=noun(lang, "event_cards"))
+            counted(lang, len(layout.cards), "event_cards")
             + f" ({cw:g} × {ch:g} mm)",
-            word(lang, "count_line", count=len(drawings.discs), what=noun(lang, "pawns"))
+            counted(lang, len(drawings.discs), "pawns")
             + f" (⌀ {disc_diameter(layout):g} mm)",
-            word(lang, "count_line", count=len(drawings.dice), what=noun(lang, "dice")),
+            counted(lang, len(drawings.dice), "dice"),
             word(lang, "rules"),
         ]
         colon = "\u00a0:" if lang == "fr" else ":"

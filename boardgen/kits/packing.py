@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.geometry import Outline, Rect
@@ -102,6 +102,7 @@ class Block:
     turnable: bool = False
     note: str = ""
     under_board: bool = True
+    one: str = ""  # what the cut list calls one of them ("die"; strings.noun_one), if not `title`
 
     @property
     def forms(self) -> list[Form]:
@@ -269,9 +270,12 @@ def _shift(units: list[Unit], area: Rect) -> float:
 def cut_list(lang: str, units: list[Unit]) -> str:
     """'Cut: 8 × corridor tiles, 2 × pawns' for the pieces of these units, in order."""
     counts: dict[str, int] = {}
+    ones: dict[str, str] = {}
     for unit in units:
         counts[unit.block.title] = counts.get(unit.block.title, 0) + len(unit.items)
-    listed = ", ".join(word(lang, "count_line", count=n, what=title) for title, n in counts.items())
+        ones[unit.block.title] = unit.block.one or unit.block.title
+    listed = ", ".join(word(lang, "count_line", count=n, what=ones[title] if n == 1 else title)
+                       for title, n in counts.items())
     return word(lang, "cut_list", pieces=listed)
 
 
@@ -417,10 +421,12 @@ def discs_block(pdf: PdfKit, title: str, discs: Sequence[PieceDesign], options: 
     """Round pieces (``pawn:red-1``, drawn by pieces.disc_svg with a 1 mm margin), a few mm apart
     or `--gap` apart with their own crop marks; `title` names them in the cut list (a strings key)."""
     found = items(pdf, discs, form_prefix="Disc-")
-    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0)
+    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0,
+                 one=noun_one(pdf.lang, title))
 
 
 def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign]) -> Block:
     """Die nets (``die:1``): their cut outline and fold lines, their assembly note."""
     found = items(pdf, dice, form_prefix="Die-")
-    return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"))
+    return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"),
+                 one=noun_one(pdf.lang, "dice"))

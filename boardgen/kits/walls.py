@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
 from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs
@@ -45,6 +45,11 @@ class Drawings:
 
     def files(self) -> dict[str, str]:
         return {"board": self.board, "setup": self.setup, **self.blocks, **self.pawns}
+
+
+def printed_numbers(layout: WallsLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
 
 
 def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
@@ -88,7 +93,8 @@ def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> 
     before cutting."""
     found = items(pdf, blocks, form_prefix="Block-", strip="block-")
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
-    return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note)
+    return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note,
+                 one=noun_one(pdf.lang, "walls_blocks"))
 
 
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
@@ -100,9 +106,9 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         start = pdf.add_svg_form("Start", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.blocks), what=noun(lang, "walls_blocks"))
+            counted(lang, len(layout.blocks), "walls_blocks")
             + f" ({layout.pitch_mm:g} mm)",
-            word(lang, "count_line", count=len(drawings.pawns), what=noun(lang, "pawns"))
+            counted(lang, len(drawings.pawns), "pawns")
             + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
             word(lang, "rules"),
         ]
