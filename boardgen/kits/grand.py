@@ -139,11 +139,11 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
                     word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
-                              dice_block(pdf, pieces_.of_kind("die"))])
+                              dice_block(pdf, pieces_.of_kind("die"), options.gap)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
         # Each card kind is printed as many times as the deck holds it.
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "event_cards"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="event_cards")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -132,10 +132,10 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         packer = Packer(pdf, piece_blocks(pdf, pieces_, options) + [
             Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0,
                   one=noun_one(lang, "tokens")),
-            Block(noun(lang, "wands"), wands, turnable=True, one=noun_one(lang, "wands"))])
+            Block(noun(lang, "wands"), wands, gap=options.gap or 2.0, turnable=True, one=noun_one(lang, "wands"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "recipes"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="recipes")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

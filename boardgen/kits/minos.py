@@ -124,7 +124,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
         rules_pages(pdf, rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
                     + interpretation_blocks("minos", lang, values, layout=layout), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
-                              dice_block(pdf, pieces_.of_kind("die"))])
+                              dice_block(pdf, pieces_.of_kind("die"), options.gap)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from boardgen.data.strings import noun, noun_one, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.geometry import Outline, Rect
@@ -59,10 +59,11 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     return pdf.finish()
 
 
-def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptions, heading: str) -> None:
+def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptions, what: str) -> None:
     """The catalogue's cards, each design as many times as the game uses it (one of each in a
     reprint of single cards), with the backs the user chose (duplex pages, fold-over or none),
-    butted or `--gap` apart."""
+    butted or `--gap` apart; `what` (a strings key: "cards") heads their pages, with the cut list
+    of each sheet, as piece sheets have."""
     if not cards:
         return
     single = options.only is not None and "cards" not in options.only
@@ -71,7 +72,8 @@ def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptio
     back = cards[0].back
     assert back is not None, "every card has a back"
     pdf.card_sheets([forms[i] for i in ids], pdf.add_svg_form("Card-back", back.svg), bleed=cards[0].bleed,
-                    outline=cards[0].outline, heading=heading, back_heading=word(pdf.lang, "card_backs"),
+                    outline=cards[0].outline, heading=word(pdf.lang, what), back_heading=word(pdf.lang, "card_backs"),
+                    cut=lambda n: word(pdf.lang, "cut_list", pieces=counted(pdf.lang, n, what)),
                     backs=options.backs, flip=options.flip, back_offset=options.back_offset, ids=ids,
                     gap=options.gap)
 
@@ -425,8 +427,9 @@ def discs_block(pdf: PdfKit, title: str, discs: Sequence[PieceDesign], options: 
                  one=noun_one(pdf.lang, title))
 
 
-def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign]) -> Block:
-    """Die nets (``die:1``): their cut outline and fold lines, their assembly note."""
+def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign], gap: float = 0.0) -> Block:
+    """Die nets (``die:1``): their cut outline and fold lines, their assembly note; 4 mm apart,
+    or `gap` (--gap) if more."""
     found = items(pdf, dice, form_prefix="Die-")
-    return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"),
+    return Block(noun(pdf.lang, "dice"), found, gap=max(4.0, gap), turnable=True, note=word(pdf.lang, "dice_note"),
                  one=noun_one(pdf.lang, "dice"))

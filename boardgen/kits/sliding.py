@@ -153,7 +153,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         packer = Packer(pdf, piece_blocks(pdf, pieces_, options))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "cards"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="cards")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
@@ -164,9 +164,9 @@ def piece_blocks(pdf: PdfKit, pieces_: Catalogue, options: KitOptions) -> list[B
     crop marks), then the fold-up standees (``pawn:red``) with their assembly note."""
     lang = pdf.lang
     tiles = items(pdf, pieces_.of_kind("tile"), form_prefix="Tile-")
-    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"), gap=4.0,
-                     one=noun_one(lang, "pawns"),
-                     turnable=True, note=word(lang, "standee_note"))
+    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"),
+                     gap=max(4.0, options.gap), one=noun_one(lang, "pawns"), turnable=True,
+                     note=word(lang, "standee_note"))
     return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True, one=noun_one(lang, "tiles")), standees]
 
 

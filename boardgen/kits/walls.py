@@ -88,12 +88,12 @@ def board_tiling(layout: WallsLayout, options: KitOptions) -> Tiling:
                       overlap=options.overlap, orientation=options.orientation, zones_x=zones, zones_y=zones)
 
 
-def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> Block:
+def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign], gap: float = 0.0) -> Block:
     """The blocks at board scale (``block:a6``) and the note on gluing them onto thick card
     before cutting."""
     found = items(pdf, blocks, form_prefix="Block-", strip="block-")
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
-    return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note,
+    return Block(noun(pdf.lang, "walls_blocks"), found, gap=max(BLOCK_GAP_MM, gap), turnable=True, note=note,
                  one=noun_one(pdf.lang, "walls_blocks"))
 
 
@@ -117,7 +117,7 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
                    side=(word(lang, "walls_start"), start, layout.board_mm))
         rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path),
                     word(lang, "rules"))
-        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block")),
+        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block"), options.gap),
                               discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))

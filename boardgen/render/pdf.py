@@ -594,11 +594,13 @@ class PdfKit:
 
     def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, outline: Outline, heading: str,
                     back_heading: str, backs: str, flip: str, back_offset: tuple[float, float],
-                    ids: Sequence[str] | None = None, gap: float = 0.0) -> None:
+                    ids: Sequence[str] | None = None, gap: float = 0.0,
+                    cut: Callable[[int], str] | None = None) -> None:
         """Cards on a grid, upright or turned, whichever holds more: butted on shared cut lines
         (bleed around the block) or `gap` apart with their own crop marks; backs as duplex
         pages, fold-over (each back beside its front) or none. `ids` name the cards in the
-        placements (``card:ID``); `outline` is a card's trim inside its drawing."""
+        placements (``card:ID``); `outline` is a card's trim inside its drawing; `cut(n)`, the
+        cut list of a sheet of n cards, follows the heading of each front page."""
         if backs not in ("duplex", "fold", "none"):
             raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
         if flip not in ("long", "short"):
@@ -607,16 +609,20 @@ class PdfKit:
             return
         names = list(ids) if ids is not None else [form.name for form in fronts]
         card = fronts[0]
-        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap)
+        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap,
+                      count=len(fronts))
         rotate = 90 if g.turned else 0
-        for start in range(0, len(fronts), g.per_page):
-            chunk = fronts[start:start + g.per_page]
-            chunk_ids = names[start:start + g.per_page]
+        # As many cards on each sheet as the others (21 on sheets of 10: 7 + 7 + 7, never a
+        # sheet and its back for one card).
+        per_sheet = -(-len(fronts) // -(-len(fronts) // g.per_page))
+        for start in range(0, len(fronts), per_sheet):
+            chunk = fronts[start:start + per_sheet]
+            chunk_ids = names[start:start + per_sheet]
             if backs == "duplex" and self.only is not None:
                 # A reprint is printed whole, double-sided: fronts go on odd pages (the blank is
                 # kept only where needed, see _keeps). A whole kit names its duplex pages instead.
                 self.new_page(word(self.lang, "blank"), kind="blank")
-            self.new_page(heading, kind="cards")
+            self.new_page(heading if cut is None else f"{heading} — {cut(len(chunk))}", kind="cards")
             cells = g.cells(len(chunk))
             for form, name, (trim, clip) in zip(chunk, chunk_ids, cells, strict=True):
                 self.place(form, trim.x - bleed, trim.y - bleed, clip=clip, rotate=rotate)
