@@ -49,8 +49,11 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     """Open the kit's PDF and make the board a form once; then either reprint only the board
     sheets asked for, or lay out the whole kit with `pages(pdf, board)`."""
     lang = options.lang
-    pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock)
+    sheet = paper(options.paper)
+    pdf = PdfKit(frame_for(sheet, options.margin), theme, lang, title=layout.title[lang],
+                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock,
+                 piece_frame=None if options.piece_margin is None else frame_for(sheet, options.piece_margin),
+                 bleed_under=options.cut_bleed)
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
         pdf.board_sheets(board, tiling.select(options.board_sheets), heading=word(lang, "board"))
@@ -310,6 +313,8 @@ class Packer:
         pdf = self.pdf
         if pdf.only is not None and pdf.kinds and pdf.kinds[-1] not in pdf.only:
             return 0
+        if pdf.piece_frame is not pdf.base_frame:
+            return 0  # print and cut: pieces go on pages with room for the marks, the board sheets are cut by hand
         smallest = sorted((b for b in self.blocks if b.under_board and b.items),
                           key=lambda b: _shape(b)[0] * _shape(b)[1])
         # The cut list wraps in a narrow room (its words keep their size): the room it takes is
@@ -337,7 +342,7 @@ class Packer:
         """New piece sheets until every piece is placed, each headed with its cut list and the
         assembly notes of what it carries; a piece too big for an empty page is named."""
         pdf = self.pdf
-        room = pdf.base_frame.marked  # grids keep their own crop-mark ring
+        room = pdf.piece_frame.marked  # grids keep their own crop-mark ring
         largest = sorted(self.blocks, key=lambda b: -max(i.form.w * i.form.h for i in b.items) if b.items else 0)
         while not self.done:
             units, notes, spot = self._layout(room, largest)
