@@ -42,3 +42,16 @@ def test_gap_3_leaves_no_recipe_card_alone_and_spaces_the_wands():
             apart = (grown.right <= b.trim.x or b.trim.right <= grown.x or grown.bottom <= b.trim.y
                      or b.trim.bottom <= grown.y)
             assert apart, (a.piece, b.piece)  # 3 mm apart, as --gap 3 asks (was 2 mm)
+
+
+def test_split_letter_covers_keep_to_one_paper_page(tmp_path):
+    from boardgen.kit import render_kit
+
+    for game, last in (("minos", "61: Elysium"), ("grand", "Mythology: 61–82")):
+        render_kit(game, tmp_path, KitOptions(paper="letter", split=True, check=False, previews=False, svg=False))
+        paper = next((tmp_path / game).glob("*-paper.pdf"))
+        with pdfplumber.open(paper) as pdf:
+            texts = [page.extract_text() or "" for page in pdf.pages]
+        covers = [k for k, text in enumerate(texts) if not text.startswith("Rules")]
+        assert covers == [0], (game, [t[:60] for t in texts])  # was 2 cover pages, the second a line or two
+        assert last in texts[0]
