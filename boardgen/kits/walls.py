@@ -93,8 +93,10 @@ def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign], gap
     before cutting."""
     found = items(pdf, blocks, form_prefix="Block-", strip="block-")
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
+    # All on sheets of their own (under_board=False): the sheets that are glued onto thick card
+    # together, never a few blocks left on the board's sheets.
     return Block(noun(pdf.lang, "walls_blocks"), found, gap=max(BLOCK_GAP_MM, gap), turnable=True, note=note,
-                 one=noun_one(pdf.lang, "walls_blocks"))
+                 one=noun_one(pdf.lang, "walls_blocks"), under_board=False)
 
 
 def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
