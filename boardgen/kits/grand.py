@@ -10,7 +10,7 @@ from boardgen.kits.catalogue import Back, Catalogue, board, card_outline, design
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, card_section, dice_block, discs_block, impose
 from boardgen.kits.rules_text import rules_blocks, rules_pages
-from boardgen.model.grand import GrandLayout, label
+from boardgen.model.grand import GrandLayout, label, rule_values
 from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import Form, ImposedPdf, PdfKit
@@ -136,7 +136,8 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
                    summary=summary, board=board, tiling=tiling, options=options,
                    side_lines=(word(lang, "special_fields"), legend))
-        rules_pages(pdf, rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang),
+        rules_pages(pdf, rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
+                    + deck_blocks(layout, lang),
                     word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
                               dice_block(pdf, pieces_.of_kind("die"), options.gap)])
