@@ -961,11 +961,13 @@ def preflight(file: Path, service: str, as_json: bool) -> None:
     else:
         for entry in report["files"]:
             for key, value in sorted(entry.items()):
-                if key not in ("problems", "file", "page_boxes"):
+                if key not in ("problems", "file", "page_boxes", "hint"):
                     click.echo(f"{key}: {value}")
         click.echo("problems: " + ("none" if not report["problems"] else ""))
         for problem in report["problems"]:
             click.echo(f"  {problem}")
+        for hint in report.get("hints", []):
+            click.echo(f"hint: {hint}")
     if report["problems"]:
         sys.exit(7)
 

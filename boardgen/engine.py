@@ -111,7 +111,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     And, read by `boardgen.kit.draw_kit` and `boardgen.kits.reprint`: ``Drawings``, the
     dataclass `draw` returns (drawings are cached between renders only for such a kit);
-    ``piece_ids(layout)``, every single piece it can reprint, by kind; ``PIECE_FIELDS``,
+    ``piece_ids(layout)``, every single piece it can reprint, by kind; ``printed_numbers(layout)``,
+    the number printed on a piece whose id is not one (a token's value), by kind; ``PIECE_FIELDS``,
     where each kind's drawings are; ``EXTRA_PARTS``, parts printed on pages of their own
     besides the usual ones.
 
@@ -144,6 +145,8 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
     def __name__(self) -> str: ...
 
     def piece_ids(self, layout: LayoutC, /) -> Mapping[str, Mapping[str, str]]: ...
+
+    def printed_numbers(self, layout: LayoutC, /) -> Mapping[str, Mapping[str, str]]: ...
 
 
 class Engine(ABC, Generic[LayoutT, SetupT, GameT]):

@@ -62,6 +62,11 @@ class KitOptions:
     kerf: float = 0.0  # mm a laser's beam takes away: cut paths run half of it outside the trim
     bed: tuple[float, float] = (600.0, 400.0)  # mm, the laser's bed the pieces are laid out on
     large_print: bool = False  # the rules in 18 pt, one column, and an HTML edition beside the PDF (issue 34)
+    # Set by cut.make.room_for_cutting for a print-and-cut machine: the margin of the pages of
+    # pieces and cards (room for the registration marks; the board keeps `margin`), and the art
+    # run past each piece's trim on them.
+    piece_margin: float | None = None
+    cut_bleed: float = 0.0
 
 
 def _mm(value: float) -> str:
@@ -80,6 +85,8 @@ def kit_file_name(game: str, options: KitOptions) -> str:
         parts.append(options.orientation)
     if options.margin != default.margin:
         parts.append(f"margin{_mm(options.margin)}")
+    if options.piece_margin is not None:
+        parts.append(f"pieces{_mm(options.piece_margin)}")
     if options.joint != default.joint:
         parts.append(options.joint + ("" if options.overlap == default.overlap else _mm(options.overlap)))
     if options.backs != default.backs:

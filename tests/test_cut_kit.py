@@ -31,6 +31,19 @@ def silhouette(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return _render(tmp_path_factory.mktemp("silhouette"), cut="silhouette")
 
 
+def _cut(p: Any) -> bool:
+    """A piece the machine cuts: not a card back (printed behind its front), nor a board sheet
+    (cut by hand on its crop marks), nor what is printed on paper."""
+    return p.kind not in ("card-back", "board") and p.stock == "card"
+
+
+def _file(result: Any, machine: str, index: int, ext: str = "dxf") -> Path:
+    """The cut file of the kit's page `index`: named after its page in the print-and-cut PDF,
+    whose first page is the instructions."""
+    pages = sorted({p.page for p in result.placements if _cut(p)})
+    return result.folder / "cut" / f"{result.pdf.stem}-{machine}-page{pages.index(index) + 2:02}.{ext}"
+
+
 def _dxf_rects(path: Path, page_h: float) -> list[tuple[float, float, float, float]]:
     doc = ezdxf.readfile(path)
     out = []
@@ -61,12 +74,12 @@ def _trim_lines(page: Any) -> tuple[list[tuple[float, float, float]], list[tuple
 def test_one_dxf_per_page_of_pieces_each_outline_on_its_printed_trim(silhouette: Any) -> None:
     cut = silhouette.folder / "cut"
     stem = silhouette.pdf.stem
-    placed = Counter(p.page for p in silhouette.placements if p.kind != "card-back")
+    placed = Counter(p.page for p in silhouette.placements if _cut(p))
     dxfs = sorted(cut.glob("*.dxf"))
-    assert [d.name for d in dxfs] == [f"{stem}-silhouette-page{i + 1:02}.dxf" for i in sorted(placed)]
+    assert [d.name for d in dxfs] == [f"{stem}-silhouette-page{k + 2:02}.dxf" for k in range(len(placed))]
     with pdfplumber.open(silhouette.pdf) as pdf:
         for index in sorted(placed):
-            path = cut / f"{stem}-silhouette-page{index + 1:02}.dxf"
+            path = _file(silhouette, "silhouette", index)
             doc = ezdxf.readfile(path)
             assert len(doc.audit().errors) == 0
             assert doc.header["$INSUNITS"] == 4
@@ -94,7 +107,7 @@ def test_silhouette_marks_printed_where_the_specification_puts_them(silhouette: 
     marked = silhouette.folder / "cut" / f"{silhouette.pdf.stem}-silhouette.pdf"
     with pdfplumber.open(marked) as pdf:
         assert "Silhouette Studio" in pdf.pages[0].extract_text()
-        assert len(pdf.pages) == 1 + len({p.page for p in silhouette.placements if p.kind != "card-back"})
+        assert len(pdf.pages) == 1 + len({p.page for p in silhouette.placements if _cut(p)})
         for page in pdf.pages[1:]:
             w, h = page.width / MM, page.height / MM
             black = [(round(r["x0"] / MM, 2), round(r["top"] / MM, 2), round(r["width"] / MM, 2),
@@ -114,7 +127,7 @@ def test_laser_beds_keep_kerf_and_every_piece(tmp_path: Path) -> None:
     result = _render(tmp_path, cut="laser", kerf=0.2, bed=(400.0, 300.0))
     beds = sorted((result.folder / "cut").glob("*-laser-bed*.dxf"))
     assert beds and len(beds) == len(list((result.folder / "cut").glob("*-laser-bed*.svg")))
-    pieces = [p for p in result.placements if p.kind != "card-back"]
+    pieces = [p for p in result.placements if _cut(p)]
     sizes = Counter()
     for path in beds:
         for x0, y0, x1, y1 in _dxf_rects(path, 300.0):
@@ -125,7 +138,7 @@ def test_laser_beds_keep_kerf_and_every_piece(tmp_path: Path) -> None:
     assert not (result.folder / "cut" / f"{result.pdf.stem}-laser.pdf").exists()
 
 
-def test_cricut_mats_at_most_171_by_248_mm_at_300_dpi(tmp_path: Path) -> None:
+def test_cricut_mats_at_most_6_75_by_9_25_in_at_300_dpi(tmp_path: Path) -> None:
     result = _render(tmp_path, cut="cricut")
     mats = sorted((result.folder / "cut").glob("*-cricut-mat*.png"))
     assert mats
@@ -133,16 +146,16 @@ def test_cricut_mats_at_most_171_by_248_mm_at_300_dpi(tmp_path: Path) -> None:
     for png in mats:
         image = Image.open(io.BytesIO(png.read_bytes()))
         w, h = (v * 25.4 / 300 for v in image.size)
-        assert w <= 171 and h <= 248
+        assert w <= 171.45 and h <= 234.95
         assert image.info["dpi"][0] == pytest.approx(300, abs=0.01)
         root = ET.fromstring(png.with_suffix(".svg").read_bytes())  # its cut lines: the same size
         assert float(root.get("width", "").removesuffix("mm")) == pytest.approx(w, abs=0.001)
         assert float(root.get("height", "").removesuffix("mm")) == pytest.approx(h, abs=0.001)
         cut_count += len(root.find("{http://www.w3.org/2000/svg}g[@id='CUT']") or [])
     readme = (result.folder / "cut" / "README.txt").read_text()
-    left_out = [p for p in result.placements if p.kind != "card-back" and p.piece in readme.split("by hand")[-1]]
-    assert all(p.trim.w + 2 * p.bleed > 170 or p.trim.h + 2 * p.bleed > 247 for p in left_out)
-    assert cut_count == sum(1 for p in result.placements if p.kind != "card-back") - len(left_out)
+    left_out = [p for p in result.placements if _cut(p) and p.piece in readme.split("cut them by hand")[0]]
+    assert all(p.trim.w > 169 or p.trim.h > 232 for p in left_out)
+    assert cut_count == sum(1 for p in result.placements if _cut(p)) - len(left_out)
 
 
 def test_no_cut_option_no_cut_folder_and_same_kit(tmp_path: Path) -> None:
@@ -165,7 +178,7 @@ def test_round_tokens_cut_on_their_printed_circles(tmp_path: Path) -> None:
             page = pdf.pages[index]
             h = page.height / MM
             curves = [(c["x0"] / MM, c["top"] / MM, c["x1"] / MM, c["bottom"] / MM) for c in page.curves]
-            path = result.folder / "cut" / f"{result.pdf.stem}-silhouette-page{index + 1:02}.dxf"
+            path = _file(result, "silhouette", index)
             circles = ezdxf.readfile(path).modelspace().query('CIRCLE[layer=="CUT"]')
             assert len(circles) == sum(1 for p in tokens if p.page == index)
             for e in circles:
@@ -192,9 +205,9 @@ def test_scanncut_bullseyes_measured_on_each_marked_page(tmp_path: Path) -> None
             for cx in (14.0, round(w - 14, 2)):
                 for cy in (14.0, round(h - 14, 2)):
                     assert found[(cx, cy, 8.0)] >= 1 and found[(cx, cy, 3.0)] >= 1, (cx, cy, sorted(found)[:6])
-    placed = Counter(p.page for p in result.placements if p.kind != "card-back")
+    placed = Counter(p.page for p in result.placements if _cut(p))
     for index, count in placed.items():
-        root = ET.fromstring((cut / f"{result.pdf.stem}-scanncut-page{index + 1:02}.svg").read_bytes())
+        root = ET.fromstring(_file(result, "scanncut", index, "svg").read_bytes())
         assert len(root.find("{http://www.w3.org/2000/svg}g[@id='CUT']") or []) == count
 
 
@@ -215,7 +228,7 @@ def test_fold_over_cards_cut_round_front_and_back_with_the_fold_scored(tmp_path:
                               for b in result.placements) for p in fronts)
     with pdfplumber.open(result.pdf) as pdf:
         for index in sorted({p.page for p in fronts}):
-            path = result.folder / "cut" / f"{result.pdf.stem}-silhouette-page{index + 1:02}.dxf"
+            path = _file(result, "silhouette", index)
             page = pdf.pages[index]
             h = page.height / MM
             cards = {(round(t.x, 3), round(t.y, 3)): t for t in (p.trim for p in fronts if p.page == index)}

@@ -16,7 +16,8 @@ from boardgen.options import PIECES, KitOptions, page_kinds, print_plan, sheet_c
 
 GAMES = ("classic", "master", "minos", "grand", "walls")
 # The most sheets each kit may take (A4, Letter): card and paper, as its print plan prints them.
-MOST_SHEETS = {"classic": (9, 10), "master": (11, 11), "minos": (7, 7), "grand": (10, 10), "walls": (7, 7)}
+# Walls: its 32 blocks on two sheets of their own, none on the board's sheets (issue 40).
+MOST_SHEETS = {"classic": (9, 10), "master": (11, 11), "minos": (7, 7), "grand": (10, 10), "walls": (8, 8)}
 PIECE_FORMS = ("Tile-", "Pawn-", "Disc-", "Die-", "Token-", "Wand-", "Block-", "Card-")
 
 

@@ -37,11 +37,12 @@ def test_only_cards_and_rules(kit: tuple[Path, Path]) -> None:
     after = snapshot(full.parent)
     assert {k: v for k, v in after.items() if k != result.pdf.name} == before
     whole = headings(full)
-    wanted = [h for h in whole if h in ("Treasure cards", "Card backs", "Rules")]
+    # Card pages are headed with their cut list ("Treasure cards — Cut: 12 × treasure cards").
+    wanted = [h for h in whole if h.split(" — ")[0] in ("Treasure cards", "Card backs", "Rules")]
     got = headings(result.pdf)
     # A blank page may be kept to put the fronts on odd pages, for a duplex print of the file.
     assert [h for h in got if not h.startswith("Left blank")] == wanted and result.pages == len(got)
-    fronts = [i for i, h in enumerate(got) if h == "Treasure cards"]
+    fronts = [i for i, h in enumerate(got) if h.startswith("Treasure cards")]
     assert fronts and all(i % 2 == 0 and got[i + 1] == "Card backs" for i in fronts)
     reader = pypdf.PdfReader(result.pdf)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"

@@ -30,12 +30,14 @@ class MarkSpec:
 
 @dataclass(frozen=True)
 class Mat:
-    """A print-then-cut image: at most w x h mm, at `dpi`, `margin` mm of white round its pieces."""
+    """A print-then-cut image: at most w x h mm, at `dpi`, `margin` mm of transparent room round
+    its pieces, `gap` mm between two of them."""
 
     w: float
     h: float
     dpi: int
     margin: float
+    gap: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class Machine:
     marks: MarkSpec | None = None
     mat: Mat | None = None
     gap: float = 0.0  # beds: between cut paths
+    bleed: float = 0.0  # printed pages: art run past each piece's trim
 
 
 def _machine(key: str, data: dict[str, Any]) -> Machine:
@@ -56,8 +59,9 @@ def _machine(key: str, data: dict[str, Any]) -> Machine:
                                                float(marks["clear_mm"]), float(marks.get("arm_mm", 0.0)),
                                                float(marks.get("ring_mm", 0.0)), float(marks.get("dot_mm", 0.0)))
     sheet = None if mat is None else Mat(float(mat["width_mm"]), float(mat["height_mm"]), int(mat["dpi"]),
-                                         float(mat["margin_mm"]))
-    return Machine(key, table["name"], table["files"], spec, sheet, float(data.get("bed", {}).get("gap_mm", 0.0)))
+                                         float(mat["margin_mm"]), float(mat.get("gap_mm", 0.0)))
+    return Machine(key, table["name"], table["files"], spec, sheet, float(data.get("bed", {}).get("gap_mm", 0.0)),
+                   float(table.get("bleed_mm", 0.0)))
 
 
 @cache

@@ -31,6 +31,7 @@ from boardgen.options import KitOptions
 from boardgen.render.pdf import ImposedPdf
 
 NOT_CUT = ("card-back",)  # the backs are printed on the other side of the fronts' page: not cut there
+BY_HAND = ("board",)  # board sheets are cut by hand on their crop marks, seam by seam: no cut file
 
 
 @dataclass(frozen=True)
@@ -41,22 +42,25 @@ class CutOptions:
 
 
 def room_for_cutting(options: KitOptions) -> KitOptions:
-    """The kit laid out for a print-and-cut machine: margins wide enough for the registration
-    marks and the clear ring round them (marks.margin_for), and at least a laser bed's gap between pieces so
-    a blade's overcut never enters a neighbour. A laser's pieces are laid out anew: no change."""
+    """The kit laid out for a print-and-cut machine: the pages of pieces and cards with margins
+    wide enough for the registration marks and the clear ring round them (marks.margin_for;
+    the board sheets, cut by hand, keep the kit's margin and its seams), the machine's bleed
+    round every piece, and at least a laser bed's gap between pieces so a blade's overcut never
+    enters a neighbour. A laser's pieces are laid out anew: no change."""
     if options.cut is not None and (options.only is not None or options.board_sheets is not None):
         raise UsageError("--cut writes the cut files of the whole kit: not with --only or --sheets")
     if options.cut in (None, "laser"):
         return options
     margin = marks_mod.margin_for(options.cut)
-    return replace(options, margin=max(options.margin, margin), gap=max(options.gap, find_machine("laser").gap))
+    return replace(options, piece_margin=margin if margin > options.margin else None,
+                   cut_bleed=find_machine(options.cut).bleed, gap=max(options.gap, find_machine("laser").gap))
 
 
 def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placement]]:
     """The cut outline of every piece placed, by page (0-based in the kit's PDF), in the order
     placed. A card back on its own page (duplex) is not cut: it is printed on the back of its
     front's page. A fold-over back beside its front on the same page is cut with it: one
-    outline round both, the fold between them a score line."""
+    outline round both, the fold between them a score line. Board sheets are cut by hand."""
     fronts = {(p.piece, p.page) for p in placements if p.kind not in NOT_CUT}
     pages: dict[int, list[Placement]] = {}
     beside: dict[tuple[str, int], tuple[float, float, float, float]] = {}
@@ -65,7 +69,7 @@ def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placemen
             t = p.trim
             beside[(p.piece, p.page)] = (t.x, t.y, t.x + t.w, t.y + t.h)
     for p in placements:
-        if p.kind in NOT_CUT or p.stock != "card":
+        if p.kind in NOT_CUT or p.kind in BY_HAND or p.stock != "card":
             continue
         t = p.trim
         x0, y0, x1, y1 = t.x, t.y, t.x + t.w, t.y + t.h
@@ -76,8 +80,9 @@ def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placemen
     return pages
 
 
-def marks_pdf(m: marks_mod.Marks, w: float, h: float) -> bytes:
-    """A page of just the marks (black), to be laid over a page of the kit."""
+def marks_pdf(m: marks_mod.Marks, w: float, h: float, label: str = "") -> bytes:
+    """A page of just the marks (black), to be laid over a page of the kit, with `label` (the
+    page's cut file) at the middle of its bottom edge."""
     from reportlab.pdfgen import canvas
 
     from boardgen.units import pt
@@ -94,9 +99,15 @@ def marks_pdf(m: marks_mod.Marks, w: float, h: float) -> bytes:
             c.circle(pt(r.cx), pt(h - r.cy), pt(r.r), stroke=1, fill=0)
         else:
             c.circle(pt(r.cx), pt(h - r.cy), pt(r.r), stroke=0, fill=1)
+    if label:
+        c.setFont("Helvetica", 7)
+        c.drawCentredString(pt(w / 2), pt(LABEL_FROM_BOTTOM), label)
     c.showPage()
     c.save()
     return buf.getvalue()
+
+
+LABEL_FROM_BOTTOM = 4.0  # mm: the cut file's name, printed under the page's footer
 
 
 def instructions_pdf(text: str, w: float, h: float) -> bytes:
@@ -123,8 +134,9 @@ def _escape(text: str) -> str:
 
 
 def _marked_pdf(pdf: bytes, sizes: Sequence[tuple[float, float]], pages: Sequence[int], machine: str,
-                intro: str) -> tuple[bytes, list[marks_mod.Marks]]:
-    """The instructions page, then the kit's pages of pieces with the machine's marks laid over."""
+                intro: str, labels: Sequence[str] = ()) -> tuple[bytes, list[marks_mod.Marks]]:
+    """The instructions page, then the kit's pages of pieces with the machine's marks laid over,
+    each named by `labels` (its cut file)."""
     from pypdf import PdfReader, PdfWriter
 
     reader = PdfReader(io.BytesIO(pdf))
@@ -132,95 +144,104 @@ def _marked_pdf(pdf: bytes, sizes: Sequence[tuple[float, float]], pages: Sequenc
     w0, h0 = sizes[pages[0]]
     writer.append(PdfReader(io.BytesIO(instructions_pdf(intro, w0, h0))))
     used = []
-    for index in pages:
+    for k, index in enumerate(pages):
         w, h = sizes[index]
         m = marks_mod.marks_for(machine, w, h)
         used.append(m)
         page = writer.add_page(reader.pages[index])
-        page.merge_page(PdfReader(io.BytesIO(marks_pdf(m, w, h))).pages[0])
+        page.merge_page(PdfReader(io.BytesIO(marks_pdf(m, w, h, labels[k] if k < len(labels) else ""))).pages[0])
     writer.add_metadata({"/Title": "Print and cut", "/Producer": "boardgen", "/Creator": "boardgen"})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), used
 
 
-def _fits(box: tuple[float, float, float, float], mat: Mat) -> bool:
-    slack = 2 * 25.4 / mat.dpi  # the mat is cut on whole pixels: a pixel more at each side at most
-    return box[2] - box[0] <= mat.w - slack and box[3] - box[1] <= mat.h - slack
+@dataclass(frozen=True)
+class _Spot:
+    """A piece put on a mat: the mat's number (0-based) and its trim's top-left there, mm."""
+
+    mat: int
+    x: float
+    y: float
 
 
-def _mats(outlines: Sequence[Placement], bleed: dict[str, float],
-          mat: Mat) -> tuple[list[tuple[list[Placement], float]], list[Placement]]:
-    """Pieces of one page grouped into mats, in reading order: each group's box (bleed and its
-    white margin included) at most the mat's image. A piece alone too large with the margin
-    round it goes on a mat with no margin; one larger than a mat even so is left out (returned
-    apart)."""
-    groups: list[tuple[list[Placement], float]] = []
-    too_large: list[Placement] = []
-    box: tuple[float, float, float, float] | None = None
+def pack_mats(outlines: Sequence[Placement], mat: Mat) -> tuple[list[_Spot | None], int]:
+    """Every piece's place on as few mats as the shelves hold: the tallest first, each into the
+    first shelf of any mat with room (a new shelf, then a new mat, if none), `mat.gap` between
+    two pieces and `mat.margin` to the image's edges. None for a piece larger than a mat."""
+    room_w, room_h = mat.w - 2 * mat.margin - 2 * 25.4 / mat.dpi, mat.h - 2 * mat.margin - 2 * 25.4 / mat.dpi
+    shelves: list[list[list[float]]] = []  # per mat: [y, height, x taken]
+    spots: list[_Spot | None] = [None] * len(outlines)
+    order = sorted(range(len(outlines)), key=lambda i: (-round(outlines[i].h, 3), -round(outlines[i].w, 3), i))
+    for i in order:
+        o = outlines[i]
+        if o.w > room_w + 1e-9 or o.h > room_h + 1e-9:
+            continue
+        spot = None
+        for m, mat_shelves in enumerate(shelves):
+            for shelf in mat_shelves:
+                x = shelf[2] + (mat.gap if shelf[2] > 0 else 0.0)
+                if o.h <= shelf[1] + 1e-9 and x + o.w <= room_w + 1e-9:
+                    spot, shelf[2] = _Spot(m, x, shelf[0]), x + o.w
+                    break
+            if spot is None:
+                top = max((sh[0] + sh[1] + mat.gap for sh in mat_shelves), default=0.0)
+                if top + o.h <= room_h + 1e-9:
+                    mat_shelves.append([top, o.h, o.w])
+                    spot = _Spot(m, 0.0, top)
+            if spot is not None:
+                break
+        if spot is None:
+            shelves.append([[0.0, o.h, o.w]])
+            spot = _Spot(len(shelves) - 1, 0.0, 0.0)
+        spots[i] = _Spot(spot.mat, spot.x + mat.margin, spot.y + mat.margin)
+    return spots, len(shelves)
 
-    def around(o: Placement, margin: float) -> tuple[float, float, float, float]:
-        b = bleed.get(o.piece, 0.0) + margin
-        return o.x - b, o.y - b, o.right + b, o.bottom + b
 
-    for o in sorted(outlines, key=lambda o: (round(o.y, 3), round(o.x, 3))):
-        mine = around(o, mat.margin)
-        if box is not None and groups[-1][1] == mat.margin:
-            grown = (min(box[0], mine[0]), min(box[1], mine[1]), max(box[2], mine[2]), max(box[3], mine[3]))
-            if _fits(grown, mat):
-                groups[-1][0].append(o)
-                box = grown
-                continue
-        if _fits(mine, mat):
-            groups.append(([o], mat.margin))
-            box = mine
-        elif _fits(around(o, 0.0), mat):
-            groups.append(([o], 0.0))
-            box = None
-        else:
-            too_large.append(o)
-    return groups, too_large
-
-
-def _cricut(pdf: bytes, pages: dict[int, list[Placement]], bleed: dict[str, float],
-            stem: str) -> tuple[dict[str, bytes], list[Placement]]:
+def _cricut(pdf: bytes, pages: dict[int, list[Placement]], stem: str) -> tuple[dict[str, bytes], list[Placement]]:
+    """The mats for Design Space's Print Then Cut: the pieces of every page packed onto as few
+    images of at most the mat's size as they fit (pack_mats), each a transparent PNG where
+    every piece is an island of its own art, opaque exactly inside its trim outline (Design
+    Space cuts along the outline of the opaque pixels and prints its own bleed past it), with
+    the SVG of the same outlines."""
     from PIL import Image, ImageDraw
 
     from boardgen.raster import opened, page_image
 
     mat_spec = find_machine("cricut").mat
     assert mat_spec is not None, "Cricut prints and cuts mats"
-    out: dict[str, bytes] = {}
-    left_out: list[Placement] = []
     px = mat_spec.dpi / 25.4
-    n = 0
+    outlines = [o for _, found in sorted(pages.items()) for o in found]
+    spots, count = pack_mats(outlines, mat_spec)
+    left_out = [o for o, spot in zip(outlines, spots, strict=True) if spot is None]
+    placed: list[list[Placement]] = [[] for _ in range(count)]
+    for o, spot in zip(outlines, spots, strict=True):
+        if spot is not None:
+            placed[spot.mat].append(o.moved(spot.x - o.x, spot.y - o.y))
+    sizes = [(max(p.right for p in group) + mat_spec.margin, max(p.bottom for p in group) + mat_spec.margin)
+             for group in placed]
+    mats = [Image.new("RGBA", (round(w * px), round(h * px)), (255, 255, 255, 0)) for w, h in sizes]
+    spot_of = iter(spots)  # in the order of `outlines`: page by page
     with opened(pdf) as doc:
-        for index, outlines in sorted(pages.items()):
-            image = page_image(doc, index, scale=mat_spec.dpi / 72)
-            groups, too_large = _mats(outlines, bleed, mat_spec)
-            left_out += too_large
-            for group, margin in groups:
-                n += 1
-                boxes = [(o.x - bleed.get(o.piece, 0.0), o.y - bleed.get(o.piece, 0.0),
-                          o.right + bleed.get(o.piece, 0.0), o.bottom + bleed.get(o.piece, 0.0)) for o in group]
-                x0 = min(b[0] for b in boxes) - margin
-                y0 = min(b[1] for b in boxes) - margin
-                x1 = max(b[2] for b in boxes) + margin
-                y1 = max(b[3] for b in boxes) + margin
-                crop = (round(x0 * px), round(y0 * px), round(x1 * px), round(y1 * px))
-                mat = Image.new("RGB", (crop[2] - crop[0], crop[3] - crop[1]), "white")
-                mask = Image.new("L", mat.size, 0)
-                draw = ImageDraw.Draw(mask)
-                for b in boxes:  # only this mat's pieces: a neighbour's edge stays off the mat
-                    draw.rectangle((b[0] * px - crop[0], b[1] * px - crop[1], b[2] * px - crop[0] - 1,
-                                    b[3] * px - crop[1] - 1), fill=255)
-                mat.paste(image.crop(crop), (0, 0), mask)
-                png = io.BytesIO()
-                mat.save(png, "PNG", dpi=(mat_spec.dpi, mat_spec.dpi), optimize=False)
-                name = f"{stem}-cricut-mat{n:02}"
-                out[f"{name}.png"] = png.getvalue()
-                w, h = (crop[2] - crop[0]) / px, (crop[3] - crop[1]) / px
-                out[f"{name}.svg"] = svg([o.moved(-crop[0] / px, -crop[1] / px) for o in group], w, h)
+        for index, found in sorted(pages.items()):
+            image = page_image(doc, index, scale=mat_spec.dpi / 72).convert("RGBA")
+            for o in found:
+                spot = next(spot_of)
+                if spot is None:
+                    continue
+                box = (round(o.x * px), round(o.y * px), round(o.right * px), round(o.bottom * px))
+                art = image.crop(box)
+                mask = Image.new("L", art.size, 0)
+                shape = o.moved(-box[0] / px, -box[1] / px).polygon()
+                ImageDraw.Draw(mask).polygon([(x * px, y * px) for x, y in shape.exterior.coords], fill=255)
+                mats[spot.mat].paste(art, (round(spot.x * px), round(spot.y * px)), mask)
+    out: dict[str, bytes] = {}
+    for n, (image, group) in enumerate(zip(mats, placed, strict=True), start=1):
+        png = io.BytesIO()
+        image.save(png, "PNG", dpi=(mat_spec.dpi, mat_spec.dpi), optimize=False)
+        name = f"{stem}-cricut-mat{n:02}"
+        out[f"{name}.png"] = png.getvalue()
+        out[f"{name}.svg"] = svg(group, image.size[0] / px, image.size[1] / px)
     return out, left_out
 
 
@@ -232,8 +253,7 @@ def cut_files(imposed: ImposedPdf, options: CutOptions, *, stem: str,
     default index + 1."""
     pdf, placements = imposed.data, imposed.placements
     pages = outlines_by_page(placements)
-    numbers = page_numbers or {i: i + 1 for i in pages}
-    bleed = {p.piece: p.bleed for p in placements if p.kind not in NOT_CUT}
+    numbers = page_numbers or {i: i + 1 for i in range(len(imposed.sizes))}
     machine = options.machine
     files: dict[str, bytes] = {}
     if not pages:
@@ -241,19 +261,26 @@ def cut_files(imposed: ImposedPdf, options: CutOptions, *, stem: str,
     sizes = imposed.sizes
     if machine in ("silhouette", "silhouette-4", "scanncut"):
         order = sorted(pages)
-        for index in order:
+        labels = []
+        # Each cut file is named after its page in the print-and-cut PDF (page 1 the
+        # instructions), and that page prints the file's name under its footer.
+        for k, index in enumerate(order, start=2):
             w, h = sizes[index]
-            name = f"{stem}-{machine}-page{numbers[index]:02}"
+            name = f"{stem}-{machine}-page{k:02}"
             if machine == "scanncut":
                 files[f"{name}.svg"] = svg(pages[index], w, h)
+                labels.append(f"cut file: {name}.svg")
             else:
                 files[f"{name}.dxf"] = dxf(pages[index], h)
-        text = instructions(machine, stem, [numbers[i] for i in order], pages, order)
-        files[f"{stem}-{machine}.pdf"], _ = _marked_pdf(pdf, sizes, order, machine, text)
+                labels.append(f"cut file: {name}.dxf")
+        boards = sorted({numbers.get(p.page, p.page + 1) for p in placements if p.kind in BY_HAND})
+        text = instructions(machine, stem, list(range(2, len(order) + 2)), pages, order, boards=boards)
+        files[f"{stem}-{machine}.pdf"], _ = _marked_pdf(pdf, sizes, order, machine, text, labels)
     elif machine == "cricut":
-        mats, left_out = _cricut(pdf, pages, bleed, stem)
+        mats, left_out = _cricut(pdf, pages, stem)
         files.update(mats)
-        text = instructions(machine, stem, [], pages, sorted(pages), left_out=left_out)
+        boards = sorted({numbers.get(p.page, p.page + 1) for p in placements if p.kind in BY_HAND})
+        text = instructions(machine, stem, [], pages, sorted(pages), left_out=left_out, boards=boards)
     else:
         beds = lay_out([o for i in sorted(pages) for o in pages[i]], options.bed, kerf_mm=options.kerf)
         bw, bh = options.bed
@@ -272,7 +299,8 @@ def _a(number: float) -> str:
 
 
 def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, list[Placement]],
-                 order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Placement] = ()) -> str:
+                 order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Placement] = (),
+                 boards: Sequence[int] = ()) -> str:
     """How to use the files with the machine, in words (the first page of the marked PDF and
     cut/README.txt)."""
     count = sum(len(pages[i]) for i in order)
@@ -287,8 +315,9 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
             f"Print {stem}-{machine}.pdf from its second page on card. Each page carries Silhouette registration "
             f"marks ({pattern}: a filled {spec.arm:g} mm square at the top left, L marks at the other corners, "
             f"arms {spec.arm:g} mm long, {spec.thick:g} mm thick, {spec.inset:g} mm in from the paper's edges).",
-            f"In Silhouette Studio open the DXF named after the page's number (the number in its footer): "
-            f"{stem}-{machine}-page07.dxf for page 7. Set the page size to the paper's, turn Registration Marks on "
+            f"In Silhouette Studio open the DXF whose name the page prints at its bottom edge: "
+            f"{stem}-{machine}-page02.dxf for the file's page 2 (its first page of pieces). "
+            "Set the page size to the paper's, turn Registration Marks on "
             f"with the same style, length {spec.arm:g} mm, thickness {spec.thick:g} mm, inset {spec.inset:g} mm, "
             "and do not move the outlines: "
             "they are already where the printed pieces are. The CUT layer is every piece's outline; the "
@@ -301,18 +330,21 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
             f"Print {stem}-scanncut.pdf from its second page on card: each page has a bullseye near each corner "
             f"({_a(spec.ring)} {spec.ring:g} mm ring round a {spec.dot:g} mm dot, centred "
             f"{spec.inset + spec.ring / 2:g} mm in from both edges).",
-            f"In CanvasWorkspace import the SVG named after the page's number ({stem}-scanncut-page07.svg for page 7; "
+            f"In CanvasWorkspace import the SVG whose name the page prints at its bottom edge "
+            f"({stem}-scanncut-page02.svg for the file's page 2; "
             "page-sized, in millimetres, red outlines to cut, blue fold lines to score or delete), send it to "
             "the machine, put the printed page on the mat and let the machine scan it: align the cut data on "
             "the bullseyes and cut.",
         ]
     elif mat is not None:
         lines += [
-            f"Print Then Cut: for each mat upload the PNG ({mat.dpi} dpi, at most {mat.w:g} x {mat.h:g} mm) as a "
-            "printed image and "
-            "the SVG of the same name as its cut line; both are the same size, so place them at the same "
-            "position, select both and Flatten. Design Space prints its own marks round the image: print it "
-            "from Design Space on card, then cut.",
+            f"Print Then Cut: upload each mat's PNG ({mat.dpi} dpi, at most {mat.w:g} x {mat.h:g} mm, "
+            f"{mat.w / 25.4:g} x {mat.h / 25.4:g} in) as a Print Then Cut image. It is transparent round the "
+            f"pieces, {mat.gap:g} mm apart: each piece is an island of its own, which Design Space cuts along its "
+            "outline, the piece's trim (the SVG of the same name holds the same outlines, to check or to cut "
+            "with instead). Keep Design Space's Bleed on: it prints each piece's edge colours a little past "
+            "the cut. Design Space prints its own marks round the image: print it from Design Space on card, "
+            "then cut.",
         ]
         if left_out:
             lines.append("Larger than a Cricut mat's image, to cut by hand from the kit's PDF: "
@@ -328,4 +360,7 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
             "(millimetres). The pieces are laid out for the bed, not as printed: cut blank stock (card, board) "
             "and glue the printed faces on, or cut printed pieces from the pages one at a time.",
         ]
+    if boards:
+        lines.append("The board sheets (pages " + ", ".join(map(str, boards)) + " of the kit's PDF) are not cut by "
+                     "the machine: print them from the kit's PDF and cut them by hand on their crop marks.")
     return "\n\n".join(lines) + "\n"

@@ -136,7 +136,15 @@ def missing_keys(lang: str) -> list[str]:
     if path is None or reference is None or lang == REFERENCE:
         return []
     have = read(path)
-    return [key for key in read(reference) if key not in have]
+    return [key for key in read(reference) if key not in have and not optional(key)]
+
+
+def optional(key: str) -> bool:
+    """A singular form (``dice_one``): a strings file without it prints the plural for one."""
+    return key.endswith(SINGULAR)
+
+
+SINGULAR = "_one"  # the suffix of a noun's singular form, printed for a count of 1
 
 
 def fell_back(lang: str) -> list[str]:
@@ -214,6 +222,17 @@ def noun(lang: str, key: str) -> str:
     language capitalises its nouns (``nouns_capitalised = true`` in its strings file, German)."""
     text = word(lang, key)
     return text if strings(lang).get("nouns_capitalised") else text.lower()
+
+
+def noun_one(lang: str, key: str) -> str:
+    """The noun of `key` for one piece ("die"): its singular form ``<key>_one`` if the strings
+    file has it, else the plural."""
+    return noun(lang, key + SINGULAR) if key + SINGULAR in strings(lang) else noun(lang, key)
+
+
+def counted(lang: str, count: int, key: str) -> str:
+    """'3 × dice', '1 × die': a count of pieces with their noun in the number it needs."""
+    return word(lang, "count_line", count=count, what=noun_one(lang, key) if count == 1 else noun(lang, key))
 
 
 def counts(lang: str, values: Sequence[int]) -> str:

@@ -40,7 +40,8 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
     prints_cards = True
-    version = "5"  # 5: players and game seeds draw from boardgen.draws (issue 20)
+    version = "6"  # 5: players and game seeds draw from boardgen.draws (issue 20); 6: "nearest the lair"
+    # is the fewest fields to walk, as players count it, not the expected turns (issue 40)
     schema = "grand"
     defaults = DEFAULTS
 

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     name = "sliding"
     prints_cards = True
-    version = "3"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20)
+    version = "4"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20);
+    # 4: a card the seat compensation keeps out of the first pile is not counted as found (issue 40)
     schema = "sliding"
     defaults = playability.DEFAULTS
     target_noun = "treasure"

@@ -263,8 +263,17 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
         if report["max_ink_percent"] > service.ink_limit:
             problems.append(f"{name}: total ink reaches {report['max_ink_percent']} %, over {service.name}'s "
                             f"{service.ink_limit} %")
+    subject = str(info.get("/Subject", ""))
+    if problems and subject.startswith(HOME_KIT):
+        game = subject.removeprefix(HOME_KIT).split(",")[0].strip() or "GAME"
+        make = "--for press" if service.faces == "press" else f"--for {service.key}"
+        report["hint"] = (f"this is boardgen's kit for printing at home ({game}), not a file for {service.name}: "
+                          f"`boardgen export {game} {make}` writes the files {service.name} takes")
     report["problems"] = problems
     return report
+
+
+HOME_KIT = "boardgen kit:"  # the Subject of a kit's own PDF (kits.packing.impose)
 
 
 def max_ink(data: bytes, sizes: list[tuple[float, float]] | None = None) -> int:
@@ -300,8 +309,59 @@ def report_png(data: bytes, service: Service, *, name: str, sizes: set[tuple[int
     if round(dpi[0]) < service.dpi:
         problems.append(f"{name}: {round(dpi[0])} dpi, under {service.dpi}")
     safe = round(service.safe_mm / INCH * service.dpi + service.bleed_mm / INCH * service.dpi)
+    problems += edge_problems(data, service, name=name)
     return {"file": name, "pixels": list(size), "dpi": round(dpi[0]), "mode": mode, "safe_zone_px": safe,
             "problems": problems}
+
+
+WHITE = 245  # every channel at least this: paper left unprinted
+MARK_DIFF = 80  # a pixel this far (in a channel) from its side's bleed colour is something drawn there
+MARKED = 0.01  # of a strip's pixels: that much drawn in the safe band (and not in the bleed) is a problem
+
+
+def edge_problems(data: bytes, service: Service, *, name: str) -> list[str]:
+    """What a face's bleed and safe band hold, side by side (a face is trim plus the service's
+    bleed round it): a bleed left white where the art reaches the trim (a cut a little outside
+    shows a white edge), and lines or text drawn in the band between the trim and the safe line
+    that stop at the trim (a frame or words there are cut into, or sit unevenly, when the cut is
+    off): art that runs on into the bleed is a full-bleed picture, not a problem."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
+    height, width = pixels.shape[:2]
+    bleed = round(service.bleed_mm / INCH * service.dpi)
+    safe = round(service.safe_mm / INCH * service.dpi)
+    if bleed < 2 or safe < 2 or width <= 2 * (bleed + safe) + 2 or height <= 2 * (bleed + safe) + 2:
+        return []
+    inset = bleed + safe  # the strips run along each side between the safe lines (corners left out)
+    strips = {
+        "top": (pixels[:bleed, inset:width - inset], pixels[bleed:bleed + safe, inset:width - inset]),
+        "bottom": (pixels[height - bleed:, inset:width - inset][::-1],
+                   pixels[height - bleed - safe:height - bleed, inset:width - inset][::-1]),
+        "left": (pixels[inset:height - inset, :bleed].transpose(1, 0, 2),
+                 pixels[inset:height - inset, bleed:bleed + safe].transpose(1, 0, 2)),
+        "right": (pixels[inset:height - inset, width - bleed:].transpose(1, 0, 2)[::-1],
+                  pixels[inset:height - inset, width - bleed - safe:width - bleed].transpose(1, 0, 2)[::-1]),
+    }
+    problems = []
+    for side, (outer, band) in strips.items():
+        # Rows from the paper's edge inwards: outer[-1] touches the trim from outside, band[0] from inside.
+        white_bleed = float((outer.min(axis=-1) >= WHITE).mean())
+        white_edge = float((band[:2].min(axis=-1) >= WHITE).mean())
+        if white_bleed > 0.95 and white_edge < 0.5:
+            problems.append(f"{name}: the bleed on the {side} is white where the art reaches the trim: a cut a little "
+                            f"outside shows a white edge (run the art {service.bleed_mm:g} mm past the trim)")
+            continue
+        colour = np.median(outer.reshape(-1, 3), axis=0)
+        in_band = float((np.abs(band - colour).max(axis=-1) > MARK_DIFF).mean())
+        in_bleed = float((np.abs(outer - colour).max(axis=-1) > MARK_DIFF).mean())
+        if in_band > MARKED and in_bleed < MARKED / 5:
+            problems.append(f"{name}: lines or text within {service.safe_mm:g} mm of the trim on the {side} "
+                            f"({in_band:.0%} of that band), where {service.name} asks for nothing that matters: "
+                            "a cut a little off cuts into them")
+    return problems
 
 
 def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
@@ -313,5 +373,6 @@ def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
             reports.append(report_pdf(data, service, name=path))
         elif path.endswith(".png"):
             reports.append(report_png(data, service, name=path, sizes=sizes))
-    return {"service": service.key, "files": reports,
-            "problems": [p for r in reports for p in r["problems"]]}
+    hints = list(dict.fromkeys(r["hint"] for r in reports if "hint" in r))
+    return {"service": service.key, "files": reports, "problems": [p for r in reports for p in r["problems"]],
+            **({"hints": hints} if hints else {})}

@@ -12,11 +12,11 @@ hairline where a cut lands a little outside.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import PieceDesign
-from boardgen.render.pdf import _draw, _drawing, svg_image
+from boardgen.render.pdf import _WORDS, _draw, _drawing, svg_image
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -133,20 +133,7 @@ def press_pdf(faces: list[PieceDesign], theme: Theme, *, bleed: float, title: st
         # The drawing's own origin: its drawn bleed lies around the trim.
         ox, oy = (bleed - face.outline.inset) * MM, (bleed - face.outline.inset) * MM
         if face.outline.inset + 1e-6 < bleed:
-            # Mirrored copies across each edge and corner make the bleed the drawing lacks.
-            dw, dh = (w + 2 * face.outline.inset) * MM, (h + 2 * face.outline.inset) * MM
-            for mx in (-1, 0, 1):
-                for my in (-1, 0, 1):
-                    if mx == my == 0:
-                        continue
-                    c.saveState()
-                    # Across the left edge x -> ox - x; across the right one x -> ox + 2 dw - x.
-                    tx = ox + 2 * dw if mx == 1 else ox
-                    ty = oy + 2 * dh if my == 1 else oy
-                    c.translate(tx, ty)
-                    c.scale(-1 if mx else 1, -1 if my else 1)
-                    _draw(drawing, c, body)
-                    c.restoreState()
+            _made_bleed(c, face, _drawing(_WORDS.sub("", face.svg)), body, bleed, ox, oy)
         c.saveState()
         c.translate(ox, oy)
         _draw(drawing, c, body)
@@ -161,6 +148,61 @@ def press_pdf(faces: list[PieceDesign], theme: Theme, *, bleed: float, title: st
         c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def _made_bleed(c: Any, face: PieceDesign, drawing: Any, body: str, bleed: float, ox: float, oy: float) -> None:
+    """The bleed a drawing lacks, from the piece's own art only (its words left out): a
+    rectangle's edges mirrored outward, each copy clipped to the band past its edge; any other
+    outline (a round pawn or token, a die net) its art enlarged under it about the trim's
+    centre, clipped to the outline grown by the bleed, so nothing from outside the piece (the
+    drawing's corners round a disc) reaches its bleed."""
+    w, h = face.trim
+    inset = face.outline.inset
+    x0, y0, x1, y1 = bleed * MM, bleed * MM, (bleed + w) * MM, (bleed + h) * MM  # the trim, page points
+    if face.outline.shape in ("rect", "rounded"):
+        dw, dh = (w + 2 * inset) * MM, (h + 2 * inset) * MM
+        side = bleed * MM
+        spans = {-1: (0.0, x0), 0: (x0, x1), 1: (x1, x1 + side)}
+        rows = {-1: (0.0, y0), 0: (y0, y1), 1: (y1, y1 + side)}
+        for mx in (-1, 0, 1):
+            for my in (-1, 0, 1):
+                if mx == my == 0:
+                    continue
+                c.saveState()
+                band = c.beginPath()
+                band.rect(spans[mx][0], rows[my][0], spans[mx][1] - spans[mx][0], rows[my][1] - rows[my][0])
+                c.clipPath(band, stroke=0, fill=0)
+                # Across the left edge x -> ox - x; across the right one x -> ox + 2 dw - x (the
+                # trim's edges, the drawing's own inset beyond them mirrored with it).
+                tx = (ox + 2 * dw - 2 * inset * MM if mx == 1 else ox + 2 * inset * MM) if mx else ox
+                ty = (oy + 2 * dh - 2 * inset * MM if my == 1 else oy + 2 * inset * MM) if my else oy
+                c.translate(tx, ty)
+                c.scale(-1 if mx else 1, -1 if my else 1)
+                _draw(drawing, c, body)
+                c.restoreState()
+        return
+    from shapely.geometry import Point, Polygon
+
+    if face.outline.shape == "circle":
+        ring = Point(bleed + w / 2, bleed + h / 2).buffer(min(w, h) / 2 + bleed, quad_segs=32)
+    else:
+        ring = Polygon([(bleed + px, bleed + py) for px, py in face.outline.points]).buffer(bleed, join_style=2)
+    page_h = (h + 2 * bleed) * MM
+    c.saveState()
+    path = c.beginPath()
+    points = list(ring.exterior.coords)
+    path.moveTo(points[0][0] * MM, page_h - points[0][1] * MM)
+    for px, py in points[1:]:
+        path.lineTo(px * MM, page_h - py * MM)
+    path.close()
+    c.clipPath(path, stroke=0, fill=0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    c.translate(cx, cy)
+    c.scale((w + 2 * bleed) / w, (h + 2 * bleed) / h)
+    c.translate(-cx, -cy)
+    c.translate(ox, oy)
+    _draw(drawing, c, body)
+    c.restoreState()
 
 
 def dieline_svg(face: PieceDesign, *, bleed: float) -> str:

@@ -181,7 +181,7 @@ centre_push = true
 player_counts = [2, 4]
 
 [pieces]
-pawn_diameter_mm = 11
+pawn_diameter_mm = 14  # nearly a square (15 mm): a disc large enough to pick up and slide
 
 # What "playable" means for this layout (read by `boardgen validate`).
 [playability]

@@ -10,6 +10,7 @@ from boardgen.render.imposition import Tiling, place_keys
 from boardgen.render.pdf import Form, PdfKit
 
 MIN_MAP = 50.0  # mm: a smaller assembly map is not worth printing; it takes a cover page of its own
+SIDE_SIZES = (2.8, 2.6, 2.4, 2.2)  # mm: the side panel's lines, smaller only to keep the cover one page
 
 
 def assembly_map(pdf: PdfKit, board: Form, tiling: Tiling, box: Rect) -> None:
@@ -178,8 +179,12 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     elif side_lines is not None:
         heading, lines = side_lines
         pdf.text(heading, right, y, size=3.6, weight="bold", width=half)
-        # What does not fit beside the map flows on, in two columns, on further cover pages.
-        rest = pdf.paragraphs(_bullets(lines), Rect(right, y + 3, half, area.bottom - y - 3), size=2.8)
+        # Set a little smaller (down to the 6 pt every printed word keeps) rather than leave a
+        # line or two for a cover page of their own; what still does not fit beside the map
+        # flows on, in two columns, on further cover pages.
+        room = area.bottom - y - 3
+        size = next((s for s in SIDE_SIZES if pdf.measure(_bullets(lines), half, size=s) <= room), SIDE_SIZES[0])
+        rest = pdf.paragraphs(_bullets(lines), Rect(right, y + 3, half, room), size=size)
         while rest:
             pdf.new_page(title, kind="cover")
             area = pdf.frame.content

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, word
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import Back, Catalogue, board, card_outline, designs, die_designs, disc_designs
 from boardgen.kits.cover import board_line, cover_page
 from boardgen.kits.packing import Packer, card_section, dice_block, discs_block, impose
 from boardgen.kits.rules_text import rules_blocks, rules_pages
-from boardgen.model.grand import GrandLayout, label
+from boardgen.model.grand import GrandLayout, label, rule_values
 from boardgen.options import KitOptions, Summary
 from boardgen.render.imposition import Tiling, paper, tile_board
 from boardgen.render.pdf import Form, ImposedPdf, PdfKit
@@ -50,6 +50,11 @@ def piece_ids(layout: GrandLayout) -> dict[str, dict[str, str]]:
     return {"card": {card.id: card.title["en"] for card in layout.deck},
             "pawn": {colour: f"{colour} pawn" for colour in COLOURS[: layout.players[1]]},
             "die": {"1": "die", "2": "die"}}
+
+
+def printed_numbers(layout: GrandLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
 
 
 def catalogue(layout: GrandLayout, drawings: Drawings) -> Catalogue:
@@ -109,7 +114,8 @@ def board_tiling(layout: GrandLayout, options: KitOptions) -> Tiling:
 def rules_text(layout: GrandLayout, lang: str) -> list[tuple[str, str]]:
     """The rules as the rules pages print them (headings, paragraphs, bullets): also the
     braille and large-print editions' text."""
-    return rules_blocks(layout.rules, lang, beside=layout.doc.path) + deck_blocks(layout, lang)
+    return (rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
+            + deck_blocks(layout, lang))
 
 
 def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawings, pieces_: Catalogue,
@@ -121,11 +127,11 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
         (cw, ch) = layout.card_size_mm
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.cards), what=noun(lang, "event_cards"))
+            counted(lang, len(layout.cards), "event_cards")
             + f" ({cw:g} × {ch:g} mm)",
-            word(lang, "count_line", count=len(drawings.discs), what=noun(lang, "pawns"))
+            counted(lang, len(drawings.discs), "pawns")
             + f" (⌀ {disc_diameter(layout):g} mm)",
-            word(lang, "count_line", count=len(drawings.dice), what=noun(lang, "dice")),
+            counted(lang, len(drawings.dice), "dice"),
             word(lang, "rules"),
         ]
         colon = "\u00a0:" if lang == "fr" else ":"
@@ -140,11 +146,11 @@ def build_pdf(layout: GrandLayout, theme: Theme, _setup: object, drawings: Drawi
                    side_lines=(word(lang, "special_fields"), legend))
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
-                              dice_block(pdf, pieces_.of_kind("die"))])
+                              dice_block(pdf, pieces_.of_kind("die"), options.gap)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
         # Each card kind is printed as many times as the deck holds it.
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "event_cards"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="event_cards")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, theme {theme.id}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
 from boardgen.kits import sliding
@@ -61,6 +61,12 @@ def piece_ids(layout: MasterLayout) -> dict[str, dict[str, str]]:
                      for k in range(1, layout.wands_per_player + 1)}}
 
 
+def printed_numbers(layout: MasterLayout) -> dict[str, dict[str, str]]:
+    """The number printed on a piece whose id is not one (kits.reprint: `--only token:5`): the
+    object tokens' values."""
+    return {"token": {o.id: str(o.value) for o in layout.by_value}}
+
+
 def catalogue(layout: MasterLayout, drawings: Drawings) -> Catalogue:
     """The sliding kit's board, tiles and standees, the object tokens (round, cut on a circle
     1 mm inside the drawing), the wands, the recipe cards with their back and the score pad."""
@@ -113,12 +119,12 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         setup_form = pdf.add_svg_form("Setup", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.loose), what=noun(lang, "tiles")),
-            word(lang, "count_line", count=len(drawings.tokens), what=noun(lang, "tokens"))
+            counted(lang, len(layout.loose), "tiles"),
+            counted(lang, len(drawings.tokens), "tokens")
             + f" (⌀ {layout.token_diameter_mm:g} mm)",
-            word(lang, "count_line", count=len(drawings.fronts), what=noun(lang, "recipes")),
-            word(lang, "count_line", count=len(drawings.wands), what=noun(lang, "wands")),
-            word(lang, "count_line", count=min(len(layout.starts), layout.players[1]), what=noun(lang, "pawns")),
+            counted(lang, len(drawings.fronts), "recipes"),
+            counted(lang, len(drawings.wands), "wands"),
+            counted(lang, min(len(layout.starts), layout.players[1]), "pawns"),
             word(lang, "score_pad") + ", " + noun(lang, "rules"),
         ]
         cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
@@ -131,11 +137,12 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         tokens = items(pdf, pieces_.of_kind("token"), form_prefix="Token-")
         wands = items(pdf, pieces_.of_kind("wand"), form_prefix="Wand-")
         packer = Packer(pdf, piece_blocks(pdf, pieces_, options) + [
-            Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0),
-            Block(noun(lang, "wands"), wands, turnable=True)])
+            Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0,
+                  one=noun_one(lang, "tokens")),
+            Block(noun(lang, "wands"), wands, gap=options.gap or 2.0, turnable=True, one=noun_one(lang, "wands"))])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "recipes"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="recipes")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, word
 from boardgen.data.theme import Theme
 from boardgen.kits.catalogue import Catalogue, board, die_designs, disc_designs, numbered
 from boardgen.kits.cover import board_line, cover_page
@@ -33,6 +33,11 @@ class Drawings:
 
     def files(self) -> dict[str, str]:
         return {"board": self.board, **self.discs, **self.dice}
+
+
+def printed_numbers(layout: MinosLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
 
 
 def catalogue(layout: MinosLayout, drawings: Drawings) -> Catalogue:
@@ -116,9 +121,9 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
     def pages(pdf: PdfKit, board: Form) -> None:
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(drawings.discs), what=noun(lang, "pieces"))
+            counted(lang, len(drawings.discs), "pieces")
             + f" (⌀ {disc_diameter(layout):g} mm)",
-            word(lang, "count_line", count=len(drawings.dice), what=noun(lang, "dice")),
+            counted(lang, len(drawings.dice), "dice"),
             word(lang, "rules"),
         ]
         legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
@@ -127,7 +132,7 @@ def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: 
                    side_lines=(word(lang, "special_fields"), legend))
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
-                              dice_block(pdf, pieces_.of_kind("die"))])
+                              dice_block(pdf, pieces_.of_kind("die"), options.gap)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 

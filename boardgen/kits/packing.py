@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.errors import UsageError
 from boardgen.geometry import Outline, Rect
@@ -49,8 +49,11 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     """Open the kit's PDF and make the board a form once; then either reprint only the board
     sheets asked for, or lay out the whole kit with `pages(pdf, board)`."""
     lang = options.lang
-    pdf = PdfKit(frame_for(paper(options.paper), options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock)
+    sheet = paper(options.paper)
+    pdf = PdfKit(frame_for(sheet, options.margin), theme, lang, title=layout.title[lang],
+                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock,
+                 piece_frame=None if options.piece_margin is None else frame_for(sheet, options.piece_margin),
+                 bleed_under=options.cut_bleed)
     pdf.large_print = options.large_print
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
@@ -60,10 +63,11 @@ def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling
     return pdf.finish()
 
 
-def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptions, heading: str) -> None:
+def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptions, what: str) -> None:
     """The catalogue's cards, each design as many times as the game uses it (one of each in a
     reprint of single cards), with the backs the user chose (duplex pages, fold-over or none),
-    butted or `--gap` apart."""
+    butted or `--gap` apart; `what` (a strings key: "cards") heads their pages, with the cut list
+    of each sheet, as piece sheets have."""
     if not cards:
         return
     single = options.only is not None and "cards" not in options.only
@@ -72,7 +76,8 @@ def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptio
     back = cards[0].back
     assert back is not None, "every card has a back"
     pdf.card_sheets([forms[i] for i in ids], pdf.add_svg_form("Card-back", back.svg), bleed=cards[0].bleed,
-                    outline=cards[0].outline, heading=heading, back_heading=word(pdf.lang, "card_backs"),
+                    outline=cards[0].outline, heading=word(pdf.lang, what), back_heading=word(pdf.lang, "card_backs"),
+                    cut=lambda n: word(pdf.lang, "cut_list", pieces=counted(pdf.lang, n, what)),
                     backs=options.backs, flip=options.flip, back_offset=options.back_offset, ids=ids,
                     gap=options.gap)
 
@@ -103,6 +108,7 @@ class Block:
     turnable: bool = False
     note: str = ""
     under_board: bool = True
+    one: str = ""  # what the cut list calls one of them ("die"; strings.noun_one), if not `title`
 
     @property
     def forms(self) -> list[Form]:
@@ -270,9 +276,12 @@ def _shift(units: list[Unit], area: Rect) -> float:
 def cut_list(lang: str, units: list[Unit]) -> str:
     """'Cut: 8 × corridor tiles, 2 × pawns' for the pieces of these units, in order."""
     counts: dict[str, int] = {}
+    ones: dict[str, str] = {}
     for unit in units:
         counts[unit.block.title] = counts.get(unit.block.title, 0) + len(unit.items)
-    listed = ", ".join(word(lang, "count_line", count=n, what=title) for title, n in counts.items())
+        ones[unit.block.title] = unit.block.one or unit.block.title
+    listed = ", ".join(word(lang, "count_line", count=n, what=ones[title] if n == 1 else title)
+                       for title, n in counts.items())
     return word(lang, "cut_list", pieces=listed)
 
 
@@ -305,6 +314,8 @@ class Packer:
         pdf = self.pdf
         if pdf.only is not None and pdf.kinds and pdf.kinds[-1] not in pdf.only:
             return 0
+        if pdf.piece_frame is not pdf.base_frame:
+            return 0  # print and cut: pieces go on pages with room for the marks, the board sheets are cut by hand
         smallest = sorted((b for b in self.blocks if b.under_board and b.items),
                           key=lambda b: _shape(b)[0] * _shape(b)[1])
         # The cut list wraps in a narrow room (its words keep their size): the room it takes is
@@ -332,7 +343,7 @@ class Packer:
         """New piece sheets until every piece is placed, each headed with its cut list and the
         assembly notes of what it carries; a piece too big for an empty page is named."""
         pdf = self.pdf
-        room = pdf.base_frame.marked  # grids keep their own crop-mark ring
+        room = pdf.piece_frame.marked  # grids keep their own crop-mark ring
         largest = sorted(self.blocks, key=lambda b: -max(i.form.w * i.form.h for i in b.items) if b.items else 0)
         while not self.done:
             units, notes, spot = self._layout(room, largest)
@@ -418,10 +429,13 @@ def discs_block(pdf: PdfKit, title: str, discs: Sequence[PieceDesign], options: 
     """Round pieces (``pawn:red-1``, drawn by pieces.disc_svg with a 1 mm margin), a few mm apart
     or `--gap` apart with their own crop marks; `title` names them in the cut list (a strings key)."""
     found = items(pdf, discs, form_prefix="Disc-")
-    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0)
+    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0,
+                 one=noun_one(pdf.lang, title))
 
 
-def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign]) -> Block:
-    """Die nets (``die:1``): their cut outline and fold lines, their assembly note."""
+def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign], gap: float = 0.0) -> Block:
+    """Die nets (``die:1``): their cut outline and fold lines, their assembly note; 4 mm apart,
+    or `gap` (--gap) if more."""
     found = items(pdf, dice, form_prefix="Die-")
-    return Block(noun(pdf.lang, "dice"), found, gap=4.0, turnable=True, note=word(pdf.lang, "dice_note"))
+    return Block(noun(pdf.lang, "dice"), found, gap=max(4.0, gap), turnable=True, note=word(pdf.lang, "dice_note"),
+                 one=noun_one(pdf.lang, "dice"))

@@ -2,11 +2,12 @@
 
 A piece's id is the name of its SVG file in the kit's `svg/` folder without the kind (and
 any prefix the kit strips): `card-book.svg` is `card:book`, `tile-07.svg` is `tile:07` (a tile
-may also be asked as `tile:7`), `pawn-red.svg` is `pawn:red`. `boardgen show GAME` lists
-them. A kit module that prints pieces says which with ``piece_ids(layout) -> {"card": {id:
-what it is}, ...}`` and where each kind's drawings are with ``PIECE_FIELDS = {kind: (Drawings
-field, key prefix)}``. The ids are checked as soon as the layout is loaded, before anything
-is drawn; a reprint draws only the pieces asked for.
+may also be asked as `tile:7`), `pawn-red.svg` is `pawn:red`; a piece whose id is not the number
+printed on it may be asked by that number too (``printed_numbers``: `token:5` is the token of
+value 5). `boardgen show GAME` lists them. A kit module that prints pieces says which with
+``piece_ids(layout) -> {"card": {id: what it is}, ...}`` and where each kind's drawings are with
+``PIECE_FIELDS = {kind: (Drawings field, key prefix)}``. The ids are checked as soon as the
+layout is loaded, before anything is drawn; a reprint draws only the pieces asked for.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions
             spelt.append(name)
             continue
         valid = list(ids.get(kind, {}))
-        found = _canonical(kind, asked, valid)
+        found = _canonical(kind, asked, valid) or _by_number(kit, layout, kind, asked)
         if found is None:
             if not valid:
                 kinds = [f"{k}:ID" for k in ids]
@@ -64,6 +65,19 @@ def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions
                              f"its {kind} ids: {listed} (`boardgen show {game}` lists them)")
         spelt.append(f"{kind}:{found}")
     return dataclasses.replace(options, only=tuple(dict.fromkeys(spelt)))
+
+
+def _by_number(kit: Any, layout: Any, kind: str, asked: str) -> str | None:
+    """The id of the one piece of `kind` printed with the number `asked` (``token:5``, the
+    token of value 5); a UsageError if several are."""
+    if not asked.isdigit():
+        return None
+    found = [piece for piece, number in kit.printed_numbers(layout).get(kind, {}).items()
+             if number.isdigit() and int(number) == int(asked)]
+    if len(found) > 1:
+        raise UsageError(f"--only: {layout.id} prints {asked} on {len(found)} {PIECES[kind]} "
+                         f"({', '.join(found)}): name one by its id, e.g. {kind}:{found[0]}")
+    return found[0] if found else None
 
 
 def parts_of(kit: Any, ids: dict[str, dict[str, str]]) -> list[str]:

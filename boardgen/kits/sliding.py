@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
 from boardgen.kits.catalogue import Back, Catalogue, PieceDesign, board, card_outline, designs
@@ -58,6 +58,11 @@ def tile_numbers(layout: SlidingLayout) -> dict[str, str]:
     """Each loose tile's number and its shape, with the treasure it carries."""
     return {tile.id.removeprefix("tile-"): tile.shape + (f": {tile.treasure}" if tile.treasure else "")
             for tile in layout.loose}
+
+
+def printed_numbers(layout: SlidingLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
 
 
 def catalogue(layout: SlidingLayout, drawings: Drawings) -> Catalogue:
@@ -155,7 +160,7 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         packer = Packer(pdf, piece_blocks(pdf, pieces_, options))
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
-        card_section(pdf, pieces_.of_kind("card"), options=options, heading=word(lang, "cards"))
+        card_section(pdf, pieces_.of_kind("card"), options=options, what="cards")
 
     return impose(layout, theme, options, drawings, tiling, pages=pages,
                   subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
@@ -166,9 +171,10 @@ def piece_blocks(pdf: PdfKit, pieces_: Catalogue, options: KitOptions) -> list[B
     crop marks), then the fold-up standees (``pawn:red``) with their assembly note."""
     lang = pdf.lang
     tiles = items(pdf, pieces_.of_kind("tile"), form_prefix="Tile-")
-    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"), gap=4.0,
-                     turnable=True, note=word(lang, "standee_note"))
-    return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True), standees]
+    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"),
+                     gap=max(4.0, options.gap), one=noun_one(lang, "pawns"), turnable=True,
+                     note=word(lang, "standee_note"))
+    return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True, one=noun_one(lang, "tiles")), standees]
 
 
 def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,
@@ -176,11 +182,11 @@ def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup
     lang = pdf.lang
     contents = [
         board_line(lang, tiling),
-        word(lang, "count_line", count=len(layout.loose), what=noun(lang, "tiles"))
+        counted(lang, len(layout.loose), "tiles")
         + f" ({layout.pitch_mm:.0f} mm)",
-        word(lang, "count_line", count=len(layout.treasures), what=noun(lang, "cards"))
+        counted(lang, len(layout.treasures), "cards")
         + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
-        word(lang, "count_line", count=min(len(layout.starts), layout.players[1]), what=noun(lang, "pawns")),
+        counted(lang, min(len(layout.starts), layout.players[1]), "pawns"),
         word(lang, "rules"),
     ]
     cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from boardgen.data.strings import noun, word
+from boardgen.data.strings import counted, noun, noun_one, word
 from boardgen.data.theme import Theme
 from boardgen.geometry import Outline
 from boardgen.kits.catalogue import Catalogue, PieceDesign, board, designs, disc_designs, numbered
@@ -47,6 +47,11 @@ class Drawings:
         return {"board": self.board, "setup": self.setup, **self.blocks, **self.pawns}
 
 
+def printed_numbers(layout: WallsLayout) -> dict[str, dict[str, str]]:
+    """Pieces printed with a number other than their id (kits.reprint): none."""
+    return {}
+
+
 def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
     """The board, the wall blocks at board scale (each cut on its polyomino outline) and the
     pawns (discs cut on a circle 1 mm inside the drawing)."""
@@ -85,12 +90,15 @@ def board_tiling(layout: WallsLayout, options: KitOptions) -> Tiling:
                       overlap=options.overlap, orientation=options.orientation, zones_x=zones, zones_y=zones)
 
 
-def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign]) -> Block:
+def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign], gap: float = 0.0) -> Block:
     """The blocks at board scale (``block:a6``) and the note on gluing them onto thick card
     before cutting."""
     found = items(pdf, blocks, form_prefix="Block-", strip="block-")
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
-    return Block(noun(pdf.lang, "walls_blocks"), found, gap=BLOCK_GAP_MM, turnable=True, note=note)
+    # All on sheets of their own (under_board=False): the sheets that are glued onto thick card
+    # together, never a few blocks left on the board's sheets.
+    return Block(noun(pdf.lang, "walls_blocks"), found, gap=max(BLOCK_GAP_MM, gap), turnable=True, note=note,
+                 one=noun_one(pdf.lang, "walls_blocks"), under_board=False)
 
 
 def rules_text(layout: WallsLayout, lang: str) -> list[tuple[str, str]]:
@@ -108,9 +116,9 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         start = pdf.add_svg_form("Start", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            word(lang, "count_line", count=len(layout.blocks), what=noun(lang, "walls_blocks"))
+            counted(lang, len(layout.blocks), "walls_blocks")
             + f" ({layout.pitch_mm:g} mm)",
-            word(lang, "count_line", count=len(drawings.pawns), what=noun(lang, "pawns"))
+            counted(lang, len(drawings.pawns), "pawns")
             + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
             word(lang, "rules"),
         ]
@@ -118,7 +126,7 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
                    board=board, tiling=tiling, options=options,
                    side=(word(lang, "walls_start"), start, layout.board_mm))
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
-        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block")),
+        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block"), options.gap),
                               discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from boardgen.data.loader import Document
+from boardgen.data.strings import word
 from boardgen.errors import DataError, Problem, quote
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
@@ -239,6 +240,29 @@ class GrandLayout(GameInfo):
 
 def _index(field: int, goal: int) -> int:
     return field - PERIPHERAL + goal if field > PERIPHERAL else field
+
+
+def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
+    """The numbers the printed rules take from the layout (layouts/rules/grand.<lang>.md):
+    ``cards`` (the deck's size), ``pun_percent`` (the chance self-play gives a pun),
+    ``goal`` and ``rebirth`` (fields), and the special fields as the sheet lists them:
+    ``open_fields``, ``pun_fields``, ``drowning_fields``, ``prison_fields`` and
+    ``petrified_fields`` ("7, 12 and 77"), ``stuck_fields`` (the drowning and prison fields,
+    "29, 30 or 74", each as the language names a field: "la 29")."""
+
+    def listed(fields: frozenset[int] | list[int], last: str = "list_and", item: str | None = None) -> str:
+        names = [word(lang, item, n=label(n)) if item else label(n) for n in sorted(fields)]
+        if len(names) < 2:
+            return "".join(names)
+        return word(lang, "list_sep").join(names[:-1]) + word(lang, last) + names[-1]
+
+    return {
+        "cards": len(layout.cards), "pun_percent": f"{layout.pun_success * 100:g}", "goal": label(layout.goal),
+        "rebirth": label(layout.rebirth), "open_fields": listed(layout.card_fields),
+        "pun_fields": listed(layout.puns), "drowning_fields": listed(layout.drowning),
+        "prison_fields": listed(layout.prison), "petrified_fields": listed(layout.petrified),
+        "stuck_fields": listed(sorted(layout.drowning | layout.prison), "list_or", "field_item"),
+    }
 
 
 def label(field: int) -> str:

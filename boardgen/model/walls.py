@@ -230,6 +230,10 @@ def build(doc: Document) -> WallsLayout:
         problems.append(doc.problem(("rules", "player_counts"),
                                     f"{list(counts)} is not within {players[0]}..{players[1]} players"))
     blocks = _read_blocks(doc, size, problems)
+    pawn = float(data.get("pieces", {}).get("pawn_diameter_mm", round(board["pitch_mm"] * PAWN_SHARE, 1)))
+    if pawn > board["pitch_mm"]:
+        problems.append(doc.problem(("pieces", "pawn_diameter_mm"), f"a {pawn:g} mm pawn does not fit a "
+                                    f"{board['pitch_mm']:g} mm square (board.pitch_mm)"))
     if problems:
         raise DataError(problems)
     return WallsLayout(
@@ -238,9 +242,12 @@ def build(doc: Document) -> WallsLayout:
         pawns_per_player=per, pawns_to_win=to_win, colours=colours, two_players=(two[0], two[1]),
         centre_push=rules.get("centre_push", True), player_counts=counts,
         block_count=board.get("block_count", len(blocks)), blocks=blocks,
-        pawn_diameter_mm=float(data.get("pieces", {}).get("pawn_diameter_mm", round(board["pitch_mm"] * 0.72, 1))),
+        pawn_diameter_mm=pawn,
         playability=dict(data.get("playability", {})),
     )
+
+
+PAWN_SHARE = 0.93  # a pawn's diameter, of a square's side, unless the layout says: large enough to pick up
 
 
 def _read_blocks(doc: Document, size: int, problems: list[Problem]) -> tuple[Block, ...]:

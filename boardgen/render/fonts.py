@@ -112,7 +112,14 @@ def register_file(path: Path) -> str:
         family = f"{family} {path.stem}"
     for weight in ("normal", "bold"):
         face_ = Face(family, weight, path)
-        pdfmetrics.registerFont(TTFont(face_.pdf_name, str(path)))
+        font = TTFont(face_.pdf_name, str(path))
+        # reportlab keeps one font per PostScript name: a file named like a face already
+        # registered (a theme's own "DejaVu Sans") would silently print as that face.
+        taken = {f.face.name for f in map(pdfmetrics.getFont, pdfmetrics.getRegisteredFontNames())
+                 if isinstance(f, TTFont) and f.face.filename != str(path)}
+        if font.face.name in taken:  # both weights are the one file, known by its family's own name
+            font.face.name = known.get((family, "normal"), face_).pdf_name.encode("ascii")
+        pdfmetrics.registerFont(font)
         known[(family, weight)] = face_
         if font_map.cache_info().currsize:  # a map made later reads every face from faces()
             font_map().register_font(family, weight=weight, rlgFontName=face_.pdf_name)

@@ -540,11 +540,30 @@ def free_areas(area: Rect, shown: Rect) -> tuple[Rect, FreeArea]:
     return below, beside
 
 
+MIN_CARD_GAP = 0.5  # mm: a --gap is narrowed no further than this to save a sheet (each card keeps its marks)
+
+
 def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False,
-              gap: float = 0.0) -> CardGrid:
+              gap: float = 0.0, count: int | None = None) -> CardGrid:
     """The most cards a page holds, upright or turned (upright on a tie), from the top of the
     area inside the crop-mark ring, centred across. `card_w`/`card_h` are trim sizes; with
-    `fold` each card takes its back beside it."""
+    `fold` each card takes its back beside it. For `count` cards, a `gap` that would leave one
+    card alone on a last sheet (a whole sheet, and its back, for one card) is narrowed, down to
+    MIN_CARD_GAP, until the cards take a sheet fewer."""
+    grid = _card_grid(frame, card_w, card_h, bleed, fold=fold, gap=gap)
+    if count is None or gap <= MIN_CARD_GAP or count % grid.per_page != 1 or count == 1:
+        return grid
+    sheets = -(-count // grid.per_page)
+    steps = int(round((gap - MIN_CARD_GAP) / 0.05))
+    for k in range(1, steps + 1):
+        narrower = _card_grid(frame, card_w, card_h, bleed, fold=fold, gap=round(gap - 0.05 * k, 3))
+        if -(-count // narrower.per_page) < sheets:
+            return narrower
+    return grid
+
+
+def _card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool,
+               gap: float) -> CardGrid:
     area = frame.marked.inset(CROP_RING)
     best: tuple[int, CardGrid] | None = None
     for turned in (False, True):

@@ -53,6 +53,8 @@ logging.getLogger("svglib").addHandler(logging.NullHandler())
 
 _FRENCH_BEFORE = re.compile(r"(?<=\S) ([:;!?%»])")
 _FRENCH_AFTER = re.compile(r"« ")
+_WORDS = re.compile(r"<text\b.*?</text>|<text\b[^>]*/>", re.S)  # an SVG's text elements
+PIECE_PAGES = ("pieces", "cards", "card-backs", "blank")  # pages laid out in the piece frame
 GLYPH_SLACK = 0.5  # mm kept between the window's edge and a line of text starting or ending on it
 
 
@@ -95,9 +97,14 @@ class PdfKit:
     """One PDF being written; every length passed in is millimetres from the page's top-left."""
 
     def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str,
-                 only: Sequence[str] | None = None, keep_stock: str | None = None):
+                 only: Sequence[str] | None = None, keep_stock: str | None = None,
+                 piece_frame: PageFrame | None = None, bleed_under: float = 0.0):
         self.buffer = io.BytesIO()
         self.base_frame = frame
+        # Pages of pieces and cards (print and cut: margins that leave room for the marks).
+        self.piece_frame = piece_frame or frame
+        self.bleed_under = bleed_under  # mm of art run past the trim of every piece placed
+        self.svgs: dict[str, str] = {}  # each form's SVG, by name (its bleed is drawn from it)
         self.frame = frame
         self.theme = theme
         self.lang = lang
@@ -172,6 +179,7 @@ class PdfKit:
         else:
             form = Form(name, *size)
             self.pending[name] = svg
+            self.svgs[name] = svg
         self.sources[name] = svg_key(svg)
         self.forms[name] = form
         return form
@@ -221,9 +229,66 @@ class PdfKit:
     def place_piece(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
                     clip: Rect | None = None, bleed: float = 0.0) -> Placement:
         """Place a piece's drawing like `place` and record where its trim outline lies on the
-        page (`placements`); `piece` is its id, ``kind:ID``."""
+        page (`placements`); `piece` is its id, ``kind:ID``. With `bleed_under` (print and cut)
+        a piece drawn with less bleed gets its own art enlarged under it, clipped to its outline
+        grown by that much: a cut that lands a little outside the trim shows no white sliver."""
+        found = self.record(form, x, y, piece=piece, outline=outline, rotate=rotate, bleed=bleed)
+        if self.bleed_under > bleed + 1e-9:
+            self._underlay(form, x, y, found, rotate)
         self.place(form, x, y, clip=clip, rotate=rotate)
-        return self.record(form, x, y, piece=piece, outline=outline, rotate=rotate, bleed=bleed)
+        return found
+
+    def _underlay(self, form: Form, x: float, y: float, placed: Placement, rotate: int) -> None:
+        """Art for `bleed_under` mm past the trim. A rectangle's edges are mirrored outward, as
+        print shops make bleed (export.press): the colour at each edge runs on past it. Any
+        other outline gets the form enlarged about its trim's centre under it, so the trim grows
+        by that much on every side, clipped to the outline grown so much."""
+        grow = self.bleed_under
+        t = placed.trim
+        c = self.c
+        # The copies under the piece carry its shapes, not its words: no mirrored letters in
+        # the bleed, nor a piece's text found nine times in the PDF.
+        source = self.svgs.get(form.name)
+        if source is not None:
+            form = self.add_svg_form(f"Bleed-{form.name}", _WORDS.sub("", source))
+        if placed.shape in ("rect", "rounded"):
+            spans = {-1: (t.x - grow, grow), 0: (t.x, t.w), 1: (t.right, grow)}
+            rows = {-1: (t.y - grow, grow), 0: (t.y, t.h), 1: (t.bottom, grow)}
+            for mx in (-1, 0, 1):
+                for my in (-1, 0, 1):
+                    if mx == my == 0:
+                        continue
+                    c.saveState()
+                    band = Rect(spans[mx][0], rows[my][0], spans[mx][1], rows[my][1])
+                    path = c.beginPath()
+                    path.rect(self._x(band.x), self._y(band.bottom), pt(band.w), pt(band.h))
+                    c.clipPath(path, stroke=0, fill=0)
+                    if mx:  # across the left (or right) edge
+                        edge = self._x(t.x if mx < 0 else t.right)
+                        c.translate(2 * edge, 0)
+                        c.scale(-1, 1)
+                    if my:
+                        edge = self._y(t.y if my < 0 else t.bottom)
+                        c.translate(0, 2 * edge)
+                        c.scale(1, -1)
+                    self.place(form, x, y, rotate=rotate)
+                    c.restoreState()
+            return
+        ring = placed.polygon().buffer(grow, join_style=2)
+        c.saveState()
+        path = c.beginPath()
+        points = list(ring.exterior.coords)
+        path.moveTo(self._x(points[0][0]), self._y(points[0][1]))
+        for px, py in points[1:]:
+            path.lineTo(self._x(px), self._y(py))
+        path.close()
+        c.clipPath(path, stroke=0, fill=0)
+        cx, cy = self._x(t.x + t.w / 2), self._y(t.y + t.h / 2)
+        c.translate(cx, cy)
+        c.scale((t.w + 2 * grow) / t.w, (t.h + 2 * grow) / t.h)
+        c.translate(-cx, -cy)
+        self.place(form, x, y, rotate=rotate)
+        c.restoreState()
 
     def record(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
                bleed: float = 0.0, scale: float = 1.0, kind: str | None = None,
@@ -244,7 +309,7 @@ class PdfKit:
         """Start a page; a board may use its own (turned) frame, other pages the kit's."""
         if self.page_open:
             self._close_page()
-        self.frame = frame or self.base_frame
+        self.frame = frame or (self.piece_frame if kind in PIECE_PAGES else self.base_frame)
         self.c.setPageSize((pt(self.frame.paper.w), pt(self.frame.paper.h)))
         self.page_number += 1
         self.kinds.append(kind)
@@ -596,11 +661,13 @@ class PdfKit:
 
     def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, outline: Outline, heading: str,
                     back_heading: str, backs: str, flip: str, back_offset: tuple[float, float],
-                    ids: Sequence[str] | None = None, gap: float = 0.0) -> None:
+                    ids: Sequence[str] | None = None, gap: float = 0.0,
+                    cut: Callable[[int], str] | None = None) -> None:
         """Cards on a grid, upright or turned, whichever holds more: butted on shared cut lines
         (bleed around the block) or `gap` apart with their own crop marks; backs as duplex
         pages, fold-over (each back beside its front) or none. `ids` name the cards in the
-        placements (``card:ID``); `outline` is a card's trim inside its drawing."""
+        placements (``card:ID``); `outline` is a card's trim inside its drawing; `cut(n)`, the
+        cut list of a sheet of n cards, follows the heading of each front page."""
         if backs not in ("duplex", "fold", "none"):
             raise UsageError(f"unknown backs {backs!r}; use duplex, fold or none")
         if flip not in ("long", "short"):
@@ -609,16 +676,21 @@ class PdfKit:
             return
         names = list(ids) if ids is not None else [form.name for form in fronts]
         card = fronts[0]
-        g = card_grid(self.base_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap)
+        g = card_grid(self.piece_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap,
+                      count=len(fronts))
         rotate = 90 if g.turned else 0
-        for start in range(0, len(fronts), g.per_page):
-            chunk = fronts[start:start + g.per_page]
-            chunk_ids = names[start:start + g.per_page]
+        # Never a sheet and its back for one card: then as many cards on each sheet as the
+        # others (21 on sheets of 10: 7 + 7 + 7).
+        per_sheet = g.per_page if len(fronts) % g.per_page != 1 or len(fronts) == 1 else \
+            -(-len(fronts) // -(-len(fronts) // g.per_page))
+        for start in range(0, len(fronts), per_sheet):
+            chunk = fronts[start:start + per_sheet]
+            chunk_ids = names[start:start + per_sheet]
             if backs == "duplex" and self.only is not None:
                 # A reprint is printed whole, double-sided: fronts go on odd pages (the blank is
                 # kept only where needed, see _keeps). A whole kit names its duplex pages instead.
                 self.new_page(word(self.lang, "blank"), kind="blank")
-            self.new_page(heading, kind="cards")
+            self.new_page(heading if cut is None else f"{heading} — {cut(len(chunk))}", kind="cards")
             cells = g.cells(len(chunk))
             for form, name, (trim, clip) in zip(chunk, chunk_ids, cells, strict=True):
                 self.place(form, trim.x - bleed, trim.y - bleed, clip=clip, rotate=rotate)

@@ -45,8 +45,9 @@ worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.
    rooster), where nothing happens on the bundled board.
 9. Cards are drawn from the top and discarded; the discards are shuffled into a new deck
    when it runs out. "Roll again" gives another whole turn at once (at most 5 in a row);
-   "change places with the pawn nearest the lair" picks the pawn with the fewest expected
-   turns left, if it is ahead of yours; "every stuck pawn is freed" frees them where they
+   "change places with the pawn nearest the lair" picks the pawn with the fewest fields
+   still to walk to it the shortest way (a forced move counting as none), if it is nearer
+   than yours; "every stuck pawn is freed" frees them where they
    stand.
 10. The first pawn on 83 wins at once.
 """

@@ -586,7 +586,9 @@ class RaceGame:
             t.stuck = [0] * len(t.stuck)
             t.events += ["freed"] * freed
         elif kind == SWAP_LEADER:
-            value = self.expected
+            # Nearest the goal as players count it at the table: the fewest fields still to
+            # walk, the shortest way (a forced move counts as none); not the expected turns.
+            value = self._distance
             others = [k for k in range(len(t.pos)) if k // self.per != piece // self.per and t.pos[k] != self.goal]
             if others:
                 leader = min(others, key=lambda k: (value[t.pos[k]], k))
@@ -602,7 +604,7 @@ class RaceGame:
         """Expected turns from each field to the goal for a lone piece taking the way with the
         fewest (value iteration over the rolls of the dice; cards and "again" fields left
         out, resting on a stuck field counted as `STUCK_COST`, on a lose-turns field as its
-        turns). Swapping with the leader and greedy route choices compare these."""
+        turns). Greedy route choices compare these."""
         size = len(self.track) + 1
         cost = [0.0] * size
         for f in self.track.indexes:

@@ -1114,7 +1114,10 @@ class SlidingGame(SlidingRules[SlidingState]):
     def outcome(self, state: SlidingState) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome(state.winner, state.turn, tuple(state.found(s) for s in
+        # The cards the compensation keeps out of the first seat's pile are not found: they
+        # go back in the box unseen (the rules sheet says so).
+        fewer = self.layout.first_seat_fewer_cards
+        return Outcome(state.winner, state.turn, tuple(state.found(s) - (fewer if s == 0 else 0) for s in
                                                        range(len(state.pawns))))
 
     # -- rules ----------------------------------------------------------------------------

@@ -98,6 +98,12 @@ def _r(value: float) -> float:
     return round(value, 3)
 
 
+# A card's frame lies this far inside its trim (its stroke too): outside the 1/8 in (3.175 mm) band that print
+# services keep clear of lines and text (their safe_mm), where a cut a little off would show it
+# unevenly; a frame there reads as a mistake on a trimmed card.
+CARD_FRAME_MM = 4.0
+
+
 def new_sheet(width: float, height: float, theme: Theme, lang: str, *, id: str) -> Sheet:
     import svgwrite
 

@@ -11,7 +11,7 @@ from typing import Any
 from boardgen.data.theme import Theme
 from boardgen.model.grand import PERIPHERAL, Card, GrandLayout, label
 from boardgen.render import fonts
-from boardgen.render.svg.base import Sheet, _r, draw_picture, draw_symbol, new_sheet
+from boardgen.render.svg.base import CARD_FRAME_MM, Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Pictures from the bundled icons, by what a field does (first match wins).
 KIND_ART = (("goal", "minotaur"), ("rooster", "black-rooster"), ("prison", "keys"),
@@ -638,9 +638,9 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
     else:  # the ink saver: a rule in the sequence's colour under its name, no solid band
         d.add(d.rect((0, _r(band - 1.2)), (_r(w + 2 * bleed), 1.2), id=f"{cid}-band", fill=colour))
     safe = 3.0
-    inset = bleed + safe * 0.6
+    inset = bleed + CARD_FRAME_MM
     # The frame hangs from the band's lower edge: its sides and rounded foot only.
-    left, right, foot, round_ = inset, bleed + w - safe * 0.6, bleed + h - safe * 0.6, 2.5
+    left, right, foot, round_ = inset, bleed + w - CARD_FRAME_MM, bleed + h - CARD_FRAME_MM, 2.5
     d.add(d.path(f"M{_r(left)} {_r(band)}V{_r(foot - round_)}Q{_r(left)} {_r(foot)} {_r(left + round_)} {_r(foot)}"
                  f"H{_r(right - round_)}Q{_r(right)} {_r(foot)} {_r(right)} {_r(foot - round_)}V{_r(band)}",
                  id=f"{cid}-border", fill="none", stroke=sheet.colour("card_border"),
@@ -685,7 +685,8 @@ def card_back_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
         stripes.add(d.rect((_r(bleed + 4 + i * (w - 8) / 4), _r(bleed + 4)), (_r((w - 8) / 4), _r(3.0)),
                            id=f"back-seq-{i}", fill=theme.player(seq.colour)))
     d.add(stripes)
-    d.add(d.rect((_r(bleed + 2), _r(bleed + 2)), (_r(w - 4), _r(h - 4)), rx=2.5, ry=2.5, id="back-border",
+    d.add(d.rect((_r(bleed + CARD_FRAME_MM), _r(bleed + CARD_FRAME_MM)), (_r(w - 2 * CARD_FRAME_MM),
+                 _r(h - 2 * CARD_FRAME_MM)), rx=2.5, ry=2.5, id="back-border",
                  fill="none", stroke=sheet.colour("card_back_pattern"), stroke_width=sheet.stroke("card_border")))
     emblem = min(w, h) * 0.55
     d.add(d.circle((_r(full_w / 2), _r(full_h / 2)), _r(emblem * 0.62), id="back-disc",

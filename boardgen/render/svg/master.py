@@ -8,7 +8,7 @@ from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.master import MagicObject, MasterLayout
 from boardgen.render import fonts
-from boardgen.render.svg.base import _r, draw_picture, draw_symbol, new_sheet
+from boardgen.render.svg.base import CARD_FRAME_MM, _r, draw_picture, draw_symbol, new_sheet
 
 WAND_SIZE_MM = (12.5, 62.0)
 
@@ -64,8 +64,9 @@ def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: T
     sheet = new_sheet(w + 2 * bleed, h + 2 * bleed, theme, lang, id=ident)
     d = sheet.drawing
     d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(h + 2 * bleed)), id=f"{ident}-bleed", fill=sheet.colour("card_face")))
-    inset = bleed + 1.8
-    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 3.6), _r(h - 3.6)), rx=2.5, ry=2.5, id=f"{ident}-border",
+    inset = bleed + CARD_FRAME_MM
+    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * CARD_FRAME_MM), _r(h - 2 * CARD_FRAME_MM)), rx=2.5, ry=2.5,
+                 id=f"{ident}-border",
                  fill="none", stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("card_border")))
     sheet.text(d, word(lang, "recipe"), x=bleed + w / 2, y=bleed + 8.0, size=3.6, role="title", weight="bold",
                width=w - 8, id=f"{ident}-title")

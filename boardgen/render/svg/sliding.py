@@ -7,7 +7,7 @@ from typing import Any
 from boardgen.data.theme import Theme
 from boardgen.model.sliding import Deal, SlidingLayout, Treasure
 from boardgen.model.tiles import E, N, S, Tile, W
-from boardgen.render.svg.base import Sheet, _r, draw_picture, draw_symbol, new_sheet
+from boardgen.render.svg.base import CARD_FRAME_MM, Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Tiles ---------------------------------------------------------------------------------------
 
@@ -160,8 +160,8 @@ def card_face_svg(treasure: Treasure, layout: SlidingLayout, theme: Theme, *, la
     d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(h + 2 * bleed)), id=f"card-{treasure.id}-bleed",
                  fill=sheet.colour("card_face")))
     safe = 3.0
-    inset = bleed + safe * 0.6
-    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * safe * 0.6), _r(h - 2 * safe * 0.6)),
+    inset = bleed + CARD_FRAME_MM
+    d.add(d.rect((_r(inset), _r(inset)), (_r(w - 2 * CARD_FRAME_MM), _r(h - 2 * CARD_FRAME_MM)),
                  rx=2.5, ry=2.5, id=f"card-{treasure.id}-border", fill="none",
                  stroke=sheet.colour("card_border"), stroke_width=sheet.stroke("card_border")))
     art = min(w, h) * 0.72
@@ -188,16 +188,16 @@ def card_back_svg(layout: SlidingLayout, theme: Theme, *, lang: str) -> str:
         for k in range(1, 12):
             # From the safe zone inwards: no line near the trim, where a cut a little off would
             # leave a visible sliver of it (or cut it) on one side of the card.
-            inset = bleed + 3.0 + (k - 1) * 3.2
+            inset = bleed + CARD_FRAME_MM + (k - 1) * 3.2
             if inset * 2 >= min(full_w, full_h):
                 break
             rings.add(d.rect((_r(inset), _r(inset)), (_r(full_w - 2 * inset), _r(full_h - 2 * inset)),
                              id=f"back-ring-{k}"))
         d.add(rings)
     else:
-        d.add(d.rect((_r(bleed + 2), _r(bleed + 2)), (_r(w - 4), _r(h - 4)), rx=2.5, ry=2.5,
-                     id="back-border", fill="none", stroke=sheet.colour("card_back_pattern"),
-                     stroke_width=sheet.stroke("card_border")))
+        d.add(d.rect((_r(bleed + CARD_FRAME_MM), _r(bleed + CARD_FRAME_MM)),
+                     (_r(w - 2 * CARD_FRAME_MM), _r(h - 2 * CARD_FRAME_MM)), rx=2.5, ry=2.5, id="back-border",
+                     fill="none", stroke=sheet.colour("card_back_pattern"), stroke_width=sheet.stroke("card_border")))
     emblem = min(w, h) * 0.55
     d.add(d.circle((_r(full_w / 2), _r(full_h / 2)), _r(emblem * 0.62), id="back-disc",
                    fill=sheet.colour("card_back"), stroke=sheet.colour("card_back_art"),

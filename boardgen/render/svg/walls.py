@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from boardgen.data.colours import contrast_ratio
 from boardgen.data.theme import Theme
 from boardgen.model.walls import Block, Cell, WallsLayout
 from boardgen.render.svg.base import Sheet, _r, draw_symbol, new_sheet
@@ -16,6 +17,19 @@ MAUVE = "#8e5aa6"
 def outline_colour(theme: Theme) -> str:
     colour: str = theme.palette.get("block_outline", MAUVE)
     return colour
+
+
+LABEL_CONTRAST = 4.5  # WCAG AA for text: a block's label against its tinted outline on the board
+
+
+def legible(colour: str, background: str, ink: str, ratio: float = LABEL_CONTRAST) -> str:
+    """`colour`, darkened towards `ink` just enough to stand `ratio` : 1 against `background`
+    (the same hue, so the label still reads as its outline's)."""
+    for step in range(21):
+        found = mix(ink, colour, step / 20)
+        if contrast_ratio(found, background) >= ratio:
+            return found
+    return ink
 
 
 def mix(colour: str, base: str, share: float) -> str:
@@ -57,6 +71,7 @@ def outline_loops(cells: tuple[Cell, ...] | list[Cell]) -> list[list[Cell]]:
 
 
 BLOCK_MARGIN_MM = 0.5  # room around a block's squares in its drawing, for the whole cut line
+BEVEL_MM = 1.0  # the light band inside a block's edge that marks its top
 
 
 def block_outline(block: Block, pitch: float) -> tuple[tuple[float, float], ...]:
@@ -140,18 +155,19 @@ def _outline(sheet: Sheet, parent: Any, layout: WallsLayout, block: Block, *, fi
     mauve = outline_colour(sheet.theme)
     group = sheet.drawing.g(id=f"block-{block.id}")
     path = outline_path(block.cells, pitch, border, border)
+    tint = mix(mauve, sheet.colour("floor"), 0.18)
     if filled:
         group.add(sheet.drawing.path(path, id=f"block-{block.id}-piece", fill=_block_fill(sheet),
                                      stroke=sheet.colour("wall_edge"), stroke_width=sheet.stroke("frame_edge")))
     else:
-        group.add(sheet.drawing.path(path, id=f"block-{block.id}-tint", fill=mix(mauve, sheet.colour("floor"), 0.18)))
+        group.add(sheet.drawing.path(path, id=f"block-{block.id}-tint", fill=tint))
         inset = sheet.stroke("frame_edge") * 1.5
         group.add(sheet.drawing.path(path, id=f"block-{block.id}-outline", fill="none", stroke=mauve,
                                      stroke_width=inset * 2, stroke_linejoin="miter"))
     r, c = block.label_cell
+    label = _label_colour(sheet) if filled else legible(mauve, tint, sheet.colour("ink"))
     sheet.text(group, block.id, x=border + (c + 0.5) * pitch, y=border + (r + 0.5) * pitch + pitch * 0.14,
-               size=pitch * 0.4, weight="bold", fill=_label_colour(sheet) if filled else mauve, width=pitch * 0.8,
-               id=f"block-{block.id}-label")
+               size=pitch * 0.4, weight="bold", fill=label, width=pitch * 0.8, id=f"block-{block.id}-label")
     parent.add(group)
 
 
@@ -196,6 +212,11 @@ def block_svg(block: Block, layout: WallsLayout, theme: Theme, *, lang: str) -> 
     inner = [f"M{_r(c * pitch)} {_r(r * pitch)}h{_r(pitch)}v{_r(pitch)}h{_r(-pitch)}Z" for r, c in cells]
     d.add(d.path("".join(inner), id=f"{ident}-squares", fill="none", stroke=sheet.colour("wall_edge"),
                  stroke_width=sheet.stroke("corridor_edge"), stroke_opacity=0.5))
+    # Its top: a light bevel inside the edge (half the stroke; the other half is cut away),
+    # so the printed side is the one that lies up, as its outline on the board shows it.
+    wall = _block_fill(sheet)
+    d.add(d.path(path, id=f"{ident}-bevel", fill="none", stroke=mix(sheet.colour("paper"), wall, 0.45)
+                 if sheet.style("fill_walls") else sheet.colour("muted"), stroke_width=BEVEL_MM * 2))
     label_r, label_c = block.label_cell
     sheet.text(d, block.id, x=(label_c - left + 0.5) * pitch, y=(label_r - top + 0.5) * pitch + pitch * 0.14,
                size=pitch * 0.4, weight="bold", fill=_label_colour(sheet), width=pitch * 0.8, id=f"{ident}-label")
