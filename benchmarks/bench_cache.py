@@ -28,8 +28,13 @@ def render(game: str, cache: Path) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as out:
         before = os.times()
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "boardgen", "render", game, "-o", out], env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "boardgen", "render", game, "-o", out],
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wall = time.perf_counter() - started
         after = os.times()
     return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)

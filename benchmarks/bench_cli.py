@@ -60,8 +60,11 @@ def case(name: str, runs: int, make: Callable[[Path], tuple[list[str], dict[str,
             peaks.append(peak)
             pdfs = sorted(Path(tmp).rglob("*.pdf"))
             size = sum(p.stat().st_size for p in pdfs)
-    print(f"{name:<44} median {statistics.median(times):6.2f} s  best {min(times):6.2f} s  "
-          f"peak {max(peaks) / 1024:5.0f} MiB" + (f"  PDF {size / 1024:.0f} KiB" if size else ""), flush=True)
+    print(
+        f"{name:<44} median {statistics.median(times):6.2f} s  best {min(times):6.2f} s  "
+        f"peak {max(peaks) / 1024:5.0f} MiB" + (f"  PDF {size / 1024:.0f} KiB" if size else ""),
+        flush=True,
+    )
 
 
 def environment(cache: Path | None) -> dict[str, str]:
@@ -101,12 +104,13 @@ def targets(args: argparse.Namespace) -> None:
     # (case, install, arguments, arguments of an unmeasured run first in the same fresh folder)
     cases: list[tuple[str, str, list[str], list[str]]] = [("--help", w, ["--help"], []) for w in ("now", "8252df2")]
     for who in ("now", "8252df2"):
-        cases += [("render classic", who, ["render", "classic"], []),
-                  # the cards alone, as a deck tool makes them: the layout's verdict known (the
-                  # check is not a deck's), nothing drawn before
-                  ("render classic --only cards", who, ["render", "classic", "--only", "cards"],
-                   ["validate", "classic"]),
-                  ("render --all", who, ["render", "--all"], [])]
+        cases += [
+            ("render classic", who, ["render", "classic"], []),
+            # the cards alone, as a deck tool makes them: the layout's verdict known (the
+            # check is not a deck's), nothing drawn before
+            ("render classic --only cards", who, ["render", "classic", "--only", "cards"], ["validate", "classic"]),
+            ("render --all", who, ["render", "--all"], []),
+        ]
         cases += [(f"validate {g}", who, ["validate", g], []) for g in GAMES]
     if args.protograf:
         cases.append(("protograf deck", "protograf", [], []))
@@ -132,8 +136,10 @@ def targets(args: argparse.Namespace) -> None:
     print()
 
     def verdict(label: str, value: float, limit: float, unit: str = "x") -> None:
-        print(f"{label:<58} {value:6.2f}{unit} (target at most {limit:g}{unit}): "
-              f"{'holds' if value <= limit else 'MISSED'}")
+        print(
+            f"{label:<58} {value:6.2f}{unit} (target at most {limit:g}{unit}): "
+            f"{'holds' if value <= limit else 'MISSED'}"
+        )
 
     def ratio(name: str, over: tuple[str, str], limit: float | None = None) -> None:
         if (name, "now") not in med or over not in med:
@@ -193,31 +199,42 @@ def main() -> None:
     cases += [(f"render {g} (cold: check runs)", cold(["render", g])) for g in games]
     # The "cold": no earlier verdict for the layout and seed, the drawings already kept
     # (a person who edited the layout renders again with the same theme).
-    cases += [(f"render {g} --recheck (check runs, drawings kept)", hot(["render", g, "--recheck"]))
-              for g in games]
-    cases += [(f"render {g} --theme ink-saver (verdict reused)", hot(["render", g, "--theme", "ink-saver"]))
-              for g in games]
+    cases += [(f"render {g} --recheck (check runs, drawings kept)", hot(["render", g, "--recheck"])) for g in games]
     cases += [
-        ("render classic --lang fr --paper letter (reused)", hot(["render", "classic", "--lang", "fr",
-                                                                  "--paper", "letter"])),
+        (f"render {g} --theme ink-saver (verdict reused)", hot(["render", g, "--theme", "ink-saver"])) for g in games
+    ]
+    cases += [
+        (
+            "render classic --lang fr --paper letter (reused)",
+            hot(["render", "classic", "--lang", "fr", "--paper", "letter"]),
+        ),
         ("render --all (cold)", cold(["render", "--all"])),
         ("render --all (verdicts reused)", hot(["render", "--all"])),
-        ("render classic --only cards --no-preview --no-svg (reused)",
-         hot(["render", "classic", "--only", "cards", "--no-preview", "--no-svg"])),
-        ("render classic --margin nan (refused)", lambda tmp: (["render", "classic", "--margin", "nan"],
-                                                               environment(tmp / "cache"), False)),
-        ("render classic --theme missing.toml (refused)",
-         lambda tmp: (["render", "classic", "--theme", str(tmp / "missing.toml")], environment(tmp / "c"), False)),
+        (
+            "render classic --only cards --no-preview --no-svg (reused)",
+            hot(["render", "classic", "--only", "cards", "--no-preview", "--no-svg"]),
+        ),
+        (
+            "render classic --margin nan (refused)",
+            lambda tmp: (["render", "classic", "--margin", "nan"], environment(tmp / "cache"), False),
+        ),
+        (
+            "render classic --theme missing.toml (refused)",
+            lambda tmp: (["render", "classic", "--theme", str(tmp / "missing.toml")], environment(tmp / "c"), False),
+        ),
     ]
-    cases += [(f"validate {g} (cold)", lambda tmp, g=g: (["validate", g], environment(tmp / "cache"), True))
-              for g in games]
+    cases += [
+        (f"validate {g} (cold)", lambda tmp, g=g: (["validate", g], environment(tmp / "cache"), True)) for g in games
+    ]
     for name, make in cases:
         if args.only and not any(word in name for word in args.only):
             continue
         case(name, args.runs, make)
     shutil.rmtree(primed, ignore_errors=True)
-    print(f"(median of {args.runs} runs, {os.cpu_count()} CPUs, load average "
-          f"{os.getloadavg()[0]:.1f}; resource limit {resource.getrlimit(resource.RLIMIT_AS)[0]})")
+    print(
+        f"(median of {args.runs} runs, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}; resource limit {resource.getrlimit(resource.RLIMIT_AS)[0]})"
+    )
 
 
 if __name__ == "__main__":

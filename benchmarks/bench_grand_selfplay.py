@@ -42,8 +42,10 @@ def seats_of(names: Sequence[str]) -> list[Player]:
 def static_work(name: str) -> dict[str, float]:
     """CPU seconds of the check's work outside self-play, each on a fresh layout: the static
     checks, and the game with the tables self-play needs (`GrandEngine.game`)."""
-    works: dict[str, Callable[[GrandLayout], object]] = {"static checks": static_problems,
-                                                        "game tables": GrandEngine().game}
+    works: dict[str, Callable[[GrandLayout], object]] = {
+        "static checks": static_problems,
+        "game tables": GrandEngine().game,
+    }
     out = {}
     for label, work in works.items():
         layout = build(load("game", name))
@@ -66,8 +68,10 @@ def main() -> None:
     layout: GrandLayout = engine.build(load("game", args.layout))
     game: GrandGame = engine.game(layout)
     turn_cap = int(engine.thresholds(layout)["turn_cap"])
-    print(f"boardgen grand self-play benchmark: {args.layout}, seed {args.seed}, {args.games} games per run, "
-          f"Python {platform.python_version()}, best of {args.repeat}")
+    print(
+        f"boardgen grand self-play benchmark: {args.layout}, seed {args.seed}, {args.games} games per run, "
+        f"Python {platform.python_version()}, best of {args.repeat}"
+    )
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for label, seconds in static_work(args.layout).items():
         print(f"{label}: {seconds * 1000:.0f} ms of CPU time")
@@ -86,8 +90,10 @@ def main() -> None:
             cpu = best_of(args.repeat, run)
             decisions = sum(r.decisions for r in run())
             name = lineup.name or "greedy"
-            print(f"{players} players {name:<14} {args.games / cpu:7.0f} games/s of CPU time, "
-                  f"{decisions / cpu:8.0f} decisions/s")
+            print(
+                f"{players} players {name:<14} {args.games / cpu:7.0f} games/s of CPU time, "
+                f"{decisions / cpu:8.0f} decisions/s"
+            )
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

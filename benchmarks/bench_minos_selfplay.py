@@ -37,8 +37,10 @@ def main() -> None:
 
     layout = build(load("game", args.layout))
     game = MinosGame(layout)
-    print(f"boardgen minos self-play benchmark: {args.layout}, seed {args.seed}, "
-          f"Python {platform.python_version()}, best of {args.repeat}")
+    print(
+        f"boardgen minos self-play benchmark: {args.layout}, seed {args.seed}, "
+        f"Python {platform.python_version()}, best of {args.repeat}"
+    )
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for players in (2, 3, 4):
         seeds = game_seeds(args.seed + players, args.games)
@@ -50,8 +52,10 @@ def main() -> None:
         cpu = best_of(args.repeat, run)
         clock = best_of(1, run, time.perf_counter)
         decisions = sum(r.decisions for r in run())
-        print(f"{players} greedy players: {args.games / cpu:.0f} games/s of CPU time "
-              f"({args.games / clock:.0f} by the clock), {decisions / cpu:.0f} decisions/s")
+        print(
+            f"{players} greedy players: {args.games / cpu:.0f} games/s of CPU time "
+            f"({args.games / clock:.0f} by the clock), {decisions / cpu:.0f} decisions/s"
+        )
     if args.profile:
         seeds = game_seeds(args.seed + 4, args.games)
         profiler = cProfile.Profile()

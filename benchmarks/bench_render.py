@@ -20,8 +20,9 @@ def run_once(game: str, out: Path, extra: list[str]) -> tuple[float, int]:
     """Wall seconds and peak resident memory (KiB) of one render in a fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "boardgen", "render", game, "-o", str(out), *extra],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "boardgen", "render", game, "-o", str(out), *extra], capture_output=True, text=True
+    )
     took = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"render {game} failed:\n{proc.stderr}")
@@ -46,9 +47,11 @@ def main() -> None:
             pdf = next(Path(tmp, game).glob("*.pdf"))
             pages = len(PdfReader(str(pdf)).pages)
             size = pdf.stat().st_size
-        print(f"render {game}: best {min(times):.2f} s, median {statistics.median(times):.2f} s, "
-              f"peak RSS {max(peaks) / 1024:.0f} MiB, PDF {size / 1024:.0f} KiB, {pages} pages "
-              f"({args.runs} runs)")
+        print(
+            f"render {game}: best {min(times):.2f} s, median {statistics.median(times):.2f} s, "
+            f"peak RSS {max(peaks) / 1024:.0f} MiB, PDF {size / 1024:.0f} KiB, {pages} pages "
+            f"({args.runs} runs)"
+        )
 
 
 if __name__ == "__main__":

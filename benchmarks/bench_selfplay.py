@@ -30,8 +30,9 @@ from boardgen.rules.simulate import GameRecord, game_seeds, play
 from boardgen.rules.sliding import SlidingGame, SlidingRules
 
 
-def games_per_second(game: SlidingRules[object], players: int, seeds: Sequence[int],
-                     repeat: int) -> tuple[float, float]:
+def games_per_second(
+    game: SlidingRules[object], players: int, seeds: Sequence[int], repeat: int
+) -> tuple[float, float]:
     """(games/s of CPU time, mean turns per game), best of `repeat` runs over `seeds`."""
     team = [GreedyPlayer()] * players
     best, turns = float("inf"), 0.0
@@ -56,16 +57,24 @@ def main() -> None:
     seeds = game_seeds(1, args.games)
     classic = SlidingGame(build(load("game", "classic")))
     master = MasterGame(build_master(load("game", "master")))
-    print(f"sliding self-play, one process, {args.games} games, best of {args.repeat}, "
-          f"Python {platform.python_version()}")
+    print(
+        f"sliding self-play, one process, {args.games} games, best of {args.repeat}, Python {platform.python_version()}"
+    )
     runs: list[tuple[str, SlidingRules[object], int]] = [
-        ("classic", classic, 2), ("classic", classic, 3), ("classic", classic, 4),
-        ("master", master, 2), ("master", master, 4)]
+        ("classic", classic, 2),
+        ("classic", classic, 3),
+        ("classic", classic, 4),
+        ("master", master, 2),
+        ("master", master, 4),
+    ]
     for name, game, players in runs:
         rate, turns = games_per_second(game, players, seeds, args.repeat)
-        print(f"{name:8} {players} greedy players: {rate:7.0f} games/s  ({turns:.1f} turns a game, "
-              f"{rate * turns:.0f} turns/s)")
+        print(
+            f"{name:8} {players} greedy players: {rate:7.0f} games/s  ({turns:.1f} turns a game, "
+            f"{rate * turns:.0f} turns/s)"
+        )
     if args.profile:
+
         def run() -> object:
             return [play(classic, [GreedyPlayer()] * 4, s, turn_cap=400) for s in seeds]
 
@@ -87,8 +96,10 @@ def check_seconds(name: str, repeat: int) -> None:
         started = time.process_time()
         check(engine, layout, seed, workers=1)
         runs["check"].append(time.process_time() - started)
-    print(f"{name:8} check, one process: " + ", ".join(
-        f"{part} {times[0]:.3f} s first, {min(times):.3f} s best" for part, times in runs.items()))
+    print(
+        f"{name:8} check, one process: "
+        + ", ".join(f"{part} {times[0]:.3f} s first, {min(times):.3f} s best" for part, times in runs.items())
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,7 @@ from boardgen.rules.solver import solve_many
 
 
 def generated(game: str, size: int, folder: Path) -> Path:
-    data = (master_generate.generate(size, 1) if game == "master"
-            else sliding_generate.generate(game, size, 1))
+    data = master_generate.generate(size, 1) if game == "master" else sliding_generate.generate(game, size, 1)
     data["game"]["id"] = f"{game}{size}"
     path = folder / f"{game}{size}.toml"
     path.write_text(sliding_generate.to_toml(data), encoding="utf-8")
@@ -54,23 +53,27 @@ def solver_rate(path: Path, repeat: int) -> str:
     results: list = []
 
     def run(workers: int = 1) -> None:
-        results[:] = solve_many(board, pairs, max_turns=limits["max_turns_to_target"],
-                                budget=limits["solver_budget"], workers=workers)
+        results[:] = solve_many(
+            board, pairs, max_turns=limits["max_turns_to_target"], budget=limits["solver_budget"], workers=workers
+        )
 
     took = best_of(repeat, run)
     wall = best_of(repeat, lambda: run(available_cpus()), time.perf_counter)
     turns = Counter("unreached" if r.solution.turns is None else r.solution.turns for r in results)
     shown = ", ".join(f"{turns[k]} in {k}" for k in sorted(turns, key=str))
-    return (f"solver: {len(pairs)} pairs in {took:.2f} s CPU = {len(pairs) / took:.0f} instances/s "
-            f"on one core, {wall:.2f} s wall as validate runs it "
-            f"(budget {limits['solver_budget']}; {shown})")
+    return (
+        f"solver: {len(pairs)} pairs in {took:.2f} s CPU = {len(pairs) / took:.0f} instances/s "
+        f"on one core, {wall:.2f} s wall as validate runs it "
+        f"(budget {limits['solver_budget']}; {shown})"
+    )
 
 
 def validate_time(path: Path) -> str:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "boardgen", "validate", str(path)], cwd=path.parent,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "boardgen", "validate", str(path)], cwd=path.parent, capture_output=True, text=True
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -50,35 +50,47 @@ def main() -> None:
     args = parser.parse_args()
 
     layout = build(load("game", args.layout))
-    print(f"boardgen sliding benchmark: {args.layout}, seed {args.seed}, "
-          f"Python {platform.python_version()}, best of {args.repeat}")
+    print(
+        f"boardgen sliding benchmark: {args.layout}, seed {args.seed}, "
+        f"Python {platform.python_version()}, best of {args.repeat}"
+    )
 
     game = SlidingGame(layout)
     board = Board.from_deal(deal(layout, args.seed))
     starts = [(s.at, t.id) for s in layout.starts for t in layout.treasures]
     seconds, results = best_of(args.repeat, lambda: solve_many(board, starts, max_turns=8))
     nodes = sum(r.solution.nodes for r in results)
-    print(f"solver, {len(starts)} start/treasure pairs: {seconds:.3f} s, "
-          f"{1000 * seconds / len(starts):.2f} ms per pair, {nodes} boards")
+    print(
+        f"solver, {len(starts)} start/treasure pairs: {seconds:.3f} s, "
+        f"{1000 * seconds / len(starts):.2f} ms per pair, {nodes} boards"
+    )
 
     summary = solve_pairs(layout, args.seed, pairs=args.pairs, rng_seed=0)
-    print(f"solver, {args.pairs} random (square, treasure) pairs: {summary.elapsed_s:.2f} s, "
-          f"{1000 * summary.elapsed_s / args.pairs:.2f} ms per pair")
+    print(
+        f"solver, {args.pairs} random (square, treasure) pairs: {summary.elapsed_s:.2f} s, "
+        f"{1000 * summary.elapsed_s / args.pairs:.2f} ms per pair"
+    )
     data = summary.to_dict()
-    print("  turns to target: " + ", ".join(
-        f"{k}: {v} ({v / args.pairs:.1%})" for k, v in data["turns_to_target"].items())
-        + f"; mean {data['mean']}, p95 {data['p95']}, max {data['max']}")
+    print(
+        "  turns to target: "
+        + ", ".join(f"{k}: {v} ({v / args.pairs:.1%})" for k, v in data["turns_to_target"].items())
+        + f"; mean {data['mean']}, p95 {data['p95']}, max {data['max']}"
+    )
 
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for players in (2, 3, 4):
+
         def run(p: int = players) -> SimulationStats:
             return simulate(game, [GreedyPlayer()] * p, games=args.games, seed=args.seed, turn_cap=400)
+
         cpu, stats = best_of(args.repeat, run, time.process_time)
         seconds, _ = best_of(1, run)
         turns = stats.mean_length * stats.finished
-        print(f"self-play, {players} greedy players, one process: {args.games / cpu:.0f} games/s "
-              f"of CPU time ({args.games / seconds:.0f} by the clock), {turns / cpu:.0f} turns/s "
-              f"(mean {stats.mean_length:.1f} turns, p95 {stats.p95_length}, seat gap {stats.seat_gap:.2f})")
+        print(
+            f"self-play, {players} greedy players, one process: {args.games / cpu:.0f} games/s "
+            f"of CPU time ({args.games / seconds:.0f} by the clock), {turns / cpu:.0f} turns/s "
+            f"(mean {stats.mean_length:.1f} turns, p95 {stats.p95_length}, seat gap {stats.seat_gap:.2f})"
+        )
     if args.profile:
         profiler = cProfile.Profile(time.process_time)
         profiler.runcall(simulate, game, [GreedyPlayer()] * 4, games=args.games, seed=args.seed, turn_cap=400)
@@ -87,22 +99,25 @@ def main() -> None:
     if args.planner:
         games = max(10, args.games // 10)
         started = time.perf_counter()
-        first = simulate(game, [PlannerPlayer(), GreedyPlayer()], games=games, seed=1,
-                         turn_cap=400)
-        second = simulate(game, [GreedyPlayer(), PlannerPlayer()], games=games, seed=2,
-                          turn_cap=400)
+        first = simulate(game, [PlannerPlayer(), GreedyPlayer()], games=games, seed=1, turn_cap=400)
+        second = simulate(game, [GreedyPlayer(), PlannerPlayer()], games=games, seed=2, turn_cap=400)
         wins = first.seat_wins[0] + second.seat_wins[1]
         seconds = time.perf_counter() - started
-        print(f"planner vs greedy, {2 * games} games (both seats): planner wins {wins} "
-              f"({wins / (2 * games):.0%}), {2 * games / seconds:.1f} games/s")
+        print(
+            f"planner vs greedy, {2 * games} games (both seats): planner wins {wins} "
+            f"({wins / (2 * games):.0%}), {2 * games / seconds:.1f} games/s"
+        )
 
     games = layout.playability.get("games_per_player_count", 200)
     for workers in sorted({1, available_cpus()}):
-        seconds, report = best_of(args.repeat, lambda w=workers: check(get_engine("sliding"), layout, args.seed,
-                                                                       workers=w))
-        print(f"full validate (solver + {games} games x "
-              f"{len(report.stats.get('self_play', {}))} player counts), {workers} "
-              f"process(es): {seconds:.2f} s, playable={report.playable}")
+        seconds, report = best_of(
+            args.repeat, lambda w=workers: check(get_engine("sliding"), layout, args.seed, workers=w)
+        )
+        print(
+            f"full validate (solver + {games} games x "
+            f"{len(report.stats.get('self_play', {}))} player counts), {workers} "
+            f"process(es): {seconds:.2f} s, playable={report.playable}"
+        )
 
 
 if __name__ == "__main__":

@@ -58,12 +58,47 @@ def exploit(marker: Path) -> bytes:
 def random_json(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if depth > 6 or roll < 0.3:
-        return rng.choice([None, True, 0, -1, 1e308, -1e-308, 2**70, "x", "", "Drawing", "Group", "\x00",
-                           "c", "t", 3.5, "a" * rng.randrange(200)])
+        return rng.choice(
+            [
+                None,
+                True,
+                0,
+                -1,
+                1e308,
+                -1e-308,
+                2**70,
+                "x",
+                "",
+                "Drawing",
+                "Group",
+                "\x00",
+                "c",
+                "t",
+                3.5,
+                "a" * rng.randrange(200),
+            ]
+        )
     if roll < 0.6:
         return [random_json(rng, depth + 1) for _ in range(rng.randrange(5))]
-    keys = ["contents", "c", "t", "x", "fillColor", "_attrMap", "__class__", "__dict__", "kind", "fields",
-            "playable", "reasons", "transform", "points", "svgid", "canv", "text"]
+    keys = [
+        "contents",
+        "c",
+        "t",
+        "x",
+        "fillColor",
+        "_attrMap",
+        "__class__",
+        "__dict__",
+        "kind",
+        "fields",
+        "playable",
+        "reasons",
+        "transform",
+        "points",
+        "svgid",
+        "canv",
+        "text",
+    ]
     return {rng.choice(keys): random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
 
 
@@ -75,8 +110,26 @@ def shaped_drawing(rng: random.Random) -> Any:
         kind = rng.choice(kinds)
         state: dict[str, Any] = {}
         for _ in range(rng.randrange(5)):
-            state[rng.choice(["x", "y", "width", "height", "fillColor", "strokeColor", "points", "transform",
-                              "text", "fontName", "_attrMap", "__class__", "canv", "contents"])] = random_json(rng, 4)
+            state[
+                rng.choice(
+                    [
+                        "x",
+                        "y",
+                        "width",
+                        "height",
+                        "fillColor",
+                        "strokeColor",
+                        "points",
+                        "transform",
+                        "text",
+                        "fontName",
+                        "_attrMap",
+                        "__class__",
+                        "canv",
+                        "contents",
+                    ]
+                )
+            ] = random_json(rng, 4)
         if kind in ("Drawing", "Group") and depth < 4:
             state["contents"] = [node(depth + 1) for _ in range(rng.randrange(3))]
         return [kind, state]
@@ -102,8 +155,12 @@ def fuzz_cache(rounds: int, seed: int) -> dict[str, int]:
 
     base = Drawing(20, 20)
     base.add(Rect(1, 2, 3, 4, fillColor=Color(0.1, 0.2, 0.3, 1)))
-    stores = {"drawings": cache.DRAWINGS, "kit-svgs": cache.KIT_SVGS, "verdicts": cache.VERDICTS,
-              "schema-passes": cache.SCHEMA_PASSES}
+    stores = {
+        "drawings": cache.DRAWINGS,
+        "kit-svgs": cache.KIT_SVGS,
+        "verdicts": cache.VERDICTS,
+        "schema-passes": cache.SCHEMA_PASSES,
+    }
 
     def readers(name: str, key: str) -> Any:
         if name == "drawings":
@@ -126,12 +183,33 @@ def fuzz_cache(rounds: int, seed: int) -> dict[str, int]:
 
     def signed(store: Any, key: str, payload: bytes, secret: bytes) -> bytes:
         mac = cache._sign(secret, store.name, key, payload).encode()
-        return b" ".join((cache.FORMAT, store.name.encode(), key.encode(), str(len(payload)).encode(), mac)) \
-            + b"\n" + payload
+        return (
+            b" ".join((cache.FORMAT, store.name.encode(), key.encode(), str(len(payload)).encode(), mac))
+            + b"\n"
+            + payload
+        )
 
-    damages = ["random-bytes", "flip", "truncate", "pickle-foreign", "pickle-own-key", "json-own-key",
-               "shaped-own-key", "json-foreign", "fifo", "link-dev-zero", "link-outside", "folder", "huge",
-               "fan-0777", "fan-link", "store-0777", "empty", "header-only", "other-key"]
+    damages = [
+        "random-bytes",
+        "flip",
+        "truncate",
+        "pickle-foreign",
+        "pickle-own-key",
+        "json-own-key",
+        "shaped-own-key",
+        "json-foreign",
+        "fifo",
+        "link-dev-zero",
+        "link-outside",
+        "folder",
+        "huge",
+        "fan-0777",
+        "fan-link",
+        "store-0777",
+        "empty",
+        "header-only",
+        "other-key",
+    ]
     signal.signal(signal.SIGALRM, _alarm)
     started = time.perf_counter()
     for round_ in range(rounds):
@@ -257,12 +335,37 @@ def fuzz_serve(requests: int, seed: int) -> dict[str, int]:
     thread.start()
     lock = threading.Lock()
     good_hosts = [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"LocalHost:{port}"]
-    bad_hosts = ["attacker.example", f"attacker.example:{port}", "127.0.0.1", "localhost", f"127.0.0.1:{port + 1}",
-                 f"127.0.0.1:{port}.evil", f" 127.0.0.1:{port}x", f"127.0.0.2:{port}", "", "\u00e9:1",
-                 f"localhost:{port}@evil", f"[::1]:{port}0"]
-    paths = ["/", "/state", "/svg/board.svg", "/font/DejaVuSans.ttf", "/fonts.css", "/kit.pdf", "/svg/../state",
-             "/%2e%2e/etc/passwd", "//", "/svg/", "*", "/" + "a" * 5000, "/state?x=" + "%" * 50,
-             "/svg/board.svg#x", "/\x7f"]
+    bad_hosts = [
+        "attacker.example",
+        f"attacker.example:{port}",
+        "127.0.0.1",
+        "localhost",
+        f"127.0.0.1:{port + 1}",
+        f"127.0.0.1:{port}.evil",
+        f" 127.0.0.1:{port}x",
+        f"127.0.0.2:{port}",
+        "",
+        "\u00e9:1",
+        f"localhost:{port}@evil",
+        f"[::1]:{port}0",
+    ]
+    paths = [
+        "/",
+        "/state",
+        "/svg/board.svg",
+        "/font/DejaVuSans.ttf",
+        "/fonts.css",
+        "/kit.pdf",
+        "/svg/../state",
+        "/%2e%2e/etc/passwd",
+        "//",
+        "/svg/",
+        "*",
+        "/" + "a" * 5000,
+        "/state?x=" + "%" * 50,
+        "/svg/board.svg#x",
+        "/\x7f",
+    ]
     try:
         preview.current()
         max_threads = 0
@@ -288,13 +391,24 @@ def fuzz_serve(requests: int, seed: int) -> dict[str, int]:
                     else:
                         method = r.choice(["GET"] * 6 + ["HEAD", "POST", "PUT", "OPTIONS", "G\x00T", "get"])
                         path = r.choice(paths)
-                        hosts = r.choice([[r.choice(good_hosts)]] * 3 + [[r.choice(bad_hosts)], [],
-                                                                         [r.choice(good_hosts), r.choice(bad_hosts)]])
+                        hosts = r.choice(
+                            [[r.choice(good_hosts)]] * 3
+                            + [[r.choice(bad_hosts)], [], [r.choice(good_hosts), r.choice(bad_hosts)]]
+                        )
                         lines = [f"{method} {path} HTTP/1.{r.choice([0, 1])}"]
                         lines += [f"Host: {h}" for h in hosts]
                         for _ in range(r.randrange(3)):
-                            lines.append(r.choice(["X-Forwarded-Host: 127.0.0.1", "Origin: http://attacker.example",
-                                                   "Content-Length: 5", "Connection: keep-alive", "A" * 70000 + ": b"]))
+                            lines.append(
+                                r.choice(
+                                    [
+                                        "X-Forwarded-Host: 127.0.0.1",
+                                        "Origin: http://attacker.example",
+                                        "Content-Length: 5",
+                                        "Connection: keep-alive",
+                                        "A" * 70000 + ": b",
+                                    ]
+                                )
+                            )
                         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8", "surrogateescape"))
                         host_ok = len(hosts) == 1 and hosts[0].lower() in [h.lower() for h in good_hosts]
                         status, body = _reply(sock)
@@ -374,8 +488,12 @@ def main() -> None:
         print(f"== {part}")
         for name, count in sorted(counts.items()):
             print(f"  {name:<60} {count}")
-    bad = [k for part in results.values() for k, v in part.items()
-           if v and (k.startswith(("CRASH", "HANG", "FOREIGN")) or k in ("code run (marker)", "outside file removed"))]
+    bad = [
+        k
+        for part in results.values()
+        for k, v in part.items()
+        if v and (k.startswith(("CRASH", "HANG", "FOREIGN")) or k in ("code run (marker)", "outside file removed"))
+    ]
     if results["serve"].get("max server threads", 0) > results["serve"].get("workers allowed", 0):
         bad.append("too many server threads")
     print("findings: " + (", ".join(bad) if bad else "none"))

@@ -47,8 +47,7 @@ from fuzzing import (  # noqa: E402 - tests/ is put on the path just above
     theme_case,
 )
 
-SHARES = {"layouts": 0.36, "themes": 0.22, "options": 0.325, "interrupts": 0.005, "house_rules": 0.05,
-          "pdfs": 0.04}
+SHARES = {"layouts": 0.36, "themes": 0.22, "options": 0.325, "interrupts": 0.005, "house_rules": 0.05, "pdfs": 0.04}
 
 DRIVER = """
 import sys
@@ -73,8 +72,13 @@ def interrupt_case(rng: random.Random, work: Path, old_kit: Path) -> Outcome:
     before = snapshot(out / "classic")
     signum = rng.choice([signal.SIGINT, signal.SIGTERM])
     delay = rng.uniform(0.2, 12.0)
-    process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "-o", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=work)
+    process = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=work,
+    )
     try:
         process.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -124,8 +128,12 @@ def main() -> int:
     boardgen.kit.require_playable = lambda report, *a, **k: report  # type: ignore[assignment]
     work = Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
     old_kit = work / "old"
-    subprocess.run([sys.executable, "-c", DRIVER, "render", "classic", "-o", str(old_kit)], check=True,
-                   cwd=work, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-c", DRIVER, "render", "classic", "-o", str(old_kit)],
+        check=True,
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+    )
     plan = []
     for category, share in SHARES.items():
         plan += [category] * max(1, round(args.cases * share))
@@ -157,15 +165,28 @@ def main() -> int:
             outcome = interrupt_case(rng, work, old_kit)
         counts[category][outcome.category] += 1
         if outcome.category in ("traceback", "hang"):
-            failures.append({"case": str(number), "category": category, "outcome": outcome.category,
-                             "detail": outcome.detail[-600:]})
+            failures.append(
+                {
+                    "case": str(number),
+                    "category": category,
+                    "outcome": outcome.category,
+                    "detail": outcome.detail[-600:],
+                }
+            )
             print(f"[{number}] {category} {outcome.category}: {outcome.detail[-300:]}", file=sys.stderr, flush=True)
         done = sum(sum(c.values()) for c in counts.values())
         if done % 250 == 0:
-            print(f"{done} cases, {time.time() - started:.0f} s: {dict((k, dict(v)) for k, v in counts.items())}",
-                  file=sys.stderr, flush=True)
-    summary = {"cases": sum(sum(c.values()) for c in counts.values()), "seconds": round(time.time() - started),
-               "counts": {k: dict(v) for k, v in sorted(counts.items())}, "failures": failures}
+            print(
+                f"{done} cases, {time.time() - started:.0f} s: {dict((k, dict(v)) for k, v in counts.items())}",
+                file=sys.stderr,
+                flush=True,
+            )
+    summary = {
+        "cases": sum(sum(c.values()) for c in counts.values()),
+        "seconds": round(time.time() - started),
+        "counts": {k: dict(v) for k, v in sorted(counts.items())},
+        "failures": failures,
+    }
     text = json.dumps(summary, indent=2)
     print(text)
     if args.json is not None:

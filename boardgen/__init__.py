@@ -30,11 +30,29 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_LAZY = {"build_kit": "boardgen.kit", "render_kit": "boardgen.kit", "KitBuild": "boardgen.kit",
-         "KitOptions": "boardgen.options", "load_game": "boardgen.engines", "check": "boardgen.checks.harness"}
+_LAZY = {
+    "build_kit": "boardgen.kit",
+    "render_kit": "boardgen.kit",
+    "KitBuild": "boardgen.kit",
+    "KitOptions": "boardgen.options",
+    "load_game": "boardgen.engines",
+    "check": "boardgen.checks.harness",
+}
 
-__all__ = ["BoardgenError", "DataError", "KitBuild", "KitOptions", "OutputError", "UnplayableError", "UsageError",
-           "__version__", "build_kit", "check", "load_game", "render_kit"]
+__all__ = [
+    "BoardgenError",
+    "DataError",
+    "KitBuild",
+    "KitOptions",
+    "OutputError",
+    "UnplayableError",
+    "UsageError",
+    "__version__",
+    "build_kit",
+    "check",
+    "load_game",
+    "render_kit",
+]
 
 
 def __getattr__(name: str) -> Any:

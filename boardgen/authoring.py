@@ -37,8 +37,10 @@ def describe_key(kind: str, key: str) -> str:
 
 def check_name(name: str) -> str:
     if not NAME.match(name):
-        raise UsageError(f"name {name!r}: use 1-40 lower-case letters, digits, - or _, starting with a "
-                         "letter or digit (it becomes the file name and the id)")
+        raise UsageError(
+            f"name {name!r}: use 1-40 lower-case letters, digits, - or _, starting with a "
+            "letter or digit (it becomes the file name and the id)"
+        )
     return name
 
 
@@ -55,8 +57,7 @@ def new_theme(name: str, base: str) -> str:
         f"# Theme {name!r}, made with `boardgen new theme {name} --from {base}`.",
         "# Change any value and render with:  boardgen render GAME --theme " + f"{name}.toml",
         "# or watch it live with:              boardgen serve GAME --theme " + f"{name}.toml",
-        "# Colours: CSS names, #rgb, #rrggbb or rgb(r, g, b). Lines you delete keep the value of "
-        f"{base!r}.",
+        f"# Colours: CSS names, #rgb, #rrggbb or rgb(r, g, b). Lines you delete keep the value of {base!r}.",
         "",
         "[theme]",
         f'id = "{name}"',
@@ -75,8 +76,14 @@ def new_theme(name: str, base: str) -> str:
         for key, value in nested.items():
             lines += ["", f"# {describe_key('theme', f'{table}.{key}')}", f"[{table}.{key}]"]
             lines += [f"{k} = {toml_write.value(v)}" for k, v in value.items()]
-    lines += ["", f"# {describe_key('theme', 'art')}", "# `boardgen show pictures` lists the picture "
-              "names; for example:", "[art]", '# book = "pictures/my-book.svg"', ""]
+    lines += [
+        "",
+        f"# {describe_key('theme', 'art')}",
+        "# `boardgen show pictures` lists the picture names; for example:",
+        "[art]",
+        '# book = "pictures/my-book.svg"',
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -120,17 +127,22 @@ def pieces(doc: Document) -> Iterator[tuple[str, list[dict[str, Any]]]]:
             yield key, value
 
 
-def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | None = None,
-                  parts: Sequence[str] = ()) -> str:
+def describe_game(
+    doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | None = None, parts: Sequence[str] = ()
+) -> str:
     """What a layout holds and what each table changes; `parts` (kits.reprint.parts_of) and
     `reprint_ids` (kits.reprint.piece_ids) list what `render --only` reprints: whole parts,
     and pieces one by one."""
     game = doc.data["game"]
     has = languages("game", doc.data)
-    lines = [" / ".join(dict.fromkeys(game["title"][lang] for lang in has if lang in game["title"])) or game["id"],
-             f"  file:    {_where(doc, 'game', game['id'])}", f"  engine:  {game['engine']}",
-             f"  players: {game['players']['min']}-{game['players']['max']}",
-             f"  languages: {', '.join(has)}", ""]
+    lines = [
+        " / ".join(dict.fromkeys(game["title"][lang] for lang in has if lang in game["title"])) or game["id"],
+        f"  file:    {_where(doc, 'game', game['id'])}",
+        f"  engine:  {game['engine']}",
+        f"  players: {game['players']['min']}-{game['players']['max']}",
+        f"  languages: {', '.join(has)}",
+        "",
+    ]
     for key, entries in pieces(doc):
         lines.append(f"{key} ({len(entries)}): {describe_key('game', key)}")
         for entry in entries:
@@ -143,8 +155,11 @@ def describe_game(doc: Document, reprint_ids: Mapping[str, Mapping[str, str]] | 
         example = next((p for p in parts if p not in ("cover", "board")), parts[0])
         lines.append(f"Reprint parts: `boardgen render {game['id']} --only {example}`: {', '.join(parts)}")
     if reprint_ids:
-        lines.append(f"Reprint single pieces: `boardgen render {game['id']} --only "
-                     + ",".join(f"{kind}:{next(iter(ids))}" for kind, ids in reprint_ids.items() if ids) + "`")
+        lines.append(
+            f"Reprint single pieces: `boardgen render {game['id']} --only "
+            + ",".join(f"{kind}:{next(iter(ids))}" for kind, ids in reprint_ids.items() if ids)
+            + "`"
+        )
         for kind, ids in reprint_ids.items():
             lines.append(f"  {kind} ids ({len(ids)}): {_runs(ids)}")
         lines.append("")
@@ -158,8 +173,7 @@ def _where(doc: Document, kind: str, name: str) -> str:
     """The file a person edits; a bundled one is inside the installed package: say how to copy it."""
     if not doc.path.startswith("layouts/"):
         return doc.path
-    return (f"bundled with boardgen (an editable copy in this folder: "
-            f"`boardgen new {kind} my-{name} --from {name}`)")
+    return f"bundled with boardgen (an editable copy in this folder: `boardgen new {kind} my-{name} --from {name}`)"
 
 
 def _runs(ids: Mapping[str, str]) -> str:
@@ -180,7 +194,10 @@ def describe_theme(theme: Theme) -> str:
     named = dict.fromkeys(theme.name[lang] for lang in languages("theme", theme.doc.data) if lang in theme.name)
     lines = [" / ".join(named) or theme.id, f"  file: {_where(theme.doc, 'theme', theme.id)}", ""]
     sections: list[tuple[str, Mapping[str, Any]]] = [
-        ("palette", theme.palette), ("fonts", theme.fonts), ("strokes", theme.strokes), ("style", theme.style),
+        ("palette", theme.palette),
+        ("fonts", theme.fonts),
+        ("strokes", theme.strokes),
+        ("style", theme.style),
         ("art", {key: str(value) for key, value in theme.art.items()}),
     ]
     for table, values in sections:
@@ -234,8 +251,11 @@ def new_language(lang: str, base: str) -> dict[str, str]:
     if lang in LANGUAGES:
         raise UsageError(f"{lang!r} is bundled already; `boardgen new language` starts a language boardgen lacks")
     root = layouts_root()
-    files = {f"strings/{lang}.toml": translation.strings_template(
-        lang, base, (root / "strings" / f"{base}.toml").read_text(encoding="utf-8"))}
+    files = {
+        f"strings/{lang}.toml": translation.strings_template(
+            lang, base, (root / "strings" / f"{base}.toml").read_text(encoding="utf-8")
+        )
+    }
     for path in sorted((root / "rules").glob(f"*.{base}.md")):
         name = path.name.removesuffix(f".{base}.md")
         files[f"rules/{name}.{lang}.md"] = translation.rules_template(lang, base, path.read_text(encoding="utf-8"))
@@ -264,8 +284,13 @@ def language_problems(lang: str, layout_path: str | None = None) -> tuple[list[A
                 problems.append(Problem(f"strings/{lang}.toml", "", f"not found (looked for {places})"))
             else:
                 read.append(strings.shown(path))
-                problems += translation.strings_problems(strings.read(path), reference, strings.shown(path),
-                                                         strings.template_lines(path), translation.key_lines(path))
+                problems += translation.strings_problems(
+                    strings.read(path),
+                    reference,
+                    strings.shown(path),
+                    strings.template_lines(path),
+                    translation.key_lines(path),
+                )
         if layout_path is not None:
             try:
                 rules_text.check_language(layout, engine.name, lang)
@@ -279,8 +304,11 @@ def language_problems(lang: str, layout_path: str | None = None) -> tuple[list[A
                 path = rules_text.rules_file(text, lang, layout.doc.path)
             except DataError:
                 if not optional and layout_path is None:
-                    problems.append(Problem(f"rules/{text}.{lang}.md", "", "not found (looked in "
-                                            f"{rules_text.user_rules_folder()})"))
+                    problems.append(
+                        Problem(
+                            f"rules/{text}.{lang}.md", "", f"not found (looked in {rules_text.user_rules_folder()})"
+                        )
+                    )
                 continue
             shown = rules_text.shown_path(path)
             if shown in read:

@@ -99,8 +99,10 @@ class Beside(Generic[T]):
             raise
         status = _reap(pid, _GRACE)
         if outcome is None:
-            raise BoardgenError(f"the playability check ended without a verdict (exit status {status}); "
-                                "run the command again, or `boardgen validate` to see the check alone")
+            raise BoardgenError(
+                f"the playability check ended without a verdict (exit status {status}); "
+                "run the command again, or `boardgen validate` to see the check alone"
+            )
         kind, payload, text = outcome
         if kind == "value":
             return payload  # type: ignore[return-value]
@@ -184,8 +186,13 @@ def die_with_parent(parent: int) -> bool:
 _PR_SET_PDEATHSIG = 1
 
 
-def _child(work: Callable[[Progress | None], object], fd: int, parent: int,
-           held: set[int | signal.Signals] | None = None, nice: int = 0) -> None:
+def _child(
+    work: Callable[[Progress | None], object],
+    fd: int,
+    parent: int,
+    held: set[int | signal.Signals] | None = None,
+    nice: int = 0,
+) -> None:
     status = 1
     try:
         if nice:
@@ -223,7 +230,7 @@ def _child(work: Callable[[Progress | None], object], fd: int, parent: int,
         data = _frame(message)
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         status = 0
     except BaseException:  # noqa: B036 - a broken pipe or a second signal: nothing to tell
         status = 1

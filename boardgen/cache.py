@@ -80,13 +80,21 @@ class Store:
             return None
         head, newline, payload = data.partition(b"\n")
         fields = head.split(b" ")
-        if not newline or len(fields) != 5 or fields[:3] != [FORMAT, self.name.encode(), key.encode()] \
-                or fields[3] != str(len(payload)).encode() or len(payload) > self.max_bytes:
+        if (
+            not newline
+            or len(fields) != 5
+            or fields[:3] != [FORMAT, self.name.encode(), key.encode()]
+            or fields[3] != str(len(payload)).encode()
+            or len(payload) > self.max_bytes
+        ):
             return None  # damaged (cut short, written by another version): simply made again
         if not hmac.compare_digest(fields[4], _sign(secret, self.name, key, payload).encode()):
-            _tell(f"ignored {self.what} not signed with your cache key ({self._shown(key)}): someone "
-                  f"else wrote it or it was edited; {self.instead} (any more in {self.name}/ are "
-                  "ignored without a word)", topic=f"signature {self.name}")
+            _tell(
+                f"ignored {self.what} not signed with your cache key ({self._shown(key)}): someone "
+                f"else wrote it or it was edited; {self.instead} (any more in {self.name}/ are "
+                "ignored without a word)",
+                topic=f"signature {self.name}",
+            )
             return None
         return payload
 
@@ -95,8 +103,15 @@ class Store:
         secret = _secret()
         if secret is None or not _KEY.fullmatch(key) or len(payload) > self.max_bytes:
             return
-        head = b" ".join((FORMAT, self.name.encode(), key.encode(), str(len(payload)).encode(),
-                          _sign(secret, self.name, key, payload).encode()))
+        head = b" ".join(
+            (
+                FORMAT,
+                self.name.encode(),
+                key.encode(),
+                str(len(payload)).encode(),
+                _sign(secret, self.name, key, payload).encode(),
+            )
+        )
         with _folder((self.name, key[:2]), create=True) as leaf:
             if leaf is not None:
                 _write_entry(leaf, key, head + b"\n" + payload)
@@ -113,6 +128,7 @@ STORES = (VERDICTS, SCHEMA_PASSES, KIT_SVGS, DRAWINGS)
 
 
 # Keys -----------------------------------------------------------------------------------------
+
 
 def digest(*parts: str | bytes) -> str:
     """The one digest of the cache: SHA-256 of the parts, each with its length (so no two lists
@@ -169,6 +185,7 @@ def tree_state(top: Path) -> str:
 
 # Where ----------------------------------------------------------------------------------------
 
+
 def root() -> Path:
     named = os.environ.get("BOARDGEN_CACHE_DIR")
     if named:
@@ -207,8 +224,10 @@ def _unsafe(fd: int) -> str | None:
 
 
 def _refuse(path: Path, reason: str) -> None:
-    _tell(f"not using {path}: it {reason}; working without a cache (make it yours and "
-          f"`chmod 700` it, or set BOARDGEN_CACHE_DIR to a folder of your own)")
+    _tell(
+        f"not using {path}: it {reason}; working without a cache (make it yours and "
+        f"`chmod 700` it, or set BOARDGEN_CACHE_DIR to a folder of your own)"
+    )
 
 
 def _open_root(create: bool) -> int | None:
@@ -336,8 +355,9 @@ def _temporary(folder: int, stem: str) -> tuple[int, str] | None:
     (its descriptor, its name), or None when it cannot be made."""
     temp = f".{stem}.{secrets.token_hex(4)}.part"
     try:
-        return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                       dir_fd=folder), temp
+        return os.open(
+            temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=folder
+        ), temp
     except OSError:
         return None
 
@@ -364,6 +384,7 @@ def _write_entry(folder: int, name: str, data: bytes) -> None:
 
 
 # The key --------------------------------------------------------------------------------------
+
 
 def _sign(secret: bytes, store: str, key: str, payload: bytes) -> str:
     message = b"\0".join((FORMAT, store.encode(), key.encode(), payload))
@@ -429,8 +450,9 @@ def _read_key(folder: int, file: Path) -> bytes | None:
             _refuse(file, f"belongs to another user (uid {info.st_uid})")
             return None
         if info.st_mode & 0o077:
-            _refuse(file, f"can be read or written by others than you (mode {stat.S_IMODE(info.st_mode):o}; "
-                          "`chmod 600` it)")
+            _refuse(
+                file, f"can be read or written by others than you (mode {stat.S_IMODE(info.st_mode):o}; `chmod 600` it)"
+            )
             return None
         data = _read_bounded(fd, 65)
     except OSError:
@@ -467,6 +489,7 @@ def _make_key(folder: int, name: str) -> None:
 
 
 # Size -----------------------------------------------------------------------------------------
+
 
 def prune(limit: int = MAX_CACHE_BYTES, keep: int = PRUNED_TO) -> None:
     """When the stores pass `limit` bytes, remove the oldest entries until `keep` remain

@@ -46,8 +46,7 @@ class BoardgenGroup(click.Group):
             if exc.errno != errno.ENAMETOOLONG:
                 raise
             named = f"{shorten(str(exc.filename), 120)}: " if exc.filename else ""
-            click.echo(f"boardgen: error: {named}file name too long (at most 255 bytes a name, 4096 a path)",
-                       err=True)
+            click.echo(f"boardgen: error: {named}file name too long (at most 255 bytes a name, 4096 a path)", err=True)
             ctx.exit(UsageError.exit_code)
 
 
@@ -69,6 +68,7 @@ def _progress_bar(label: str) -> tuple[Any, Callable[[int, int, str], None] | No
 def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A click callback applying one of boardgen.options' checks: a bad value is a usage error
     naming the option (exit 2), before any work."""
+
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value is None:
             return None
@@ -76,12 +76,15 @@ def _checked(check: Callable[[Any], Any]) -> Callable[[click.Context, click.Para
             return check(value)
         except UsageError as exc:
             raise UsageError(f"{param.opts[-1]}: {exc}") from None
+
     return callback
 
 
 SEED = click.IntRange(0, bounds.SEED_MAX)
-LANG_HELP = ("Language to print, a BCP 47 code (en, fr, es, pt-BR): one the game has, with a strings file "
-             "bundled, in $XDG_DATA_HOME/boardgen/strings/ or beside the layout (see docs/languages.md).")
+LANG_HELP = (
+    "Language to print, a BCP 47 code (en, fr, es, pt-BR): one the game has, with a strings file "
+    "bundled, in $XDG_DATA_HOME/boardgen/strings/ or beside the layout (see docs/languages.md)."
+)
 
 
 def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -93,8 +96,10 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         return None
     code = normalise(value.strip())
     if not LANGUAGE_CODE.match(code):
-        raise UsageError(f"{param.opts[-1]}: {shorten(value, 40)!r} is not a language code; give a BCP 47 "
-                         "code such as en, fr, es, pt-BR (see `boardgen list` for what each game prints)")
+        raise UsageError(
+            f"{param.opts[-1]}: {shorten(value, 40)!r} is not a language code; give a BCP 47 "
+            "code such as en, fr, es, pt-BR (see `boardgen list` for what each game prints)"
+        )
     return code
 
 
@@ -154,24 +159,26 @@ def _complete(kind: str, incomplete: str) -> list[click.shell_completion.Complet
     return found
 
 
-def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
-        click.shell_completion.CompletionItem]:
+def _complete_game(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
     return _complete("game", incomplete)
 
 
-def _complete_theme(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
-        click.shell_completion.CompletionItem]:
+def _complete_theme(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
     return _complete("theme", incomplete)
 
 
-def _complete_paper(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
-        click.shell_completion.CompletionItem]:
+def _complete_paper(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
     from click.shell_completion import CompletionItem
 
     from boardgen.render.imposition import PAPERS
 
     return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete.lower())]
-
 
 
 @click.group(cls=BoardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -194,9 +201,11 @@ def list_command() -> None:
     for name in game_names():
         engine, layout = load_game(name)
         has = languages("game", layout.doc.data)
-        click.echo(f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
-                   f" ({counts('en', engine.player_counts(layout))} players; "
-                   f"prints in {', '.join(printable(layout, engine.name)) or 'none'})")
+        click.echo(
+            f"  {name:<10} {layout.title.get('en') or layout.title[has[0]]}"
+            f" ({counts('en', engine.player_counts(layout))} players; "
+            f"prints in {', '.join(printable(layout, engine.name)) or 'none'})"
+        )
     click.echo("Themes:")
     for name in bundled_names("theme"):
         click.echo(f"  {name}")
@@ -204,8 +213,10 @@ def list_command() -> None:
     for name, (w, h) in PAPERS.items():
         click.echo(f"  {name:<10} {w:g} x {h:g}")
     click.echo("  WxH        any size: 300x400 (mm), 210x297mm, 8.5x11in, 21x29.7cm")
-    click.echo(f"Languages: {', '.join(available())} (a game prints in those its layout and rules text have; "
-               f"your own go in {user_data_folder()}/strings and /rules, or beside your layout)")
+    click.echo(
+        f"Languages: {', '.join(available())} (a game prints in those its layout and rules text have; "
+        f"your own go in {user_data_folder()}/strings and /rules, or beside your layout)"
+    )
     from boardgen.export.services import services, user_folder
 
     click.echo(f"Print services (export --for, preflight --for; your own in {user_folder()}):")
@@ -216,79 +227,217 @@ def list_command() -> None:
 @cli.command()
 @click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--all", "all_games", is_flag=True, help="Render every bundled game.")
-@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True, help="Folder for the kits (one subfolder per game).")
-@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
-              help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
-@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
-              help="Theme name or path to a theme .toml.")
-@click.option("--seed", type=SEED, default=None,
-              help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
-              help=LANG_HELP)
-@click.option("--fallback", default=None, callback=_language, metavar="CODE",
-              help="Print the words a partial strings file lacks in this language (e.g. en), saying which.")
-@click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
-              help="Unprintable margin per side, mm (0 to 30).")
-@click.option("--joint", type=click.Choice(["butt", "overlap"]), default="butt", show_default=True,
-              help="Board sheets: butt joints taped behind, or an overlap glue band.")
-@click.option("--overlap", type=float, default=10.0, show_default=True, callback=_checked(bounds.overlap),
-              help="Glue band width, mm (1 to 40).")
-@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto",
-              show_default=True, help="Board sheet orientation (auto: fewest sheets).")
-@click.option("--backs", type=click.Choice(["duplex", "fold", "none"]), default="duplex", show_default=True,
-              help="Card backs: duplex pages, fold-over sheets, or none.")
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="Duplex flip edge of your printer.")
-@click.option("--back-offset", default=None, metavar="X,Y", callback=_checked(bounds.back_offset),
-              help="Move the card backs by X,Y mm as seen from the front (+X right, +Y down; each at most 10 "
-                   "and within the printable area) to fix a printer's misregistration, measured with the "
-                   "duplex test mark under the first card sheet.")
-@click.option("--sheets", default=None, metavar="N,N-M", callback=_checked(bounds.sheets),
-              help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.")
-@click.option("--only", default=None, metavar="PART,PART", callback=_checked(bounds.parts),
-              help="Reprint only these parts into a file of their own: " + ", ".join(bounds.PARTS)
-                   + "; or single pieces by id: " + ", ".join(f"{k}:ID" for k in bounds.PIECES)
-                   + " (`boardgen show GAME` lists them), e.g. --only card:book,tile:07 or --only tokens,pawn:red.")
-@click.option("--gap", type=float, default=0.0, show_default=True, callback=_checked(bounds.gap),
-              help="Millimetres between cards, tiles and tokens, each with its own crop marks, for scissors "
-                   "(0: butted on shared cut lines, for a guillotine).")
-@click.option("--split", is_flag=True,
-              help="Write the card pages and the paper pages into two files, <kit>-card.pdf and <kit>-paper.pdf, "
-                   "one for each printer tray.")
-@click.option("--cut", "cut_machine", default=None,
-              type=click.Choice(["silhouette", "silhouette-4", "cricut", "scanncut", "laser"]),
-              help="Also write cut files for this machine into <kit folder>/cut/: print-and-cut pages with "
-                   "registration marks and a DXF (Silhouette) or SVG (ScanNCut) per page, PNG + SVG per mat "
-                   "(Cricut Print Then Cut), or SVG + DXF per laser bed.")
-@click.option("--kerf", type=FiniteFloat(*bounds.KERF_MM), default=0.0, show_default=True, metavar="MM",
-              help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
-                   "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).")
-@click.option("--bed", default=BED, show_default=True, metavar="WxH",
-              help="With --cut laser: the laser's bed in millimetres; pieces are laid out on as many beds as needed.")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path),
+    default=Path("output"),
+    show_default=True,
+    help="Folder for the kits (one subfolder per game).",
+)
+@click.option(
+    "--paper",
+    default="a4",
+    show_default=True,
+    shell_complete=_complete_paper,
+    help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).",
+)
+@click.option(
+    "--theme",
+    default="classic",
+    show_default=True,
+    shell_complete=_complete_theme,
+    help="Theme name or path to a theme .toml.",
+)
+@click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE", help=LANG_HELP)
+@click.option(
+    "--fallback",
+    default=None,
+    callback=_language,
+    metavar="CODE",
+    help="Print the words a partial strings file lacks in this language (e.g. en), saying which.",
+)
+@click.option(
+    "--margin",
+    type=float,
+    default=8.0,
+    show_default=True,
+    callback=_checked(bounds.margin),
+    help="Unprintable margin per side, mm (0 to 30).",
+)
+@click.option(
+    "--joint",
+    type=click.Choice(["butt", "overlap"]),
+    default="butt",
+    show_default=True,
+    help="Board sheets: butt joints taped behind, or an overlap glue band.",
+)
+@click.option(
+    "--overlap",
+    type=float,
+    default=10.0,
+    show_default=True,
+    callback=_checked(bounds.overlap),
+    help="Glue band width, mm (1 to 40).",
+)
+@click.option(
+    "--orientation",
+    type=click.Choice(["auto", "portrait", "landscape"]),
+    default="auto",
+    show_default=True,
+    help="Board sheet orientation (auto: fewest sheets).",
+)
+@click.option(
+    "--backs",
+    type=click.Choice(["duplex", "fold", "none"]),
+    default="duplex",
+    show_default=True,
+    help="Card backs: duplex pages, fold-over sheets, or none.",
+)
+@click.option(
+    "--flip",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="Duplex flip edge of your printer.",
+)
+@click.option(
+    "--back-offset",
+    default=None,
+    metavar="X,Y",
+    callback=_checked(bounds.back_offset),
+    help="Move the card backs by X,Y mm as seen from the front (+X right, +Y down; each at most 10 "
+    "and within the printable area) to fix a printer's misregistration, measured with the "
+    "duplex test mark under the first card sheet.",
+)
+@click.option(
+    "--sheets",
+    default=None,
+    metavar="N,N-M",
+    callback=_checked(bounds.sheets),
+    help="Reprint only these board sheets (e.g. 2 or 1,3 or 2-4) into a file of their own.",
+)
+@click.option(
+    "--only",
+    default=None,
+    metavar="PART,PART",
+    callback=_checked(bounds.parts),
+    help="Reprint only these parts into a file of their own: "
+    + ", ".join(bounds.PARTS)
+    + "; or single pieces by id: "
+    + ", ".join(f"{k}:ID" for k in bounds.PIECES)
+    + " (`boardgen show GAME` lists them), e.g. --only card:book,tile:07 or --only tokens,pawn:red.",
+)
+@click.option(
+    "--gap",
+    type=float,
+    default=0.0,
+    show_default=True,
+    callback=_checked(bounds.gap),
+    help="Millimetres between cards, tiles and tokens, each with its own crop marks, for scissors "
+    "(0: butted on shared cut lines, for a guillotine).",
+)
+@click.option(
+    "--split",
+    is_flag=True,
+    help="Write the card pages and the paper pages into two files, <kit>-card.pdf and <kit>-paper.pdf, "
+    "one for each printer tray.",
+)
+@click.option(
+    "--cut",
+    "cut_machine",
+    default=None,
+    type=click.Choice(["silhouette", "silhouette-4", "cricut", "scanncut", "laser"]),
+    help="Also write cut files for this machine into <kit folder>/cut/: print-and-cut pages with "
+    "registration marks and a DXF (Silhouette) or SVG (ScanNCut) per page, PNG + SVG per mat "
+    "(Cricut Print Then Cut), or SVG + DXF per laser bed.",
+)
+@click.option(
+    "--kerf",
+    type=FiniteFloat(*bounds.KERF_MM),
+    default=0.0,
+    show_default=True,
+    metavar="MM",
+    help="With --cut laser: the beam's width; cut paths run half of it outside each piece "
+    "(e.g. 0.08 paper, 0.15 card, 0.2 for 3 mm board).",
+)
+@click.option(
+    "--bed",
+    default=BED,
+    show_default=True,
+    metavar="WxH",
+    help="With --cut laser: the laser's bed in millimetres; pieces are laid out on as many beds as needed.",
+)
 @click.option("--no-preview", is_flag=True, help="Skip the PNG previews.")
-@click.option("--preview-dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
-              help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).")
+@click.option(
+    "--preview-dpi",
+    type=click.IntRange(30, 600),
+    default=None,
+    metavar="DPI",
+    help="Resolution of every PNG preview, 30 to 600 (default: board.png 150, pages 60).",
+)
 @click.option("--no-svg", is_flag=True, help="Skip writing the SVG files.")
 @click.option("--force", is_flag=True, help="Render even if the playability check fails.")
-@click.option("--recheck", is_flag=True,
-              help="Run the playability check again even if this layout and seed were checked before.")
-@click.option("--no-check", is_flag=True,
-              help="Skip the playability check (a draft): the cover says the kit is not checked, no report is written.")
-@click.option("--strict", is_flag=True,
-              help="Accessibility findings (colours, text size, contrast) are errors (exit 5), not warnings.")
-@click.option("--preview-vision", type=click.Choice(["deuteranopia", "protanopia", "tritanopia", "grey"]),
-              default=None, help="Write the PNG previews as seen with this colour vision, into "
-                                 "preview/<pdf name>-<vision>/.")
-@click.option("--large-print", is_flag=True,
-              help="The rules in 18 pt type, one column (with --only rules: the rules alone), and an HTML "
-                   "edition of them with headings beside the PDF (<pdf name>-rules.html).")
-def render(game: str | None, all_games: bool, output: Path, paper: str, theme: str, seed: int | None, lang: str,
-           fallback: str | None, margin: float, joint: str, overlap: float, orientation: str, backs: str, flip: str,
-           back_offset: tuple[float, float] | None, sheets: tuple[int, ...] | None, only: tuple[str, ...] | None,
-           gap: float, split: bool, cut_machine: str | None, kerf: float, bed: str, no_preview: bool,
-           preview_dpi: int | None, no_svg: bool, force: bool, recheck: bool, no_check: bool, strict: bool,
-           preview_vision: str | None, large_print: bool) -> None:
+@click.option(
+    "--recheck", is_flag=True, help="Run the playability check again even if this layout and seed were checked before."
+)
+@click.option(
+    "--no-check",
+    is_flag=True,
+    help="Skip the playability check (a draft): the cover says the kit is not checked, no report is written.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Accessibility findings (colours, text size, contrast) are errors (exit 5), not warnings.",
+)
+@click.option(
+    "--preview-vision",
+    type=click.Choice(["deuteranopia", "protanopia", "tritanopia", "grey"]),
+    default=None,
+    help="Write the PNG previews as seen with this colour vision, into preview/<pdf name>-<vision>/.",
+)
+@click.option(
+    "--large-print",
+    is_flag=True,
+    help="The rules in 18 pt type, one column (with --only rules: the rules alone), and an HTML "
+    "edition of them with headings beside the PDF (<pdf name>-rules.html).",
+)
+def render(
+    game: str | None,
+    all_games: bool,
+    output: Path,
+    paper: str,
+    theme: str,
+    seed: int | None,
+    lang: str,
+    fallback: str | None,
+    margin: float,
+    joint: str,
+    overlap: float,
+    orientation: str,
+    backs: str,
+    flip: str,
+    back_offset: tuple[float, float] | None,
+    sheets: tuple[int, ...] | None,
+    only: tuple[str, ...] | None,
+    gap: float,
+    split: bool,
+    cut_machine: str | None,
+    kerf: float,
+    bed: str,
+    no_preview: bool,
+    preview_dpi: int | None,
+    no_svg: bool,
+    force: bool,
+    recheck: bool,
+    no_check: bool,
+    strict: bool,
+    preview_vision: str | None,
+    large_print: bool,
+) -> None:
     """Write the kit of GAME (default: classic): PDF, SVGs, previews and playability report."""
     from boardgen.errors import UnplayableError
     from boardgen.options import KitOptions
@@ -299,13 +448,35 @@ def render(game: str | None, all_games: bool, output: Path, paper: str, theme: s
         raise UsageError(f"give --no-check or {'--recheck' if recheck else '--force'}, not both")
     names = game_names() if all_games else [game or DEFAULT_GAME]
     _use_fallback(lang, fallback)
-    options = KitOptions(paper=paper, margin=margin, theme=theme, lang=lang, seed=seed, joint=joint,
-                         overlap=overlap, orientation=orientation, backs=backs, flip=flip,
-                         back_offset=back_offset or (0.0, 0.0), board_sheets=sheets, only=only, gap=gap,
-                         split=split, cut=cut_machine, kerf=kerf, bed=_bed(bed, cut_machine),
-                         previews=not no_preview, preview_dpi=preview_dpi, svg=not no_svg, force=force,
-                         recheck=recheck, check=not no_check, strict=strict, preview_vision=preview_vision,
-                         large_print=large_print)
+    options = KitOptions(
+        paper=paper,
+        margin=margin,
+        theme=theme,
+        lang=lang,
+        seed=seed,
+        joint=joint,
+        overlap=overlap,
+        orientation=orientation,
+        backs=backs,
+        flip=flip,
+        back_offset=back_offset or (0.0, 0.0),
+        board_sheets=sheets,
+        only=only,
+        gap=gap,
+        split=split,
+        cut=cut_machine,
+        kerf=kerf,
+        bed=_bed(bed, cut_machine),
+        previews=not no_preview,
+        preview_dpi=preview_dpi,
+        svg=not no_svg,
+        force=force,
+        recheck=recheck,
+        check=not no_check,
+        strict=strict,
+        preview_vision=preview_vision,
+        large_print=large_print,
+    )
     try:
         for result, took in _render_each(names, output, options):
             click.echo(f"{result.pdf} ({result.pages} pages, {result.pdf.stat().st_size / 1024:.0f} KiB, {took:.1f} s)")
@@ -384,19 +555,42 @@ def _render_each(names: list[str], output: Path, options: Any) -> Iterator[tuple
 @cli.command()
 @click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
-@click.option("--lang", default=None, callback=_language, metavar="CODE",
-              help="Check a translation instead: every key and rules line still missing in CODE, at its file "
-                   "and line (GAME given: that layout's texts too; else every bundled game's rules texts).")
-@click.option("--games", type=click.IntRange(1, bounds.GAMES_MAX), default=None,
-              help="Self-play games per player count (default: the layout's).")
+@click.option(
+    "--lang",
+    default=None,
+    callback=_language,
+    metavar="CODE",
+    help="Check a translation instead: every key and rules line still missing in CODE, at its file "
+    "and line (GAME given: that layout's texts too; else every bundled game's rules texts).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, bounds.GAMES_MAX),
+    default=None,
+    help="Self-play games per player count (default: the layout's).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
-              help="Theme whose colours the accessibility check judges (text sizes are measured by render).")
+@click.option(
+    "--theme",
+    default="classic",
+    show_default=True,
+    shell_complete=_complete_theme,
+    help="Theme whose colours the accessibility check judges (text sizes are measured by render).",
+)
 @click.option("--strict", is_flag=True, help="Accessibility findings are errors (exit 5), not warnings.")
-@click.option("--details", is_flag=True, help="Every check with its figures and bounds, each player count's "
-                                              "self-play statistics.")
-def validate(game: str | None, seed: int | None, lang: str | None, games: int | None, as_json: bool, theme: str,
-             strict: bool, details: bool) -> None:
+@click.option(
+    "--details", is_flag=True, help="Every check with its figures and bounds, each player count's self-play statistics."
+)
+def validate(
+    game: str | None,
+    seed: int | None,
+    lang: str | None,
+    games: int | None,
+    as_json: bool,
+    theme: str,
+    strict: bool,
+    details: bool,
+) -> None:
     """Check that GAME's layout is playable: static checks, solver, self-play. Exit 4 if not.
     Then the accessibility of its colours with THEME (exit 5 with --strict if it finds any).
     With --lang: what a translation still lacks instead (exit 2 if anything)."""
@@ -473,8 +667,13 @@ def simulate(game: str, games: int, players: int, seed: int, as_json: bool) -> N
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
-@click.option("--pairs", type=click.IntRange(1, bounds.PAIRS_MAX), default=1000, show_default=True,
-              help="Random (pawn square, treasure) pairs.")
+@click.option(
+    "--pairs",
+    type=click.IntRange(1, bounds.PAIRS_MAX),
+    default=1000,
+    show_default=True,
+    help="Random (pawn square, treasure) pairs.",
+)
 @click.option("--seed", type=SEED, default=None, help="Seed of the layout (default: the game's).")
 @click.option("--pair-seed", type=SEED, default=0, show_default=True, help="Seed choosing the pairs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
@@ -528,14 +727,19 @@ def _first_passing(text: str, tries: int) -> tuple[int, int | None]:
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--size", type=click.IntRange(3, 25), default=None, help="Squares per side: " + sizes_help() + ".")
 @click.option("--id", "new_id", default=None, help="Id of the new layout (default: the file name).")
-@click.option("-o", "--output", "output", type=click.Path(path_type=Path), required=True,
-              help="Layout file to write (TOML).")
+@click.option(
+    "-o", "--output", "output", type=click.Path(path_type=Path), required=True, help="Layout file to write (TOML)."
+)
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-@click.option("--tries", type=click.IntRange(0, 40), default=8, show_default=True,
-              help="Starting layouts (default_seed) tried beside --seed until one passes the check "
-                   "(0: write the layout unchecked).")
-def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool,
-             tries: int) -> None:
+@click.option(
+    "--tries",
+    type=click.IntRange(0, 40),
+    default=8,
+    show_default=True,
+    help="Starting layouts (default_seed) tried beside --seed until one passes the check "
+    "(0: write the layout unchecked).",
+)
+def generate(game: str, seed: int, size: int | None, new_id: str | None, output: Path, force: bool, tries: int) -> None:
     """Generate a new GAME layout from a seed and write it as a layout file.
 
     classic and master grow the bundled 7x7 board to --size N: fixed tiles on every square with
@@ -569,46 +773,87 @@ def generate(game: str, seed: int, size: int | None, new_id: str | None, output:
     check_target(output, replace=force)  # a file in the way is refused before any check
     if tries == 0:
         write_atomic(output, text.encode("utf-8"), replace=force)
-        click.echo(f"{output}: {game} layout for seed {seed} ({size}x{size}), not checked; check it with "
-                   f"`boardgen validate {output}`")
+        click.echo(
+            f"{output}: {game} layout for seed {seed} ({size}x{size}), not checked; check it with "
+            f"`boardgen validate {output}`"
+        )
         return
     first, passing = _first_passing(text, tries)
     if passing is None:
-        raise UnplayableError(f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {first} "
-                              f"({tries + 1} tried) passes the check; try another --seed, or write it with "
-                              "--tries 0 and run `boardgen tune` on it")
+        raise UnplayableError(
+            f"{game} {size}x{size} from seed {seed}: no starting layout of seeds near {first} "
+            f"({tries + 1} tried) passes the check; try another --seed, or write it with "
+            "--tries 0 and run `boardgen tune` on it"
+        )
     text = re.sub(r"(?m)^default_seed = \d+$", f"default_seed = {passing}", text, count=1)
     write_atomic(output, text.encode("utf-8"), replace=force)
-    said = (f"its starting layout (default_seed = {first}) passes the check" if passing == first else
-            f"its starting layout for default_seed = {first} fails the check, so default_seed = {passing}, the "
-            "nearest that passes, is written")
+    said = (
+        f"its starting layout (default_seed = {first}) passes the check"
+        if passing == first
+        else f"its starting layout for default_seed = {first} fails the check, so default_seed = {passing}, the "
+        "nearest that passes, is written"
+    )
     click.echo(f"{output}: {game} layout from seed {seed} ({size}x{size}); {said}")
 
 
 @cli.command()
 @click.argument("game", shell_complete=_complete_game)
 @click.option("--seed", type=SEED, default=None, help="Start from this seed (default: the layout's).")
-@click.option("--trials", type=click.IntRange(1, 10_000), default=60, show_default=True,
-              help="Most trials (a small grid may settle sooner).")
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 10_000),
+    default=60,
+    show_default=True,
+    help="Most trials (a small grid may settle sooner).",
+)
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes (default: the CPUs).")
-@click.option("--study", "study_url", default=None, metavar="URL",
-              help="Share the study through a journal file or a database URL (sqlite:///, postgresql://, "
-                   "mysql+pymysql://; docs/tuning.md): "
-                   "several processes or machines running the same command split its trials.")
-@click.option("--margin", type=FiniteFloat(0.1, 1.0), default=0.8, show_default=True,
-              help="Every seat gap at most this share of the layout's max_seat_gap.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="Layout file to write (default: ID-tuned.toml here).")
-def tune(game: str, seed: int | None, trials: int, workers: int | None, study_url: str | None, margin: float,
-         output: Path | None) -> None:
+@click.option(
+    "--study",
+    "study_url",
+    default=None,
+    metavar="URL",
+    help="Share the study through a journal file or a database URL (sqlite:///, postgresql://, "
+    "mysql+pymysql://; docs/tuning.md): "
+    "several processes or machines running the same command split its trials.",
+)
+@click.option(
+    "--margin",
+    type=FiniteFloat(0.1, 1.0),
+    default=0.8,
+    show_default=True,
+    help="Every seat gap at most this share of the layout's max_seat_gap.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Layout file to write (default: ID-tuned.toml here).",
+)
+def tune(
+    game: str,
+    seed: int | None,
+    trials: int,
+    workers: int | None,
+    study_url: str | None,
+    margin: float,
+    output: Path | None,
+) -> None:
     """Search what GAME's [tune] table may change for the smallest change that passes the check with
     margin; write it as a layout file, checked again in full, and say what changed in one sentence."""
     from boardgen.rules.simulate import available_cpus
     from boardgen.tune import tune as search
     from boardgen.tune import write_answer
 
-    outcome = search(game, seed=seed, trials=trials, workers=workers or available_cpus(), study_url=study_url,
-                     margin=margin, report=lambda line: click.echo(line, err=True))
+    outcome = search(
+        game,
+        seed=seed,
+        trials=trials,
+        workers=workers or available_cpus(),
+        study_url=study_url,
+        margin=margin,
+        report=lambda line: click.echo(line, err=True),
+    )
     click.echo(write_answer(game, outcome, output, seed=seed))
 
 
@@ -635,16 +880,38 @@ def schema(kind: str) -> None:
 @cli.command()
 @click.option("--count", type=click.IntRange(1, 12), default=2, show_default=True, help="How many dice.")
 @click.option("--face", type=FINITE, default=16.0, show_default=True, help="Side of a die face, mm (10 to 40).")
-@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
-              help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).")
-@click.option("--margin", type=float, default=8.0, show_default=True, callback=_checked(bounds.margin),
-              help="Unprintable margin per side, mm (0 to 30).")
-@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
-              help="Theme name or path to a theme .toml.")
-@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
-              help=LANG_HELP)
-@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True, help="Folder to write dice/dice-PAPER.pdf into.")
+@click.option(
+    "--paper",
+    default="a4",
+    show_default=True,
+    shell_complete=_complete_paper,
+    help="a4, letter, a3, legal, tabloid, or WxH: 210x297mm, 8.5x11in (a bare WxH is mm; up to A0).",
+)
+@click.option(
+    "--margin",
+    type=float,
+    default=8.0,
+    show_default=True,
+    callback=_checked(bounds.margin),
+    help="Unprintable margin per side, mm (0 to 30).",
+)
+@click.option(
+    "--theme",
+    default="classic",
+    show_default=True,
+    shell_complete=_complete_theme,
+    help="Theme name or path to a theme .toml.",
+)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE", help=LANG_HELP)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path),
+    default=Path("output"),
+    show_default=True,
+    help="Folder to write dice/dice-PAPER.pdf into.",
+)
 def dice(count: int, face: float, paper: str, margin: float, theme: str, lang: str, output: Path) -> None:
     """Print a sheet of die nets on their own: cut, fold and glue them into dice."""
     import math
@@ -683,8 +950,14 @@ def _write_new(name: str, text: str, directory: Path, force: bool) -> Path:
 @new.command("theme")
 @click.argument("name")
 @click.option("--from", "base", default="classic", show_default=True, help="Theme to start from (name or file).")
-@click.option("-C", "--dir", "directory", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
-              help="Folder to write NAME.toml into (default: the current folder).")
+@click.option(
+    "-C",
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("."),
+    help="Folder to write NAME.toml into (default: the current folder).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing NAME.toml.")
 def new_theme(name: str, base: str, directory: Path, force: bool) -> None:
     """Write NAME.toml: a theme extending --from, every key listed with what it changes."""
@@ -697,24 +970,35 @@ def new_theme(name: str, base: str, directory: Path, force: bool) -> None:
 @new.command("game")
 @click.argument("name")
 @click.option("--from", "base", required=True, help="Game to copy (bundled name or file).")
-@click.option("-C", "--dir", "directory", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
-              help="Folder to write NAME.toml into (default: the current folder).")
+@click.option(
+    "-C",
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("."),
+    help="Folder to write NAME.toml into (default: the current folder).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing NAME.toml.")
 def new_game(name: str, base: str, directory: Path, force: bool) -> None:
     """Write NAME.toml: a copy of the --from game's layout with the id NAME."""
     from boardgen.authoring import new_game as make
 
     target = _write_new(name, make(name, base), directory, force)
-    click.echo(f"{target}: `boardgen show {target}` lists what you can change; "
-               f"`boardgen validate {target}` checks it")
+    click.echo(f"{target}: `boardgen show {target}` lists what you can change; `boardgen validate {target}` checks it")
 
 
 @new.command("language")
 @click.argument("code")
 @click.option("--from", "base", default="en", show_default=True, help="Bundled language to translate from.")
-@click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Folder to write strings/CODE.toml and rules/*.CODE.md into (default: your data folder, "
-                   "$XDG_DATA_HOME/boardgen, where every render finds them).")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Folder to write strings/CODE.toml and rules/*.CODE.md into (default: your data folder, "
+    "$XDG_DATA_HOME/boardgen, where every render finds them).",
+)
 @click.option("--force", is_flag=True, help="Replace existing files.")
 def new_language(code: str, base: str, output: Path | None, force: bool) -> None:
     """Write CODE's strings file and every bundled rules text as commented copies to translate."""
@@ -733,16 +1017,28 @@ def new_language(code: str, base: str, output: Path | None, force: bool) -> None
         raise UsageError(f"{existing[0]} already exists (use --force to replace {len(existing)} files)")
     for name, text in files.items():
         write_atomic(folder / name, text.encode("utf-8"))
-    click.echo(f"{folder}: strings/{lang}.toml and {len(files) - 1} rules texts to translate from {base}; "
-               f"`boardgen validate --lang {lang}` lists what is left")
+    click.echo(
+        f"{folder}: strings/{lang}.toml and {len(files) - 1} rules texts to translate from {base}; "
+        f"`boardgen validate --lang {lang}` lists what is left"
+    )
 
 
 @cli.command()
 @click.argument("what", default="pictures")
-@click.option("--contact-sheet", "contact", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="With `pictures`: also write a PNG of every picture with its name.")
-@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
-              help="With --contact-sheet: the theme drawing the pictures (yours replace ours).")
+@click.option(
+    "--contact-sheet",
+    "contact",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="With `pictures`: also write a PNG of every picture with its name.",
+)
+@click.option(
+    "--theme",
+    default="classic",
+    show_default=True,
+    shell_complete=_complete_theme,
+    help="With --contact-sheet: the theme drawing the pictures (yours replace ours).",
+)
 @click.option("--force", is_flag=True, help="With --contact-sheet: replace an existing file.")
 def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
     """List what can be changed in a game or a theme (name or file), or the bundled `pictures`."""
@@ -765,10 +1061,9 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
             look = load_theme(theme)
             write_atomic(contact, png_of_pdf_page(svg_page(contact_sheet_svg(names, look), look), 110), replace=force)
             click.echo(f"{contact}: contact sheet of {len(names)} pictures")
-        click.echo(f"{len(names)} bundled pictures (use them by name in a layout, or replace them in a "
-                   "theme's [art]):")
+        click.echo(f"{len(names)} bundled pictures (use them by name in a layout, or replace them in a theme's [art]):")
         for start in range(0, len(names), 4):
-            click.echo("  " + "".join(f"{n:<20}" for n in names[start:start + 4]).rstrip())
+            click.echo("  " + "".join(f"{n:<20}" for n in names[start : start + 4]).rstrip())
         return
     kinds = []
     for kind in ("game", "theme"):
@@ -802,13 +1097,22 @@ def show(what: str, contact: Path | None, theme: str, force: bool) -> None:
 
 @cli.command()
 @click.argument("game", default=DEFAULT_GAME, shell_complete=_complete_game)
-@click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme,
-              help="Theme name or path to a theme .toml.")
-@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
-              help=LANG_HELP)
+@click.option(
+    "--theme",
+    default="classic",
+    show_default=True,
+    shell_complete=_complete_theme,
+    help="Theme name or path to a theme .toml.",
+)
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE", help=LANG_HELP)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the layout (default: the game's).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port on 127.0.0.1 (0: any free port).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port on 127.0.0.1 (0: any free port).",
+)
 @click.option("--open/--no-open", "open_browser", default=False, help="Open the page in your browser.")
 def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_browser: bool) -> None:
     """Show GAME's board and pieces on a local page that redraws whenever a file changes.
@@ -845,43 +1149,94 @@ def serve(game: str, theme: str, lang: str, seed: int | None, port: int, open_br
         server.server_close()
 
 
-SERVICE_HELP = ("A print service, by the name of its file in layouts/services/ or in your own data folder "
-                "(`boardgen list` shows them): ")
+SERVICE_HELP = (
+    "A print service, by the name of its file in layouts/services/ or in your own data folder "
+    "(`boardgen list` shows them): "
+)
 
 
 @cli.command()
 @click.argument("game", required=False, shell_complete=_complete_game)
-@click.option("--for", "service", required=True, metavar="SERVICE",
-              help=SERVICE_HELP + "tgc (The Game Crafter) and mpc (MakePlayingCards): a PNG per card face; drivethru "
-                   "(DriveThruCards): a PDF/X-1a deck, back then front; press (a print factory): PDF/X pages "
-                   "of every piece with bleed, boxes and a die-cut line, and the die lines as SVG.")
-@click.option("--cards", default=None, metavar="SIZE",
-              help="Draw the cards at this size for a service that does not print the layout's "
-                   "(e.g. poker, mini-us); the message of a refused size lists the service's sizes.")
-@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True, help="Folder for the kits: the files go to <kit folder>/<service>/.")
-@click.option("--paper", default="a4", show_default=True, shell_complete=_complete_paper,
-              help="As for render (the pieces' sizes do not depend on it).")
+@click.option(
+    "--for",
+    "service",
+    required=True,
+    metavar="SERVICE",
+    help=SERVICE_HELP + "tgc (The Game Crafter) and mpc (MakePlayingCards): a PNG per card face; drivethru "
+    "(DriveThruCards): a PDF/X-1a deck, back then front; press (a print factory): PDF/X pages "
+    "of every piece with bleed, boxes and a die-cut line, and the die lines as SVG.",
+)
+@click.option(
+    "--cards",
+    default=None,
+    metavar="SIZE",
+    help="Draw the cards at this size for a service that does not print the layout's "
+    "(e.g. poker, mini-us); the message of a refused size lists the service's sizes.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path),
+    default=Path("output"),
+    show_default=True,
+    help="Folder for the kits: the files go to <kit folder>/<service>/.",
+)
+@click.option(
+    "--paper",
+    default="a4",
+    show_default=True,
+    shell_complete=_complete_paper,
+    help="As for render (the pieces' sizes do not depend on it).",
+)
 @click.option("--theme", default="classic", show_default=True, shell_complete=_complete_theme)
 @click.option("--seed", type=SEED, default=None, help="Seed for the starting layout (default: the game's).")
-@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
-              help=LANG_HELP)
-@click.option("--bed", default="220x220", show_default=True, metavar="WxH",
-              help="--for 3d: the printer's bed in mm; the plates fill it and a larger board is cut to fit.")
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE", help=LANG_HELP)
+@click.option(
+    "--bed",
+    default="220x220",
+    show_default=True,
+    metavar="WxH",
+    help="--for 3d: the printer's bed in mm; the plates fill it and a larger board is cut to fit.",
+)
 @click.option("--base", type=FINITE, default=1.6, show_default=True, help="--for 3d: the tiles' base, mm.")
 @click.option("--wall", type=FINITE, default=3.0, show_default=True, help="--for 3d: the walls' height, mm.")
 @click.option("--braille", default=None, metavar="LANG", help="--for 3d: the braille's language (default: --lang).")
-@click.option("--base-url", default=None, metavar="URL",
-              help="tts, ttpg: the http(s) address you host the exported folder at (default: file:/// paths).")
-@click.option("--tts-scale", type=FiniteFloat(min=0.01, max=100.0), default=1.0, show_default=True,
-              help="tts, ttpg: correct the board's size after checking it with the in-game ruler "
-                   "(docs/virtual-tables.md).")
-@click.option("--force", is_flag=True, help="tts, ttpg, tabletop-club: export a layout that fails its playability "
-                                           "check.")
+@click.option(
+    "--base-url",
+    default=None,
+    metavar="URL",
+    help="tts, ttpg: the http(s) address you host the exported folder at (default: file:/// paths).",
+)
+@click.option(
+    "--tts-scale",
+    type=FiniteFloat(min=0.01, max=100.0),
+    default=1.0,
+    show_default=True,
+    help="tts, ttpg: correct the board's size after checking it with the in-game ruler (docs/virtual-tables.md).",
+)
+@click.option(
+    "--force", is_flag=True, help="tts, ttpg, tabletop-club: export a layout that fails its playability check."
+)
 @click.option("--no-check", "no_check", is_flag=True, help="tts, ttpg, tabletop-club: skip the playability check.")
-def export(game: str | None, service: str, cards: str | None, output: Path, paper: str, theme: str,
-           seed: int | None, lang: str, bed: str, base: float, wall: float, braille: str | None,
-           base_url: str | None, tts_scale: float, force: bool, no_check: bool) -> None:
+def export(
+    game: str | None,
+    service: str,
+    cards: str | None,
+    output: Path,
+    paper: str,
+    theme: str,
+    seed: int | None,
+    lang: str,
+    bed: str,
+    base: float,
+    wall: float,
+    braille: str | None,
+    base_url: str | None,
+    tts_scale: float,
+    force: bool,
+    no_check: bool,
+) -> None:
     """Write GAME's pieces as a print service takes them, with a preflight report; --for tts or
     ttpg: the whole checked kit set up on a virtual table; --for tabletop-club: its pieces as a
     Tabletop Club asset pack (docs/virtual-tables.md); --for 3d: as solids to 3D-print (STL,
@@ -893,16 +1248,22 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
     if service == "3d":
         from boardgen.export.mesh import cli_export
 
-        return cli_export(game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille,
-                          cards=cards)
+        return cli_export(
+            game or DEFAULT_GAME, output, options, bed=bed, base=base, wall=wall, braille=braille, cards=cards
+        )
     if service in ("tts", "ttpg"):
         from boardgen.export.tts import export_table
 
         if cards is not None:
             raise UsageError("--cards is for the card print services; a virtual table keeps the layout's sizes")
-        made = export_table(game or DEFAULT_GAME, output,
-                            KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check),
-                            service, base_url=base_url, board_scale=tts_scale)
+        made = export_table(
+            game or DEFAULT_GAME,
+            output,
+            KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check),
+            service,
+            base_url=base_url,
+            board_scale=tts_scale,
+        )
         click.echo(f"{made.folder} ({len(made.files)} files, {sum(made.sizes.values()) / 1024:.0f} KiB)")
         click.echo(made.verdict)
         return
@@ -911,8 +1272,11 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 
         if cards is not None or base_url is not None or tts_scale != 1.0:
             raise UsageError("--cards, --base-url and --tts-scale are not for --for tabletop-club")
-        pack = export_pack(game or DEFAULT_GAME, output,
-                           KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check))
+        pack = export_pack(
+            game or DEFAULT_GAME,
+            output,
+            KitOptions(paper=paper, theme=theme, lang=lang, seed=seed, force=force, check=not no_check),
+        )
         click.echo(f"{pack.folder} ({len(pack.files)} files, {sum(pack.sizes.values()) / 1024:.0f} KiB)")
         return
     if base_url is not None or tts_scale != 1.0 or force or no_check:
@@ -922,8 +1286,10 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
         size = path.stat().st_size
         click.echo(f"{path} ({size / 1024:.0f} KiB)")
     problems = result.report["problems"]
-    click.echo(f"preflight: {len(result.report['files'])} files, " + ("no problems" if not problems
-                                                                       else f"{len(problems)} problems"))
+    click.echo(
+        f"preflight: {len(result.report['files'])} files, "
+        + ("no problems" if not problems else f"{len(problems)} problems")
+    )
     for problem in problems:
         click.echo(f"  problem: {problem}", err=True)
     if problems:
@@ -932,8 +1298,9 @@ def export(game: str | None, service: str, cards: str | None, output: Path, pape
 
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--for", "service", required=True, metavar="SERVICE",
-              help=SERVICE_HELP + "tgc, mpc, drivethru, press, ...")
+@click.option(
+    "--for", "service", required=True, metavar="SERVICE", help=SERVICE_HELP + "tgc, mpc, drivethru, press, ..."
+)
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
     """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
@@ -954,8 +1321,9 @@ def preflight(file: Path, service: str, as_json: bool) -> None:
     except BoardgenError:
         raise
     except Exception as exc:  # a file pypdf or Pillow cannot read
-        raise UsageError(f"{file}: not a readable {file.suffix[1:].upper()} ({type(exc).__name__}: "
-                         f"{str(exc)[:200]})") from None
+        raise UsageError(
+            f"{file}: not a readable {file.suffix[1:].upper()} ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True))
     else:

@@ -85,7 +85,7 @@ class Roller:
         draws = self.draws
         if dice == 2:
             return (state + 2 * STEP) & MASK, (draws[at] % faces + 1, draws[at + 1] % faces + 1)
-        return (state + dice * STEP) & MASK, tuple(z % faces + 1 for z in draws[at:at + dice])
+        return (state + dice * STEP) & MASK, tuple(z % faces + 1 for z in draws[at : at + dice])
 
 
 def roll(state: int, dice: int, faces: int = 6) -> tuple[int, tuple[int, ...]]:

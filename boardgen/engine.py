@@ -125,8 +125,18 @@ class Kit(Protocol[LayoutC, SetupC, DrawingsT]):
 
     def catalogue(self, layout: LayoutC, drawings: DrawingsT, /) -> Catalogue: ...
 
-    def build_pdf(self, layout: LayoutC, theme: Theme, start: SetupC, drawings: DrawingsT, pieces: Catalogue,
-                  options: KitOptions, /, *, summary: Summary) -> ImposedPdf: ...
+    def build_pdf(
+        self,
+        layout: LayoutC,
+        theme: Theme,
+        start: SetupC,
+        drawings: DrawingsT,
+        pieces: Catalogue,
+        options: KitOptions,
+        /,
+        *,
+        summary: Summary,
+    ) -> ImposedPdf: ...
 
     def board_tiling(self, layout: LayoutC, options: KitOptions, /) -> Tiling: ...
 
@@ -200,8 +210,9 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         (none by default)."""
         return {}
 
-    def extra_checks(self, layout: LayoutT, start: SetupT, limits: Mapping[str, Any], *,
-                     progress: Progress | None = None) -> Extra:
+    def extra_checks(
+        self, layout: LayoutT, start: SetupT, limits: Mapping[str, Any], *, progress: Progress | None = None
+    ) -> Extra:
         """Checks after the static ones pass, before self-play (none by default)."""
         return Extra()
 
@@ -241,8 +252,9 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         a share of the games; the first stays the one judged per player count."""
         return [Lineup("", (self.self_play_player,) * players)]
 
-    def self_play_figures(self, layout: LayoutT, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: LayoutT, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         """The ``extra`` figures of one player count's statistics (default: the game's
         events, as a mean per game)."""
         return stats.extra
@@ -251,7 +263,6 @@ class Engine(ABC, Generic[LayoutT, SetupT, GameT]):
         """One player count's statistics as a check."""
         return self_play_check(sim, limits)
 
-    def self_play_checks(self, layout: LayoutT, sims: Sequence[SimulationStats],
-                         limits: Mapping[str, Any]) -> Extra:
+    def self_play_checks(self, layout: LayoutT, sims: Sequence[SimulationStats], limits: Mapping[str, Any]) -> Extra:
         """Checks over the self-play of every player count and lineup (none by default)."""
         return Extra()

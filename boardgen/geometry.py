@@ -124,9 +124,12 @@ class Placement:
 
     def moved(self, dx: float, dy: float) -> Placement:
         t = self.trim
-        return replace(self, trim=Rect(t.x + dx, t.y + dy, t.w, t.h),
-                       points=tuple((px + dx, py + dy) for px, py in self.points),
-                       folds=tuple(((a + dx, b + dy), (c + dx, d + dy)) for (a, b), (c, d) in self.folds))
+        return replace(
+            self,
+            trim=Rect(t.x + dx, t.y + dy, t.w, t.h),
+            points=tuple((px + dx, py + dy) for px, py in self.points),
+            folds=tuple(((a + dx, b + dy), (c + dx, d + dy)) for (a, b), (c, d) in self.folds),
+        )
 
     def polygon(self) -> Polygon:
         """The outline as a shapely polygon (arcs as ARC_STEPS points a quarter turn)."""
@@ -138,14 +141,22 @@ class Placement:
         if self.shape == "circle":
             cx, cy = self.centre
             n = 4 * ARC_STEPS
-            return Polygon([(cx + self.radius * math.cos(2 * math.pi * k / n),
-                             cy + self.radius * math.sin(2 * math.pi * k / n)) for k in range(n)])
+            return Polygon(
+                [
+                    (cx + self.radius * math.cos(2 * math.pi * k / n), cy + self.radius * math.sin(2 * math.pi * k / n))
+                    for k in range(n)
+                ]
+            )
         r = min(self.radius, self.w / 2, self.h / 2) if self.shape == "rounded" else 0.0
         if r <= 0:
             return Polygon([(self.x, self.y), (self.right, self.y), (self.right, self.bottom), (self.x, self.bottom)])
         pts: list[Point] = []
-        for cx, cy, start in ((self.right - r, self.y + r, -90), (self.right - r, self.bottom - r, 0),
-                              (self.x + r, self.bottom - r, 90), (self.x + r, self.y + r, 180)):
+        for cx, cy, start in (
+            (self.right - r, self.y + r, -90),
+            (self.right - r, self.bottom - r, 0),
+            (self.x + r, self.bottom - r, 90),
+            (self.x + r, self.y + r, 180),
+        ):
             for k in range(ARC_STEPS + 1):
                 a = math.radians(start + 90 * k / ARC_STEPS)
                 pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
@@ -165,9 +176,23 @@ def to_page(point: Point, w: float, h: float, x: float, y: float, *, rotate: int
     return x + u * scale, y + v * scale
 
 
-def placement(piece: str, kind: str, outline: Outline, w: float, h: float, x: float, y: float, *, stock: str,
-              page: int, rotate: int = 0, scale: float = 1.0, bleed: float = 0.0) -> Placement:
+def placement(
+    piece: str,
+    kind: str,
+    outline: Outline,
+    w: float,
+    h: float,
+    x: float,
+    y: float,
+    *,
+    stock: str,
+    page: int,
+    rotate: int = 0,
+    scale: float = 1.0,
+    bleed: float = 0.0,
+) -> Placement:
     """The record of a w x h drawing with this outline placed like PdfKit.place places it."""
+
     def move(p: Point) -> Point:
         return to_page(p, w, h, x, y, rotate=rotate, scale=scale)
 
@@ -180,9 +205,19 @@ def placement(piece: str, kind: str, outline: Outline, w: float, h: float, x: fl
     trim = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
     radius = trim.w / 2 if outline.shape == "circle" else outline.radius * scale
     folds = tuple((move(a), move(b)) for a, b in outline.folds)
-    return Placement(piece, kind, stock, page, outline.shape, trim, radius,
-                     points if outline.shape == "polygon" else (), bleed * scale,
-                     rotate, folds)
+    return Placement(
+        piece,
+        kind,
+        stock,
+        page,
+        outline.shape,
+        trim,
+        radius,
+        points if outline.shape == "polygon" else (),
+        bleed * scale,
+        rotate,
+        folds,
+    )
 
 
 def offset(placed: Placement, distance: float) -> Placement:

@@ -57,8 +57,9 @@ class Verdict:
     layout, seed and rules (see boardgen.verdicts) unless `recheck`, or checked in a child
     process beside the drawing (boardgen.background) and kept for the next render."""
 
-    def __init__(self, engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
-                 recheck: bool = False) -> None:
+    def __init__(
+        self, engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False
+    ) -> None:
         self.force = force
         self.key = verdicts.verdict_key(engine.name, engine.version, layout.doc.data, seed)
         self.report_: Report | None = None if recheck else _kept_report(self.key, engine.target_noun)
@@ -66,8 +67,9 @@ class Verdict:
         if self.report_ is None:
             # The drawing, the longest part of most renders, goes first: the check takes the
             # CPU it leaves (all of it once the kit waits for the verdict).
-            self.pending = beside(lambda progress: check_layout(engine, layout, seed, progress=progress),
-                                  nice=CHECK_NICENESS)
+            self.pending = beside(
+                lambda progress: check_layout(engine, layout, seed, progress=progress), nice=CHECK_NICENESS
+            )
 
     def report(self, progress: Progress | None = None) -> Report:
         """The verdict, waited for; UnplayableError unless it is playable or `force`."""
@@ -83,8 +85,9 @@ class Verdict:
             self.pending.cancel()
 
 
-def start_verdict(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool,
-                  recheck: bool = False) -> Verdict | None:
+def start_verdict(
+    engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False
+) -> Verdict | None:
     """The verdict the kit is made under (tests replace this to skip the check)."""
     return Verdict(engine, layout, seed, force=force, recheck=recheck)
 
@@ -109,15 +112,19 @@ def draw_kit(kit: Any, layout: Any, theme: Theme, setup: Any, seed: int, lang: s
     files = [*theme.art.values(), *theme.font_files.values()]
     key = drawing_cache.kit_svgs_key(kit.__name__, layout.doc.data, seed, lang, theme.doc.data, files)
     kept = drawing_cache.load_svgs(key) if key is not None else None
-    if kept is not None and kept[0] == kind.__qualname__ \
-            and set(kept[1]) == {f.name for f in dataclasses.fields(kind) if f.init}:
+    if (
+        kept is not None
+        and kept[0] == kind.__qualname__
+        and set(kept[1]) == {f.name for f in dataclasses.fields(kind) if f.init}
+    ):
         return kind(**kept[1])
     before = fonts.noted()
     drawings = kit.draw(layout, theme, setup, lang)
     if key is not None and type(drawings) is kind and fonts.noted() == before:  # never keep a broken drawing
         fields = vars(drawings)
-        drawing_cache.store_svgs(key, kind.__qualname__, {f.name: fields[f.name]
-                                                          for f in dataclasses.fields(kind) if f.init})
+        drawing_cache.store_svgs(
+            key, kind.__qualname__, {f.name: fields[f.name] for f in dataclasses.fields(kind) if f.init}
+        )
         drawing_cache.prune()  # new drawings follow: the cache stays bounded
     return drawings
 
@@ -149,9 +156,13 @@ class KitPlan:
     @property
     def entries(self) -> list[str]:
         """The kit folder's top-level names this variant writes (folders end in '/')."""
-        return [self.pdf_name, self.json_name, f"{self.svg_dir}/",
-                *(f"{folder}/" for folder in KIT_FOLDERS if folder != "svg"),
-                *([self.html_name] if self.options.large_print else [])]
+        return [
+            self.pdf_name,
+            self.json_name,
+            f"{self.svg_dir}/",
+            *(f"{folder}/" for folder in KIT_FOLDERS if folder != "svg"),
+            *([self.html_name] if self.options.large_print else []),
+        ]
 
     @property
     def html_name(self) -> str:
@@ -207,11 +218,13 @@ def plan_kit(game: str, options: KitOptions) -> KitPlan:
     # The report depends on the layout and the seed; the previews show one PDF and live beside
     # the other variants' (preview/<pdf name>/), so neither is overwritten by another variant.
     json_name = f"{name}-playability.json" if options.seed is None else f"{name}-seed{seed}-playability.json"
-    preview_dir = "preview/" + pdf_name.removesuffix(".pdf") + (f"-{options.preview_vision}"
-                                                                 if options.preview_vision else "")
+    preview_dir = (
+        "preview/" + pdf_name.removesuffix(".pdf") + (f"-{options.preview_vision}" if options.preview_vision else "")
+    )
     svg_dir = svg_folder(options)  # each variant's drawings in a folder of their own
-    return KitPlan(game, engine, layout, theme, kit, options, sheet, seed, name, pdf_name, json_name, preview_dir,
-                   svg_dir)
+    return KitPlan(
+        game, engine, layout, theme, kit, options, sheet, seed, name, pdf_name, json_name, preview_dir, svg_dir
+    )
 
 
 def build_kit(game: str, options: KitOptions | None = None, *, progress: Progress | None = None) -> KitBuild:
@@ -228,8 +241,9 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
     require_pictures(theme, layout)
     # The check (the slow part) runs beside the drawing and imposing (a child process, see
     # Verdict); the cover takes its verdict last, and nothing is written before it is known.
-    verdict = (start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck)
-               if options.check else None)
+    verdict = (
+        start_verdict(engine, layout, seed, force=options.force, recheck=options.recheck) if options.check else None
+    )
     try:
         # Drawing reads the theme's every colour and picture: it finds a broken picture or
         # theme at once; the pieces' sizes tell whether the paper is large enough.
@@ -260,11 +274,21 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
     if plan.is_reprint:
         # A reprint is one file of its own: the kit, its SVG, previews and report stay as they are.
         _check_parts(options, list(imposed.kinds), layout.id)
-        return KitBuild(plan, setup, drawings, pieces, imposed, report, None,
-                        {plan.pdf_name: imposed.data, **_html_edition(plan)}, summary)
+        return KitBuild(
+            plan,
+            setup,
+            drawings,
+            pieces,
+            imposed,
+            report,
+            None,
+            {plan.pdf_name: imposed.data, **_html_edition(plan)},
+            summary,
+        )
     kinds = list(imposed.kinds)
-    accessibility.check_text(a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(),
-                             margin_mm=options.margin)
+    accessibility.check_text(
+        a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(), margin_mm=options.margin
+    )
     if a11y.failed:
         raise InaccessibleError(a11y.to_text())
     files: dict[str, bytes] = {}
@@ -272,8 +296,9 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
         # One file per stock, each printed from its own tray: the kit's pages, laid out once
         # more with the other stock's pages dropped (and numbered within the file).
         for which in STOCKS:
-            part = kit.build_pdf(layout, theme, setup, drawings, pieces, dataclasses.replace(options, stock=which),
-                                 summary=summary_line)
+            part = kit.build_pdf(
+                layout, theme, setup, drawings, pieces, dataclasses.replace(options, stock=which), summary=summary_line
+            )
             files[split_name(plan.pdf_name, which)] = part.data
     else:
         files[plan.pdf_name] = imposed.data
@@ -290,13 +315,17 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
         pngs = preview.previews(imposed.data, kinds, board, dpi=options.preview_dpi, vision=options.preview_vision)
         files.update({f"{plan.preview_dir}/{png}": data for png, data in pngs.items()})
     if report is not None:
-        files[plan.json_name] = (json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2,
-                                            sort_keys=True) + "\n").encode()
+        files[plan.json_name] = (
+            json.dumps({**report.to_dict(), "accessibility": a11y.to_dict()}, indent=2, sort_keys=True) + "\n"
+        ).encode()
     if options.cut is not None:  # issue 22: cut files from the pieces as placed (cut.make)
         from boardgen.cut.make import CutOptions, cut_files
 
-        made, _ = cut_files(imposed, CutOptions(options.cut, kerf=options.kerf, bed=options.bed),
-                            stem=plan.pdf_name.removesuffix(".pdf"))
+        made, _ = cut_files(
+            imposed,
+            CutOptions(options.cut, kerf=options.kerf, bed=options.bed),
+            stem=plan.pdf_name.removesuffix(".pdf"),
+        )
         files.update({f"cut/{cut_name}": data for cut_name, data in made.items()})
     return KitBuild(plan, setup, drawings, pieces, imposed, report, a11y, files, summary)
 
@@ -323,20 +352,39 @@ def render_kit(game: str, out_root: Path, options: KitOptions, *, progress: Prog
         if plan.is_reprint:
             interrupted()
             written = [write_atomic(folder / name, data) for name, data in built.files.items()]
-            return KitResult(plan.name, folder, folder / plan.pdf_name, _kept(options, list(built.pdf.kinds)),
-                             written, built.summary, [], placements=list(built.pdf.placements),
-                             kinds=list(built.pdf.kinds))
-        written = write_kit(folder, dict(built.files), owned=(plan.svg_dir, plan.preview_dir, plan.json_name),
-                            before_swap=interrupted)
+            return KitResult(
+                plan.name,
+                folder,
+                folder / plan.pdf_name,
+                _kept(options, list(built.pdf.kinds)),
+                written,
+                built.summary,
+                [],
+                placements=list(built.pdf.placements),
+                kinds=list(built.pdf.kinds),
+            )
+        written = write_kit(
+            folder, dict(built.files), owned=(plan.svg_dir, plan.preview_dir, plan.json_name), before_swap=interrupted
+        )
     kinds = list(built.pdf.kinds)
     main = folder / (split_name(plan.pdf_name, "card") if options.split else plan.pdf_name)
     pages = sum(stock(kind) == "card" for kind in kinds) if options.split else len(kinds)  # in `main`
-    return KitResult(plan.name, folder, main, pages, written, built.summary, built.warnings,
-                     placements=list(built.pdf.placements), kinds=kinds)
+    return KitResult(
+        plan.name,
+        folder,
+        main,
+        pages,
+        written,
+        built.summary,
+        built.warnings,
+        placements=list(built.pdf.placements),
+        kinds=kinds,
+    )
 
 
-def render_all(games: list[str], out_root: Path, options: KitOptions, *,
-               at_once: int | None = None) -> Iterator[tuple[str, KitResult, float]]:
+def render_all(
+    games: list[str], out_root: Path, options: KitOptions, *, at_once: int | None = None
+) -> Iterator[tuple[str, KitResult, float]]:
     """(game, its KitResult, seconds from its start) for each game, in order. Up to `at_once`
     games (default: the CPUs) are rendered at the same time, each in a child process with
     its own check beside it (boardgen.background): a render is mostly one core of drawing,
@@ -350,8 +398,9 @@ def render_all(games: list[str], out_root: Path, options: KitOptions, *,
             while waiting or running:
                 while waiting and len(running) < at_once:
                     game = waiting.pop(0)
-                    running.append((game, time.perf_counter(), beside(functools.partial(_render_one, game,
-                                                                                        out_root, options))))
+                    running.append(
+                        (game, time.perf_counter(), beside(functools.partial(_render_one, game, out_root, options)))
+                    )
                 game, started, pending = running.popleft()
                 result = pending.result()
                 yield game, result, time.perf_counter() - started

@@ -27,6 +27,7 @@ def stock(kind: str) -> str:
 
     return of(kind)
 
+
 # The check's one-line verdict for the cover, or what gives it once the check is done (it may
 # still be running beside the drawing when the cover is made: see boardgen.background).
 Summary = str | Callable[[], str]
@@ -214,10 +215,29 @@ def sheets(text: str | None) -> tuple[int, ...] | None:
 # What --only can ask for: whole parts of the kit (card backs come with their fronts; `pieces`
 # is every loose piece), and single pieces by id, `kind:ID` (`card:book`, `tile:07`,
 # `token:5`, `pawn:red`, `block:a6`, `die:1`, `wand:red-1`), as `boardgen show GAME` lists them.
-PARTS = ("cover", "board", "tiles", "cards", "tokens", "pawns", "pieces", "blocks", "dice", "wands", "rules",
-         "score-pad")
-PIECES = {"card": "cards", "tile": "tiles", "token": "tokens", "pawn": "pawns", "block": "blocks", "die": "dice",
-          "wand": "wands"}  # piece kind -> the part it belongs to
+PARTS = (
+    "cover",
+    "board",
+    "tiles",
+    "cards",
+    "tokens",
+    "pawns",
+    "pieces",
+    "blocks",
+    "dice",
+    "wands",
+    "rules",
+    "score-pad",
+)
+PIECES = {
+    "card": "cards",
+    "tile": "tiles",
+    "token": "tokens",
+    "pawn": "pawns",
+    "block": "blocks",
+    "die": "dice",
+    "wand": "wands",
+}  # piece kind -> the part it belongs to
 # Parts printed on pages of their own kind; the others are loose pieces, packed on "pieces" pages.
 PAGE_PARTS = ("cover", "board", "cards", "rules", "score-pad")
 PIECE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -237,11 +257,16 @@ def parts(text: str | None) -> tuple[str, ...] | None:
         if colon:
             if kind not in PIECES or not PIECE_ID.fullmatch(piece):
                 near = did_you_mean(kind, list(PIECES))
-                raise UsageError(f"unknown piece {quote(name)}{near}; single pieces are "
-                                 + ", ".join(f"{k}:ID" for k in PIECES) + " (`boardgen show GAME` lists the ids)")
+                raise UsageError(
+                    f"unknown piece {quote(name)}{near}; single pieces are "
+                    + ", ".join(f"{k}:ID" for k in PIECES)
+                    + " (`boardgen show GAME` lists the ids)"
+                )
         elif name not in PARTS:
-            raise UsageError(f"unknown part {quote(name)}{did_you_mean(name, list(PARTS))}; parts: "
-                             f"{', '.join(PARTS)}, " + ", ".join(f"{k}:ID" for k in PIECES))
+            raise UsageError(
+                f"unknown part {quote(name)}{did_you_mean(name, list(PARTS))}; parts: "
+                f"{', '.join(PARTS)}, " + ", ".join(f"{k}:ID" for k in PIECES)
+            )
     if not names:
         raise UsageError(f"unknown part {quote(text)}; parts: {', '.join(PARTS)}")
     whole = sorted({n for n in names if ":" not in n}, key=PARTS.index)
@@ -313,8 +338,7 @@ def piece_parts(only: tuple[str, ...] | None) -> set[str] | None:
     """The piece kinds (PIECES) a reprint prints whole, or None for a whole kit."""
     if only is None:
         return None
-    return {kind for kind, part in PIECES.items()
-            if part in only or ("pieces" in only and part not in PAGE_PARTS)}
+    return {kind for kind, part in PIECES.items() if part in only or ("pieces" in only and part not in PAGE_PARTS)}
 
 
 def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
@@ -329,8 +353,10 @@ def single_pieces(only: tuple[str, ...] | None) -> dict[str, list[str]]:
 
 
 # What every paper message offers: the named sizes and how to write one's own.
-PAPER_HELP = ("use a4, letter, a3, legal or tabloid, or WxH with a unit: 210x297mm, 8.5x11in, 21x29.7cm "
-              "(a bare WxH is millimetres)")
+PAPER_HELP = (
+    "use a4, letter, a3, legal or tabloid, or WxH with a unit: 210x297mm, 8.5x11in, 21x29.7cm "
+    "(a bare WxH is millimetres)"
+)
 
 
 def paper(spec: str) -> Paper:
@@ -344,10 +370,12 @@ def paper(spec: str) -> Paper:
     bare = _CUSTOM.match(spec.lower().strip())
     if bare and not (bare.group(2) or bare.group(4)) and max(float(bare.group(1)), float(bare.group(3))) < PAPER_MIN_MM:
         w, h = bare.group(1), bare.group(3)
-        raise UsageError(f"paper {quote(spec)} is {w} x {h} mm, too small (at least {PAPER_MIN_MM:g} mm a side): "
-                         f"sizes without a unit are millimetres. In inches write {w}x{h}in"
-                         + (" (or letter, 8.5 x 11 in)" if {w, h} == {"8.5", "11"} else "")
-                         + "; A4 is a4")
+        raise UsageError(
+            f"paper {quote(spec)} is {w} x {h} mm, too small (at least {PAPER_MIN_MM:g} mm a side): "
+            f"sizes without a unit are millimetres. In inches write {w}x{h}in"
+            + (" (or letter, 8.5 x 11 in)" if {w, h} == {"8.5", "11"} else "")
+            + "; A4 is a4"
+        )
     try:
         found = lookup(spec)
     except UsageError as exc:
@@ -359,8 +387,10 @@ def paper(spec: str) -> Paper:
         if not math.isfinite(side) or side < PAPER_MIN_MM:
             raise UsageError(f"paper {quote(spec)} is too small (at least {PAPER_MIN_MM:g} mm a side); {PAPER_HELP}")
     if short > PAPER_MAX_MM[0] or long > PAPER_MAX_MM[1]:
-        raise UsageError(f"paper {quote(spec)} is larger than A0 ({PAPER_MAX_MM[0]:g} x {PAPER_MAX_MM[1]:g} mm), "
-                         "the largest boardgen prints on")
+        raise UsageError(
+            f"paper {quote(spec)} is larger than A0 ({PAPER_MAX_MM[0]:g} x {PAPER_MAX_MM[1]:g} mm), "
+            "the largest boardgen prints on"
+        )
     return found
 
 
@@ -388,8 +418,10 @@ def check_kit_options(options: KitOptions) -> Paper:
     shift = max(abs(value) for value in options.back_offset)
     if options.backs == "duplex" and shift > options.margin:
         # Everything printed stays inside the margins; a larger shift pushes the backs off the paper.
-        raise UsageError(f"a back offset of {shift:g} mm moves the card backs past the {options.margin:g} mm margin "
-                         "and off the paper: use a smaller offset or a larger --margin")
+        raise UsageError(
+            f"a back offset of {shift:g} mm moves the card backs past the {options.margin:g} mm margin "
+            "and off the paper: use a smaller offset or a larger --margin"
+        )
     if options.seed is not None:
         seed(options.seed)
     if options.preview_dpi is not None:

@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # imported when a picture is made: option checks and `--no-pr
     from PIL import Image
 
 
-
 @contextmanager
 def opened(pdf: bytes) -> Iterator[pdfium.PdfDocument]:
     """The PDF as a pdfium document, closed when done."""
@@ -42,8 +41,14 @@ def page_size(document: pdfium.PdfDocument, index: int) -> tuple[float, float]:
         page.close()
 
 
-def page_image(document: pdfium.PdfDocument, index: int, *, scale: float,
-               crop: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0), annotations: bool = True) -> Image.Image:
+def page_image(
+    document: pdfium.PdfDocument,
+    index: int,
+    *,
+    scale: float,
+    crop: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+    annotations: bool = True,
+) -> Image.Image:
     """A page (or the part of it `crop` leaves: points cut from the left, bottom, right and top)
     at `scale` pixels a point, as an RGB picture. pdfium rounds each side up to whole pixels."""
     page = document[index]

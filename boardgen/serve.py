@@ -64,6 +64,7 @@ HEAD_SECONDS = 5.0
 HEAD_BYTES = 16 * 1024
 HEADS_WAITING = 4096
 
+
 class Job(Protocol):
     """Work running beside the page (the playability check): its result, waited for, or cancelled."""
 
@@ -107,8 +108,11 @@ def watched_files(roots: list[Path]) -> Iterator[Path]:
         base = root if root.is_dir() else root.parent
         for folder, dirs, files in os.walk(base, followlinks=False):
             depth = len(Path(folder).relative_to(base).parts)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and depth < WATCH_MAX_DEPTH
-                             and d not in ("output", "__pycache__", ".venv"))
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not d.startswith(".") and depth < WATCH_MAX_DEPTH and d not in ("output", "__pycache__", ".venv")
+            )
             for name in sorted(files):
                 if name.startswith("."):
                     continue
@@ -169,8 +173,13 @@ class LivePreview:
         if not isinstance(drawn, Drawn):
             drawn = Drawn(drawn)
         self._drawn = drawn
-        snap = Snapshot(version, {name: text.encode("utf-8") for name, text in drawn.svgs.items()}, "",
-                        dict(drawn.fonts), judging=drawn.judge is not None)
+        snap = Snapshot(
+            version,
+            {name: text.encode("utf-8") for name, text in drawn.svgs.items()},
+            "",
+            dict(drawn.fonts),
+            judging=drawn.judge is not None,
+        )
         if drawn.judge is not None:
             try:
                 job = drawn.judge()
@@ -178,8 +187,7 @@ class LivePreview:
                 snap.verdict, snap.judging = exc.format(), False
             else:
                 self._job = job
-                threading.Thread(target=self._judged, args=(version, job), daemon=True,
-                                 name="boardgen-judge").start()
+                threading.Thread(target=self._judged, args=(version, job), daemon=True, name="boardgen-judge").start()
         return snap
 
     def _judged(self, version: int, job: Job) -> None:
@@ -192,8 +200,7 @@ class LivePreview:
             verdict, accessibility = f"not judged ({type(exc).__name__})", ""
         with self._lock:
             if self.snapshot.version == version:
-                self.snapshot = replace(self.snapshot, verdict=verdict, accessibility=accessibility,
-                                        judging=False)
+                self.snapshot = replace(self.snapshot, verdict=verdict, accessibility=accessibility, judging=False)
 
     def pdf(self) -> tuple[str, bytes] | None:
         """The PDF of the version shown (file name and bytes), made on the first request of it."""
@@ -322,12 +329,15 @@ def page_html(title: str, fonts: dict[str, tuple[str, bytes]] | None = None) -> 
 
 def font_faces(fonts: dict[str, tuple[str, bytes]]) -> bytes:
     """@font-face rules for every font served (file name -> family), the bundled and the theme's."""
-    return "\n".join(f'@font-face {{ font-family: "{family.replace(chr(34), "")}"; src: url("/font/{file}"); }}'
-                     for file, (family, _) in sorted(fonts.items())).encode("utf-8")
+    return "\n".join(
+        f'@font-face {{ font-family: "{family.replace(chr(34), "")}"; src: url("/font/{file}"); }}'
+        for file, (family, _) in sorted(fonts.items())
+    ).encode("utf-8")
 
 
-def make_handler(preview: LivePreview, page: bytes,
-                 fonts: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler]:
+def make_handler(
+    preview: LivePreview, page: bytes, fonts: dict[str, tuple[str, bytes]]
+) -> type[BaseHTTPRequestHandler]:
     """A request handler that answers from memory only."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -349,16 +359,22 @@ def make_handler(preview: LivePreview, page: bytes,
                 self._send(page, "text/html; charset=utf-8")
             elif path == "/state":
                 snap = preview.current()
-                state = {"version": snap.version, "error": snap.error, "names": list(snap.svgs),
-                         "verdict": snap.verdict, "accessibility": snap.accessibility, "judging": snap.judging}
+                state = {
+                    "version": snap.version,
+                    "error": snap.error,
+                    "names": list(snap.svgs),
+                    "verdict": snap.verdict,
+                    "accessibility": snap.accessibility,
+                    "judging": snap.judging,
+                }
                 self._send(json.dumps(state).encode("utf-8"), "application/json")
             elif path.startswith("/svg/") and path.endswith(".svg"):
-                data = preview.snapshot.svgs.get(path[len("/svg/"):-len(".svg")])
+                data = preview.snapshot.svgs.get(path[len("/svg/") : -len(".svg")])
                 self._send(data, "image/svg+xml") if data is not None else self._missing()
             elif path == "/fonts.css":
                 self._send(font_faces({**fonts, **preview.snapshot.fonts}), "text/css; charset=utf-8")
             elif path.startswith("/font/"):
-                served = {**fonts, **preview.snapshot.fonts}.get(path[len("/font/"):])
+                served = {**fonts, **preview.snapshot.fonts}.get(path[len("/font/") :])
                 self._send(served[1], "font/ttf") if served is not None else self._missing()
             elif path == "/kit.pdf":
                 made = preview.pdf()
@@ -378,8 +394,11 @@ def make_handler(preview: LivePreview, page: bytes,
             address = self.server.server_address
             port = address[1] if isinstance(address, tuple) else None
             hosts = self.headers.get_all("Host") or []
-            if len(hosts) == 1 and hosts[0].strip().lower() in (f"127.0.0.1:{port}", f"localhost:{port}",
-                                                                 f"[::1]:{port}"):
+            if len(hosts) == 1 and hosts[0].strip().lower() in (
+                f"127.0.0.1:{port}",
+                f"localhost:{port}",
+                f"[::1]:{port}",
+            ):
                 return True
             self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only 127.0.0.1 / localhost")
             return False
@@ -530,8 +549,7 @@ class PooledHTTPServer(HTTPServer):
 
     request_queue_size = BACKLOG
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
-                 workers: int = WORKERS) -> None:
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], workers: int = WORKERS) -> None:
         super().__init__(address, handler)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardgen-serve")
         self._heads: dict[socket.socket, bytes] = {}
@@ -612,8 +630,10 @@ def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
         start = kit.setup(layout, chosen)
         files: dict[str, str] = kit.draw(layout, look, start, lang).files()
         svgs = {"board": files["board"], **{name: svg for name, svg in files.items() if name != "board"}}
-        fonts = {f"theme-{index}-{path.stem[:40]}.ttf": (family, path.read_bytes())
-                 for index, (family, path) in enumerate(sorted(look.font_files.items()))}
+        fonts = {
+            f"theme-{index}-{path.stem[:40]}.ttf": (family, path.read_bytes())
+            for index, (family, path) in enumerate(sorted(look.font_files.items()))
+        }
 
         def judge() -> Job:
             return _Judging(engine, layout, look, chosen, lang)

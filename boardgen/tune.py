@@ -130,7 +130,8 @@ def knobs(doc: Document) -> list[Knob]:
         raise UsageError(
             f"{doc.path}: nothing to tune: the layout declares no tunable parameter. Add a [tune] "
             "table naming what may change, with bounds, e.g.\n  [tune]\n  seed = { min = 1, max = 1000 }\n"
-            '  "deal.4" = { min = 5, max = 6 }\n(`boardgen schema` describes the key)')
+            '  "deal.4" = { min = 5, max = 6 }\n(`boardgen schema` describes the key)'
+        )
     found: list[Knob] = []
     problems: list[Problem] = []
     for name, bounds in table.items():
@@ -216,14 +217,24 @@ class Verdict:
         return max(self.gaps, key=lambda k: (self.gaps[k], -int(k)), default=None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"playable": self.playable, "reasons": list(self.reasons), "rates": self.rates,
-                "gaps": self.gaps, "ratio": None if math.isinf(self.ratio) else self.ratio}
+        return {
+            "playable": self.playable,
+            "reasons": list(self.reasons),
+            "rates": self.rates,
+            "gaps": self.gaps,
+            "ratio": None if math.isinf(self.ratio) else self.ratio,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
         ratio = data["ratio"]
-        return cls(data["playable"], tuple(data["reasons"]), dict(data["rates"]), dict(data["gaps"]),
-                   math.inf if ratio is None else ratio)
+        return cls(
+            data["playable"],
+            tuple(data["reasons"]),
+            dict(data["rates"]),
+            dict(data["gaps"]),
+            math.inf if ratio is None else ratio,
+        )
 
 
 def verdict_of(report: Report, max_gap: float) -> Verdict:
@@ -235,8 +246,14 @@ def verdict_of(report: Report, max_gap: float) -> Verdict:
     return Verdict(report.playable, tuple(report.reasons), rates, gaps, ratio)
 
 
-def judge(engine: Engine[Any, Any, Any], doc: Document, data: dict[str, Any], *,
-          games: int | None = None, workers: int | None = 1) -> Verdict:
+def judge(
+    engine: Engine[Any, Any, Any],
+    doc: Document,
+    data: dict[str, Any],
+    *,
+    games: int | None = None,
+    workers: int | None = 1,
+) -> Verdict:
     """The check of the layout `data` (a candidate built from `doc`), as `boardgen validate`
     runs it; `games` fixes the games per player count. A candidate the layout rules refuse
     (a deal larger than the deck) fails with the reasons the loader gives."""
@@ -259,8 +276,9 @@ def judge(engine: Engine[Any, Any, Any], doc: Document, data: dict[str, Any], *,
 _SOURCE: dict[str, tuple[Engine[Any, Any, Any], Document]] = {}
 
 
-def _evaluate(source: str, data_json: str, values: list[tuple[list[str | int], float]],
-              games: int | None) -> dict[str, Any]:
+def _evaluate(
+    source: str, data_json: str, values: list[tuple[list[str | int], float]], games: int | None
+) -> dict[str, Any]:
     """One trial in a worker: the source's data (as given) with `values`, judged."""
     from boardgen.engines import get_engine
 
@@ -319,8 +337,11 @@ def grid(found: Sequence[Knob], limit: int) -> list[dict[str, float]] | None:
 
     def distance(combo: tuple[float, ...]) -> tuple[int, float, tuple[int, ...]]:
         moved = [abs(v - k.current) / span for v, k, span in zip(combo, found, spans, strict=True)]
-        return (sum(m > 0 for m in moved), sum(moved),
-                tuple(k.values().index(v) for v, k in zip(combo, found, strict=True)))
+        return (
+            sum(m > 0 for m in moved),
+            sum(moved),
+            tuple(k.values().index(v) for v, k in zip(combo, found, strict=True)),
+        )
 
     ordered = sorted(combos, key=distance)[:limit]
     return [{k.name: v for k, v in zip(found, combo, strict=True)} for combo in ordered]
@@ -401,8 +422,11 @@ class Member:
         from optuna.trial import TrialState, create_trial
 
         self.study.add_trial(create_trial(state=TrialState.FAIL, user_attrs={"join": self.token}))
-        joined = [t.user_attrs["join"] for t in self.study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
-                  if "join" in t.user_attrs]
+        joined = [
+            t.user_attrs["join"]
+            for t in self.study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
+            if "join" in t.user_attrs
+        ]
         return joined.index(self.token)
 
     def stale(self, trials: Sequence[optuna.trial.FrozenTrial]) -> list[optuna.trial.FrozenTrial]:
@@ -461,9 +485,16 @@ def _open_study(storage: Any, name: str, pruner: optuna.pruners.BasePruner) -> t
     raise UsageError(f"the study {name} could not be made or read: {str(last).splitlines()[0] if str(last) else last}")
 
 
-def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, workers: int = 1,
-         study_url: str | None = None, margin: float = DEFAULT_MARGIN,
-         report: Callable[[str], None] | None = None) -> Outcome:
+def tune(
+    source: str,
+    *,
+    seed: int | None = None,
+    trials: int = DEFAULT_TRIALS,
+    workers: int = 1,
+    study_url: str | None = None,
+    margin: float = DEFAULT_MARGIN,
+    report: Callable[[str], None] | None = None,
+) -> Outcome:
     """Search the layout `source` (a bundled name or a file) for the smallest change its
     ``[tune]`` table allows that passes the check with `margin`; `seed` first replaces the
     layout's own seed. `report` receives a line per trial judged."""
@@ -477,8 +508,10 @@ def tune(source: str, *, seed: int | None = None, trials: int = DEFAULT_TRIALS, 
     found = knobs(doc)
     data = doc.data if seed is None else with_values(doc.data, {("game", "default_seed"): seed})
     if seed is not None:
-        found = [Knob(k.name, k.path, k.low, k.high, k.integer, seed) if k.path == ("game", "default_seed") else k
-                 for k in found]
+        found = [
+            Knob(k.name, k.path, k.low, k.high, k.integer, seed) if k.path == ("game", "default_seed") else k
+            for k in found
+        ]
     doc = Document(doc.name, doc.path, data, doc.lines)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     ordered = grid(found, trials)
@@ -559,8 +592,16 @@ class Search:
     """One process's share of the search: claim a batch, screen, prune, judge and tell, until
     the study is settled; take over the trials of a process that died."""
 
-    def __init__(self, study: optuna.Study, member: Member, points: Sequence[Mapping[str, float]], is_grid: bool,
-                 most: int, margin: float, found: tuple[Knob, ...]) -> None:
+    def __init__(
+        self,
+        study: optuna.Study,
+        member: Member,
+        points: Sequence[Mapping[str, float]],
+        is_grid: bool,
+        most: int,
+        margin: float,
+        found: tuple[Knob, ...],
+    ) -> None:
         self.study, self.member, self.points, self.is_grid = study, member, points, is_grid
         self.most, self.margin, self.found = most, margin, found
         self.repeats = 0
@@ -572,8 +613,11 @@ class Search:
         if not self.is_grid:
             return len(done) >= self.most
         ranks = {t.user_attrs["rank"]: t for t in done if "rank" in t.user_attrs}
-        passing = [rank for rank, t in ranks.items() if t.state.name == "COMPLETE"
-                   and Verdict.from_dict(t.user_attrs["verdict"]).passes(self.margin)]
+        passing = [
+            rank
+            for rank, t in ranks.items()
+            if t.state.name == "COMPLETE" and Verdict.from_dict(t.user_attrs["verdict"]).passes(self.margin)
+        ]
         return all(rank in ranks for rank in range(min(passing, default=len(self.points))))
 
     def take_over(self, trials: Sequence[optuna.trial.FrozenTrial]) -> None:
@@ -612,9 +656,12 @@ class Search:
         if self.is_grid:
             over = {trial.number for trial in asked if "rank" not in trial.user_attrs}
         else:
-            live = sorted(t.number for t in self.study.get_trials(deepcopy=False)
-                          if t.state in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
-                          and "join" not in t.user_attrs)
+            live = sorted(
+                t.number
+                for t in self.study.get_trials(deepcopy=False)
+                if t.state in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
+                and "join" not in t.user_attrs
+            )
             place = {number: index for index, number in enumerate(live)}
             over = {trial.number for trial in asked if place.get(trial.number, self.most) >= self.most}
         for trial in asked:
@@ -622,8 +669,9 @@ class Search:
                 self.study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
         return [trial for trial in asked if trial.number not in over]
 
-    def run(self, pool: Executor | None, source: str, data_json: str,
-            by_name: Mapping[str, Knob]) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
+    def run(
+        self, pool: Executor | None, source: str, data_json: str, by_name: Mapping[str, Knob]
+    ) -> Iterator[tuple[optuna.trial.FrozenTrial, Verdict | None]]:
         from optuna.exceptions import UpdateFinishedTrialError
         from optuna.trial import TrialState
 
@@ -650,9 +698,19 @@ class Search:
             drawn = []
             for trial in self.ask(size):
                 try:
-                    drawn.append((trial, {k.name: (trial.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
-                                                   else trial.suggest_float(k.name, k.low, k.high, step=k.step))
-                                          for k in found}))
+                    drawn.append(
+                        (
+                            trial,
+                            {
+                                k.name: (
+                                    trial.suggest_int(k.name, int(k.low), int(k.high))
+                                    if k.integer
+                                    else trial.suggest_float(k.name, k.low, k.high, step=k.step)
+                                )
+                                for k in found
+                            },
+                        )
+                    )
                 except UpdateFinishedTrialError:
                     continue  # taken over meanwhile (this process was thought dead): another judges it
             trials = self.study.get_trials(deepcopy=False)
@@ -702,8 +760,9 @@ class Search:
         except (UpdateFinishedTrialError, ValueError):
             pass
 
-    def _tell(self, trials: Sequence[optuna.trial.FrozenTrial], trial: optuna.Trial, verdict: Verdict,
-              score: float | None) -> optuna.trial.FrozenTrial | None:
+    def _tell(
+        self, trials: Sequence[optuna.trial.FrozenTrial], trial: optuna.Trial, verdict: Verdict, score: float | None
+    ) -> optuna.trial.FrozenTrial | None:
         """Tell a judged trial (pruned when `score` is None); None when it is not this process's
         to tell: another of `trials` (read once the batch is judged) holds the same values, or
         another process took the trial over as stale."""
@@ -722,8 +781,14 @@ class Search:
             return None
 
 
-def _judge_all(pool: Executor | None, source: str, data_json: str, by_name: Mapping[str, Knob],
-               values: Sequence[Mapping[str, float]], games: int | None) -> list[Verdict]:
+def _judge_all(
+    pool: Executor | None,
+    source: str,
+    data_json: str,
+    by_name: Mapping[str, Knob],
+    values: Sequence[Mapping[str, float]],
+    games: int | None,
+) -> list[Verdict]:
     jobs = [(source, data_json, [(list(by_name[n].path), v) for n, v in value.items()], games) for value in values]
     if pool is None:
         return [Verdict.from_dict(_evaluate(*job)) for job in jobs]
@@ -734,11 +799,15 @@ def _outcome(study: optuna.Study, found: Sequence[Knob], margin: float, is_grid:
     from optuna.trial import TrialState
 
     done = _done(study.get_trials(deepcopy=False))
-    passing = [t for t in done if t.state == TrialState.COMPLETE
-               and Verdict.from_dict(t.user_attrs["verdict"]).passes(margin)]
+    passing = [
+        t for t in done if t.state == TrialState.COMPLETE and Verdict.from_dict(t.user_attrs["verdict"]).passes(margin)
+    ]
     if passing:
-        best = (min(passing, key=lambda t: t.user_attrs["rank"]) if is_grid else
-                min(passing, key=lambda t: (changed(found, t.params), t.value, t.number)))
+        best = (
+            min(passing, key=lambda t: t.user_attrs["rank"])
+            if is_grid
+            else min(passing, key=lambda t: (changed(found, t.params), t.value, t.number))
+        )
         values: dict[str, float] | None = dict(best.params)
         verdict: Verdict | None = Verdict.from_dict(best.user_attrs["verdict"])
     else:
@@ -810,8 +879,10 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
     took = f"{outcome.trials} trials, {outcome.pruned} pruned early, {outcome.elapsed_s:.0f} s"
     if outcome.values is None:
         bounds = ", ".join(f"{k.name} {k.low:g}-{k.high:g}" for k in outcome.knobs)
-        raise UnplayableError(f"{source}: nothing within the bounds of [tune] ({bounds}) passes with margin "
-                              f"({took}); widen the bounds or name more keys in [tune]")
+        raise UnplayableError(
+            f"{source}: nothing within the bounds of [tune] ({bounds}) passes with margin "
+            f"({took}); widen the bounds or name more keys in [tune]"
+        )
     engine, layout = load_game(source)
     doc = layout.doc
     if seed is not None:
@@ -821,34 +892,45 @@ def write_answer(source: str, outcome: Outcome, output: Path | None, *, seed: in
         return f"{sentence(outcome, outcome.verdict)} with margin already; nothing to change ({took})"
     data = tuned_data(doc, outcome)
     target = output or Path(f"{data['game']['id']}-tuned.toml")
-    moved = ", ".join(describe(k, outcome.values[k.name]) for k in outcome.knobs
-                      if outcome.values[k.name] != k.current)
+    moved = ", ".join(describe(k, outcome.values[k.name]) for k in outcome.knobs if outcome.values[k.name] != k.current)
     command = f"boardgen tune {source}" + ("" if seed is None else f" --seed {seed}")
-    header = [f"{data['game']['id']} tuned by `{command}`: {moved}.",
-              "Every value the tuner may change, and its bounds, are in [tune]."]
+    header = [
+        f"{data['game']['id']} tuned by `{command}`: {moved}.",
+        "Every value the tuner may change, and its bounds, are in [tune].",
+    ]
     values = {k.path: outcome.values[k.name] for k in outcome.knobs}
     if seed is not None:
         values = {("game", "default_seed"): seed, **values}
     write_atomic(target, answer_text(resolve("game", source), target, values, data, header).encode("utf-8"))
     engine, tuned = load_game(str(target))
-    if ({k: v for k, v in tuned.doc.data.items() if k != "extends"}
-            != {k: v for k, v in data.items() if k != "extends"}):  # never an answer read back as another layout
+    if {k: v for k, v in tuned.doc.data.items() if k != "extends"} != {
+        k: v for k, v in data.items() if k != "extends"
+    }:  # never an answer read back as another layout
         target.unlink()
-        raise UnplayableError(f"{target}: the written layout does not read back as the tuned one (a path it "
-                              f"names may be relative to {resolve('game', source).parent}); write it there with -o")
+        raise UnplayableError(
+            f"{target}: the written layout does not read back as the tuned one (a path it "
+            f"names may be relative to {resolve('game', source).parent}); write it there with -o"
+        )
     report = check(engine, tuned, tuned.default_seed)
     verdict = verdict_of(report, float(engine.thresholds(tuned)["max_seat_gap"]))
     if not report.playable:
         target.unlink()
-        raise UnplayableError(f"{target}: the tuned layout failed its full check again; reasons: "
-                              + "; ".join(report.reasons))
-    verdicts.store(verdicts.verdict_key(engine.name, engine.version, tuned.doc.data, tuned.default_seed),
-                   report.to_dict())
+        raise UnplayableError(
+            f"{target}: the tuned layout failed its full check again; reasons: " + "; ".join(report.reasons)
+        )
+    verdicts.store(
+        verdicts.verdict_key(engine.name, engine.version, tuned.doc.data, tuned.default_seed), report.to_dict()
+    )
     return f"{target}: {sentence(outcome, verdict)} ({took})"
 
 
-def answer_text(source: Path, target: Path, values: Mapping[tuple[str | int, ...], float], data: Mapping[str, Any],
-                header: Sequence[str]) -> str:
+def answer_text(
+    source: Path,
+    target: Path,
+    values: Mapping[tuple[str | int, ...], float],
+    data: Mapping[str, Any],
+    header: Sequence[str],
+) -> str:
     """The layout file `source` as its author wrote it (comments, order, multi-line strings),
     with only the keys of `values` changed (`data` is the tuned layout after `extends`), and
     `header` as comment lines on top. An ``extends`` path that would not lead to the same file
@@ -902,9 +984,11 @@ def hint(name: str, seed: int | None) -> str:
 
     engine, layout = load_game(name)
     seed = layout.default_seed if seed is None else seed
-    lines = [f"To search for a repair: boardgen tune {name}"
-             + ("" if seed == layout.default_seed else f" --seed {seed}")
-             + ("" if layout.doc.data.get("tune") else " (after adding a [tune] table: see `boardgen schema`)")]
+    lines = [
+        f"To search for a repair: boardgen tune {name}"
+        + ("" if seed == layout.default_seed else f" --seed {seed}")
+        + ("" if layout.doc.data.get("tune") else " (after adding a [tune] table: see `boardgen schema`)")
+    ]
     if name in game_names():
         near = nearest_passing_seed(engine, layout, seed)
         if near is not None:

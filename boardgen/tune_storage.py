@@ -86,8 +86,9 @@ def _database(url: str) -> Any:
             how = "use mysql+pymysql://... after pip install 'boardgen[mysql]'"
         else:
             how = f"install it, or use {HINT}"
-        raise UsageError(f"--study {url}: the {parsed.get_backend_name()} driver {dialect.driver!r} is not "
-                         f"installed: {how}") from None
+        raise UsageError(
+            f"--study {url}: the {parsed.get_backend_name()} driver {dialect.driver!r} is not installed: {how}"
+        ) from None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         folder = Path(parsed.database).parent
         if not folder.is_dir():
@@ -147,22 +148,27 @@ class SafeJournalFile(BaseJournalBackend):
             if stat.S_ISLNK(mode):
                 raise UsageError(f"--study {self.path}: is a symbolic link; give the journal file itself") from None
             if mode and not stat.S_ISREG(mode):
-                raise UsageError(f"--study {self.path}: not a regular file (a FIFO, device or folder); "
-                                 "give a journal file") from None
+                raise UsageError(
+                    f"--study {self.path}: not a regular file (a FIFO, device or folder); give a journal file"
+                ) from None
             raise UsageError(f"--study {self.path}: cannot open the journal: {exc.strerror}") from None
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise UsageError(f"--study {self.path}: not a regular file (a FIFO, device or folder); "
-                                 "give a journal file")
+                raise UsageError(
+                    f"--study {self.path}: not a regular file (a FIFO, device or folder); give a journal file"
+                )
             if info.st_uid != os.geteuid():
                 raise UsageError(f"--study {self.path}: belongs to another user; give a journal file of yours")
             if info.st_nlink != 1:
-                raise UsageError(f"--study {self.path}: has {info.st_nlink} names (hard links); give a journal "
-                                 "file with one")
+                raise UsageError(
+                    f"--study {self.path}: has {info.st_nlink} names (hard links); give a journal file with one"
+                )
             if info.st_size > MAX_JOURNAL_BYTES:
-                raise UsageError(f"--study {self.path}: {info.st_size:,} bytes, more than a journal holds "
-                                 f"({MAX_JOURNAL_BYTES:,}); start a new one")
+                raise UsageError(
+                    f"--study {self.path}: {info.st_size:,} bytes, more than a journal holds "
+                    f"({MAX_JOURNAL_BYTES:,}); start a new one"
+                )
             os.set_blocking(fd, True)
         except BaseException:
             os.close(fd)
@@ -170,8 +176,16 @@ class SafeJournalFile(BaseJournalBackend):
         return fd
 
     def _damaged(self, line: int, what: str) -> DataError:
-        return DataError([Problem(str(self.path), "", f"damaged journal line: {what}; move the file away to start "
-                                  "the study again", line)])
+        return DataError(
+            [
+                Problem(
+                    str(self.path),
+                    "",
+                    f"damaged journal line: {what}; move the file away to start the study again",
+                    line,
+                )
+            ]
+        )
 
     def read_logs(self, log_number_from: int) -> Iterator[dict[str, Any]]:
         start = max(n for n in self._offsets if n <= log_number_from)
@@ -198,14 +212,18 @@ class SafeJournalFile(BaseJournalBackend):
             raise self._damaged(line, "nested too deep") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             # JSON that stops early (at its end, or inside a string running to the end) was cut short
-            cut = isinstance(exc, json.JSONDecodeError) and (exc.pos >= len(raw.rstrip())
-                                                              or exc.msg.startswith("Unterminated string"))
+            cut = isinstance(exc, json.JSONDecodeError) and (
+                exc.pos >= len(raw.rstrip()) or exc.msg.startswith("Unterminated string")
+            )
             what = "cut short" if cut else "not JSON"
             raise self._damaged(line, what) from None
         if _depth(record, MAX_DEPTH) > MAX_DEPTH:
             raise self._damaged(line, "nested too deep")
-        if not isinstance(record, dict) or record.get("op_code") not in OP_CODES or not isinstance(
-                record.get("worker_id"), str):
+        if (
+            not isinstance(record, dict)
+            or record.get("op_code") not in OP_CODES
+            or not isinstance(record.get("worker_id"), str)
+        ):
             raise self._damaged(line, "not an Optuna journal record")
         return record
 

@@ -13,8 +13,11 @@ from boardgen.options import KitOptions
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite the golden files from the current output instead of comparing")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite the golden files from the current output instead of comparing",
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -22,16 +22,82 @@ from boardgen.errors import BoardgenError
 
 # Values a hostile or careless file puts where a number, a string, an array or a table belongs.
 HOSTILE_VALUES = [
-    "nan", "inf", "-inf", "-1", "0", "1", "2", "12.0", "7.5", "-0.0", "1e308", "1e-300", "99999999999",
-    "1000000000000", "9" * 30, '""', '"' + "x" * 5000 + '"', "[]", "{}", "true", "false", '"../../../../etc/hostname"',
-    '"/etc/hostname"', '"a\\u0000b"', "[" * 40 + "]" * 40, '"classic"', "[1, 2]", "[0, 0]", "[99, 99]", "[-1, 0]",
-    '{ en = "x", fr = "y" }', '{ en = "", fr = "" }', '"NESW"', '"N"', '"Q"', '"#zzzzzz"', '"#000000"',
+    "nan",
+    "inf",
+    "-inf",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "12.0",
+    "7.5",
+    "-0.0",
+    "1e308",
+    "1e-300",
+    "99999999999",
+    "1000000000000",
+    "9" * 30,
+    '""',
+    '"' + "x" * 5000 + '"',
+    "[]",
+    "{}",
+    "true",
+    "false",
+    '"../../../../etc/hostname"',
+    '"/etc/hostname"',
+    '"a\\u0000b"',
+    "[" * 40 + "]" * 40,
+    '"classic"',
+    "[1, 2]",
+    "[0, 0]",
+    "[99, 99]",
+    "[-1, 0]",
+    '{ en = "x", fr = "y" }',
+    '{ en = "", fr = "" }',
+    '"NESW"',
+    '"N"',
+    '"Q"',
+    '"#zzzzzz"',
+    '"#000000"',
     "[[0, 0], [0, 0]]",
-    '"red"', '"sliding"', '"minos"', '"master"', '"../classic"', '"a/b"', "1979-05-27T07:32:00Z", '"\\u00e9\\u672c"',
+    '"red"',
+    '"sliding"',
+    '"minos"',
+    '"master"',
+    '"../classic"',
+    '"a/b"',
+    "1979-05-27T07:32:00Z",
+    '"\\u00e9\\u672c"',
 ]
 # Numbers at or near the schemas' bounds: valid, but the extremes the model and the drawing must survive.
-EDGE_NUMBERS = ["3", "5", "9", "11", "13", "15", "25", "10.001", "120", "60", "0.0", "225", "300", "0.001", "1", "8",
-                "9", "100", "999", "10000", "20000", "63", "14", "0.5", "1.0", "2"]
+EDGE_NUMBERS = [
+    "3",
+    "5",
+    "9",
+    "11",
+    "13",
+    "15",
+    "25",
+    "10.001",
+    "120",
+    "60",
+    "0.0",
+    "225",
+    "300",
+    "0.001",
+    "1",
+    "8",
+    "9",
+    "100",
+    "999",
+    "10000",
+    "20000",
+    "63",
+    "14",
+    "0.5",
+    "1.0",
+    "2",
+]
 UNKNOWN_KEYS = ["sise", "colour", "count", "extends", "theme", "engine", "art", "rules", "x" * 300]
 
 
@@ -79,6 +145,7 @@ def classify(action: Callable[[], Any], seconds: float = 20.0) -> Outcome:
 
 # Mutations -------------------------------------------------------------------------------------
 
+
 def bundled_text(kind: str, name: str) -> str:
     return (layouts_root() / kind / f"{name}.toml").read_text(encoding="utf-8")
 
@@ -99,8 +166,10 @@ def mutate(text: str, rng: random.Random, rounds: int = 1) -> bytes:
 def _mutate_once(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
     assignments = [i for i, line in enumerate(lines) if "=" in line and not line.lstrip().startswith("#")]
-    kind = rng.choices(["value", "drop", "double", "unknown", "typo", "truncate", "move", "header", "inline"],
-                       weights=[40, 10, 8, 8, 8, 4, 6, 6, 10])[0]
+    kind = rng.choices(
+        ["value", "drop", "double", "unknown", "typo", "truncate", "move", "header", "inline"],
+        weights=[40, 10, 8, 8, 8, 4, 6, 6, 10],
+    )[0]
     if kind == "value" and assignments:
         i = rng.choice(assignments)
         key, value = lines[i].split("=", 1)
@@ -129,7 +198,7 @@ def _mutate_once(text: str, rng: random.Random) -> str:
         if key.strip():
             k = rng.randrange(len(key.strip()))
             stripped = key.strip()
-            key = stripped[:k] + stripped[k + 1:] + " "
+            key = stripped[:k] + stripped[k + 1 :] + " "
         lines[i] = f"{key}={value}"
     elif kind == "truncate":
         return text[: rng.randrange(len(text) + 1)]
@@ -137,12 +206,17 @@ def _mutate_once(text: str, rng: random.Random) -> str:
         i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
         lines[i], lines[j] = lines[j], lines[i]
     elif kind == "header":
-        lines.insert(rng.randrange(len(lines) + 1), rng.choice(["[board]", "[game]", "[[treasures]]", "[fields]",
-                                                               "[x]", "[palette]", "[art]", "[[tiles.loose]]"]))
+        lines.insert(
+            rng.randrange(len(lines) + 1),
+            rng.choice(
+                ["[board]", "[game]", "[[treasures]]", "[fields]", "[x]", "[palette]", "[art]", "[[tiles.loose]]"]
+            ),
+        )
     return "\n".join(lines)
 
 
 # What a render does before the PDF --------------------------------------------------------------
+
 
 def prepare_kit(game: str, theme: str = "classic", lang: str = "en", *, deep: bool = False) -> None:
     """Load, build, set up and draw a kit: everything `boardgen render` does with the data
@@ -178,12 +252,44 @@ def theme_case(folder: Path, raw: bytes, game: str, *, deep: bool = False) -> Ca
 # Options ------------------------------------------------------------------------------------------
 
 OPTION_VALUES = {
-    "--paper": ["a4", "letter", "a3", "80x80", "100x100", "841x1189", "1189x841", "1190x841", "99999x99999",
-                "5000x5000", "nan", "0x0", "-1x-1", "1e999x1e999", "a9", "", "x", "297x210", "1" * 400 + "x100"],
+    "--paper": [
+        "a4",
+        "letter",
+        "a3",
+        "80x80",
+        "100x100",
+        "841x1189",
+        "1189x841",
+        "1190x841",
+        "99999x99999",
+        "5000x5000",
+        "nan",
+        "0x0",
+        "-1x-1",
+        "1e999x1e999",
+        "a9",
+        "",
+        "x",
+        "297x210",
+        "1" * 400 + "x100",
+    ],
     "--margin": ["0", "8", "30", "30.0001", "-1", "nan", "inf", "-inf", "1e308", "-1e308", "x", "", "1e-320"],
     "--overlap": ["1", "10", "40", "0", "-5", "nan", "inf", "41", "x"],
-    "--back-offset": ["0,0", "1,-1", "10,10", "nan,nan", "inf,0", "1e308,0", "500,0", "-1000,-1000", "1", "a,b",
-                      "1,2,3", ",", ""],
+    "--back-offset": [
+        "0,0",
+        "1,-1",
+        "10,10",
+        "nan,nan",
+        "inf,0",
+        "1e308,0",
+        "500,0",
+        "-1000,-1000",
+        "1",
+        "a,b",
+        "1,2,3",
+        ",",
+        "",
+    ],
     "--gap": ["0", "3", "20", "20.1", "-1", "nan", "inf", "-inf", "1e999", "x"],
     "--kerf": ["0", "0.15", "2", "2.01", "-0.1", "nan", "inf", "-inf", "1e999", "x"],
     "--bed": ["600x400", "20x20", "19x400", "nanxnan", "infx400", "1e9x1e9", "x"],
@@ -193,10 +299,12 @@ OPTION_VALUES = {
     "--theme": ["classic", "ink-saver", "minoan", "nope", "/etc/hostname", "x.toml", "\x01"],
 }
 COMMAND_VALUES = {
-    "validate": {"--games": ["0", "-1", "20001", "1e3", "nan", "9" * 5000, "x"],
-                 "--seed": ["-1", "9" * 40, "x"]},
-    "simulate": {"--games": ["0", "-1", "20001", "x"], "--players": ["0", "-1", "9", "99999999999", "x"],
-                 "--seed": ["-1", "x"]},
+    "validate": {"--games": ["0", "-1", "20001", "1e3", "nan", "9" * 5000, "x"], "--seed": ["-1", "9" * 40, "x"]},
+    "simulate": {
+        "--games": ["0", "-1", "20001", "x"],
+        "--players": ["0", "-1", "9", "99999999999", "x"],
+        "--seed": ["-1", "x"],
+    },
     "solve": {"--pairs": ["0", "-5", "100001", "x"], "--pair-seed": ["-1", "x"]},
 }
 
@@ -208,10 +316,17 @@ def render_args(rng: random.Random) -> list[str]:
             args += [option, rng.choice(values)]
     for flag in ("--joint", "--orientation", "--backs", "--flip"):
         if rng.random() < 0.2:
-            args += [flag, rng.choice({"--joint": ["butt", "overlap", "glue"],
-                                       "--orientation": ["auto", "portrait", "landscape", "diagonal"],
-                                       "--backs": ["duplex", "fold", "none", "both"],
-                                       "--flip": ["long", "short", "sideways"]}[flag])]
+            args += [
+                flag,
+                rng.choice(
+                    {
+                        "--joint": ["butt", "overlap", "glue"],
+                        "--orientation": ["auto", "portrait", "landscape", "diagonal"],
+                        "--backs": ["duplex", "fold", "none", "both"],
+                        "--flip": ["long", "short", "sideways"],
+                    }[flag]
+                ),
+            ]
     return args
 
 
@@ -244,8 +359,19 @@ def cli_case(args: list[str], out: Path) -> Callable[[], None]:
 
 # House rules (issue 37) ----------------------------------------------------------------------------
 
-RULES_ATTACKS = ("fifo", "link", "huge", "bad-byte", "nul", "long-word", "long-paragraph", "many-lines",
-                 "placeholder", "mutated", "empty")
+RULES_ATTACKS = (
+    "fifo",
+    "link",
+    "huge",
+    "bad-byte",
+    "nul",
+    "long-word",
+    "long-paragraph",
+    "many-lines",
+    "placeholder",
+    "mutated",
+    "empty",
+)
 
 
 def hostile_rules(path: Path, rng: random.Random, attack: str) -> None:
@@ -312,8 +438,18 @@ def house_rules_case(folder: Path, rng: random.Random, attack: str | None = None
 
 # PDFs for preflight (issue 37) ---------------------------------------------------------------------
 
-PDF_ATTACKS = ("prefix", "huge-page", "many-pages", "user-unit", "nan-box", "truncated", "flipped", "inflates",
-               "not-pdf", "fine")
+PDF_ATTACKS = (
+    "prefix",
+    "huge-page",
+    "many-pages",
+    "user-unit",
+    "nan-box",
+    "truncated",
+    "flipped",
+    "inflates",
+    "not-pdf",
+    "fine",
+)
 
 
 def hostile_pdf(rng: random.Random, attack: str) -> bytes:
@@ -340,21 +476,23 @@ def hostile_pdf(rng: random.Random, attack: str) -> bytes:
     writer.write(out)
     data = out.getvalue()
     if attack == "nan-box":  # written as text: pypdf writes no such number
-        box = rng.choice([b"0 0 nan inf", b"0 0 99999999999999999999999 300", b"0 0 -14400 300", b"/x /y 1 2",
-                          b"0 0 300"])
+        box = rng.choice(
+            [b"0 0 nan inf", b"0 0 99999999999999999999999 300", b"0 0 -14400 300", b"/x /y 1 2", b"0 0 300"]
+        )
         data = re.sub(rb"/MediaBox \[[^\]]*\]", b"/MediaBox [ " + box + b" ]", data)
     if attack == "prefix":
         data = rng.choice([b"%!PS\n{ 1 pop } loop\n", b"\n", b"\xef\xbb\xbf", b"GIF89a"]) + data
     elif attack == "truncated":
-        data = data[:rng.randrange(1, len(data))]
+        data = data[: rng.randrange(1, len(data))]
     elif attack == "flipped":
         raw = bytearray(data)
         for _ in range(rng.randint(1, 20)):
             raw[rng.randrange(8, len(raw))] = rng.randrange(256)
         data = bytes(raw)
     elif attack == "not-pdf":
-        data = rng.choice([b"%!PS-Adobe-3.0\n{ 1 pop } loop\n", b"", b"%PDF-", bytes(rng.randrange(256)
-                                                                                       for _ in range(500))])
+        data = rng.choice(
+            [b"%!PS-Adobe-3.0\n{ 1 pop } loop\n", b"", b"%PDF-", bytes(rng.randrange(256) for _ in range(500))]
+        )
     return data
 
 

@@ -26,8 +26,7 @@ def page_texts(path) -> list[str]:
 
 def rects_of_size(page, w_mm: float, h_mm: float, tol_mm: float = 0.2) -> list[dict]:
     """pdfplumber rectangles (Form XObjects included) of a given size in mm."""
-    return [r for r in page.rects
-            if abs(mm(r["width"]) - w_mm) <= tol_mm and abs(mm(r["height"]) - h_mm) <= tol_mm]
+    return [r for r in page.rects if abs(mm(r["width"]) - w_mm) <= tol_mm and abs(mm(r["height"]) - h_mm) <= tol_mm]
 
 
 def crosses(page, size_mm: float) -> list[tuple[float, float]]:

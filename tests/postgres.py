@@ -49,11 +49,39 @@ def server(folder_bin: Path) -> Iterator[str]:
     data, port = folder / "data", _free_port()
     run = dict(check=True, capture_output=True, text=True, timeout=120)
     try:
-        subprocess.run([*prefix, str(folder_bin / "initdb"), "-D", str(data), "-U", "boardgen", "--auth=trust",
-                        "-E", "UTF8", "--no-sync", "--no-instructions"], **run)  # type: ignore[call-overload]
-        subprocess.run([*prefix, str(folder_bin / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
-                        "-t", "60", "-o", f"-h 127.0.0.1 -p {port} -k {folder} -F -c max_connections=100",
-                        "start"], **run)  # type: ignore[call-overload]
+        subprocess.run(
+            [
+                *prefix,
+                str(folder_bin / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "boardgen",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            **run,
+        )  # type: ignore[call-overload]
+        subprocess.run(
+            [
+                *prefix,
+                str(folder_bin / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(folder / "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-h 127.0.0.1 -p {port} -k {folder} -F -c max_connections=100",
+                "start",
+            ],
+            **run,
+        )  # type: ignore[call-overload]
     except subprocess.CalledProcessError as exc:
         log = (folder / "log").read_text(errors="replace") if (folder / "log").exists() else ""
         shutil.rmtree(folder, ignore_errors=True)
@@ -61,8 +89,11 @@ def server(folder_bin: Path) -> Iterator[str]:
     try:
         yield f"postgresql://boardgen@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*prefix, str(folder_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            [*prefix, str(folder_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            timeout=120,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -23,8 +23,9 @@ OLD_CLASSIC = {"red": "#c8312b", "yellow": "#e3b21c", "green": "#2f8c46", "blue"
 
 def _theme(tmp_path: Path, name: str, body: str, *, top: str = "") -> Path:
     path = tmp_path / f"{name}.toml"
-    path.write_text(f'{top}[theme]\nid = "{name}"\nname = {{ en = "T", fr = "T" }}\nextends = "classic"\n{body}',
-                    encoding="utf-8")
+    path.write_text(
+        f'{top}[theme]\nid = "{name}"\nname = {{ en = "T", fr = "T" }}\nextends = "classic"\n{body}', encoding="utf-8"
+    )
     return path
 
 
@@ -95,8 +96,11 @@ def test_strict_makes_findings_errors(tmp_path):
 
     theme = _theme(tmp_path, "big", "[accessibility]\nmin_text_pt_pieces = 10.0\n")
     with pytest.raises(InaccessibleError, match="pawn"):
-        render_kit("classic", tmp_path / "out",
-                   KitOptions(check=False, theme=str(theme), previews=False, svg=False, strict=True))
+        render_kit(
+            "classic",
+            tmp_path / "out",
+            KitOptions(check=False, theme=str(theme), previews=False, svg=False, strict=True),
+        )
 
 
 def test_report_json_carries_the_accessibility_section(tmp_path):
@@ -147,7 +151,7 @@ def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
     from boardgen.render.preview import render_page
 
     theme = load_theme("classic")
-    red = tuple(int(theme.player("red")[i:i + 2], 16) for i in (1, 3, 5))
+    red = tuple(int(theme.player("red")[i : i + 2], 16) for i in (1, 3, 5))
     # The first page that prints the red player's colour (a board sheet's start corner, a pawn).
     for index in range(result.pages):
         page = render_page(result.pdf.read_bytes(), index, 60)
@@ -183,7 +187,7 @@ def test_preview_vision_writes_its_own_previews(tmp_path):
 
     board = Image.open(folder / "board.png").convert("RGB")
     data = board.tobytes()
-    assert all(max(data[i:i + 3]) - min(data[i:i + 3]) <= 2 for i in range(0, len(data), 3))  # every pixel grey
+    assert all(max(data[i : i + 3]) - min(data[i : i + 3]) <= 2 for i in range(0, len(data), 3))  # every pixel grey
 
 
 def test_validate_reports_the_colours_of_its_theme(tmp_path):
@@ -193,7 +197,7 @@ def test_validate_reports_the_colours_of_its_theme(tmp_path):
 
     bare = _theme(tmp_path, "bare", _players(OLD_CLASSIC), top="symbols = false\n")
     result = CliRunner().invoke(cli, ["validate", "walls", "--games", "2", "--json", "--theme", str(bare)])
-    data = json.loads(result.stdout[:result.stdout.rindex("}") + 1])
+    data = json.loads(result.stdout[: result.stdout.rindex("}") + 1])
     section = data["accessibility"]
     assert not section["passed"] and section["severity"] == "warning"
     assert any("red and green" in f and "deuteranopia" in f for f in section["findings"])
@@ -216,8 +220,12 @@ def test_minos_board_has_a_legend_of_its_marks_and_realms():
     assert texts["legend-realm-earth-label"] == f"Earth {first}–{last}"
     assert texts["legend-mark-sanctuary-label"].startswith("sanctuary")
     assert texts["legend-mark-exact-label"] == "exact count"
-    assert {"legend-link-jump-label", "legend-link-tunnel-label", "legend-link-orbit-label",
-            "legend-link-millstone-label"} <= set(texts)
+    assert {
+        "legend-link-jump-label",
+        "legend-link-tunnel-label",
+        "legend-link-orbit-label",
+        "legend-link-millstone-label",
+    } <= set(texts)
     ids = {e.get("id") for e in root.iter()}
     assert {"legend-mark-sanctuary-mark", "legend-mark-exact-mark"} <= ids
 
@@ -238,8 +246,10 @@ def test_high_contrast_passes_with_margin_even_without_symbols(tmp_path):
     """Its colours alone clear the threshold by a margin in every vision, grey included."""
     _, layout = load_game("walls")
     plain = tmp_path / "plain.toml"
-    plain.write_text('symbols = false\n[theme]\nid = "plain"\nname = { en = "P", fr = "P" }\n'
-                     'extends = "high-contrast"\n', encoding="utf-8")
+    plain.write_text(
+        'symbols = false\n[theme]\nid = "plain"\nname = { en = "P", fr = "P" }\nextends = "high-contrast"\n',
+        encoding="utf-8",
+    )
     report = accessibility.check_colours(load_theme(str(plain)))
     assert report.passed and report.colours[0]["cue"] is None
     assert min(float(c["de"]) for c in report.colours[0]["closest"].values()) >= 23
@@ -252,7 +262,7 @@ def _background_box_by_box(pixels, boxes, text_colour, height, scale):
 
     import numpy as np
 
-    target = np.array([int(text_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.int32)
+    target = np.array([int(text_colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.int32)
     around, shown = [], False
     rows, cols = pixels.shape[:2]
     for left, bottom, right, top in boxes:

@@ -32,7 +32,11 @@ def test_new_theme_is_an_editable_copy_with_the_same_values(tmp_path: Path, base
     mine, original = load_theme(str(path)), load_theme(base)
     assert mine.id == "mine"
     assert (mine.palette, mine.fonts, mine.strokes, mine.style) == (
-        original.palette, original.fonts, original.strokes, original.style)
+        original.palette,
+        original.fonts,
+        original.strokes,
+        original.style,
+    )
     # Editing a value is all it takes.
     path.write_text(text.replace(f'floor = "{original.palette["floor"]}"', 'floor = "#123456"'), encoding="utf-8")
     assert load_theme(str(path)).palette["floor"] == "#123456"
@@ -210,19 +214,25 @@ def test_a_layout_brings_its_own_rules_text_and_never_from_outside(tmp_path: Pat
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "x.toml").write_text('extends = "classic"\n\n[game]\nid = "mine"\nrules = "house"\n', encoding="utf-8")
-    (folder / "house.en.md").write_text("# House rules\n\n- Deal {deal_2} cards each to two players.\n",
-                                        encoding="utf-8")
-    result = render_kit(str(folder / "x.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False,
-                                                                              svg=False, check=False))
+    (folder / "house.en.md").write_text(
+        "# House rules\n\n- Deal {deal_2} cards each to two players.\n", encoding="utf-8"
+    )
+    result = render_kit(
+        str(folder / "x.toml"), tmp_path / "out", KitOptions(only=("rules",), previews=False, svg=False, check=False)
+    )
     text = "".join(page.extract_text() or "" for page in pypdf.PdfReader(result.pdf).pages)
     assert "House rules" in text and "Deal 12 cards each to two players." in text
     # A name that climbs out of the folder is not looked for beside the layout.
     (tmp_path / "outside.en.md").write_text("# Stolen\n", encoding="utf-8")
-    (folder / "y.toml").write_text('extends = "classic"\n\n[game]\nid = "mine2"\nrules = "../outside"\n',
-                                   encoding="utf-8")
+    (folder / "y.toml").write_text(
+        'extends = "classic"\n\n[game]\nid = "mine2"\nrules = "../outside"\n', encoding="utf-8"
+    )
     with pytest.raises(Exception) as caught:
-        render_kit(str(folder / "y.toml"), tmp_path / "out",
-                   KitOptions(only=("rules",), previews=False, svg=False, check=False))
+        render_kit(
+            str(folder / "y.toml"),
+            tmp_path / "out",
+            KitOptions(only=("rules",), previews=False, svg=False, check=False),
+        )
     assert "Stolen" not in str(caught.value)
     assert isinstance(caught.value, BoardgenError)
 
@@ -236,8 +246,10 @@ def test_a_theme_font_for_labels_is_used_on_the_pieces(tmp_path: Path) -> None:
     fonts = Path(__file__).parent / "fixtures" / "fonts"
     font = next(fonts.glob("*.ttf"))
     shutil.copy(font, tmp_path / font.name)
-    (tmp_path / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n\n'
-                                     f'[fonts]\nlabels = "{font.name}"\n', encoding="utf-8")
+    (tmp_path / "t.toml").write_text(
+        f'[theme]\nid = "t"\nname = {{ en = "T", fr = "T" }}\nextends = "classic"\n\n[fonts]\nlabels = "{font.name}"\n',
+        encoding="utf-8",
+    )
     theme = load_theme(str(tmp_path / "t.toml"))
     engine, layout = load_game("classic")
     kit = engine.kit()

@@ -22,8 +22,6 @@ from boardgen.rules.simulate import can_fork
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
 
-
-
 def test_the_value_comes_back_with_the_progress_and_from_another_process() -> None:
     def work(progress: Progress | None) -> dict[str, object]:
         assert progress is not None
@@ -153,15 +151,23 @@ def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signu
     is left (a killed render's child and workers are told by the kernel), and an interrupted
     one ends with the usual code and writes no kit."""
     layout = tmp_path / "nine.toml"
-    made = subprocess.run([sys.executable, "-m", "boardgen", "generate", "classic", "--size", "9", "-o", str(layout)],
-                          capture_output=True, cwd=tmp_path)  # not the source tree: the installed package
+    made = subprocess.run(
+        [sys.executable, "-m", "boardgen", "generate", "classic", "--size", "9", "-o", str(layout)],
+        capture_output=True,
+        cwd=tmp_path,
+    )  # not the source tree: the installed package
     assert made.returncode == 0, made.stderr
     out = tmp_path / "unique-output-4d1f"
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
     # Files, not pipes: waiting for a pipe to close would wait for every process holding it.
     log = (tmp_path / "stderr").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", str(layout), "-o", str(out)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=log, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgen", "render", str(layout), "-o", str(out)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        cwd=tmp_path,
+    )
 
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)

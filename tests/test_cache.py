@@ -72,8 +72,9 @@ def plant_old_font_entries(payload: bytes) -> int:
 def sign(store: cache.Store, key: str, payload: bytes, secret: bytes) -> bytes:
     """An entry as boardgen.cache writes it, signed with `secret`."""
     mac = cache._sign(secret, store.name, key, payload).encode()
-    return b" ".join((cache.FORMAT, store.name.encode(), key.encode(), str(len(payload)).encode(), mac)) \
-        + b"\n" + payload
+    return (
+        b" ".join((cache.FORMAT, store.name.encode(), key.encode(), str(len(payload)).encode(), mac)) + b"\n" + payload
+    )
 
 
 def dice(out: Path) -> tuple[int, str]:
@@ -82,6 +83,7 @@ def dice(out: Path) -> tuple[int, str]:
 
 
 # No code from the cache ------------------------------------------------------------------------
+
 
 def test_a_planted_pickle_runs_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
@@ -113,11 +115,13 @@ def test_no_entry_holds_a_pickle(tmp_path: Path) -> None:
 
 # Forged entries ---------------------------------------------------------------------------------
 
+
 def failing_layout_report(tmp_path: Path) -> tuple[str, dict[str, object]]:
     """The key and report of a layout that fails its check, the report forged to say it passes."""
     layout_file = str(FIXTURES / "turn_cap_too_low.toml")
-    result = CliRunner().invoke(cli, ["render", layout_file, "-o", str(tmp_path / "forced"), "--force",
-                                      "--no-preview", "--no-svg"])
+    result = CliRunner().invoke(
+        cli, ["render", layout_file, "-o", str(tmp_path / "forced"), "--force", "--no-preview", "--no-svg"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(next((tmp_path / "forced").rglob("*-playability.json")).read_text(encoding="utf-8"))
     assert report["playable"] is False
@@ -139,12 +143,15 @@ def test_a_forged_verdict_is_ignored_and_said_to_be(tmp_path: Path, caplog: pyte
     forged.parent.mkdir(parents=True, exist_ok=True)
     forged.write_bytes(sign(cache.VERDICTS, key, blob, b"attacker's own key"))
     # ... and plants the entry 8252df2 read too (verdicts/<key>.json, unkeyed digest).
-    digest = hashlib.sha256(json.dumps(report, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                            .encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(
+        json.dumps(report, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    ).hexdigest()
     (cache_root() / "verdicts" / f"{key}.json").write_text(
-        json.dumps({"format": 2, "key": key, "digest": digest, "report": report}), encoding="utf-8")
-    result = CliRunner().invoke(cli, ["render", str(FIXTURES / "turn_cap_too_low.toml"), "-o", str(tmp_path / "x"),
-                                      "--no-preview", "--no-svg"])
+        json.dumps({"format": 2, "key": key, "digest": digest, "report": report}), encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        cli, ["render", str(FIXTURES / "turn_cap_too_low.toml"), "-o", str(tmp_path / "x"), "--no-preview", "--no-svg"]
+    )
     assert result.exit_code == 4, result.output
     assert "ignored a kept verdict not signed with your cache key" in caplog.text
     assert str(forged) in caplog.text
@@ -190,8 +197,13 @@ def test_a_forged_schema_pass_is_ignored(tmp_path: Path, monkeypatch: pytest.Mon
         path = cache_root() / "schema-passes" / mark[:2] / mark
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(sign(cache.SCHEMA_PASSES, mark, b"", b"attacker"))
-    child = subprocess.run([sys.executable, "-m", "boardgen", "validate", str(huge)], capture_output=True,
-                           text=True, timeout=120, cwd=tmp_path)
+    child = subprocess.run(
+        [sys.executable, "-m", "boardgen", "validate", str(huge)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert child.returncode == 2, child.stderr
     assert "ignored a kept schema pass not signed with your cache key" in child.stderr
     assert "tiles.loose" in child.stderr
@@ -199,9 +211,11 @@ def test_a_forged_schema_pass_is_ignored(tmp_path: Path, monkeypatch: pytest.Mon
 
 # Folders and entries that are not the user's own ---------------------------------------------------
 
+
 @pytest.mark.parametrize("where", ["root", "store"])
-def test_a_folder_others_can_write_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str,
-                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_a_folder_others_can_write_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, caplog: pytest.LogCaptureFixture
+) -> None:
     root = tmp_path / "shared"
     root.mkdir(mode=0o700)
     folder = root if where == "root" else root / "drawings"
@@ -214,8 +228,9 @@ def test_a_folder_others_can_write_is_refused(tmp_path: Path, monkeypatch: pytes
     assert not [p for p in folder.rglob("*") if p.is_file()]  # nothing written in it
 
 
-def test_a_folder_of_another_user_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             caplog: pytest.LogCaptureFixture) -> None:
+def test_a_folder_of_another_user_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     if os.getuid() != 0:
         pytest.skip("giving a folder to another user needs root")
     root = tmp_path / "theirs"
@@ -228,8 +243,9 @@ def test_a_folder_of_another_user_is_refused(tmp_path: Path, monkeypatch: pytest
     assert not list(root.iterdir())
 
 
-def test_a_store_folder_that_is_a_link_is_refused_and_pruning_stays_inside(tmp_path: Path,
-                                                                          caplog: pytest.LogCaptureFixture) -> None:
+def test_a_store_folder_that_is_a_link_is_refused_and_pruning_stays_inside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     victim = tmp_path / "victim"
     victim.mkdir()
     (victim / "ab").mkdir()
@@ -249,8 +265,13 @@ def test_a_fifo_a_link_and_a_huge_entry_are_not_read(tmp_path: Path) -> None:
     """Run in a child so that a blocking open fails the test instead of hanging it. The cache is
     filled by a child too: a drawing's key names the fonts its process has registered, and
     earlier tests in this process register others (a fresh process would never ask for those)."""
-    first = subprocess.run([sys.executable, "-m", "boardgen", "dice", "--count", "3", "-o", str(tmp_path / "a")],
-                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    first = subprocess.run(
+        [sys.executable, "-m", "boardgen", "dice", "--count", "3", "-o", str(tmp_path / "a")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert first.returncode == 0, first.stderr
     entries = files("drawings")
     assert len(entries) >= 3
@@ -260,14 +281,20 @@ def test_a_fifo_a_link_and_a_huge_entry_are_not_read(tmp_path: Path) -> None:
     entries[1].symlink_to("/dev/zero")
     with entries[2].open("ab") as out:
         out.truncate(cache.DRAWINGS.max_bytes + 4096)
-    child = subprocess.run([sys.executable, "-m", "boardgen", "dice", "--count", "3", "-o", str(tmp_path / "b")],
-                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    child = subprocess.run(
+        [sys.executable, "-m", "boardgen", "dice", "--count", "3", "-o", str(tmp_path / "b")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert child.returncode == 0, child.stderr
     assert "is not a regular file" in child.stderr and "is a link, not a cache entry" in child.stderr
     assert (tmp_path / "b" / "dice").is_dir()
 
 
 # The key ----------------------------------------------------------------------------------------
+
 
 def test_the_key_is_made_once_private_and_outside_the_cache() -> None:
     cache.VERDICTS.write(KEY, b"{}")
@@ -280,8 +307,9 @@ def test_the_key_is_made_once_private_and_outside_the_cache() -> None:
 
 
 @pytest.mark.parametrize("damage", ["mode", "folder"])
-def test_a_key_others_can_read_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str,
-                                          caplog: pytest.LogCaptureFixture) -> None:
+def test_a_key_others_can_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
     state = tmp_path / "state"
     (state / "boardgen").mkdir(parents=True)
     key = state / "boardgen" / "cache-key"

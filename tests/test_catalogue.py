@@ -30,8 +30,16 @@ GAMES = ("classic", "master", "minos", "grand", "walls")
 MACHINES = ("silhouette", "scanncut", "cricut", "laser")
 SVG = "{http://www.w3.org/2000/svg}"
 # The PDF names each piece's form after its kind; what each name prints, as `--only` calls it.
-FORM_KINDS = {"Card": "card", "Tile": "tile", "Pawn": "pawn", "Disc": "pawn", "Die": "die", "Block": "block",
-              "Token": "token", "Wand": "wand"}
+FORM_KINDS = {
+    "Card": "card",
+    "Tile": "tile",
+    "Pawn": "pawn",
+    "Disc": "pawn",
+    "Die": "die",
+    "Block": "block",
+    "Token": "token",
+    "Wand": "wand",
+}
 GS = shutil.which("gs")
 
 
@@ -57,8 +65,9 @@ def cut_pieces(build: KitBuild) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_home_pdf_prints_every_catalogue_piece_as_often_as_the_game_uses_it(game: str,
-                                                                              builds: dict[str, KitBuild]) -> None:
+def test_the_home_pdf_prints_every_catalogue_piece_as_often_as_the_game_uses_it(
+    game: str, builds: dict[str, KitBuild]
+) -> None:
     build = builds[game]
     forms = printed(build.pdf.data)
     by_kind: Counter[str] = Counter()
@@ -66,8 +75,9 @@ def test_the_home_pdf_prints_every_catalogue_piece_as_often_as_the_game_uses_it(
         prefix = name.split("-", 1)[0]
         if prefix in FORM_KINDS and name != "Card-back":
             by_kind[FORM_KINDS[prefix]] += times
-    wanted = {kind: build.catalogue.copies(kind) for kind in build.catalogue.kinds
-              if kind not in ("board", "score-pad")}
+    wanted = {
+        kind: build.catalogue.copies(kind) for kind in build.catalogue.kinds if kind not in ("board", "score-pad")
+    }
     assert dict(by_kind) == wanted
     # A card design is printed as many times as the deck holds it, and each card has its back.
     for card in build.catalogue.of_kind("card"):
@@ -94,8 +104,9 @@ def _svg_cuts(data: bytes) -> int:
 
 @pytest.mark.parametrize("machine", MACHINES)
 @pytest.mark.parametrize("game", GAMES)
-def test_every_cutting_machine_cuts_every_printed_piece_once(game: str, machine: str,
-                                                             builds: dict[str, KitBuild]) -> None:
+def test_every_cutting_machine_cuts_every_printed_piece_once(
+    game: str, machine: str, builds: dict[str, KitBuild]
+) -> None:
     build = builds[game]
     files, text = cut_files(build.pdf, CutOptions(machine), stem=game)
     if machine in ("silhouette", "laser"):
@@ -144,8 +155,9 @@ def test_the_drivethru_deck_holds_all_32_cards_back_then_front(grand_exports: Pa
     assert sum(int(r["quantity"]) for r in rows if r["piece"].startswith("card:")) == 32
 
 
-def test_press_files_hold_every_design_once_and_the_manifest_every_copy(grand_exports: Path,
-                                                                        builds: dict[str, KitBuild]) -> None:
+def test_press_files_hold_every_design_once_and_the_manifest_every_copy(
+    grand_exports: Path, builds: dict[str, KitBuild]
+) -> None:
     catalogue = builds["grand"].catalogue
     press = PdfReader(grand_exports / "press" / "grand-press.pdf")
     designs = [p for p in catalogue if p.kind != "score-pad"]
@@ -155,13 +167,19 @@ def test_press_files_hold_every_design_once_and_the_manifest_every_copy(grand_ex
     assert {r["piece"] for r in rows} == {p.id for p in designs} | {"card-back:1"}
 
 
-def test_home_cut_cards_and_press_die_lines_round_the_corners_alike(tmp_path: Path,
-                                                                     builds: dict[str, KitBuild]) -> None:
+def test_home_cut_cards_and_press_die_lines_round_the_corners_alike(
+    tmp_path: Path, builds: dict[str, KitBuild]
+) -> None:
     if GS is None:
         pytest.skip("Ghostscript is not installed (CI installs it)")
     files, _ = cut_files(builds["classic"].pdf, CutOptions("scanncut"), stem="classic")
-    rects = [e for name, data in files.items() if name.endswith(".svg")
-             for e in ET.fromstring(data).iter(f"{SVG}rect") if (e.get("id") or "").startswith("card:")]
+    rects = [
+        e
+        for name, data in files.items()
+        if name.endswith(".svg")
+        for e in ET.fromstring(data).iter(f"{SVG}rect")
+        if (e.get("id") or "").startswith("card:")
+    ]
     assert rects and {e.get("rx") for e in rects} == {"3"}
     result = CliRunner().invoke(cli, ["export", "classic", "--for", "press", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -175,13 +193,13 @@ def test_a_service_added_as_a_file_is_listed_and_exported(tmp_path: Path, monkey
     (folder / "cardshop.toml").write_text(
         '# A card printer of our town\n[service]\nname = "Our card shop"\nfaces = "png"\nbleed_mm = 2.0\n'
         'safe_mm = 3.0\ndpi = 300\ncorner_mm = 3.0\n\n[sizes.mini-euro]\nname = "Mini"\npixels = [567, 838]\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     listed = CliRunner().invoke(cli, ["list"])
     assert listed.exit_code == 0 and "cardshop" in listed.output and "Our card shop" in listed.output
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["export", "classic", "--for", "cardshop", "--cards", "mini-euro",
-                                      "-o", str(out)])
+    result = CliRunner().invoke(cli, ["export", "classic", "--for", "cardshop", "--cards", "mini-euro", "-o", str(out)])
     assert result.exit_code == 0, result.output
     from PIL import Image
 
@@ -189,21 +207,23 @@ def test_a_service_added_as_a_file_is_listed_and_exported(tmp_path: Path, monkey
     assert fronts and {Image.open(f).size for f in fronts} == {(567, 838)}
 
 
-def test_a_broken_service_file_is_named_with_its_key_and_line(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_service_file_is_named_with_its_key_and_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "boardgen" / "services"
     folder.mkdir(parents=True)
-    (folder / "odd.toml").write_text('[service]\nname = "Odd"\nfaces = "png"\nbleed_mm = 3.0\ndpi = "many"\n',
-                                     encoding="utf-8")
+    (folder / "odd.toml").write_text(
+        '[service]\nname = "Odd"\nfaces = "png"\nbleed_mm = 3.0\ndpi = "many"\n', encoding="utf-8"
+    )
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    result = CliRunner().invoke(cli, ["export", "classic", "--for", "odd", "--cards", "poker",
-                                      "-o", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        cli, ["export", "classic", "--for", "odd", "--cards", "poker", "-o", str(tmp_path / "out")]
+    )
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "odd.toml:5: service.dpi: expected integer" in result.output
 
 
-def test_build_kit_makes_classic_in_memory_without_writing_a_file(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_build_kit_makes_classic_in_memory_without_writing_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     build = boardgen.build_kit("classic", KitOptions(check=False))
     assert list(tmp_path.iterdir()) == []

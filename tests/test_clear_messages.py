@@ -22,14 +22,17 @@ def run(*args: str) -> tuple[int, str, BaseException | None]:
     return result.exit_code, result.output, crashed
 
 
-@pytest.mark.parametrize("args", [
-    ["render", f"{LONG}.toml", "-o", "{tmp}/o"],
-    ["render", "classic", "-o", f"{{tmp}}/{LONG}", "--no-preview"],
-    ["render", "classic", "-o", f"{{tmp}}/{LONG}/kits", "--no-preview"],
-    ["render", "classic", "--theme", f"{LONG}.toml", "-o", "{tmp}/o"],
-    ["validate", f"{{tmp}}/{LONG}/x.toml"],
-    ["validate", f"{{tmp}}/{'b' * 250}/{'c' * 250}/" * 10 + "x.toml"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", f"{LONG}.toml", "-o", "{tmp}/o"],
+        ["render", "classic", "-o", f"{{tmp}}/{LONG}", "--no-preview"],
+        ["render", "classic", "-o", f"{{tmp}}/{LONG}/kits", "--no-preview"],
+        ["render", "classic", "--theme", f"{LONG}.toml", "-o", "{tmp}/o"],
+        ["validate", f"{{tmp}}/{LONG}/x.toml"],
+        ["validate", f"{{tmp}}/{'b' * 250}/{'c' * 250}/" * 10 + "x.toml"],
+    ],
+)
 def test_a_file_name_too_long_is_a_message(tmp_path: Path, args: list[str]) -> None:
     code, output, crashed = run(*(a.format(tmp=tmp_path) for a in args))
     assert crashed is None, output
@@ -47,10 +50,13 @@ def grand_with(tmp_path: Path, old: str, new: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("old,new,key", [
-    (r"\[fields\]\n", "[fields]\n" + "9" * 5001 + " = [0, 0]\n", "fields.999"),
-    (r'at = "\d+"', 'at = "' + "7" * 5001 + '"', "branches[0].at"),
-])
+@pytest.mark.parametrize(
+    "old,new,key",
+    [
+        (r"\[fields\]\n", "[fields]\n" + "9" * 5001 + " = [0, 0]\n", "fields.999"),
+        (r'at = "\d+"', 'at = "' + "7" * 5001 + '"', "branches[0].at"),
+    ],
+)
 def test_a_grand_field_number_of_5001_digits_is_a_message(tmp_path: Path, old: str, new: str, key: str) -> None:
     code, output, crashed = run("validate", grand_with(tmp_path, old, new))
     assert crashed is None, output
@@ -59,20 +65,33 @@ def test_a_grand_field_number_of_5001_digits_is_a_message(tmp_path: Path, old: s
     assert max(len(line) for line in output.splitlines()) < 500  # the number is shortened, not printed whole
 
 
-@pytest.mark.parametrize("svg,said", [
-    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg>',
-     "has viewBox='0 0 1e-300 1e-300': it needs four finite numbers, width and height at least 1e-06"),
-    ('<svg xmlns="http://www.w3.org/2000/svg" width="1e-300px" height="1e-300px"><rect width="1" height="1"/></svg>',
-     "has a width or height under 1e-06"),
-    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><svg width="10" height="10" '
-     'viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg></svg>',
-     "has viewBox='0 0 1e-300 1e-300': it needs four numbers, width and height at least 1e-06"),
-])
+@pytest.mark.parametrize(
+    "svg,said",
+    [
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg>',
+            "has viewBox='0 0 1e-300 1e-300': it needs four finite numbers, width and height at least 1e-06",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="1e-300px" height="1e-300px">'
+            '<rect width="1" height="1"/></svg>',
+            "has a width or height under 1e-06",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><svg width="10" height="10" '
+            'viewBox="0 0 1e-300 1e-300"><rect width="1" height="1"/></svg></svg>',
+            "has viewBox='0 0 1e-300 1e-300': it needs four numbers, width and height at least 1e-06",
+        ),
+    ],
+)
 def test_a_picture_scaled_past_a_pdf_number_is_a_message(tmp_path: Path, svg: str, said: str) -> None:
     (tmp_path / "pic.svg").write_text(svg, encoding="utf-8")
     theme = tmp_path / "mine.toml"
-    theme.write_text('[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
-                     '[art]\nbook = "pic.svg"\n', encoding="utf-8")
+    theme.write_text(
+        '[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
+        '[art]\nbook = "pic.svg"\n',
+        encoding="utf-8",
+    )
     code, output, crashed = run("render", "classic", "--theme", str(theme), "-o", str(tmp_path / "o"), "--no-preview")
     assert crashed is None, output
     assert code == 2, output

@@ -39,8 +39,7 @@ def assert_clean_error(result: Result, *, code: int | None = None, quiet: bool =
     """A handled error: non-zero exit, one 'boardgen: error:' message on stderr, no traceback
     (and nothing on stdout if quiet). Returns the message."""
     # CliRunner swallows uncaught exceptions into result.exception; a handled error is a SystemExit.
-    assert isinstance(result.exception, SystemExit), (
-        f"unhandled {type(result.exception).__name__}: {result.exception}")
+    assert isinstance(result.exception, SystemExit), f"unhandled {type(result.exception).__name__}: {result.exception}"
     assert result.exit_code != 0
     if code is not None:
         assert result.exit_code == code, result.stderr
@@ -79,8 +78,9 @@ def classic_with_treasure_name(folder: Path, english: str) -> Path:
     original = 'name = { en = "Book", fr = "Grimoire", de = "Zauberbuch" }'
     assert original in text
     path = folder / "classic-cjk.toml"
-    path.write_text(text.replace(original, f'name = {{ en = "{english}", fr = "Grimoire", de = "Zauberbuch" }}'),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace(original, f'name = {{ en = "{english}", fr = "Grimoire", de = "Zauberbuch" }}'), encoding="utf-8"
+    )
     return path
 
 
@@ -97,6 +97,7 @@ def good_kit(tmp_path_factory) -> Path:
 
 
 # Help, list, schema --------------------------------------------------------------------------
+
 
 def test_help():
     result = run("--help")
@@ -145,6 +146,7 @@ def test_schema_is_valid_json(kind):
 
 # Usage errors ---------------------------------------------------------------------------------
 
+
 def test_unknown_game_suggests_the_right_one(tmp_path):
     message = assert_clean_error(run("render", "clasic", "-o", tmp_path), code=2)
     assert "unknown game 'clasic'" in message
@@ -170,17 +172,21 @@ def test_unknown_paper(tmp_path, paper):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("args", [
-    ("render", "classic", "--all"),
-    ("render", "--back-offset", "1"),
-    ("render", "--sheets", "one"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("render", "classic", "--all"),
+        ("render", "--back-offset", "1"),
+        ("render", "--sheets", "one"),
+    ],
+)
 def test_bad_option_values(tmp_path, args):
     assert_clean_error(run(*args, "-o", tmp_path), code=2)
     assert list(tmp_path.iterdir()) == []
 
 
 # Data errors ---------------------------------------------------------------------------------
+
 
 def test_broken_layout_file_passed_as_a_path(tmp_path):
     path = BAD / "broken_syntax.toml"
@@ -199,7 +205,8 @@ def test_all_problems_of_a_layout_are_listed(tmp_path):
 
 def test_theme_naming_a_font_that_is_not_bundled(tmp_path):
     message = assert_clean_error(
-        run("render", "--theme", BAD / "theme_unknown_font.toml", "-o", tmp_path, "--no-preview"), code=2)
+        run("render", "--theme", BAD / "theme_unknown_font.toml", "-o", tmp_path, "--no-preview"), code=2
+    )
     assert "'Comic Sans MS'" in message
     assert "not bundled" in message
     assert "DejaVu Sans" in message  # what is available
@@ -220,6 +227,7 @@ def test_extends_that_is_not_a_string(tmp_path):
 
 # Output errors -------------------------------------------------------------------------------
 
+
 def test_output_folder_under_a_regular_file(tmp_path):
     blocker = tmp_path / "file.txt"
     blocker.write_text("not a folder", encoding="utf-8")
@@ -230,10 +238,14 @@ def test_output_folder_under_a_regular_file(tmp_path):
 
 # A failed render leaves the kit on disk untouched ------------------------------------------------
 
+
 def broken_art_theme(folder: Path) -> Path:
     path = folder / "missing-art.toml"
-    path.write_text('[theme]\nid = "missing-art"\nname = { en = "M", fr = "M" }\nextends = "classic"\n'
-                    '\n[art]\nbook = "nowhere.svg"\n', encoding="utf-8")
+    path.write_text(
+        '[theme]\nid = "missing-art"\nname = { en = "M", fr = "M" }\nextends = "classic"\n'
+        '\n[art]\nbook = "nowhere.svg"\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -287,6 +299,7 @@ def test_failure_while_making_previews_leaves_the_kit_untouched(good_kit, tmp_pa
 
 # Renders that work --------------------------------------------------------------------------------
 
+
 def test_french_kit_has_french_labels(tmp_path):
     result = run("render", "classic", "--lang", "fr", "-o", tmp_path, "--no-preview", "--no-svg")
     assert result.exit_code == 0, result.output
@@ -325,6 +338,5 @@ def test_negative_seed_is_refused(tmp_path):
 
 
 def test_paper_too_small_names_the_piece(tmp_path):
-    message = assert_clean_error(run("render", "classic", "--paper", "100x100", "-o", tmp_path),
-                                 code=2)
+    message = assert_clean_error(run("render", "classic", "--paper", "100x100", "-o", tmp_path), code=2)
     assert "pawn does not fit" in message and "larger paper" in message

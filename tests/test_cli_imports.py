@@ -23,10 +23,19 @@ HEAVY = ("numpy", "shapely", "pypdfium2", "optuna", "reportlab.platypus")
 def imported(args: list[str], tmp_path: Path) -> tuple[set[str], subprocess.CompletedProcess[str]]:
     """Every module the process imported (from its -X importtime log), and the process."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "BOARDGEN_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "boardgen", *args], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=600)
-    names = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
-             if line.startswith("import time:") and "|" in line}
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "boardgen", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
     return names, proc
 
 
@@ -56,8 +65,10 @@ def test_an_unknown_language_is_still_refused_by_name(lang: str, tmp_path: Path)
 
 
 def test_a_render_without_a_laser_loads_neither_shapely_nor_the_tuner(tmp_path: Path) -> None:
-    names, proc = imported(["render", "classic", "--only", "cards", "--no-check", "--no-preview", "--no-svg",
-                            "-o", str(tmp_path / "out")], tmp_path)
+    names, proc = imported(
+        ["render", "classic", "--only", "cards", "--no-check", "--no-preview", "--no-svg", "-o", str(tmp_path / "out")],
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out" / "classic" / "classic-a4-only-cards.pdf").is_file()
     assert "reportlab.pdfgen.canvas" in names  # it did draw

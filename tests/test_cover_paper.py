@@ -20,8 +20,22 @@ def test_every_cover_fits_its_paper_or_the_paper_is_refused(tmp_path: Path, game
     printed = 0
     for spec in PAPERS:
         out = tmp_path / spec
-        result = CliRunner().invoke(cli, ["render", game, "--paper", spec, "--only", "cover", "--no-check",
-                                          "--no-preview", "--no-svg", "-o", str(out)])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "render",
+                game,
+                "--paper",
+                spec,
+                "--only",
+                "cover",
+                "--no-check",
+                "--no-preview",
+                "--no-svg",
+                "-o",
+                str(out),
+            ],
+        )
         if result.exit_code != 0:
             assert result.exit_code == 2 and "Traceback" not in result.output, result.output
             assert "paper" in result.output, result.output  # a message that names what to change

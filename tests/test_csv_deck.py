@@ -29,7 +29,7 @@ def as_csv(game: str, key: str, folder: Path, columns: list[str]) -> tuple[Path,
             row = []
             for column in columns:
                 value = card
-                for part in (["name", column] if LANGUAGE_CODE.match(column) else column.split(".")):
+                for part in ["name", column] if LANGUAGE_CODE.match(column) else column.split("."):
                     value = value.get(part, "") if isinstance(value, dict) else ""
                 row.append(value)
             writer.writerow(row)
@@ -55,8 +55,21 @@ def test_objects_with_numbers_from_csv_equal_master(tmp_path):
 
 
 def test_event_cards_with_tables_from_csv_equal_grand(tmp_path):
-    columns = ["id", "sequence", "count", "title.en", "title.fr", "title.de", "text.en", "text.fr", "text.de",
-               "effect.kind", "effect.steps", "effect.turns", "effect.field"]
+    columns = [
+        "id",
+        "sequence",
+        "count",
+        "title.en",
+        "title.fr",
+        "title.de",
+        "text.en",
+        "text.fr",
+        "text.de",
+        "effect.kind",
+        "effect.steps",
+        "effect.turns",
+        "effect.field",
+    ]
     layout, _ = as_csv("grand", "deck", tmp_path, columns)
     assert load("game", str(layout)).data == load("game", "grand").data
 
@@ -71,16 +84,21 @@ def test_a_bad_card_is_reported_at_its_csv_line(tmp_path):
     with pytest.raises(DataError) as caught:
         load("game", str(layout))
     problems = [str(p) for p in caught.value.problems]
-    assert problems == [f"{table}:5: treasures[3].id: 'Crown' does not match the expected form lower-case "
-                        "letters, digits and '-', e.g. 'my-game'"]
+    assert problems == [
+        f"{table}:5: treasures[3].id: 'Crown' does not match the expected form lower-case "
+        "letters, digits and '-', e.g. 'my-game'"
+    ]
 
 
-@pytest.mark.parametrize("header, said", [
-    ("id,en,en", "column 'en' appears twice"),
-    ("id,Name", "column 2 'Name': a column is a key such as id, art, en, title.fr (at most four parts)"),
-    ("id,a.b.c.d.e", "column 2 'a.b.c.d.e': a column is a key such as id, art, en, title.fr (at most four parts)"),
-    (",".join(f"c{n}" for n in range(65)), "65 columns; a deck has at most 64"),
-])
+@pytest.mark.parametrize(
+    "header, said",
+    [
+        ("id,en,en", "column 'en' appears twice"),
+        ("id,Name", "column 2 'Name': a column is a key such as id, art, en, title.fr (at most four parts)"),
+        ("id,a.b.c.d.e", "column 2 'a.b.c.d.e': a column is a key such as id, art, en, title.fr (at most four parts)"),
+        (",".join(f"c{n}" for n in range(65)), "65 columns; a deck has at most 64"),
+    ],
+)
 def test_a_bad_header_is_reported_on_line_1(tmp_path, header, said):
     layout, table = as_csv("classic", "treasures", tmp_path, ["id", "en"])
     rows = table.read_text(encoding="utf-8").splitlines()
@@ -110,7 +128,8 @@ def test_a_language_missing_from_a_csv_deck_is_one_missing_column(tmp_path):
     with pytest.raises(LanguageError) as caught:
         render_kit(str(layout), tmp_path / "out", KitOptions(lang="fr", previews=False, check=False))
     assert [str(p) for p in caught.value.problems] == [
-        f"{table}:1: treasures: no 'fr' text in 24 cards (lines 2-25): fill a column 'fr'"]
+        f"{table}:1: treasures: no 'fr' text in 24 cards (lines 2-25): fill a column 'fr'"
+    ]
 
 
 def test_a_missing_picture_names_the_csv_file_line_column_and_the_closest_picture(tmp_path):
@@ -126,7 +145,8 @@ def test_a_missing_picture_names_the_csv_file_line_column_and_the_closest_pictur
         require_pictures(load_theme("classic"), game)
     assert [str(p) for p in caught.value.problems] == [
         f"{table}:2: treasures[0].art: no picture 'crwn' (line 2, column 'art'); the closest picture is 'crown'; "
-        "or give the theme a file for it in [art] (layouts/themes/classic.toml)"]
+        "or give the theme a file for it in [art] (layouts/themes/classic.toml)"
+    ]
 
 
 def test_an_unclosed_quote_says_where_it_opened(tmp_path):
@@ -138,8 +158,10 @@ def test_an_unclosed_quote_says_where_it_opened(tmp_path):
     with pytest.raises(DataError) as caught:
         load("game", str(layout))
     said = [str(p) for p in caught.value.problems]
-    assert f"{table}:6: a quote opens on line 6 (column 3 'fr') and never closes, so every line after it would be " \
-           'one cell: close it, and write a quote inside a cell as two ("")' in said
+    assert (
+        f"{table}:6: a quote opens on line 6 (column 3 'fr') and never closes, so every line after it would be "
+        'one cell: close it, and write a quote inside a cell as two ("")' in said
+    )
     # A quoted cell with a quote doubled inside it, even across lines, is fine.
     lines[5] = lines[5].replace(',"', ',"Trousseau ""doré""\n', 1) + '"'
     table.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -31,9 +31,15 @@ def cut_path(piece: str, shape: str, x: float, y: float, w: float, h: float, **m
 CARD = cut_path("card:book", "rounded", 20.0, 30.0, 63.0, 88.0, radius=3.0)
 TILE = cut_path("tile:07", "rect", 100.0, 30.0, 35.0, 35.0)
 TOKEN = cut_path("token:5", "circle", 140.0, 30.0, 20.0, 20.0, radius=10.0)
-BLOCK = cut_path("block:a6", "polygon", 100.0, 100.0, 40.0, 40.0,
-                points=((100.0, 100.0), (140.0, 100.0), (140.0, 120.0), (120.0, 120.0), (120.0, 140.0),
-                        (100.0, 140.0)))
+BLOCK = cut_path(
+    "block:a6",
+    "polygon",
+    100.0,
+    100.0,
+    40.0,
+    40.0,
+    points=((100.0, 100.0), (140.0, 100.0), (140.0, 120.0), (120.0, 120.0), (120.0, 140.0), (100.0, 140.0)),
+)
 PAWN = cut_path("pawn:red", "rect", 20.0, 150.0, 25.0, 80.0, folds=(((20.0, 190.0), (45.0, 190.0)),))
 PIECES = [CARD, TILE, TOKEN, BLOCK, PAWN]
 
@@ -71,7 +77,7 @@ def test_dxf_outlines_are_the_pieces_trims() -> None:
         got = _dxf_polygon(entity)
         want = piece.polygon() if piece.shape != "circle" else ShapelyPoint(*piece.centre).buffer(10.0, quad_segs=256)
         if piece.shape == "rounded":  # the hand-worked area of a rounded rectangle
-            area = piece.w * piece.h - (4 - math.pi) * piece.radius ** 2
+            area = piece.w * piece.h - (4 - math.pi) * piece.radius**2
             assert got.area == pytest.approx(area, abs=0.01)
         assert got.symmetric_difference(want).area < 0.05
         assert got.hausdorff_distance(want) < 0.05
@@ -144,10 +150,12 @@ def test_laser_layout_keeps_two_mm_between_cut_paths_on_the_bed() -> None:
         for o in bed:
             assert o.x >= 2.0 - 1e-9 and o.y >= 2.0 - 1e-9 and o.right <= 298.0 + 1e-9 and o.bottom <= 198.0 + 1e-9
         for i, a in enumerate(shapes):
-            for b in shapes[i + 1:]:
+            for b in shapes[i + 1 :]:
                 assert a.distance(b) >= 2.0 - 1e-6
-    assert all(o.w == pytest.approx(p.w + 0.15) for o, p in zip(sorted(placed, key=lambda o: o.piece),
-                                                                 sorted(pieces, key=lambda o: o.piece), strict=True))
+    assert all(
+        o.w == pytest.approx(p.w + 0.15)
+        for o, p in zip(sorted(placed, key=lambda o: o.piece), sorted(pieces, key=lambda o: o.piece), strict=True)
+    )
 
 
 def test_bed_too_small_or_misspelt_is_said() -> None:
@@ -158,18 +166,26 @@ def test_bed_too_small_or_misspelt_is_said() -> None:
     assert bed_size("600x400") == (600.0, 400.0)
 
 
-
 def test_a_dxf_is_the_same_whatever_pythons_string_hashing() -> None:
     """ezdxf orders its CLASS entries by a set of names: a DXF must not change from run to run."""
     import subprocess
     import sys
 
-    script = ("import sys\nfrom boardgen.cut.files import dxf\nfrom boardgen.geometry import Placement, Rect\n"
-              "pieces = [Placement('tile:1', 'tile', 'card', 0, 'rect', Rect(10, 10, 30, 30)),\n"
-              "          Placement('token:1', 'token', 'card', 0, 'circle', Rect(50, 10, 20, 20), radius=10),\n"
-              "          Placement('card:a', 'card', 'card', 0, 'rounded', Rect(10, 50, 63, 88), radius=3,\n"
-              "                    folds=(((10, 60), (73, 60)),))]\n"
-              "sys.stdout.buffer.write(dxf(pieces, 297.0))\n")
-    outputs = {subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
-                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3, 4, 5)}
+    script = (
+        "import sys\nfrom boardgen.cut.files import dxf\nfrom boardgen.geometry import Placement, Rect\n"
+        "pieces = [Placement('tile:1', 'tile', 'card', 0, 'rect', Rect(10, 10, 30, 30)),\n"
+        "          Placement('token:1', 'token', 'card', 0, 'circle', Rect(50, 10, 20, 20), radius=10),\n"
+        "          Placement('card:a', 'card', 'card', 0, 'rounded', Rect(10, 50, 63, 88), radius=3,\n"
+        "                    folds=(((10, 60), (73, 60)),))]\n"
+        "sys.stdout.buffer.write(dxf(pieces, 297.0))\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in (1, 2, 3, 4, 5)
+    }
     assert len(outputs) == 1 and next(iter(outputs)).startswith(b"  0\nSECTION")

@@ -93,11 +93,13 @@ def test_one_dxf_per_page_of_pieces_each_outline_on_its_printed_trim(silhouette:
                 # each edge lies on a printed trim line: a crop mark extending it (a grid's marks
                 # stand at the ends of its rows and columns) or a cut line drawn on the piece
                 for x in (x0, x1):
-                    assert any(abs(v - x) <= TOL for v, _, _ in vertical), \
+                    assert any(abs(v - x) <= TOL for v, _, _ in vertical), (
                         f"page {index + 1}: no printed trim at x = {x:.2f}"
+                    )
                 for y in (y0, y1):
-                    assert any(abs(h - y) <= TOL for h, _, _ in horizontal), \
+                    assert any(abs(h - y) <= TOL for h, _, _ in horizontal), (
                         f"page {index + 1}: no printed trim at y = {y:.2f}"
+                    )
 
 
 def test_silhouette_marks_printed_where_the_specification_puts_them(silhouette: Any) -> None:
@@ -110,11 +112,18 @@ def test_silhouette_marks_printed_where_the_specification_puts_them(silhouette: 
         assert len(pdf.pages) == 1 + len({p.page for p in silhouette.placements if _cut(p)})
         for page in pdf.pages[1:]:
             w, h = page.width / MM, page.height / MM
-            black = [(round(r["x0"] / MM, 2), round(r["top"] / MM, 2), round(r["width"] / MM, 2),
-                      round(r["height"] / MM, 2)) for r in page.rects
-                     if r["fill"] and tuple(r.get("non_stroking_color") or ()) in ((0,), (0, 0, 0), (0.0, 0.0, 0.0))]
-            want = {(10.0, 10.0, 5.0, 5.0), (round(w - 15, 2), 10.0, 5.0, 1.0), (round(w - 11, 2), 10.0, 1.0, 5.0),
-                    (10.0, round(h - 11, 2), 5.0, 1.0), (10.0, round(h - 15, 2), 1.0, 5.0)}
+            black = [
+                (round(r["x0"] / MM, 2), round(r["top"] / MM, 2), round(r["width"] / MM, 2), round(r["height"] / MM, 2))
+                for r in page.rects
+                if r["fill"] and tuple(r.get("non_stroking_color") or ()) in ((0,), (0, 0, 0), (0.0, 0.0, 0.0))
+            ]
+            want = {
+                (10.0, 10.0, 5.0, 5.0),
+                (round(w - 15, 2), 10.0, 5.0, 1.0),
+                (round(w - 11, 2), 10.0, 1.0, 5.0),
+                (10.0, round(h - 11, 2), 5.0, 1.0),
+                (10.0, round(h - 15, 2), 1.0, 5.0),
+            }
             assert want <= set(black), sorted(set(black))
             for char in page.chars:  # nothing printed in the marks' corners (clipped art off the page aside)
                 x, y = char["x0"] / MM, char["top"] / MM
@@ -224,8 +233,10 @@ def test_fold_over_cards_cut_round_front_and_back_with_the_fold_scored(tmp_path:
     width), and the fold between them is on the SCORE layer, on the printed fold mark's x."""
     result = _render(tmp_path, cut="silhouette", backs="fold")
     fronts = [p for p in result.placements if p.kind == "card"]
-    assert fronts and all(any(b.kind == "card-back" and b.page == p.page and b.piece == p.piece
-                              for b in result.placements) for p in fronts)
+    assert fronts and all(
+        any(b.kind == "card-back" and b.page == p.page and b.piece == p.piece for b in result.placements)
+        for p in fronts
+    )
     with pdfplumber.open(result.pdf) as pdf:
         for index in sorted({p.page for p in fronts}):
             path = _file(result, "silhouette", index)

@@ -43,8 +43,12 @@ def test_the_command_writes_one_file_and_refuses_what_cannot_fold(tmp_path: Path
     result = runner.invoke(cli, ["dice", "-o", str(tmp_path), "--count", "3"])
     assert result.exit_code == 0, result.output
     assert [p.name for p in (tmp_path / "dice").iterdir()] == ["dice-a4.pdf"]
-    for args, message in ((["--face", "5"], "10 to 40 mm"), (["--face", "nan"], "--face: must be a finite number"),
-                          (["--paper", "100x120", "--face", "30"], "does not fit"), (["--count", "0"], "--count")):
+    for args, message in (
+        (["--face", "5"], "10 to 40 mm"),
+        (["--face", "nan"], "--face: must be a finite number"),
+        (["--paper", "100x120", "--face", "30"], "does not fit"),
+        (["--count", "0"], "--count"),
+    ):
         result = runner.invoke(cli, ["dice", "-o", str(tmp_path), *args])
         assert result.exit_code != 0 and message in result.output, result.output
 

@@ -89,8 +89,20 @@ def test_an_entry_is_data_that_names_no_code(conversions: list[str]) -> None:
             assert isinstance(name, str) and isinstance(state, dict)
             return {name}.union(*(kinds(child) for child in state.get("contents", []) if name in ("Drawing", "Group")))
 
-        assert kinds(tree) <= {"Drawing", "Group", "Rect", "Circle", "Path", "Polygon", "Line", "String",
-                               "NoStrokePath", "ClippingPath", "Ellipse", "PolyLine"}
+        assert kinds(tree) <= {
+            "Drawing",
+            "Group",
+            "Rect",
+            "Circle",
+            "Path",
+            "Polygon",
+            "Line",
+            "String",
+            "NoStrokePath",
+            "ClippingPath",
+            "Ellipse",
+            "PolyLine",
+        }
 
 
 def test_a_changed_font_file_or_svg_changes_the_key() -> None:
@@ -124,8 +136,10 @@ def result_layout_treasures() -> list[object]:
 
 # A kit's SVGs ---------------------------------------------------------------------------------
 
-PICTURE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-           '<rect x="1" y="1" width="8" height="{size}" fill="#000"/></svg>')
+PICTURE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+    '<rect x="1" y="1" width="8" height="{size}" fill="#000"/></svg>'
+)
 
 
 @pytest.fixture
@@ -147,8 +161,11 @@ def draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def own_theme(folder: Path, size: int) -> str:
     (folder / "mine.svg").write_text(PICTURE.format(size=size), encoding="utf-8")
     path = folder / "mine.toml"
-    path.write_text('[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
-                    '[art]\nbook = "mine.svg"\n', encoding="utf-8")
+    path.write_text(
+        '[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
+        '[art]\nbook = "mine.svg"\n',
+        encoding="utf-8",
+    )
     return str(path)
 
 
@@ -192,6 +209,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 # Size -----------------------------------------------------------------------------------------
+
 
 def test_the_cache_is_pruned_oldest_first() -> None:
     keys = [f"{index:02d}" * 32 for index in range(6)]

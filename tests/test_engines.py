@@ -49,8 +49,9 @@ def test_the_harness_checks_every_bundled_game(game):
     # The kit shows the same start the check looks at.
     assert engine.kit().setup(layout, seed) == engine.setup(layout, seed)
     calls: list[tuple[int, int]] = []
-    report = check(engine, layout, seed, games=2, workers=1,
-                   progress=lambda done, total, label: calls.append((done, total)))
+    report = check(
+        engine, layout, seed, games=2, workers=1, progress=lambda done, total, label: calls.append((done, total))
+    )
     assert report.game == layout.id and report.seed == seed
     assert set(report.stats["self_play"]) == {str(k) for k in engine.player_counts(layout)}
     assert all(sim["games"] == 2 for sim in report.stats["self_play"].values())
@@ -78,7 +79,8 @@ def modules() -> dict[str, Path]:
 def _type_checking_only(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
@@ -119,7 +121,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 cycle = walk(nxt)
                 if cycle:

@@ -116,8 +116,9 @@ def test_drivethru_deck_is_back_then_front_per_card_with_eighth_inch_bleed(drive
         bleed = [float(v) for v in page["/BleedBox"]]
         assert (media[2] - media[0], media[3] - media[1]) == pytest.approx((2.75 * 72, 3.75 * 72), abs=0.1)
         assert bleed == pytest.approx(media, abs=0.01)
-        assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == \
-            pytest.approx([9.0] * 4, abs=0.05 * MM)  # 1/8 in
+        assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == pytest.approx(
+            [9.0] * 4, abs=0.05 * MM
+        )  # 1/8 in
     backs = [_render(drivethru, i) for i in (0, 2, 4)]
     fronts = [_render(drivethru, i) for i in (1, 3)]
     assert np.abs(backs[0] - backs[1]).mean() < 1 and np.abs(backs[0] - backs[2]).mean() < 1
@@ -128,8 +129,21 @@ def _cmyk_ink(pdf: Path, dpi: int = 40) -> int:
     """Total ink at the worst pixel, read by Ghostscript's own CMYK raster (not boardgen's)."""
     folder = pdf.parent / "ink-check"
     folder.mkdir(exist_ok=True)
-    subprocess.run([GS or "gs", "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{dpi}",
-                    "-o", str(folder / "p%03d.tif"), str(pdf)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            GS or "gs",
+            "-q",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-sDEVICE=tiff32nc",
+            f"-r{dpi}",
+            "-o",
+            str(folder / "p%03d.tif"),
+            str(pdf),
+        ],
+        check=True,
+        capture_output=True,
+    )
     worst = 0
     for tif in folder.glob("*.tif"):
         with Image.open(tif) as image:
@@ -157,8 +171,11 @@ def _colour_spaces(reader: PdfReader) -> set[str]:
     for resources in _resources(reader):
         for space in (resources.get("/ColorSpace") or {}).values():
             space = space.get_object()
-            found.add(str(space[0]) + (" " + str(space[1]) if str(space[0]) == "/Separation" else "")
-                      if isinstance(space, list) else str(space))
+            found.add(
+                str(space[0]) + (" " + str(space[1]) if str(space[0]) == "/Separation" else "")
+                if isinstance(space, list)
+                else str(space)
+            )
         for xobject in (resources.get("/XObject") or {}).values():
             xobject = xobject.get_object()
             if "/ColorSpace" in xobject:
@@ -197,8 +214,9 @@ def test_press_pages_have_trim_and_bleed_3_mm_apart_and_the_die_line_on_the_trim
     for page in reader.pages:
         trim = [float(v) for v in page["/TrimBox"]]
         bleed = [float(v) for v in page["/BleedBox"]]
-        assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == \
-            pytest.approx([3 * MM] * 4, abs=0.05 * MM)
+        assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == pytest.approx(
+            [3 * MM] * 4, abs=0.05 * MM
+        )
         sizes.append(((trim[2] - trim[0]) / MM, (trim[3] - trim[1]) / MM))
     # The cards' trim is the layout's card, the tokens' the token's diameter.
     assert sum(1 for s in sizes if s == pytest.approx(layout.card_size_mm, abs=0.05)) == len(layout.objects) + 1
@@ -219,8 +237,7 @@ def test_press_die_line_is_a_die_cut_separation_that_overprints_and_nothing_is_r
     spaces = _colour_spaces(reader)
     assert "/Separation /die-cut" in spaces
     assert not spaces & {"/DeviceRGB", "/CalRGB"}
-    states = [s.get_object() for resources in _resources(reader)
-              for s in (resources.get("/ExtGState") or {}).values()]
+    states = [s.get_object() for resources in _resources(reader) for s in (resources.get("/ExtGState") or {}).values()]
     assert any(bool(s.get("/OP")) for s in states)
     assert "/GTS_PDFX" in [i.get_object()["/S"] for i in reader.trailer["/Root"]["/OutputIntents"]]
     svg = (press / "dielines" / "card-back.svg").read_text(encoding="utf-8")
@@ -243,7 +260,7 @@ def test_press_pages_are_the_pieces_as_drawn_not_turned(press: Path) -> None:
     alone.close()
     page = _render(press / "master-press.pdf", 0, dpi=25.4)
     h, w = expected.shape[:2]
-    got = page[3:3 + h, 3:3 + w]  # the trim, 3 mm in
+    got = page[3 : 3 + h, 3 : 3 + w]  # the trim, 3 mm in
 
     def red(image: np.ndarray) -> tuple[float, float]:
         """Where the red pawn's start is, as a share of the board's height and width."""
@@ -260,8 +277,9 @@ def test_preflight_passes_the_press_file_and_names_what_a_plain_kit_lacks(press:
     result = CliRunner().invoke(cli, ["preflight", str(press / "master-press.pdf"), "--for", "press"])
     assert result.exit_code == 0, result.output
     assert "problems: none" in result.output
-    render = CliRunner().invoke(cli, ["render", "classic", "-o", str(tmp_path), "--no-check", "--no-preview",
-                                      "--no-svg", "--only", "cards"])
+    render = CliRunner().invoke(
+        cli, ["render", "classic", "-o", str(tmp_path), "--no-check", "--no-preview", "--no-svg", "--only", "cards"]
+    )
     assert render.exit_code == 0, render.output
     kit_pdf = next((tmp_path / "classic").glob("*.pdf"))
     result = CliRunner().invoke(cli, ["preflight", str(kit_pdf), "--for", "drivethru"])
@@ -271,9 +289,15 @@ def test_preflight_passes_the_press_file_and_names_what_a_plain_kit_lacks(press:
 
 def test_without_ghostscript_the_message_names_the_package_and_exits_6(tmp_path: Path) -> None:
     env = dict(os.environ, PATH=str(tmp_path / "nothing-here"))
-    done = subprocess.run([sys.executable, "-m", "boardgen", "export", "classic", "--for", "press", "-o",
-                           str(tmp_path / "out")], capture_output=True, text=True, env=env, cwd=tmp_path,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "boardgen", "export", "classic", "--for", "press", "-o", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 6, done.stderr
     assert "Ghostscript" in done.stderr and "apt-get install ghostscript" in done.stderr
     assert "Traceback" not in done.stderr

@@ -26,9 +26,11 @@ def vera_theme(folder: Path) -> Path:
     (folder / "fonts").mkdir(parents=True, exist_ok=True)
     shutil.copy(VERA, folder / "fonts" / "Vera.ttf")
     path = folder / "vera.toml"
-    path.write_text('[theme]\nid = "vera"\nname = { en = "Vera", fr = "Vera" }\nextends = "classic"\n\n'
-                    '[fonts]\nbody = "fonts/Vera.ttf"\nlabels = "fonts/Vera.ttf"\ntitle = "fonts/Vera.ttf"\n',
-                    encoding="utf-8")
+    path.write_text(
+        '[theme]\nid = "vera"\nname = { en = "Vera", fr = "Vera" }\nextends = "classic"\n\n'
+        '[fonts]\nbody = "fonts/Vera.ttf"\nlabels = "fonts/Vera.ttf"\ntitle = "fonts/Vera.ttf"\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -75,8 +77,9 @@ def test_letters_the_font_lacks_in_ones_own_text_are_named_all_at_once(tmp_path:
     theme = vera_theme(tmp_path)
     layout = tmp_path / "mine.toml"
     layout.write_text('extends = "classic"\n\n[game]\ntitle = { en = "Λαβύρινθος" }\n', encoding="utf-8")
-    result = CliRunner().invoke(cli, ["render", str(layout), "--theme", str(theme), "-o", str(tmp_path / "out"),
-                                      "--no-check", "--no-preview"])
+    result = CliRunner().invoke(
+        cli, ["render", str(layout), "--theme", str(theme), "-o", str(tmp_path / "out"), "--no-check", "--no-preview"]
+    )
     assert result.exit_code == 2, result.output
     said = result.output
     for letter in set("Λαβύρινθος"):

@@ -27,8 +27,12 @@ from hypothesis import strategies as st
 
 from boardgen.data.loader import bundled_names
 
-FAST = settings(max_examples=25, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FAST = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 def assert_handled(outcome) -> None:
@@ -43,8 +47,12 @@ def test_mutated_layouts(tmp_path, base, seed, rounds):
 
 
 @FAST
-@given(base=st.sampled_from(bundled_names("theme")), game=st.sampled_from(bundled_names("game")),
-       seed=st.integers(0, 2**32), rounds=st.integers(1, 3))
+@given(
+    base=st.sampled_from(bundled_names("theme")),
+    game=st.sampled_from(bundled_names("game")),
+    seed=st.integers(0, 2**32),
+    rounds=st.integers(1, 3),
+)
 def test_mutated_themes(tmp_path, base, game, seed, rounds):
     raw = mutate(bundled_text("themes", base), random.Random(seed), rounds)
     assert_handled(classify(theme_case(tmp_path, raw, game), seconds=60))
@@ -55,8 +63,12 @@ def no_check(monkeypatch):
     monkeypatch.setattr("boardgen.kit.require_playable", lambda report, *args, **kwargs: report)
 
 
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(seed=st.integers(0, 2**32))
 def test_hostile_options(tmp_path, no_check, seed):
     rng = random.Random(seed)
@@ -65,8 +77,12 @@ def test_hostile_options(tmp_path, no_check, seed):
     assert_handled(outcome)
 
 
-@settings(max_examples=len(RULES_ATTACKS), deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=len(RULES_ATTACKS),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(attack=st.sampled_from(RULES_ATTACKS), seed=st.integers(0, 2**32))
 def test_hostile_house_rules(tmp_path, attack, seed):
     outcome = classify(house_rules_case(tmp_path, random.Random(seed), attack), seconds=60)
@@ -75,8 +91,12 @@ def test_hostile_house_rules(tmp_path, attack, seed):
         assert outcome.category == "error", outcome.detail
 
 
-@settings(max_examples=len(PDF_ATTACKS), deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=len(PDF_ATTACKS),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(attack=st.sampled_from(PDF_ATTACKS), seed=st.integers(0, 2**32))
 def test_hostile_pdfs_for_preflight(tmp_path, attack, seed):
     outcome = classify(pdf_case(tmp_path, random.Random(seed), attack), seconds=60)

@@ -37,12 +37,20 @@ def test_each_game_generates_a_layout_its_engine_builds(tmp_path: Path, game: st
     assert f"({GENERATORS[game].default_size}x{GENERATORS[game].default_size})" in out
 
 
-@pytest.mark.parametrize(("game", "size", "sizes"), [
-    ("classic", 8, "odd sizes from 5 to 13"), ("classic", 15, "odd sizes from 5 to 13"),
-    ("master", 4, "odd sizes from 5 to 13"), ("minos", 13, "9 or 11"), ("walls", 19, "21"), ("grand", 11, "13"),
-])
-def test_a_size_the_game_does_not_make_names_the_sizes_it_does(tmp_path: Path, game: str, size: int,
-                                                               sizes: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "size", "sizes"),
+    [
+        ("classic", 8, "odd sizes from 5 to 13"),
+        ("classic", 15, "odd sizes from 5 to 13"),
+        ("master", 4, "odd sizes from 5 to 13"),
+        ("minos", 13, "9 or 11"),
+        ("walls", 19, "21"),
+        ("grand", 11, "13"),
+    ],
+)
+def test_a_size_the_game_does_not_make_names_the_sizes_it_does(
+    tmp_path: Path, game: str, size: int, sizes: str
+) -> None:
     path = tmp_path / "x.toml"
     code, out = run("generate", game, "--size", str(size), "-o", str(path))
     assert code == 2
@@ -74,9 +82,12 @@ def test_generate_writes_a_starting_layout_that_passes_its_check_and_says_so(tmp
     code, out = run("generate", "classic", "--size", str(size), "-o", str(checked))
     assert code == 0, out
     engine, layout = load_game(str(checked))
-    assert f"its starting layout for default_seed = 1 fails the check, so default_seed = {layout.default_seed}, the " \
-           "nearest that passes, is written" in out
+    assert (
+        f"its starting layout for default_seed = 1 fails the check, so default_seed = {layout.default_seed}, the "
+        "nearest that passes, is written" in out
+    )
     assert check(engine, layout, layout.default_seed).playable
     # Nothing else differs from the unchecked layout.
     assert checked.read_text(encoding="utf-8") == unchecked.read_text(encoding="utf-8").replace(
-        "default_seed = 1\n", f"default_seed = {layout.default_seed}\n", 1)
+        "default_seed = 1\n", f"default_seed = {layout.default_seed}\n", 1
+    )

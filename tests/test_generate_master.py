@@ -57,13 +57,18 @@ def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
 def patch(size: int) -> set[tuple[int, int]]:
     m = size // 2
     offsets = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3)]
-    return {(m + sr * a, m + sc * b) for p, q in offsets for a, b in {(p, q), (q, p)}
-            for sr in (1, -1) for sc in (1, -1)}
+    return {
+        (m + sr * a, m + sc * b) for p, q in offsets for a, b in {(p, q), (q, p)} for sr in (1, -1) for sc in (1, -1)
+    }
 
 
 EXPECTED = {
-    5: {"starts": [[0, 0], [0, 4], [4, 0], [4, 4]], "objects": 9, "players": 3,
-        "squares": {(r, c) for r in (1, 2, 3) for c in (1, 2, 3)}},
+    5: {
+        "starts": [[0, 0], [0, 4], [4, 0], [4, 4]],
+        "objects": 9,
+        "players": 3,
+        "squares": {(r, c) for r in (1, 2, 3) for c in (1, 2, 3)},
+    },
     9: {"starts": [[2, 2], [2, 6], [6, 2], [6, 6]], "objects": 33, "players": 4, "squares": patch(9)},
     13: {"starts": [[4, 4], [4, 8], [8, 4], [8, 8]], "objects": 33, "players": 4, "squares": patch(13)},
 }
@@ -134,8 +139,9 @@ def near(colour: tuple[int, int, int], pixels: set[tuple[int, int, int]], tol: i
 def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: str) -> None:
     """The 9 x 9 board prints on its six A4 sheets in every bundled theme, its floor in the theme's colour."""
     path, _ = generated(tmp_path, 9)
-    result = render_kit(str(path), tmp_path / "out", KitOptions(theme=theme, only=("board",), previews=False,
-                                                                svg=False, check=False))
+    result = render_kit(
+        str(path), tmp_path / "out", KitOptions(theme=theme, only=("board",), previews=False, svg=False, check=False)
+    )
     engine, layout = load_game(str(path))
     sheets = len(engine.kit().board_tiling(layout, KitOptions()).pieces)
     reader = pypdf.PdfReader(result.pdf)
@@ -155,6 +161,7 @@ def test_generated_master_kits_render(tmp_path: Path) -> None:
     text = "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(result.pdf).pages)
     assert data["game"]["title"]["en"] in text
     path, data = generated(tmp_path, 13)
-    result = render_kit(str(path), tmp_path / "out",
-                        KitOptions(only=("board",), previews=False, svg=False, check=False))
+    result = render_kit(
+        str(path), tmp_path / "out", KitOptions(only=("board",), previews=False, svg=False, check=False)
+    )
     assert result.pages == 6 and near(hex_rgb(load_theme("classic").palette["floor"]), board_pixels(result.pdf))

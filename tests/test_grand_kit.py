@@ -66,8 +66,9 @@ def test_other_card_backs(kit_factory, layout, backs) -> None:
     size = (w + 2 * layout.bleed_mm, h + 2 * layout.bleed_mm)
     with open_plumber(pdf) as doc:
         # Fold-over cards may lie turned 90 degrees, when that fits more on a page.
-        printed = sum(len(rects_of_size(doc.pages[i], *size)) + len(rects_of_size(doc.pages[i], size[1], size[0]))
-                      for i in pages)
+        printed = sum(
+            len(rects_of_size(doc.pages[i], *size)) + len(rects_of_size(doc.pages[i], size[1], size[0])) for i in pages
+        )
     # Fold-over pages carry each card's back beside it.
     assert printed == (64 if backs == "fold" else 32)
 
@@ -89,8 +90,12 @@ def test_french_kit_rules_and_pieces(kit_factory) -> None:
         pieces = [p for p in doc.pages if "À découper" in (p.extract_text() or "")]
         assert pieces
         diameter = kit.disc_diameter(build(load("game", "grand")))
-        discs = [c for p in pieces for c in p.curves if abs(mm(c["width"]) - diameter) < 0.1
-                 and abs(mm(c["width"]) - mm(c["height"])) < 0.05]
+        discs = [
+            c
+            for p in pieces
+            for c in p.curves
+            if abs(mm(c["width"]) - diameter) < 0.1 and abs(mm(c["width"]) - mm(c["height"])) < 0.05
+        ]
         assert len(discs) == 4
 
 
@@ -140,8 +145,10 @@ def _path_points(d: str) -> list[tuple[float, float]]:
             for t in (i / 40 for i in range(41)):
                 level = ctrl
                 while len(level) > 1:
-                    level = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-                             for a, b in zip(level, level[1:], strict=False)]
+                    level = [
+                        (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+                        for a, b in zip(level, level[1:], strict=False)
+                    ]
                 points.append(level[0])
             at = pts[-1]
     return points
@@ -166,9 +173,17 @@ def test_arrows_cross_no_field_number_or_name(layout, lang: str) -> None:
             left = x - width / 2 if el.get("text-anchor") == "middle" else x
             boxes.append((ident, left, y - size * 0.72, left + width, y + size * 0.1))
     assert len(boxes) > 119
-    arrows = [el for el in root.iter("{http://www.w3.org/2000/svg}path") if el.get("id", "").endswith("-path")
-              and el.get("id", "").startswith("arrow-")]
+    arrows = [
+        el
+        for el in root.iter("{http://www.w3.org/2000/svg}path")
+        if el.get("id", "").endswith("-path") and el.get("id", "").startswith("arrow-")
+    ]
     assert len(arrows) == 11
-    crossed = {(arrow.get("id"), ident) for arrow in arrows for px, py in _path_points(arrow.get("d"))
-               for ident, x0, y0, x1, y1 in boxes if x0 <= px <= x1 and y0 <= py <= y1}
+    crossed = {
+        (arrow.get("id"), ident)
+        for arrow in arrows
+        for px, py in _path_points(arrow.get("d"))
+        for ident, x0, y0, x1, y1 in boxes
+        if x0 <= px <= x1 and y0 <= py <= y1
+    }
     assert not crossed

@@ -29,7 +29,7 @@ def _paths(svg: str) -> list[str]:
 
 
 def _hex(colour: str) -> tuple[float, float, float]:
-    return tuple(round(int(colour[i:i + 2], 16) / 255, 6) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(round(int(colour[i : i + 2], 16) / 255, 6) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def test_every_card_design_has_a_picture_and_the_lyre_is_a_lyre(kit_factory, layout) -> None:
@@ -74,17 +74,32 @@ def test_card_frame_hangs_below_the_header_band(kit_factory, layout) -> None:
     checked = 0
     with open_plumber(pdf) as doc:
         for page, cards in _card_fronts(doc, page_texts(pdf), layout):
-            bands = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"] or ()) in colours
-                     and mm(r["height"]) > 5]
-            strokes = [o for o in (*page.curves, *page.rects, *page.lines)
-                       if o.get("stroke") and tuple(o.get("stroking_color") or ()) == border]
+            bands = [
+                r
+                for r in page.rects
+                if r["fill"] and tuple(r["non_stroking_color"] or ()) in colours and mm(r["height"]) > 5
+            ]
+            strokes = [
+                o
+                for o in (*page.curves, *page.rects, *page.lines)
+                if o.get("stroke") and tuple(o.get("stroking_color") or ()) == border
+            ]
             for card in cards:
-                inside = [b for b in bands if abs(b["top"] - card["top"]) < 0.5 and card["x0"] - 0.5 <= b["x0"]
-                          and b["x0"] < card["x1"]]
+                inside = [
+                    b
+                    for b in bands
+                    if abs(b["top"] - card["top"]) < 0.5 and card["x0"] - 0.5 <= b["x0"] and b["x0"] < card["x1"]
+                ]
                 assert inside, "no header band on a card"
                 band_bottom = max(mm(b["bottom"]) for b in inside)
-                frame = [o for o in strokes if card["x0"] <= o["x0"] and o["x1"] <= card["x1"]
-                         and card["top"] <= o["top"] and o["bottom"] <= card["bottom"]]
+                frame = [
+                    o
+                    for o in strokes
+                    if card["x0"] <= o["x0"]
+                    and o["x1"] <= card["x1"]
+                    and card["top"] <= o["top"]
+                    and o["bottom"] <= card["bottom"]
+                ]
                 assert frame, "no frame on a card"
                 assert min(mm(o["top"]) for o in frame) >= band_bottom - 0.05
                 checked += 1
@@ -100,8 +115,11 @@ def test_ink_saver_cards_print_no_solid_band(kit_factory, layout) -> None:
         assert len(pages) == 3
         for page, cards in pages:
             assert len(cards) in (12, 8)
-            solid = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"] or ()) in colours
-                     and mm(r["height"]) > 2]
+            solid = [
+                r
+                for r in page.rects
+                if r["fill"] and tuple(r["non_stroking_color"] or ()) in colours and mm(r["height"]) > 2
+            ]
             assert not solid, [round(mm(r["height"]), 2) for r in solid]
 
 

@@ -43,10 +43,14 @@ def fixture(name: str) -> str:
 
 # Numbers ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, key, line, written", [
-    ("count_float.toml", "board.size", 5, "7.0"),
-    ("loose_count_float.toml", "tiles.loose[0].count", 5, "12.0"),
-])
+
+@pytest.mark.parametrize(
+    "name, key, line, written",
+    [
+        ("count_float.toml", "board.size", 5, "7.0"),
+        ("loose_count_float.toml", "tiles.loose[0].count", 5, "12.0"),
+    ],
+)
 def test_whole_number_written_as_a_float_is_refused(name, key, line, written):
     problem = one(load_game, fixture(name))
     assert (problem.file, problem.key) == (fixture(name), key)
@@ -67,10 +71,13 @@ def test_nan_in_a_theme_is_refused():
     assert [(p.key, p.line) for p in found] == [("strokes.tile_edge", 7), ("style.art_size", 10)]
 
 
-@pytest.mark.parametrize("name, key, bound", [
-    ("count_huge.toml", "tiles.loose[0].count", "maximum 225"),
-    ("field_digits.toml", "jumps[0].to", "maximum 999"),
-])
+@pytest.mark.parametrize(
+    "name, key, bound",
+    [
+        ("count_huge.toml", "tiles.loose[0].count", "maximum 225"),
+        ("field_digits.toml", "jumps[0].to", "maximum 999"),
+    ],
+)
 def test_counts_and_field_numbers_have_a_ceiling(name, key, bound):
     problem = one(load_game, fixture(name))
     assert problem.key == key
@@ -92,6 +99,7 @@ def test_number_of_thousands_of_digits():
 
 # Structure and encoding ------------------------------------------------------------------------
 
+
 def test_nesting_a_thousand_deep():
     problem = one(load_game, fixture("deep.toml"))
     assert problem.line == 3
@@ -100,8 +108,9 @@ def test_nesting_a_thousand_deep():
 
 def test_nesting_just_over_the_limit_that_toml_accepts(tmp_path):
     path = tmp_path / "nested.toml"
-    path.write_text('extends = "classic"\nx = ' + "[" * (MAX_NESTING + 2) + "]" * (MAX_NESTING + 2) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        'extends = "classic"\nx = ' + "[" * (MAX_NESTING + 2) + "]" * (MAX_NESTING + 2) + "\n", encoding="utf-8"
+    )
     problem = one(load_game, str(path))
     assert problem.line == 2
     assert "nested more than" in problem.message
@@ -122,8 +131,9 @@ def test_file_too_large(tmp_path):
 
 def test_a_long_value_is_shortened_in_the_message(tmp_path):
     path = tmp_path / "long.toml"
-    path.write_text('extends = "classic"\n[game]\ntitle = { en = "' + "x" * 900_000 + '", fr = "y" }\n',
-                    encoding="utf-8")
+    path.write_text(
+        'extends = "classic"\n[game]\ntitle = { en = "' + "x" * 900_000 + '", fr = "y" }\n', encoding="utf-8"
+    )
     found = problems_of(load_game, str(path))
     text = DataError(found).format()
     assert len(text) < 1000
@@ -151,6 +161,7 @@ def test_theme_key_that_is_a_number_in_a_game_file():
 
 # Root cause first ---------------------------------------------------------------------------------
 
+
 def test_misspelt_engine_is_the_only_problem():
     problem = one(load_game, fixture("engine_typo.toml"))
     assert (problem.key, problem.line) == ("game.engine", 5)
@@ -159,13 +170,16 @@ def test_misspelt_engine_is_the_only_problem():
 
 def test_problems_are_listed_in_file_order(tmp_path):
     path = tmp_path / "order.toml"
-    path.write_text('extends = "classic"\n[board]\nsize = 7.5\n[cards]\nbleed_mm = -1\n[game]\ndefault_seed = -2\n',
-                    encoding="utf-8")
+    path.write_text(
+        'extends = "classic"\n[board]\nsize = 7.5\n[cards]\nbleed_mm = -1\n[game]\ndefault_seed = -2\n',
+        encoding="utf-8",
+    )
     found = problems_of(load_game, str(path))
     assert [p.line for p in found] == [3, 5, 7]
 
 
 # extends -------------------------------------------------------------------------------------------
+
 
 def test_extends_chain_longer_than_the_limit(tmp_path):
     (tmp_path / "f0.toml").write_text('extends = "classic"\n', encoding="utf-8")
@@ -197,11 +211,15 @@ def test_extends_a_symlink_loop(tmp_path):
 
 # Paths stay inside the layout's folder or the bundled data ------------------------------------------
 
-@pytest.mark.parametrize("name, key, line", [
-    ("rules_absolute.toml", "game.rules", 4),
-    ("rules_dotdot.toml", "game.rules", 4),
-    ("art_outside.toml", "treasures[0].art", 6),
-])
+
+@pytest.mark.parametrize(
+    "name, key, line",
+    [
+        ("rules_absolute.toml", "game.rules", 4),
+        ("rules_dotdot.toml", "game.rules", 4),
+        ("art_outside.toml", "treasures[0].art", 6),
+    ],
+)
 def test_layout_path_leaving_its_folder(name, key, line):
     problem = one(load_game, fixture(name))
     assert (problem.file, problem.key, problem.line) == (fixture(name), key, line)
@@ -221,8 +239,10 @@ def test_symlink_inside_the_folder_pointing_outside(tmp_path):
     inside.mkdir()
     (outside / "secret.svg").write_text("<svg/>", encoding="utf-8")
     os.symlink(outside / "secret.svg", inside / "book.svg")
-    (inside / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n'
-                                   '[art]\nbook = "book.svg"\n', encoding="utf-8")
+    (inside / "t.toml").write_text(
+        '[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n[art]\nbook = "book.svg"\n',
+        encoding="utf-8",
+    )
     problem = one(load_theme, str(inside / "t.toml"))
     assert (problem.key, problem.line) == ("art.book", 6)
     assert "leads outside" in problem.message
@@ -230,8 +250,10 @@ def test_symlink_inside_the_folder_pointing_outside(tmp_path):
 
 def test_picture_that_is_a_symlink_loop(tmp_path):
     os.symlink(tmp_path / "loop.svg", tmp_path / "loop.svg")
-    (tmp_path / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n'
-                                     '[art]\nbook = "loop.svg"\n', encoding="utf-8")
+    (tmp_path / "t.toml").write_text(
+        '[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n[art]\nbook = "loop.svg"\n',
+        encoding="utf-8",
+    )
     problem = one(load_theme, str(tmp_path / "t.toml"))
     assert (problem.key, problem.line) == ("art.book", 6)
     assert "symlink loop" in problem.message
@@ -240,10 +262,13 @@ def test_picture_that_is_a_symlink_loop(tmp_path):
 def test_paths_inside_are_accepted(tmp_path):
     (tmp_path / "pics").mkdir()
     # The picture must exist: a theme's files are read (and checked) when it is loaded.
-    (tmp_path / "pics" / "book.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4">'
-                                                '<rect width="4" height="4"/></svg>', encoding="utf-8")
-    (tmp_path / "t.toml").write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n'
-                                     '[art]\nbook = "pics/book.svg"\n', encoding="utf-8")
+    (tmp_path / "pics" / "book.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>', encoding="utf-8"
+    )
+    (tmp_path / "t.toml").write_text(
+        '[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n[art]\nbook = "pics/book.svg"\n',
+        encoding="utf-8",
+    )
     theme = load_theme(str(tmp_path / "t.toml"))
     assert theme.art["book"] == (tmp_path / "pics" / "book.svg").resolve()
     # A bundled rules text named by a user layout is inside the bundled data.

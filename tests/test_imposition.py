@@ -18,8 +18,17 @@ def test_the_last_piece_carries_no_glue_band():
     # at 138 gives 138 + 10 = 148 mm on the first sheet and 316 - 138 = 178 mm on the last,
     # which has no band: it fits exactly, so the only allowed zone must be used.
     assert content_w(A4, 8.0) == pytest.approx(178.0)
-    tiling = tile_board(316.0, 316.0, A4, 8.0, style="overlap", overlap=10.0, orientation="portrait",
-                        zones_x=((138.0, 138.0),), zones_y=((138.0, 138.0),))
+    tiling = tile_board(
+        316.0,
+        316.0,
+        A4,
+        8.0,
+        style="overlap",
+        overlap=10.0,
+        orientation="portrait",
+        zones_x=((138.0, 138.0),),
+        zones_y=((138.0, 138.0),),
+    )
     assert tiling.seams_x == (138.0,) and tiling.seams_y == (138.0,)
     assert tiling.warnings == ()
     widths = sorted({round(p.shown.w, 3) for p in tiling.pieces})
@@ -32,8 +41,7 @@ def test_a_later_seam_may_move_so_an_earlier_zone_fits():
     p = Paper("custom", 168.0, 400.0)  # content 168 - 16 - 16 = 136 mm wide
     room = content_w(p, 8.0)
     assert room == pytest.approx(136.0)
-    tiling = tile_board(380.0, 100.0, p, 8.0, orientation="portrait",
-                        zones_x=((110.0, 112.0), (240.0, 246.0)))
+    tiling = tile_board(380.0, 100.0, p, 8.0, orientation="portrait", zones_x=((110.0, 112.0), (240.0, 246.0)))
     assert tiling.cols == 3 and tiling.warnings == ()
     s1, s2 = tiling.seams_x
     assert 110 <= s1 <= 112 and 240 <= s2 <= 246
@@ -47,8 +55,16 @@ def test_no_fitting_zone_is_said_not_silent():
         described.append((axis, seam))
         return "the arrows of column 4"
 
-    tiling = tile_board(316.0, 316.0, A4, 15.0, orientation="portrait", zones_x=((100.0, 140.0),),
-                        zones_y=((140.0, 160.0),), describe=describe)
+    tiling = tile_board(
+        316.0,
+        316.0,
+        A4,
+        15.0,
+        orientation="portrait",
+        zones_x=((100.0, 140.0),),
+        zones_y=((140.0, 160.0),),
+        describe=describe,
+    )
     # Margin 15: content 164 mm wide, so the seam must be in [152, 164]: the x zone cannot hold it.
     assert tiling.seams_x == (158.0,)
     assert described == [("x", 158.0)]

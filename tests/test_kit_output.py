@@ -60,12 +60,15 @@ def old_kit(kit_root, tmp_path) -> Path:
 
 def no_check_expected(monkeypatch) -> None:
     """Any call to the playability check fails the test: the error had to come before it."""
+
     def refuse(*_args, **_kwargs):
         raise AssertionError("the playability check ran before an input error was found")
+
     monkeypatch.setattr("boardgen.kit.require_playable", refuse)
 
 
 # Replacing a kit --------------------------------------------------------------------------------
+
 
 def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
     kit = old_kit / "classic"
@@ -78,11 +81,13 @@ def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
     assert "seed 2" in PdfReader(kit / "classic-a4-seed2.pdf").metadata["/Subject"]
     # The new seed's drawings go in a folder of their own: the setup picture differs, the set
     # of files does not, and the first variant's svg/ stays as it was.
-    assert {k.replace("svg-seed2/", "svg/") for k in after if k.startswith("svg-seed2/")} == \
-        {k for k in before if k.startswith("svg/")}
+    assert {k.replace("svg-seed2/", "svg/") for k in after if k.startswith("svg-seed2/")} == {
+        k for k in before if k.startswith("svg/")
+    }
     assert after["svg-seed2/setup.svg"][0] != before["svg/setup.svg"][0]
-    assert {k: v for k, v in after.items() if k.startswith("svg/")} == {k: v for k, v in before.items()
-                                                                          if k.startswith("svg/")}
+    assert {k: v for k, v in after.items() if k.startswith("svg/")} == {
+        k: v for k, v in before.items() if k.startswith("svg/")
+    }
     assert hidden(old_kit) == []
 
 
@@ -126,6 +131,7 @@ def test_modes_follow_the_umask(tmp_path):
 
 
 # Failures leave the old kit ------------------------------------------------------------------------
+
 
 def test_full_disk_while_writing_leaves_the_old_kit(old_kit, monkeypatch):
     kit = old_kit / "classic"
@@ -198,9 +204,13 @@ DRIVER = textwrap.dedent("""
 def test_signal_during_the_previews_of_a_real_process(old_kit, signum):
     kit = old_kit / "classic"
     before = snapshot(kit)
-    process = subprocess.Popen([sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "--no-check", "-o",
-                                str(old_kit)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=old_kit)
+    process = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, "render", "classic", "--seed", "2", "--no-check", "-o", str(old_kit)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=old_kit,
+    )
     assert process.stdout is not None
     line = process.stdout.readline()
     assert line == "PREVIEW\n", line + process.communicate()[1]
@@ -214,6 +224,7 @@ def test_signal_during_the_previews_of_a_real_process(old_kit, signum):
 
 
 # Checked before the playability check ------------------------------------------------------------
+
 
 def test_file_named_svg_where_the_svg_folder_goes(old_kit, monkeypatch):
     kit = old_kit / "classic"
@@ -229,27 +240,32 @@ def test_file_named_svg_where_the_svg_folder_goes(old_kit, monkeypatch):
 
 def test_missing_picture_found_before_the_check(tmp_path, monkeypatch):
     theme = tmp_path / "t.toml"
-    theme.write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n'
-                     '[art]\nbook = "nowhere.svg"\n', encoding="utf-8")
+    theme.write_text(
+        '[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n[art]\nbook = "nowhere.svg"\n',
+        encoding="utf-8",
+    )
     no_check_expected(monkeypatch)
     with pytest.raises(Exception, match="picture file not found"):
         render_kit("classic", tmp_path / "out", KitOptions(theme=str(theme), previews=False))
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("options, message", [
-    (KitOptions(paper="100x100"), "pawn does not fit"),
-    (KitOptions(paper="100x100", margin=15), "leaves no room"),
-    (KitOptions(paper="99999x99999"), "larger than A0"),
-    (KitOptions(paper="5000x5000"), "larger than A0"),
-    (KitOptions(margin=float("nan")), "finite"),
-    (KitOptions(margin=-1), "between 0 and 30"),
-    (KitOptions(overlap=float("-inf")), "finite"),
-    (KitOptions(back_offset=(500.0, 0.0)), "between -10 and 10"),
-    (KitOptions(back_offset=(0.0, -9.0)), "past the 8 mm margin"),
-    (KitOptions(back_offset=(3.0, 0.0), margin=2), "past the 2 mm margin"),
-    (KitOptions(seed=2**64), "seed"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (KitOptions(paper="100x100"), "pawn does not fit"),
+        (KitOptions(paper="100x100", margin=15), "leaves no room"),
+        (KitOptions(paper="99999x99999"), "larger than A0"),
+        (KitOptions(paper="5000x5000"), "larger than A0"),
+        (KitOptions(margin=float("nan")), "finite"),
+        (KitOptions(margin=-1), "between 0 and 30"),
+        (KitOptions(overlap=float("-inf")), "finite"),
+        (KitOptions(back_offset=(500.0, 0.0)), "between -10 and 10"),
+        (KitOptions(back_offset=(0.0, -9.0)), "past the 8 mm margin"),
+        (KitOptions(back_offset=(3.0, 0.0), margin=2), "past the 2 mm margin"),
+        (KitOptions(seed=2**64), "seed"),
+    ],
+)
 def test_options_refused_before_the_check(tmp_path, monkeypatch, options, message):
     no_check_expected(monkeypatch)
     with pytest.raises(UsageError, match=message):

@@ -24,9 +24,16 @@ def headings(path) -> list[str]:
 def kinds(path) -> list[str]:
     out = []
     for head in headings(path):
-        for word, kind in (("Board", "board"), ("Playing pieces", "pieces"), ("Treasure cards", "cards"),
-                           ("Card backs", "backs"), ("Pawns", "pawns"), ("Rules", "rules"),
-                           ("Left blank", "blank"), ("Labyrinth", "cover")):
+        for word, kind in (
+            ("Board", "board"),
+            ("Playing pieces", "pieces"),
+            ("Treasure cards", "cards"),
+            ("Card backs", "backs"),
+            ("Pawns", "pawns"),
+            ("Rules", "rules"),
+            ("Left blank", "blank"),
+            ("Labyrinth", "cover"),
+        ):
             if head.startswith(word):
                 out.append(kind)
                 break
@@ -106,8 +113,7 @@ def test_fonts_are_embedded_subsets_and_no_base14(kit_factory):
 def test_french_labels_have_their_accents(kit_factory):
     pdf, _ = kit_factory(lang="fr")
     text = "\n".join(page_texts(pdf))
-    for label in ("Labyrinthe", "Haut gauche", "Émeraude", "Épée", "Chauve-souris", "Règles",
-                  "Crâne", "Fée"):
+    for label in ("Labyrinthe", "Haut gauche", "Émeraude", "Épée", "Chauve-souris", "Règles", "Crâne", "Fée"):
         assert label in text, label
     assert "\ufffd" not in text and "(cid:" not in text
 

@@ -33,8 +33,9 @@ def cover_plan(text: str) -> list[tuple[str, bool, int]]:
     """(stock, double-sided, page) for every page the cover's print plan names, read from its text."""
     flat = " ".join(text.split())
     plan = []
-    for what, sides, pages in re.findall(r"(Paper|Card) \([^)]*\), (single|double)-sided[^:]*: pages ([0-9, -]+)",
-                                         flat):
+    for what, sides, pages in re.findall(
+        r"(Paper|Card) \([^)]*\), (single|double)-sided[^:]*: pages ([0-9, -]+)", flat
+    ):
         plan += [(what.lower(), sides == "double", page) for page in ranges(pages.rstrip(" ,"))]
     return plan
 
@@ -76,8 +77,9 @@ def test_paper_and_card_never_share_a_page_and_the_cover_plans_every_page(kit_fa
 def test_piece_sheets_carry_their_cut_list_and_assembly_notes(kit_factory, game):
     pdf, result = kit_factory(game)
     texts = [" ".join(t.split()) for t in page_texts(pdf)]
-    for page in sorted({p.page for p in result.placements if p.kind not in ("board", "card", "card-back",
-                                                                            "score-pad")}):
+    for page in sorted(
+        {p.page for p in result.placements if p.kind not in ("board", "card", "card-back", "score-pad")}
+    ):
         kinds = {p.kind for p in result.placements if p.page == page}
         assert "Cut: " in texts[page], page
         # The cut lists (one above each group of pieces) count what the page carries.
@@ -203,6 +205,7 @@ def _mark_lines(page) -> list[tuple[float, float, float, float]]:
 def test_a_gap_gives_every_piece_its_own_cut_and_marks_outside_every_piece(kit_factory, game):
     pdf, result = kit_factory(game, gap=3.0)
     assert pdf.name == f"{game}-a4-gap3.pdf"
+
     def spaced(p) -> bool:  # cards, tiles and tokens (round pawns too) take the gap
         return p.kind in ("tile", "card", "token") or (p.kind == "pawn" and p.shape == "circle")
 
@@ -213,12 +216,13 @@ def test_a_gap_gives_every_piece_its_own_cut_and_marks_outside_every_piece(kit_f
             by_page.setdefault(p.page, []).append(p)
     for placed in by_page.values():
         for i, a in enumerate(placed):
-            for b in placed[i + 1:]:
+            for b in placed[i + 1 :]:
                 if a.kind == "board" or b.kind == "board":
                     continue
                 # No shared cut line: every two pieces apart, by the gap where both take it.
-                apart = max(b.trim.x - a.trim.right, a.trim.x - b.trim.right, b.trim.y - a.trim.bottom,
-                            a.trim.y - b.trim.bottom)
+                apart = max(
+                    b.trim.x - a.trim.right, a.trim.x - b.trim.right, b.trim.y - a.trim.bottom, a.trim.y - b.trim.bottom
+                )
                 assert apart >= (3.0 if spaced(a) and spaced(b) else 2.0) - 0.01, (a.piece, b.piece, apart)
     with open_plumber(pdf) as doc:
         for page, placed in by_page.items():
@@ -229,7 +233,10 @@ def test_a_gap_gives_every_piece_its_own_cut_and_marks_outside_every_piece(kit_f
                 for p in placed:
                     inside = p.trim.inset(0.05)
                     assert not (x0 < inside.right and x1 > inside.x and y0 < inside.bottom and y1 > inside.y), (
-                        page, p.piece, (x0, y0, x1, y1))
+                        page,
+                        p.piece,
+                        (x0, y0, x1, y1),
+                    )
 
 
 def test_gap_is_bounded_and_named(tmp_path):
@@ -246,7 +253,10 @@ def test_print_plan_counts_duplex_pairs_as_one_sheet():
     kinds = ["cover", "rules", "board", "board", "pieces", "cards", "card-backs", "cards", "card-backs"]
     plan = print_plan(kinds, "duplex")
     assert [(s.stock, s.pages, s.double, s.sheets) for s in plan] == [
-        ("paper", (1, 2), False, 2), ("card", (3, 4, 5), False, 3), ("card", (6, 7, 8, 9), True, 2)]
+        ("paper", (1, 2), False, 2),
+        ("card", (3, 4, 5), False, 3),
+        ("card", (6, 7, 8, 9), True, 2),
+    ]
     assert sheet_counts(kinds, "fold") == {"card": 7, "paper": 2}
     split = print_plan(kinds, "duplex", split=True)
     assert [s.pages for s in split] == [(1, 2), (1, 2, 3), (4, 5, 6, 7)]
@@ -257,8 +267,9 @@ def test_split_render_names_both_files_it_writes(tmp_path):
 
     from boardgen.cli import cli
 
-    result = CliRunner().invoke(cli, ["render", "walls", "--split", "--no-check", "--no-preview", "--no-svg",
-                                      "-o", str(tmp_path)])
+    result = CliRunner().invoke(
+        cli, ["render", "walls", "--split", "--no-check", "--no-preview", "--no-svg", "-o", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     for part in ("card", "paper"):
         assert str(tmp_path / "walls" / f"walls-a4-{part}.pdf") in result.output

@@ -56,16 +56,27 @@ def test_blocks_are_cut_out_at_the_boards_scale_with_their_labels(kit_factory):
             w, h = wanted[p.piece] if p.rotation % 180 == 0 else wanted[p.piece][::-1]
             assert p.trim.w == pytest.approx(w, abs=0.01) and p.trim.h == pytest.approx(h, abs=0.01)
             page = doc.pages[p.page]
-            cuts = [c for c in page.curves + page.rects if c["stroke"] and not c["fill"]
-                    and abs(mm(c["x0"]) - p.trim.x) < 0.05 and abs(mm(c["top"]) - p.trim.y) < 0.05
-                    and abs(mm(c["width"]) - w) < 0.05 and abs(mm(c["height"]) - h) < 0.05]
+            cuts = [
+                c
+                for c in page.curves + page.rects
+                if c["stroke"]
+                and not c["fill"]
+                and abs(mm(c["x0"]) - p.trim.x) < 0.05
+                and abs(mm(c["top"]) - p.trim.y) < 0.05
+                and abs(mm(c["width"]) - w) < 0.05
+                and abs(mm(c["height"]) - h) < 0.05
+            ]
             assert cuts, p.piece
     pages = sorted({p.page for p in placed})
     blocks_text = " ".join(texts[i] for i in pages)
     assert all(block.id in blocks_text.split() for block in LAYOUT.blocks)
     # Every sheet carrying blocks says so and how to assemble them.
-    assert all("wall blocks" in texts[i] and "thick card" in " ".join(texts[i].split())
-               and "solid black outline" in " ".join(texts[i].split()) for i in pages)
+    assert all(
+        "wall blocks" in texts[i]
+        and "thick card" in " ".join(texts[i].split())
+        and "solid black outline" in " ".join(texts[i].split())
+        for i in pages
+    )
     # The board shows the same 32 labels on their outlines.
     svg = (pdf.parent / "svg" / "board.svg").read_text(encoding="utf-8")
     assert all(f'id="block-{block.id}-label"' in svg for block in LAYOUT.blocks)
@@ -79,10 +90,14 @@ def test_sixteen_pawns_in_four_colours(kit_factory):
         # Each placed pawn's disc is drawn on its page exactly where its record says.
         discs = []
         for p in placed:
-            found = [c for c in doc.pages[p.page].curves
-                     if abs(mm(c["width"]) - LAYOUT.pawn_diameter_mm) < 0.1
-                     and abs(mm(c["height"]) - LAYOUT.pawn_diameter_mm) < 0.1
-                     and abs(mm(c["x0"]) - p.trim.x) < 0.1 and abs(mm(c["top"]) - p.trim.y) < 0.1]
+            found = [
+                c
+                for c in doc.pages[p.page].curves
+                if abs(mm(c["width"]) - LAYOUT.pawn_diameter_mm) < 0.1
+                and abs(mm(c["height"]) - LAYOUT.pawn_diameter_mm) < 0.1
+                and abs(mm(c["x0"]) - p.trim.x) < 0.1
+                and abs(mm(c["top"]) - p.trim.y) < 0.1
+            ]
             assert found, p.piece
             discs.append(found[0])
         assert len({tuple(c["non_stroking_color"] or ()) for c in discs}) == 4
@@ -92,8 +107,16 @@ def test_rules_sheet_in_french_says_every_decision(kit_factory):
     pdf, _ = kit_factory("walls", lang="fr")
     text = "\n".join(page_texts(pdf))
     assert "Le Jeu du Labyrinthe" in text
-    for words in ("2 joueurs", "rouge (en haut à gauche)", "vert (en bas à droite)", "par un côté ou par un coin",
-                  "vient de déplacer", "aucune case libre", "jouez seulement un bloc", "quart de tour"):
+    for words in (
+        "2 joueurs",
+        "rouge (en haut à gauche)",
+        "vert (en bas à droite)",
+        "par un côté ou par un coin",
+        "vient de déplacer",
+        "aucune case libre",
+        "jouez seulement un bloc",
+        "quart de tour",
+    ):
         assert words in " ".join(text.split()), words
     source = (layouts_root() / "rules" / "walls.fr.md").read_text(encoding="utf-8")
     for mark in ":;!?":

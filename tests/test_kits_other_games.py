@@ -56,8 +56,12 @@ def test_minos_pieces_dice_and_rules(kit_factory):
     assert "Comment boardgen lit les règles" in text  # the engine's interpretations are printed
     with open_plumber(pdf) as doc:
         # The pieces fill the room under the board parts.
-        discs = [c for page in doc.pages for c in page.curves if abs(mm(c["width"]) - mm(c["height"])) < 0.05
-                 and 20 < mm(c["width"]) < 25]
+        discs = [
+            c
+            for page in doc.pages
+            for c in page.curves
+            if abs(mm(c["width"]) - mm(c["height"])) < 0.05 and 20 < mm(c["width"]) < 25
+        ]
         assert len(discs) >= 16
 
 
@@ -65,9 +69,13 @@ def test_master_tokens_measure_their_diameter(kit_factory):
     pdf, _ = kit_factory("master")
     layout = build_master(load("game", "master"))
     with open_plumber(pdf) as doc:
-        discs = [c for page in doc.pages for c in page.curves
-                 if abs(mm(c["width"]) - layout.token_diameter_mm) < 0.2
-                 and abs(mm(c["height"]) - layout.token_diameter_mm) < 0.2]
+        discs = [
+            c
+            for page in doc.pages
+            for c in page.curves
+            if abs(mm(c["width"]) - layout.token_diameter_mm) < 0.2
+            and abs(mm(c["height"]) - layout.token_diameter_mm) < 0.2
+        ]
         assert len(discs) == 21
 
 
@@ -88,8 +96,7 @@ def test_master_recipe_cards_and_backs(kit_factory):
     assert any(t.startswith("Score pad") for t in texts)
 
 
-@pytest.mark.parametrize(("game", "theme"), [("minos", "minoan"), ("master", "classic"),
-                                             ("classic", "minoan")])
+@pytest.mark.parametrize(("game", "theme"), [("minos", "minoan"), ("master", "classic"), ("classic", "minoan")])
 def test_nothing_visible_in_the_margins(kit_factory, game, theme):
     pdf, _ = kit_factory(game, theme=theme)
     pixel = 25.4 / 40

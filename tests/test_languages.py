@@ -75,8 +75,10 @@ def test_a_render_in_a_language_the_layout_lacks_names_each_missing_key_and_file
     assert f"{game}:4: game.title: no 'fr' text (it has en)" in lines[1]
     assert f"{game}:5: game.tagline: no 'fr' text (it has en)" in lines[2]
     # The house rules are looked for beside the layout, and reported there.
-    assert f"{game}:6: game.rules: house.fr.md not found beside the layout (in {tmp_path.resolve()}); " \
-           "it has house.en.md" in lines[3]
+    assert (
+        f"{game}:6: game.rules: house.fr.md not found beside the layout (in {tmp_path.resolve()}); "
+        "it has house.en.md" in lines[3]
+    )
     assert "layouts/rules" not in message
     assert not (tmp_path / "out").exists()
 
@@ -95,16 +97,22 @@ def test_a_layout_declaring_a_language_must_give_it_in_every_text(tmp_path):
 
 def test_a_rules_name_found_nowhere_says_where_it_was_looked_for(tmp_path):
     game, theme = english_only(tmp_path, layout=MAZE.replace('"house"', '"hosue"'))
-    with pytest.raises(LanguageError, match=r"game\.rules: no rules text hosue\.en\.md beside the layout "
-                                            r"\(in .*\), in .*boardgen/rules "
-                                            r"nor among the bundled ones \(classic, grand"):
+    with pytest.raises(
+        LanguageError,
+        match=r"game\.rules: no rules text hosue\.en\.md beside the layout "
+        r"\(in .*\), in .*boardgen/rules "
+        r"nor among the bundled ones \(classic, grand",
+    ):
         render_kit(game, tmp_path / "out", KitOptions(theme=theme, previews=False, check=False))
 
 
-@pytest.mark.parametrize("choice, printed", [
-    ("true", ["How boardgen reads the rules", "the one on your top card. • The first player home"]),
-    ("false", []),
-])
+@pytest.mark.parametrize(
+    "choice, printed",
+    [
+        ("true", ["How boardgen reads the rules", "the one on your top card. • The first player home"]),
+        ("false", []),
+    ],
+)
 def test_a_layout_with_its_own_rules_chooses_whether_boardgen_notes_print(tmp_path, choice, printed):
     layout = MAZE.replace('rules = "house"', f'rules = "house"\ninterpretations = {choice}')
     game, _ = english_only(tmp_path, layout=layout)
@@ -178,8 +186,9 @@ def test_a_game_without_german_says_what_german_needs(tmp_path):
     assert lines[0].endswith("minos.toml is in en, fr; it renders with --lang en or fr. A render in 'de' needs:")
     assert lines[1].endswith("minos.toml:8: game.title: no 'de' text (it has en, fr)")
     assert sum("no 'de' text" in line for line in lines) == 17
-    assert lines[-1].endswith(f"game.rules: mine.de.md not found beside the layout (in {tmp_path.resolve()}); "
-                              "it has mine.en.md, mine.fr.md")
+    assert lines[-1].endswith(
+        f"game.rules: mine.de.md not found beside the layout (in {tmp_path.resolve()}); it has mine.en.md, mine.fr.md"
+    )
     assert not (tmp_path / "out").exists()
 
 

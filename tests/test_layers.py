@@ -13,17 +13,34 @@ PACKAGE = Path(boardgen.__file__).parent
 
 # Each top-level module or package of boardgen, by its stage of the pipeline.
 STAGE = {
-    "errors": 0, "units": 0, "geometry": 0, "draws": 0, "raster": 0,
-    "data": 1, "cache": 1,
+    "errors": 0,
+    "units": 0,
+    "geometry": 0,
+    "draws": 0,
+    "raster": 0,
+    "data": 1,
+    "cache": 1,
     "model": 2,
-    "rules": 3, "background": 3,
-    "checks": 4, "verdicts": 4,
-    "engine": 5, "engines": 5,  # the one slot every game fills, and its registry
+    "rules": 3,
+    "background": 3,
+    "checks": 4,
+    "verdicts": 4,
+    "engine": 5,
+    "engines": 5,  # the one slot every game fills, and its registry
     "generate": 6,
-    "options": 7, "render": 7,
-    "kits": 8, "kit": 8,
-    "cut": 9, "export": 9, "serve": 9, "tune": 9, "tune_storage": 9, "authoring": 9,
-    "cli": 10, "__init__": 10, "__main__": 10,
+    "options": 7,
+    "render": 7,
+    "kits": 8,
+    "kit": 8,
+    "cut": 9,
+    "export": 9,
+    "serve": 9,
+    "tune": 9,
+    "tune_storage": 9,
+    "authoring": 9,
+    "cli": 10,
+    "__init__": 10,
+    "__main__": 10,
 }
 
 # Upward imports still to remove, each with what it is: a new one is not added here, it is fixed.
@@ -59,8 +76,11 @@ def upward_imports() -> set[tuple[str, str, str, int]]:
         for node in ast.walk(tree):
             if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in typing_only:
                 continue
-            names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else \
-                [alias.name for alias in node.names]
+            names = (
+                [node.module]
+                if isinstance(node, ast.ImportFrom) and node.module
+                else [alias.name for alias in node.names]
+            )
             for name in names:
                 if not name or not name.startswith("boardgen."):
                     continue
@@ -71,15 +91,19 @@ def upward_imports() -> set[tuple[str, str, str, int]]:
 
 
 def test_every_module_has_a_stage() -> None:
-    tops = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
-            if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))}
+    tops = {
+        p.stem if p.is_file() else p.name
+        for p in PACKAGE.iterdir()
+        if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))
+    }
     assert tops <= set(STAGE), tops - set(STAGE)
 
 
 def test_no_module_imports_up_the_pipeline_but_the_known_few() -> None:
     new = sorted(hit for hit in upward_imports() if hit[:2] not in KNOWN)
-    assert new == [], "\n".join(f"{path}:{line} imports boardgen.{target} ({me} is below it)"
-                                for me, target, path, line in new)
+    assert new == [], "\n".join(
+        f"{path}:{line} imports boardgen.{target} ({me} is below it)" for me, target, path, line in new
+    )
 
 
 def test_the_known_upward_imports_are_still_there() -> None:

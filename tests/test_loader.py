@@ -41,19 +41,14 @@ def only(found: list[Problem]) -> Problem:
 def theme_file(folder: Path, *, art_lines: str = "", extends: str = "classic", id: str = "mine") -> Path:
     path = folder / f"{id}.toml"
     path.write_text(
-        "[theme]\n"
-        f'id = "{id}"\n'
-        'name = { en = "Mine", fr = "Le mien" }\n'
-        f'extends = "{extends}"\n'
-        "\n"
-        "[art]\n"
-        f"{art_lines}",
+        f'[theme]\nid = "{id}"\nname = {{ en = "Mine", fr = "Le mien" }}\nextends = "{extends}"\n\n[art]\n{art_lines}',
         encoding="utf-8",
     )
     return path
 
 
 # The bundled data is clean ------------------------------------------------------------------
+
 
 def test_bundled_classic_game_loads_and_builds():
     layout = sliding.build(load("game", "classic"))
@@ -69,6 +64,7 @@ def test_bundled_themes_load(name):
 
 
 # Syntax, types, unknown keys -------------------------------------------------------------------
+
 
 def test_broken_toml_names_the_file_and_the_line():
     path = BAD / "broken_syntax.toml"
@@ -134,10 +130,10 @@ def test_file_that_is_not_utf8(tmp_path):
 
 # extends -------------------------------------------------------------------------------------
 
+
 def test_extends_merges_tables_deeply_and_replaces_arrays(tmp_path):
     path = tmp_path / "child.toml"
-    path.write_text('extends = "classic"\n\n[board]\npitch_mm = 35\nsliding_lines = [3]\n',
-                    encoding="utf-8")
+    path.write_text('extends = "classic"\n\n[board]\npitch_mm = 35\nsliding_lines = [3]\n', encoding="utf-8")
     doc = load("game", str(path))
     classic = load("game", "classic").data
     assert doc.data["board"]["pitch_mm"] == 35
@@ -184,6 +180,7 @@ def test_bundled_name_wins_over_a_folder_of_the_same_name_in_cwd(tmp_path, monke
 
 
 # Model consistency -----------------------------------------------------------------------------
+
 
 def test_treasure_declared_but_on_no_tile():
     path = BAD / "treasure_on_no_tile.toml"
@@ -233,6 +230,7 @@ def test_model_problems_are_collected_together(tmp_path):
 
 # Themes ---------------------------------------------------------------------------------------
 
+
 def test_theme_with_an_unknown_palette_key():
     path = BAD / "theme_palette_typo.toml"
     problem = only(problems(load_theme, str(path)))
@@ -257,7 +255,7 @@ def test_ink_saver_inherits_what_it_does_not_override():
 def test_user_theme_chain_of_three(tmp_path):
     middle = theme_file(tmp_path, id="middle", extends="ink-saver")
     with middle.open("a", encoding="utf-8") as out:
-        out.write('\n[strokes]\ncut_line = 0.3\n')
+        out.write("\n[strokes]\ncut_line = 0.3\n")
     child = theme_file(tmp_path, id="child", extends="middle.toml")
     theme = load_theme(str(child))
     assert theme.id == "child"
@@ -296,8 +294,8 @@ def test_picture_named_by_a_parent_theme_is_relative_to_the_parent(tmp_path):
     parent_dir.mkdir()
     child_dir.mkdir()
     (parent_dir / "book.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>',
-        encoding="utf-8")
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>', encoding="utf-8"
+    )
     theme_file(parent_dir, id="parent", art_lines='book = "book.svg"\n')
     child = theme_file(child_dir, id="child", extends="../parent/parent.toml")
     theme = load_theme(str(child))
@@ -312,7 +310,9 @@ def test_user_svg_and_png_pictures_replace_bundled_ones(tmp_path):
     marker = "M1 1 L9 1 L5 9 Z"
     (tmp_path / "mine.svg").write_text(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="{marker}" fill="#123456"/>'
-        '<script>alert(1)</script></svg>', encoding="utf-8")
+        "<script>alert(1)</script></svg>",
+        encoding="utf-8",
+    )
     Image.new("RGB", (6, 4), (200, 30, 30)).save(tmp_path / "mine.png")
     path = theme_file(tmp_path, art_lines='book = "mine.svg"\npurse = "mine.png"\n')
     out = tmp_path / "out"

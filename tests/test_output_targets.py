@@ -53,8 +53,12 @@ def unix_socket(path: Path) -> Path:
     return path
 
 
-MAKERS: dict[str, Callable[[Path], Path]] = {"FIFO": fifo, "character device": char_device, "socket": unix_socket,
-                                             "folder": lambda p: (p.mkdir(), p)[1]}
+MAKERS: dict[str, Callable[[Path], Path]] = {
+    "FIFO": fifo,
+    "character device": char_device,
+    "socket": unix_socket,
+    "folder": lambda p: (p.mkdir(), p)[1],
+}
 
 
 @pytest.mark.parametrize("kind", list(MAKERS))
@@ -137,6 +141,7 @@ def test_a_kit_folder_that_is_a_link_is_refused_not_parked(tmp_path: Path) -> No
 
 # Interrupted at the worst moment ---------------------------------------------------------------
 
+
 def ctrl_c() -> None:
     """SIGINT to the main thread, as a terminal's Ctrl-C reaches a one-thread boardgen. Sent to
     the process, it may land on another thread a test left running, whose handler flags it
@@ -150,8 +155,9 @@ def hidden(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
 
 
-def test_ctrl_c_right_after_the_staging_folder_is_made_leaves_nothing(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_right_after_the_staging_folder_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = tempfile.mkdtemp
 
     def made_then_interrupted(*args: object, **kwargs: object) -> str:
@@ -165,8 +171,9 @@ def test_ctrl_c_right_after_the_staging_folder_is_made_leaves_nothing(tmp_path: 
     assert hidden(tmp_path) == [] and not (tmp_path / "classic").exists()
 
 
-def test_ctrl_c_while_a_failed_kit_is_cleaned_up_leaves_nothing(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_while_a_failed_kit_is_cleaned_up_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = shutil.rmtree
 
     def interrupted_rmtree(path: object, *args: object, **kwargs: object) -> None:
@@ -182,8 +189,9 @@ def test_ctrl_c_while_a_failed_kit_is_cleaned_up_leaves_nothing(tmp_path: Path,
     assert hidden(tmp_path) == []
 
 
-def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_nothing(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = tempfile.mkstemp
 
     def made_then_interrupted(*args: object, **kwargs: object) -> tuple[int, str]:

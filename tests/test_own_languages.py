@@ -200,8 +200,9 @@ def test_new_language_then_validate_names_every_missing_key_at_its_file_and_line
 def test_a_partial_strings_file_prints_only_with_a_fallback_saying_which_keys_fell_back(tmp_path):
     layout = spanish_copy(tmp_path)
     words = tmp_path / "strings.es.toml"
-    kept = [line for line in words.read_text(encoding="utf-8").split("\n")
-            if not line.startswith(("rules = ", "board = "))]
+    kept = [
+        line for line in words.read_text(encoding="utf-8").split("\n") if not line.startswith(("rules = ", "board = "))
+    ]
     words.write_text("\n".join(kept), encoding="utf-8")
     runner = CliRunner()
     out = str(tmp_path / "out")
@@ -209,8 +210,22 @@ def test_a_partial_strings_file_prints_only_with_a_fallback_saying_which_keys_fe
     assert refused.exit_code == 2
     assert f"{words}: board: not translated (en: 'Board')" in refused.output
     assert f"{words}: rules: not translated (en: 'Rules')" in refused.output
-    done = runner.invoke(cli, ["render", str(layout), "--lang", "es", "--fallback", "en", "-o", out, "--no-check",
-                               "--no-preview", "--no-svg"])
+    done = runner.invoke(
+        cli,
+        [
+            "render",
+            str(layout),
+            "--lang",
+            "es",
+            "--fallback",
+            "en",
+            "-o",
+            out,
+            "--no-check",
+            "--no-preview",
+            "--no-svg",
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert "fallback: 2 words printed in en, not es: board, rules" in done.output
     texts = page_texts(tmp_path / "out" / "muros" / "muros-a4-es.pdf")

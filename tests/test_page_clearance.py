@@ -60,14 +60,22 @@ def test_grand_exact_rings_leave_numbers_and_names_clear(kit_factory) -> None:
             # Only what the sheet shows of the board: the rest is clipped away, and the room
             # below it carries pieces with their own words.
             shown = next(p.trim for p in result.placements if p.page == index and p.kind == "board")
-            struck = [(text, ring) for text, *box in ink_boxes(page) for ring in found
-                      if shown.x <= box[0] and box[2] <= shown.right and shown.y <= box[1] and box[3] <= shown.bottom
-                      and ring_crosses(ring, tuple(box))]
+            struck = [
+                (text, ring)
+                for text, *box in ink_boxes(page)
+                for ring in found
+                if shown.x <= box[0]
+                and box[2] <= shown.right
+                and shown.y <= box[1]
+                and box[3] <= shown.bottom
+                and ring_crosses(ring, tuple(box))
+            ]
             assert not struck, f"page {index + 1}: rings cross {sorted({t for t, _ in struck})}"
 
 
-def dark_runs(path, index: int, *, dpi: int, across: bool, at_mm: float, span_mm: tuple[float, float]
-              ) -> list[tuple[float, int]]:
+def dark_runs(
+    path, index: int, *, dpi: int, across: bool, at_mm: float, span_mm: tuple[float, float]
+) -> list[tuple[float, int]]:
     """The dark runs along one line of a page's raster: (start in mm, length in pixels), on a
     row at `at_mm` from the top (across) or a column at `at_mm` from the left."""
     import pypdfium2 as pdfium
@@ -193,8 +201,11 @@ def test_master_fir_cone_token_shows_a_cone_not_a_tree(kit_factory) -> None:
     try:
         page = document[index]
         w_pt, h_pt = page.get_size()
-        image = page.render(scale=dpi / 72, crop=(left * k, h_pt - (top + box) * k, w_pt - (left + box) * k,
-                                                  top * k)).to_pil().convert("L")
+        image = (
+            page.render(scale=dpi / 72, crop=(left * k, h_pt - (top + box) * k, w_pt - (left + box) * k, top * k))
+            .to_pil()
+            .convert("L")
+        )
     finally:
         document.close()
     widths = []
@@ -208,8 +219,9 @@ def test_master_fir_cone_token_shows_a_cone_not_a_tree(kit_factory) -> None:
     assert widths[last - 2] < 0.4 * widths[widest], "a cone ends in a narrow tip"
 
 
-def colour_near_words(path, index: int, colour: tuple[float, ...], words: set[str], *, dpi: int = 200,
-                      air: float = 0.15) -> set[str]:
+def colour_near_words(
+    path, index: int, colour: tuple[float, ...], words: set[str], *, dpi: int = 200, air: float = 0.15
+) -> set[str]:
     """The words of a page (pdfplumber's words, by their text) near which pixels of a colour
     are visible: inside their boxes (the font's whole height) or within `air` times the
     text's size of them. What pdfium shows,
@@ -232,12 +244,16 @@ def colour_near_words(path, index: int, colour: tuple[float, ...], words: set[st
             size = mm(word["size"])
             top, bottom = mm(word["top"]), mm(word["bottom"])
             pad = air * size
-            box = (int((mm(word["x0"]) - pad) * k), int((top - pad) * k), int((mm(word["x1"]) + pad) * k) + 1,
-                   int((bottom + pad) * k) + 1)
+            box = (
+                int((mm(word["x0"]) - pad) * k),
+                int((top - pad) * k),
+                int((mm(word["x1"]) + pad) * k) + 1,
+                int((bottom + pad) * k) + 1,
+            )
             if box[2] <= 0 or box[3] <= 0 or box[0] >= image.width or box[1] >= image.height:
                 continue
             data = image.crop(box).tobytes()  # RGB, three bytes a pixel
-            pixels = (data[k:k + 3] for k in range(0, len(data), 3))
+            pixels = (data[k : k + 3] for k in range(0, len(data), 3))
             if any(sum(abs(a - b) for a, b in zip(px, target, strict=True)) < 60 for px in pixels):
                 hits.add(word["text"])
     return hits
@@ -250,8 +266,11 @@ def test_minos_orbit_and_jump_leave_the_labels_they_passed_clear(kit_factory) ->
     texts = page_texts(pdf)
     boards = [i for i, t in enumerate(texts) if t.startswith("Board")]
     assert len(boards) == 4
-    struck = {index + 1: hits for index in boards
-              if (hits := colour_near_words(pdf, index, LINK, {"Knight’s", "gate", "11", "12"}))}
+    struck = {
+        index + 1: hits
+        for index in boards
+        if (hits := colour_near_words(pdf, index, LINK, {"Knight’s", "gate", "11", "12"}))
+    }
     assert not struck, f"links run over {struck}"
 
 
@@ -279,8 +298,11 @@ def test_generated_minos_entrance_arrow_leaves_the_title_clear(minos_11) -> None
     boards = [i for i, t in enumerate(texts) if t.startswith("Board")]
     with open_plumber(pdf) as doc:
         page = doc.pages[boards[0]]  # the board is one form: all of it is on every sheet
-        triangles = [c for c in (*page.curves, *page.rects) if c["fill"]
-                     and tuple(c.get("non_stroking_color") or ()) == arrow and len(c.get("pts", ())) <= 5]
+        triangles = [
+            c
+            for c in (*page.curves, *page.rects)
+            if c["fill"] and tuple(c.get("non_stroking_color") or ()) == arrow and len(c.get("pts", ())) <= 5
+        ]
         assert len(triangles) == 1
         t = triangles[0]
         x0, y0, x1, y1 = mm(t["x0"]), mm(t["top"]), mm(t["x1"]), mm(t["bottom"])
@@ -322,12 +344,19 @@ def test_crop_marks_beside_a_board_part_miss_its_joins_label(nine_by_nine, game:
         for index in boards:
             page = doc.pages[index]
             # The labels naming the neighbour sheet at a side run up or down the page.
-            turned = [(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in page.chars
-                      if not c["upright"] and c["text"].strip()]
-            marks = [(mm(line["x0"]), mm(line["top"]), mm(line["x1"]), mm(line["bottom"])) for line in page.lines
-                     if abs(max(mm(line["x1"] - line["x0"]), mm(line["bottom"] - line["top"])) - MARK_LEN) < 0.05]
+            turned = [
+                (mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"]))
+                for c in page.chars
+                if not c["upright"] and c["text"].strip()
+            ]
+            marks = [
+                (mm(line["x0"]), mm(line["top"]), mm(line["x1"]), mm(line["bottom"]))
+                for line in page.lines
+                if abs(max(mm(line["x1"] - line["x0"]), mm(line["bottom"] - line["top"])) - MARK_LEN) < 0.05
+            ]
             seen += len(turned) > 0
-            struck = [m for m in marks for c in turned
-                      if m[0] <= c[2] and m[2] >= c[0] and m[1] <= c[3] and m[3] >= c[1]]
+            struck = [
+                m for m in marks for c in turned if m[0] <= c[2] and m[2] >= c[0] and m[1] <= c[3] and m[3] >= c[1]
+            ]
             assert not struck, f"page {index + 1}: crop marks {struck[:3]} cross a joins label"
     assert seen >= 4

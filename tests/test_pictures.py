@@ -30,7 +30,7 @@ SIZE = 200  # reference rasters are SIZE x SIZE pixels for a 100 x 100 viewBox
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def rendered(name: str) -> Image.Image:
@@ -46,8 +46,9 @@ def rendered(name: str) -> Image.Image:
         document.close()
 
 
-def mismatch(image: Image.Image, reference: Image.Image, ignore: tuple[int, int, int, int] | None = None,
-             tolerance: int = 40) -> float:
+def mismatch(
+    image: Image.Image, reference: Image.Image, ignore: tuple[int, int, int, int] | None = None, tolerance: int = 40
+) -> float:
     """Share of pixels whose colour differs by more than tolerance on some channel."""
     bad = total = 0
     for y in range(SIZE):
@@ -70,6 +71,7 @@ def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int
 
 
 # Real-world style pictures -----------------------------------------------------------------
+
 
 def test_inkscape_svg_keeps_its_colours_gradient_and_text():
     """Inkscape writes colours in style=, a gradient in <defs> reached through an href chain
@@ -94,8 +96,12 @@ def test_inkscape_svg_keeps_its_colours_gradient_and_text():
     assert near(image.getpixel((int(30 * s), int(40 * s))), mix(gold, red, 1 / 6))
     assert near(image.getpixel((int(70 * s), int(40 * s))), mix(gold, red, 5 / 6))
     # The white text is drawn on the green band: white pixels inside the text box.
-    whites = sum(1 for x in range(text_box[0], text_box[2]) for y in range(text_box[1], text_box[3])
-                 if min(image.getpixel((x, y))) > 235)
+    whites = sum(
+        1
+        for x in range(text_box[0], text_box[2])
+        for y in range(text_box[1], text_box[3])
+        if min(image.getpixel((x, y))) > 235
+    )
     assert whites > 150
 
 
@@ -104,8 +110,9 @@ def test_inkscape_text_is_real_text_in_a_bundled_font():
     pdf = svg_page(art.picture_document(pic), load_theme("classic"))
     reader = PdfReader(io.BytesIO(pdf))
     assert "GOLD" in reader.pages[0].extract_text()
-    fonts = {str(f["/BaseFont"]) for f in reader.pages[0]["/Resources"]["/Font"].values()
-             if "/BaseFont" in f.get_object()}
+    fonts = {
+        str(f["/BaseFont"]) for f in reader.pages[0]["/Resources"]["/Font"].values() if "/BaseFont" in f.get_object()
+    }
     assert any("DejaVuSans-Bold" in f for f in fonts), fonts  # font-weight:bold, font-family:sans-serif
 
 
@@ -118,15 +125,15 @@ def test_illustrator_style_classes_clip_path_and_symbols():
     yellow, star = rgb("#f0c75e"), rgb("#e3b21c")
     reference = Image.new("RGB", (SIZE, SIZE), blue)
     draw = ImageDraw.Draw(reference)
-    draw.ellipse((17 * s, 17 * s, 83 * s, 83 * s), fill=red)         # stroke 6 around r 30
+    draw.ellipse((17 * s, 17 * s, 83 * s, 83 * s), fill=red)  # stroke 6 around r 30
     draw.ellipse((23 * s, 23 * s, 77 * s, 77 * s), fill=white)
     draw.pieslice((35 * s, 35 * s, 65 * s, 65 * s), 180, 360, fill=yellow)  # clipped to y < 50
     draw.ellipse((5 * s, 85 * s, 15 * s, 95 * s), fill=yellow)
     draw.ellipse((85 * s, 85 * s, 95 * s, 95 * s), fill=yellow)
     draw.polygon([(50 * s, 80 * s), (53 * s, 88 * s), (47 * s, 88 * s)], fill=star)
     assert mismatch(image, reference) < 0.03
-    assert near(image.getpixel((int(50 * s), int(40 * s))), yellow)   # above the clip line
-    assert near(image.getpixel((int(50 * s), int(60 * s))), white)    # below it: clipped away
+    assert near(image.getpixel((int(50 * s), int(40 * s))), yellow)  # above the clip line
+    assert near(image.getpixel((int(50 * s), int(60 * s))), white)  # below it: clipped away
     assert near(image.getpixel((int(50 * s), int(86 * s))), star, 20)  # #star.st2 beats .st2
 
 
@@ -152,6 +159,7 @@ def test_picture_ids_are_prefixed_per_placement():
 
 # A user theme: pictures, a font and colours, in a real kit ---------------------------------
 
+
 @pytest.fixture(scope="module")
 def user_kit(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("user-theme")
@@ -164,7 +172,9 @@ def user_kit(tmp_path_factory) -> tuple[Path, Path]:
         '[theme]\nid = "mine"\nname = { en = "Mine", fr = "Le mien" }\nextends = "classic"\n\n'
         '[palette]\nframe = "navy"\narrow = "#fc0"\nfloor = "rgb(250, 240, 220)"\n\n'
         '[fonts]\ntitle = "fonts/Mono.ttf"\n\n'
-        '[art]\nbook = "inkscape-medal.svg"\npurse = "transparent-disc.png"\n', encoding="utf-8")
+        '[art]\nbook = "inkscape-medal.svg"\npurse = "transparent-disc.png"\n',
+        encoding="utf-8",
+    )
     result = render_kit("classic", folder / "out", KitOptions(theme=str(theme), previews=False, check=False))
     return result.pdf, theme
 
@@ -231,8 +241,11 @@ def test_theme_font_is_embedded_as_a_subset_and_used(user_kit):
     assert mono, sorted(fonts)
     name = mono[0]
     assert "+" in name  # a subset: six letters + the font's name
-    descriptor = fonts[name].get("/DescendantFonts", [fonts[name]])[0].get_object() \
-        if "/DescendantFonts" in fonts[name] else fonts[name]
+    descriptor = (
+        fonts[name].get("/DescendantFonts", [fonts[name]])[0].get_object()
+        if "/DescendantFonts" in fonts[name]
+        else fonts[name]
+    )
     descriptor = descriptor.get("/FontDescriptor").get_object()
     assert "/FontFile2" in descriptor  # the TrueType program is embedded
     # The title is drawn with it: pdfplumber reports that font for the title's characters.
@@ -251,6 +264,7 @@ def test_theme_colours_in_css_forms(user_kit):
 
 # Warnings: what cannot be drawn is named, never silently black -----------------------------
 
+
 def test_unsupported_features_warn_naming_file_and_element(tmp_path, caplog):
     path = tmp_path / "effects.svg"
     path.write_text(
@@ -263,7 +277,9 @@ def test_unsupported_features_warn_naming_file_and_element(tmp_path, caplog):
         '<rect id="dotted" width="10" height="10" fill="url(#dots) #00ff00"/>'
         '<rect id="faded" width="10" height="10" fill="#0000ff" mask="url(#fade)"/>'
         '<rect id="half" width="10" height="10" fill="#ffff00" mask="url(#cut)"/>'
-        '</svg>', encoding="utf-8")
+        "</svg>",
+        encoding="utf-8",
+    )
     with caplog.at_level(logging.WARNING, logger="boardgen"):
         pic = pictures.load_picture(path, "book")
     text = "\n".join(pic.warnings)
@@ -279,10 +295,12 @@ def test_unsupported_features_warn_naming_file_and_element(tmp_path, caplog):
 
 # Theme keys --------------------------------------------------------------------------------
 
+
 def write_theme(folder: Path, body: str) -> Path:
     path = folder / "t.toml"
-    path.write_text('[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n\n' + body,
-                    encoding="utf-8")
+    path.write_text(
+        '[theme]\nid = "t"\nname = { en = "T", fr = "T" }\nextends = "classic"\n\n' + body, encoding="utf-8"
+    )
     return path
 
 
@@ -309,17 +327,28 @@ def test_an_art_key_no_game_uses_is_an_error_before_the_check(tmp_path):
 
 
 def test_every_theme_problem_at_once(tmp_path):
-    path = write_theme(tmp_path, '[palette]\nflor = "#ffffff"\nink = "bleu"\nframe = "#12"\n\n'
-                                 '[fonts]\nbody = "Comic Sans"\n\n'
-                                 '[strokes]\ncut_line = 9.0\n\n'
-                                 '[style]\nart_sise = 0.5\n\n'
-                                 '[art]\nbook = "missing.svg"\ncrwn = "missing.png"\n')
+    path = write_theme(
+        tmp_path,
+        '[palette]\nflor = "#ffffff"\nink = "bleu"\nframe = "#12"\n\n'
+        '[fonts]\nbody = "Comic Sans"\n\n'
+        "[strokes]\ncut_line = 9.0\n\n"
+        "[style]\nart_sise = 0.5\n\n"
+        '[art]\nbook = "missing.svg"\ncrwn = "missing.png"\n',
+    )
     with pytest.raises(DataError) as caught:
         load_theme(str(path))
     found = {(p.key, p.message) for p in caught.value.problems}
     keys = {key for key, _ in found}
-    assert {"palette.flor", "palette.ink", "palette.frame", "fonts.body", "strokes.cut_line", "style.art_sise",
-            "art.book", "art.crwn"} <= keys, found
+    assert {
+        "palette.flor",
+        "palette.ink",
+        "palette.frame",
+        "fonts.body",
+        "strokes.cut_line",
+        "style.art_sise",
+        "art.book",
+        "art.crwn",
+    } <= keys, found
     messages = " ".join(message for _, message in found)
     assert "did you mean 'floor'?" in messages and "did you mean 'blue'?" in messages
     assert "did you mean 'art_size'?" in messages and "did you mean 'crown'?" in messages
@@ -360,8 +389,12 @@ def test_glyph_check_still_reports_what_a_theme_font_cannot_draw(tmp_path):
 
 # Hostile pictures --------------------------------------------------------------------------
 
-REFUSED = sorted(p.name for p in HOSTILE.iterdir() if p.name not in {
-    "remote-paint.svg", "script-and-events.svg", "outside-image.svg", "outside-use.svg", "css-import.svg"})
+REFUSED = sorted(
+    p.name
+    for p in HOSTILE.iterdir()
+    if p.name
+    not in {"remote-paint.svg", "script-and-events.svg", "outside-image.svg", "outside-use.svg", "css-import.svg"}
+)
 
 
 @pytest.mark.parametrize("name", REFUSED)
@@ -372,13 +405,13 @@ def test_hostile_picture_is_a_clear_error(name):
     assert len(str(caught.value)) < 400
 
 
-@pytest.mark.parametrize("name", ["remote-paint.svg", "script-and-events.svg", "outside-image.svg",
-                                  "outside-use.svg", "css-import.svg"])
+@pytest.mark.parametrize(
+    "name", ["remote-paint.svg", "script-and-events.svg", "outside-image.svg", "outside-use.svg", "css-import.svg"]
+)
 def test_hostile_picture_is_cleaned_and_warned_about(name):
     pic = pictures.load_picture(HOSTILE / name, "book")
     document = art.picture_document(pic)
-    for banned in ("example.com", "<script", "alert(", "onload", "onclick", "passwd", "foreignObject",
-                   "other.svg"):
+    for banned in ("example.com", "<script", "alert(", "onload", "onclick", "passwd", "foreignObject", "other.svg"):
         assert banned not in document, banned
     assert pic.warnings and all(name in w for w in pic.warnings)
 
@@ -390,8 +423,12 @@ def test_remote_paint_keeps_its_fallback_colour():
 
 def test_limits_on_bytes_and_elements(tmp_path):
     many = tmp_path / "many.svg"
-    many.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
-                    + '<rect width="1" height="1"/>' * (pictures.MAX_ELEMENTS + 1) + "</svg>", encoding="utf-8")
+    many.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
+        + '<rect width="1" height="1"/>' * (pictures.MAX_ELEMENTS + 1)
+        + "</svg>",
+        encoding="utf-8",
+    )
     with pytest.raises(BoardgenError, match=f"over {pictures.MAX_ELEMENTS:,} elements"):
         pictures.load_picture(many, "book")
     big = tmp_path / "big.svg"
@@ -410,9 +447,11 @@ def test_hostile_picture_in_a_theme_is_a_data_error_naming_key_and_file(tmp_path
 
 def test_picture_text_a_font_cannot_draw_is_warned_about(tmp_path):
     path = tmp_path / "king.svg"
-    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-                    '<text id="label" x="1" y="8" style="font-family:serif">Roi \u2654 \u4e2d</text></svg>',
-                    encoding="utf-8")
+    path.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+        '<text id="label" x="1" y="8" style="font-family:serif">Roi \u2654 \u4e2d</text></svg>',
+        encoding="utf-8",
+    )
     pic = pictures.load_picture(path, "book")
     (warning,) = [w for w in pic.warnings if "label" in w]
     assert "king.svg: <text id='label'>" in warning and "U+4E2D" in warning
@@ -423,11 +462,11 @@ def test_group_opacity_nested_svg_hidden_layer_and_current_colour():
     image = rendered("opacity-nesting-currentcolor.svg")
     s = SIZE / 100
     expected = {
-        (25, 25): (255, 128, 128),   # red under a group at opacity 0.5, on white
-        (75, 25): (128, 128, 255),   # blue at fill-opacity 0.5
-        (25, 60): (255, 255, 255),   # a hidden layer draws nothing
-        (75, 75): (0, 128, 0),       # a nested <svg> with its own viewBox
-        (25, 75): (255, 136, 0),     # stroke="currentColor" with color="#ff8800"
+        (25, 25): (255, 128, 128),  # red under a group at opacity 0.5, on white
+        (75, 25): (128, 128, 255),  # blue at fill-opacity 0.5
+        (25, 60): (255, 255, 255),  # a hidden layer draws nothing
+        (75, 75): (0, 128, 0),  # a nested <svg> with its own viewBox
+        (25, 75): (255, 136, 0),  # stroke="currentColor" with color="#ff8800"
     }
     for (x, y), colour in expected.items():
         assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
@@ -436,13 +475,18 @@ def test_group_opacity_nested_svg_hidden_layer_and_current_colour():
 def test_white_mask_and_group_clip_cut_where_a_browser_cuts():
     image = rendered("mask-and-group-clip.svg")
     s = SIZE / 100
-    expected = {(25, 25): (255, 255, 255), (75, 25): (255, 0, 0),  # the mask's rect is moved right
-                (25, 75): (0, 0, 255), (75, 75): (255, 255, 255)}  # the group is clipped to the left half
+    expected = {
+        (25, 25): (255, 255, 255),
+        (75, 25): (255, 0, 0),  # the mask's rect is moved right
+        (25, 75): (0, 0, 255),
+        (75, 75): (255, 255, 255),
+    }  # the group is clipped to the left half
     for (x, y), colour in expected.items():
         assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
 
 
 # Colour profiles ---------------------------------------------------------------------------
+
 
 def _icc_swapping_red_and_blue() -> bytes:
     """A minimal ICC v2 RGB profile (matrix/TRC) whose red channel is sRGB's blue light and the
@@ -460,17 +504,36 @@ def _icc_swapping_red_and_blue() -> bytes:
     desc = b"desc" + b"\0" * 4 + struct.pack(">I", len(text)) + text + struct.pack(">IIHB", 0, 0, 0, 0) + b"\0" * 67
     desc += b"\0" * (-len(desc) % 4)
     red, green, blue = (0.4361, 0.2225, 0.0139), (0.3851, 0.7169, 0.0971), (0.1431, 0.0606, 0.7141)  # sRGB, D50
-    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"rXYZ", xyz(*blue)), (b"gXYZ", xyz(*green)),
-            (b"bXYZ", xyz(*red)), (b"rTRC", curve), (b"gTRC", curve), (b"bTRC", curve),
-            (b"cprt", b"text" + b"\0" * 4 + b"none\0\0\0\0")]
+    tags = [
+        (b"desc", desc),
+        (b"wtpt", xyz(0.9642, 1.0, 0.8249)),
+        (b"rXYZ", xyz(*blue)),
+        (b"gXYZ", xyz(*green)),
+        (b"bXYZ", xyz(*red)),
+        (b"rTRC", curve),
+        (b"gTRC", curve),
+        (b"bTRC", curve),
+        (b"cprt", b"text" + b"\0" * 4 + b"none\0\0\0\0"),
+    ]
     offset = 128 + 4 + 12 * len(tags)
     table = data = b""
     for signature, body in tags:
         table += signature + struct.pack(">II", offset + len(data), len(body))
         data += body
-    header = (struct.pack(">I", offset + len(data)) + b"\0" * 4 + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
-              + b"\0" * 12 + b"acsp" + b"\0" * 24 + struct.pack(">I", 0) + s15(0.9642) + s15(1.0) + s15(0.8249)
-              + b"\0" * 48)
+    header = (
+        struct.pack(">I", offset + len(data))
+        + b"\0" * 4
+        + struct.pack(">I", 0x02100000)
+        + b"mntrRGB XYZ "
+        + b"\0" * 12
+        + b"acsp"
+        + b"\0" * 24
+        + struct.pack(">I", 0)
+        + s15(0.9642)
+        + s15(1.0)
+        + s15(0.8249)
+        + b"\0" * 48
+    )
     return header + struct.pack(">I", len(tags)) + table + data
 
 
@@ -484,8 +547,9 @@ def test_colour_profile_is_applied_and_alpha_kept(tmp_path, kind):
         for x in range(10):
             image.putpixel((x, 0), (255, 0, 0, 0))  # a transparent row start
     path = tmp_path / f"profiled.{kind.lower()}"
-    image.save(path, format=kind, icc_profile=_icc_swapping_red_and_blue(), **({"quality": 95} if kind == "JPEG"
-                                                                             else {}))
+    image.save(
+        path, format=kind, icc_profile=_icc_swapping_red_and_blue(), **({"quality": 95} if kind == "JPEG" else {})
+    )
     pic = pictures.load_picture(path, "book")
     assert pic.raster_uri is not None
     decoded = Image.open(io.BytesIO(base64.b64decode(pic.raster_uri.split(",", 1)[1])))

@@ -19,8 +19,10 @@ def test_png_encoder_is_lossless() -> None:
     # An odd width, more rows than one strip, flat areas and noise.
     image = Image.new("RGB", (331, preview.PNG_STRIP_ROWS * 2 + 17), (40, 90, 70))
     for _ in range(4000):
-        image.putpixel((rng.randrange(image.width), rng.randrange(image.height)),
-                       (rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+        image.putpixel(
+            (rng.randrange(image.width), rng.randrange(image.height)),
+            (rng.randrange(256), rng.randrange(256), rng.randrange(256)),
+        )
     data = preview._png(image)
     back = Image.open(io.BytesIO(data))
     back.load()
@@ -35,8 +37,9 @@ def test_board_preview_cut_from_the_cover_matches_the_drawing(kit_factory) -> No
     folder = result.folder
     cut = Image.open(next(folder.glob("preview/*/board.png"))).convert("RGB")
     # The slow way, independently: the set-up SVG on a page of its own, rasterised at 150 dpi.
-    alone = pdfium.PdfDocument(svg_page((folder / "svg" / "setup.svg").read_text(encoding="utf-8"),
-                                        load_theme("classic")))
+    alone = pdfium.PdfDocument(
+        svg_page((folder / "svg" / "setup.svg").read_text(encoding="utf-8"), load_theme("classic"))
+    )
     page = alone[0]
     drawn = page.render(scale=preview.BOARD_DPI / 72).to_pil().convert("RGB")
     assert cut.size == drawn.size

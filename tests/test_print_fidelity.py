@@ -40,12 +40,15 @@ def test_every_piece_on_the_paper_of_every_listed_size(kit_factory, paper):
     assert len({n for n in drawn if n.startswith("Card-") and n != "Card-back"}) == 24
 
 
-@pytest.mark.parametrize(("game", "options"), [
-    ("classic", {"orientation": "landscape"}),  # landscape board sheets, portrait piece pages
-    ("classic", {"orientation": "portrait", "paper": "legal"}),
-    ("minos", {"paper": "legal"}),  # picks landscape board sheets by itself
-    ("master", {"paper": "210x210"}),  # the score pad is shrunk to the page
-])
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("classic", {"orientation": "landscape"}),  # landscape board sheets, portrait piece pages
+        ("classic", {"orientation": "portrait", "paper": "legal"}),
+        ("minos", {"paper": "legal"}),  # picks landscape board sheets by itself
+        ("master", {"paper": "210x210"}),  # the score pad is shrunk to the page
+    ],
+)
 def test_pieces_stay_on_the_paper_with_turned_board_sheets(kit_factory, game, options):
     pdf, _ = kit_factory(game, **options)
     assert_inside_window(pdf)
@@ -71,13 +74,19 @@ def test_glue_band_sheet_has_crop_marks_on_its_cut_line(kit_factory):
         page = doc.pages[2]  # up-left (after cover and rules): it carries the bands on its right and bottom
         outline = rects_of_size(page, BOARD_MM, BOARD_MM)[0]
         ox, oy = mm(outline["x0"]), mm(outline["top"])
-        vertical_marks = {round(mm(line["x0"]) - ox, 1) for line in page.lines
-                          if abs(mm(line["bottom"] - line["top"]) - 5.0) < 0.05 and mm(line["bottom"]) < oy}
+        vertical_marks = {
+            round(mm(line["x0"]) - ox, 1)
+            for line in page.lines
+            if abs(mm(line["bottom"] - line["top"]) - 5.0) < 0.05 and mm(line["bottom"]) < oy
+        }
     # Crossing marks of the seam (from the crosses) and of the band's outer edge, 10 mm further.
     seam = 146.92
     assert vertical_marks == {0.0, round(seam + 10.0, 1)}
-    cut = [line for line in page.lines if abs(mm(line["x0"]) - ox - seam - 10.0) < 0.05
-           and mm(line["bottom"] - line["top"]) > 100]
+    cut = [
+        line
+        for line in page.lines
+        if abs(mm(line["x0"]) - ox - seam - 10.0) < 0.05 and mm(line["bottom"] - line["top"]) > 100
+    ]
     assert cut, "no cut line along the glue band's outer edge"
     assert result.warnings == []
 
@@ -92,17 +101,35 @@ def test_a_seam_that_must_cross_art_is_said(kit_factory):
     assert "Warning: the vertical seam 158.0 mm" in cover
 
 
-@pytest.mark.parametrize(("options", "expected", "absent"), [
-    ({}, ["Paper (80-120 g/m²), single-sided: pages 1-2.", "Card (250-300 g/m²), single-sided: pages 3-7.",
-          "double-sided, flipping on the long edge: pages 8-11",  # see test_kit_pdf
-          "In all: 7 sheets of card, 2 of paper.", "Print pages 8-9 first", "butt the sheets"], ["glue band"]),
-    ({"flip": "short"}, ["flipping on the short edge: pages 8-11"], ["long edge"]),
-    ({"backs": "fold"}, ["Card (250-300 g/m²), single-sided: pages 3-", "fold each card sheet on the dashed line"],
-     ["double-sided"]),
-    ({"backs": "none"}, ["Card (250-300 g/m²), single-sided: pages 3-", "The cards have no backs"],
-     ["double-sided"]),
-    ({"joint": "overlap"}, ["a tinted glue band stays on the sheet that carries it"], ["butt the sheets"]),
-])
+@pytest.mark.parametrize(
+    ("options", "expected", "absent"),
+    [
+        (
+            {},
+            [
+                "Paper (80-120 g/m²), single-sided: pages 1-2.",
+                "Card (250-300 g/m²), single-sided: pages 3-7.",
+                "double-sided, flipping on the long edge: pages 8-11",  # see test_kit_pdf
+                "In all: 7 sheets of card, 2 of paper.",
+                "Print pages 8-9 first",
+                "butt the sheets",
+            ],
+            ["glue band"],
+        ),
+        ({"flip": "short"}, ["flipping on the short edge: pages 8-11"], ["long edge"]),
+        (
+            {"backs": "fold"},
+            ["Card (250-300 g/m²), single-sided: pages 3-", "fold each card sheet on the dashed line"],
+            ["double-sided"],
+        ),
+        (
+            {"backs": "none"},
+            ["Card (250-300 g/m²), single-sided: pages 3-", "The cards have no backs"],
+            ["double-sided"],
+        ),
+        ({"joint": "overlap"}, ["a tinted glue band stays on the sheet that carries it"], ["butt the sheets"]),
+    ],
+)
 def test_cover_print_steps_follow_the_options(kit_factory, options, expected, absent):
     pdf, _ = kit_factory(**options)
     cover = re.sub(r"\s+", " ", page_texts(pdf)[0])
@@ -137,11 +164,23 @@ def test_back_artwork_turns_with_a_short_edge_flip(kit_factory, flip, turned):
 
 
 def test_file_names_are_distinct_per_variant(kit_factory):
-    variants = [KitOptions(), KitOptions(lang="fr"), KitOptions(paper="letter"), KitOptions(joint="overlap"),
-                KitOptions(joint="overlap", overlap=12.0), KitOptions(backs="fold"), KitOptions(backs="none"),
-                KitOptions(flip="short"), KitOptions(back_offset=(0.5, -1.0)), KitOptions(margin=12.0),
-                KitOptions(orientation="landscape"), KitOptions(theme="ink-saver"), KitOptions(seed=7),
-                KitOptions(board_sheets=(2,)), KitOptions(lang="fr", paper="letter", backs="fold")]
+    variants = [
+        KitOptions(),
+        KitOptions(lang="fr"),
+        KitOptions(paper="letter"),
+        KitOptions(joint="overlap"),
+        KitOptions(joint="overlap", overlap=12.0),
+        KitOptions(backs="fold"),
+        KitOptions(backs="none"),
+        KitOptions(flip="short"),
+        KitOptions(back_offset=(0.5, -1.0)),
+        KitOptions(margin=12.0),
+        KitOptions(orientation="landscape"),
+        KitOptions(theme="ink-saver"),
+        KitOptions(seed=7),
+        KitOptions(board_sheets=(2,)),
+        KitOptions(lang="fr", paper="letter", backs="fold"),
+    ]
     names = [kit_file_name("classic", v) for v in variants]
     assert len(set(names)) == len(names), names
     assert names[0] == "classic-a4.pdf"

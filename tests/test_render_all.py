@@ -37,8 +37,12 @@ def test_side_by_side_kits_are_those_of_one_by_one_renders(tmp_path: Path) -> No
 def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path) -> None:
     seen = []
     with pytest.raises(DataError) as caught:
-        for game, _, _ in render_all(["walls", str(BAD), "classic", "grand"], tmp_path,
-                                     KitOptions(previews=False, svg=False, check=False), at_once=2):
+        for game, _, _ in render_all(
+            ["walls", str(BAD), "classic", "grand"],
+            tmp_path,
+            KitOptions(previews=False, svg=False, check=False),
+            at_once=2,
+        ):
             seen.append(game)
     assert seen == ["walls"]
     assert "broken_syntax.toml" in str(caught.value)
@@ -46,15 +50,18 @@ def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path) -> 
     assert not list(tmp_path.glob(".*"))  # no staging folder left by the one cancelled
 
 
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: Path) -> None:
     out = tmp_path / "unique-all-7c2e"
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))
     log = (tmp_path / "stderr").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "render", "--all", "-o", str(out)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=log, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgen", "render", "--all", "-o", str(out)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        cwd=tmp_path,
+    )
 
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)

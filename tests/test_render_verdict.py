@@ -18,8 +18,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "layouts"
 
 
 def render(out: Path, layout: str, *extra: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["render", layout, "-o", str(out), "--no-preview", "--no-svg", "--recheck",
-                                      *extra])
+    result = CliRunner().invoke(
+        cli, ["render", layout, "-o", str(out), "--no-preview", "--no-svg", "--recheck", *extra]
+    )
     return result.exit_code, result.output
 
 
@@ -28,10 +29,12 @@ def cover_text(pdf: Path) -> str:
         return " ".join((doc.pages[0].extract_text() or "").split())
 
 
-@pytest.mark.parametrize("lang,line,passed", [("en", "Playability: ", "passed (seed 1)"),
-                                              ("fr", "Jouabilité : ", "validée (graine 1)")])
-def test_the_cover_states_the_verdict_of_the_written_report(tmp_path: Path, five: str, lang: str, line: str,
-                                                            passed: str) -> None:
+@pytest.mark.parametrize(
+    "lang,line,passed", [("en", "Playability: ", "passed (seed 1)"), ("fr", "Jouabilité : ", "validée (graine 1)")]
+)
+def test_the_cover_states_the_verdict_of_the_written_report(
+    tmp_path: Path, five: str, lang: str, line: str, passed: str
+) -> None:
     code, output = render(tmp_path, five, "--lang", lang)
     assert code == 0, output
     report = json.loads((tmp_path / "five" / "five-playability.json").read_text(encoding="utf-8"))
@@ -70,8 +73,18 @@ def test_force_prints_a_failing_layout_and_says_so_on_the_cover(tmp_path: Path) 
 def test_no_check_draws_a_draft_that_says_it_is_not_checked(tmp_path: Path) -> None:
     # A layout the check refuses (exit 4 above) still draws as a draft: nothing judged it, and
     # the cover and the output say so; no report is written.
-    result = CliRunner().invoke(cli, ["render", str(FIXTURES / "turn_cap_too_low.toml"), "-o", str(tmp_path),
-                                      "--no-preview", "--no-svg", "--no-check"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "render",
+            str(FIXTURES / "turn_cap_too_low.toml"),
+            "-o",
+            str(tmp_path),
+            "--no-preview",
+            "--no-svg",
+            "--no-check",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "playability: not checked (--no-check)" in result.output
     folder = tmp_path / "turn_cap_too_low"

@@ -24,8 +24,7 @@ NAMES = {t["id"]: t["name"]["en"] for t in CLASSIC["treasures"]}
 
 
 def reprint(root: Path, only: str, game: str = "classic", **options: object) -> tuple[Path, list[list[str]], str]:
-    result = render_kit(game, root, KitOptions(only=parts(only), previews=False, svg=False, check=False,
-                                               **options))  # type: ignore[arg-type]
+    result = render_kit(game, root, KitOptions(only=parts(only), previews=False, svg=False, check=False, **options))  # type: ignore[arg-type]
     reader = pypdf.PdfReader(result.pdf)
     assert result.pages == len(reader.pages)
     text = "\n".join(page.extract_text() or "" for page in reader.pages)
@@ -34,8 +33,12 @@ def reprint(root: Path, only: str, game: str = "classic", **options: object) -> 
 
 def pieces(forms: list[list[str]]) -> list[str]:
     """Every piece drawn, in order (the board and page furniture are not pieces)."""
-    return [name for page in forms for name in page if name.split("-")[0] in ("Card", "Tile", "Pawn", "Token",
-                                                                              "Wand", "Score")]
+    return [
+        name
+        for page in forms
+        for name in page
+        if name.split("-")[0] in ("Card", "Tile", "Pawn", "Token", "Wand", "Score")
+    ]
 
 
 def test_one_card_and_one_tile_with_the_card_back(tmp_path: Path) -> None:

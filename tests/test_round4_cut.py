@@ -70,8 +70,13 @@ def test_cricut_mats_are_transparent_islands_within_the_documented_limit(cricut:
         # Each piece an island of its own (a quarter of the pixels: the islands stay 3 mm apart).
         assert _islands(alpha[::4, ::4]) == len(shapes), png.name  # was 1 opaque rectangle
         opaque_mm2 = (alpha > 0).sum() * (25.4 / 300) ** 2
-        outlines_mm2 = sum(float(s.get("width", 0)) * float(s.get("height", 0)) if s.tag == f"{SVG}rect"
-                           else math.pi * float(s.get("r", 0)) ** 2 for s in shapes if s.tag != f"{SVG}path")
+        outlines_mm2 = sum(
+            float(s.get("width", 0)) * float(s.get("height", 0))
+            if s.tag == f"{SVG}rect"
+            else math.pi * float(s.get("r", 0)) ** 2
+            for s in shapes
+            if s.tag != f"{SVG}path"
+        )
         if all(s.tag != f"{SVG}path" for s in shapes):  # opaque exactly inside the cut outlines
             assert opaque_mm2 == pytest.approx(outlines_mm2, rel=0.03), png.name
         pieces += len(shapes)
@@ -115,10 +120,12 @@ def test_the_board_keeps_the_kit_margin_and_the_pieces_have_bleed(silhouette: An
                 t = p.trim
                 for k in range(1, 20):  # along each edge: just inside the trim, and 0.6 mm outside it
                     fx, fy = t.x + t.w * k / 20, t.y + t.h * k / 20
-                    for (ix, iy), (ox, oy) in (((fx, t.y + 0.4), (fx, t.y - 0.6)),
-                                               ((fx, t.bottom - 0.4), (fx, t.bottom + 0.6)),
-                                               ((t.x + 0.4, fy), (t.x - 0.6, fy)),
-                                               ((t.right - 0.4, fy), (t.right + 0.6, fy))):
+                    for (ix, iy), (ox, oy) in (
+                        ((fx, t.y + 0.4), (fx, t.y - 0.6)),
+                        ((fx, t.bottom - 0.4), (fx, t.bottom + 0.6)),
+                        ((t.x + 0.4, fy), (t.x - 0.6, fy)),
+                        ((t.right - 0.4, fy), (t.right + 0.6, fy)),
+                    ):
                         inside = image[round(iy * px), round(ix * px)]
                         outside = image[round(oy * px), round(ox * px)]
                         total += 1

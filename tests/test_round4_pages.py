@@ -39,8 +39,12 @@ def test_gap_3_leaves_no_recipe_card_alone_and_spaces_the_wands():
             if a is b or a.page != b.page:
                 continue
             grown = Rect(a.trim.x - 2.99, a.trim.y - 2.99, a.trim.w + 5.98, a.trim.h + 5.98)
-            apart = (grown.right <= b.trim.x or b.trim.right <= grown.x or grown.bottom <= b.trim.y
-                     or b.trim.bottom <= grown.y)
+            apart = (
+                grown.right <= b.trim.x
+                or b.trim.right <= grown.x
+                or grown.bottom <= b.trim.y
+                or b.trim.bottom <= grown.y
+            )
             assert apart, (a.piece, b.piece)  # 3 mm apart, as --gap 3 asks (was 2 mm)
 
 

@@ -68,8 +68,9 @@ def test_preflight_finds_a_white_bleed_and_a_line_in_the_safe_band(tgc: Path, tm
     assert code == 7 and "bleed on the top is white" in output, output
     framed = face.copy()
     inset = bleed + round(1.35 / INCH * 300)  # a frame 1.35 mm inside the trim, as the cards had
-    ImageDraw.Draw(framed).rectangle((inset, inset, framed.width - inset, framed.height - inset), outline="#3b5b4a",
-                                     width=7)
+    ImageDraw.Draw(framed).rectangle(
+        (inset, inset, framed.width - inset, framed.height - inset), outline="#3b5b4a", width=7
+    )
     framed.save(tmp_path / "framed.png", dpi=(300, 300))
     code, output = _preflight(tmp_path / "framed.png")
     assert code == 7 and output.count("lines or text within 3.175 mm of the trim") == 4, output

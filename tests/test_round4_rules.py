@@ -37,16 +37,19 @@ def _layout_copy(tmp_path: Path, game: str, change: tuple[str, str]) -> str:
     text = (layouts_root() / "games" / f"{game}.toml").read_text(encoding="utf-8")
     assert change[0] in text
     path = tmp_path / f"{game}-mine.toml"
-    path.write_text(text.replace(change[0], change[1], 1).replace(f'id = "{game}"', f'id = "{game}-mine"', 1),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace(change[0], change[1], 1).replace(f'id = "{game}"', f'id = "{game}-mine"', 1), encoding="utf-8"
+    )
     return str(path)
 
 
 def test_grand_prints_its_pun_chance_and_fields_from_the_layout(tmp_path: Path) -> None:
     layout = _layout_copy(tmp_path, "grand", ("pun_success = 0.5", "pun_success = 0.3"))
-    for lang, said, old in (("en", "a pun is found 30 % of the time", "half the time"),
-                            ("fr", "trouvé 30 % du temps", "une fois sur deux"),
-                            ("de", "in 30 % der Fälle gelingt", "jedes zweite Mal")):
+    for lang, said, old in (
+        ("en", "a pun is found 30 % of the time", "half the time"),
+        ("fr", "trouvé 30 % du temps", "une fois sur deux"),
+        ("de", "in 30 % der Fälle gelingt", "jedes zweite Mal"),
+    ):
         text = re.sub(r"\s+", " ", _rules_text(layout, lang))
         assert said in text and old not in text, lang  # was "half the time" whatever the layout said
     text = re.sub(r"\s+", " ", _rules_text("grand"))
@@ -72,8 +75,11 @@ def test_the_compensations_left_over_card_is_said_and_not_counted_as_found(tmp_p
 
 
 def test_nearest_the_lair_is_counted_in_fields_on_the_sheet() -> None:
-    for lang, measure in (("en", "fewer fields still to walk to it, counted the shortest way"),
-                          ("fr", "moins de cases à parcourir"), ("de", "weniger Felder bis dorthin")):
+    for lang, measure in (
+        ("en", "fewer fields still to walk to it, counted the shortest way"),
+        ("fr", "moins de cases à parcourir"),
+        ("de", "weniger Felder bis dorthin"),
+    ):
         text = re.sub(r"\s+", " ", _rules_text("grand", lang))
         assert measure in text, lang
         assert "fewer turns to go" not in text
@@ -84,8 +90,10 @@ def test_the_readme_tune_example_names_only_keys_a_layout_can_change() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = next(b for b in re.findall(r"```toml\n(.*?)```", readme, re.S) if b.startswith("[tune]"))
     keys = tomllib.loads(block)["tune"]
-    layouts = {name: tomllib.loads((layouts_root() / "games" / f"{name}.toml").read_text(encoding="utf-8"))
-               for name in ("classic", "grand")}
+    layouts = {
+        name: tomllib.loads((layouts_root() / "games" / f"{name}.toml").read_text(encoding="utf-8"))
+        for name in ("classic", "grand")
+    }
     for key in keys:
         if key == "seed":
             continue

@@ -23,8 +23,11 @@ def _text(data: bytes) -> str:
 
 
 def test_one_die_is_a_die_in_every_language():
-    for lang, expected, wrong in (("en", "Cut: 1 × die", "1 × dice"), ("fr", "1 × dé", "1 × dés"),
-                                  ("de", "1 × Würfel", "1 × Würfeln")):
+    for lang, expected, wrong in (
+        ("en", "Cut: 1 × die", "1 × dice"),
+        ("fr", "1 × dé", "1 × dés"),
+        ("de", "1 × Würfel", "1 × Würfeln"),
+    ):
         kit = build_kit("minos", KitOptions(only=("die:1",), lang=lang, check=False, previews=False))
         text = _text(kit.pdf.data)
         assert expected in text and wrong not in text, (lang, text)
@@ -51,14 +54,18 @@ def test_a_theme_font_named_like_a_bundled_one_prints_as_itself(tmp_path):
     font.save(str(tmp_path / "Own.ttf"))
     theme = (THEMES / "classic.toml").read_text(encoding="utf-8")
     head, _, tail = theme.partition("[fonts]")
-    tail = tail[tail.index("\n[strokes]"):]
-    (tmp_path / "own.toml").write_text(head.replace('id = "classic"', 'id = "own"')
-                                       + '[fonts]\ntitle = "Own.ttf"\nbody = "Own.ttf"\nlabels = "Own.ttf"\n' + tail,
-                                       encoding="utf-8")
+    tail = tail[tail.index("\n[strokes]") :]
+    (tmp_path / "own.toml").write_text(
+        head.replace('id = "classic"', 'id = "own"')
+        + '[fonts]\ntitle = "Own.ttf"\nbody = "Own.ttf"\nlabels = "Own.ttf"\n'
+        + tail,
+        encoding="utf-8",
+    )
     for path in (THEMES / "classic.toml").parent.glob("*.svg"):
         shutil.copy(path, tmp_path)
-    kit = build_kit("classic", KitOptions(only=("rules",), theme=str(tmp_path / "own.toml"), check=False,
-                                          previews=False))
+    kit = build_kit(
+        "classic", KitOptions(only=("rules",), theme=str(tmp_path / "own.toml"), check=False, previews=False)
+    )
     with pdfplumber.open(io.BytesIO(kit.pdf.data)) as pdf:
         chars = [c for page in pdf.pages for c in page.chars if c["text"].strip()]
     widths = {round(c["width"] / c["size"], 2) for c in chars}

@@ -53,13 +53,20 @@ def test_rule_values_follow_the_layout():
     assert rule_values(layout, "fr")["deal"] == "12 chacun à 2 joueurs, 8 à 3 joueurs, 6 à 4 joueurs"
     master = master_values(build_master(load("game", "master")), "fr")
     assert (master["objects"], master["wands_word"], master["last_object"], master["last_value"]) == (
-        21, "trois", "gui", 25)
+        21,
+        "trois",
+        "gui",
+        25,
+    )
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("en", "deal them out: 9 each with 2 players, 6 each with 3, 4 each with 4."),
-    ("fr", "distribuez-les\u00a0: 9 chacun à 2 joueurs, 6 à 3 joueurs, 4 à 4 joueurs."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("en", "deal them out: 9 each with 2 players, 6 each with 3, 4 each with 4."),
+        ("fr", "distribuez-les\u00a0: 9 chacun à 2 joueurs, 6 à 3 joueurs, 4 à 4 joueurs."),
+    ],
+)
 def test_the_printed_rules_show_the_deal_of_an_edited_layout(tmp_path, lang, expected):
     path = tmp_path / "classic-edited.toml"
     path.write_text(EDITED, encoding="utf-8")
@@ -76,19 +83,45 @@ def rules_text(pdf) -> str:
 
 
 # The three rule corrections of issue 8, as printed (the old ending must be gone).
-@pytest.mark.parametrize("game, lang, sentences", [
-    ("classic", "en", ["nobody has to go home: then a player whose cards are all turned must leave the labyrinth "
-                       "instead, by any corridor that opens off the edge of the board",
-                       "head back to your starting corner as usual"]),
-    ("classic", "fr", ["personne ne doit rentrer : un joueur dont toutes les cartes sont retournées doit alors sortir "
-                       "du labyrinthe par n’importe quel couloir qui s’ouvre sur le bord du plateau",
-                       "on rentre à son coin de départ comme d’habitude"]),
-    ("master", "en", ["Draw lots to decide who begins; play then goes clockwise.",
-                      "He hands the token over only if he follows the advice; if he pushes somewhere else, he owes "
-                      "nothing."]),
-    ("master", "fr", ["Tirez au sort qui commence ; on joue ensuite dans le sens des aiguilles d’une montre.",
-                      "Il ne donne le jeton que s’il suit le conseil ; s’il pousse ailleurs, il ne doit rien."]),
-])
+@pytest.mark.parametrize(
+    "game, lang, sentences",
+    [
+        (
+            "classic",
+            "en",
+            [
+                "nobody has to go home: then a player whose cards are all turned must leave the labyrinth "
+                "instead, by any corridor that opens off the edge of the board",
+                "head back to your starting corner as usual",
+            ],
+        ),
+        (
+            "classic",
+            "fr",
+            [
+                "personne ne doit rentrer : un joueur dont toutes les cartes sont retournées doit alors sortir "
+                "du labyrinthe par n’importe quel couloir qui s’ouvre sur le bord du plateau",
+                "on rentre à son coin de départ comme d’habitude",
+            ],
+        ),
+        (
+            "master",
+            "en",
+            [
+                "Draw lots to decide who begins; play then goes clockwise.",
+                "He hands the token over only if he follows the advice; if he pushes somewhere else, he owes nothing.",
+            ],
+        ),
+        (
+            "master",
+            "fr",
+            [
+                "Tirez au sort qui commence ; on joue ensuite dans le sens des aiguilles d’une montre.",
+                "Il ne donne le jeton que s’il suit le conseil ; s’il pousse ailleurs, il ne doit rien.",
+            ],
+        ),
+    ],
+)
 def test_the_sheets_print_the_rule_corrections(kit_factory, game, lang, sentences):
     pdf, _ = kit_factory(game, lang=lang)
     text = rules_text(pdf)

@@ -12,13 +12,15 @@ from boardgen.data.paths import layouts_root
 from boardgen.errors import DataError
 
 
-@pytest.mark.parametrize("kind,source,line", [
-    ("game", "games/classic.toml", 'id = "classic"\n'),
-    ("theme", "themes/classic.toml", 'id = "classic"\n'),
-])
+@pytest.mark.parametrize(
+    "kind,source,line",
+    [
+        ("game", "games/classic.toml", 'id = "classic"\n'),
+        ("theme", "themes/classic.toml", 'id = "classic"\n'),
+    ],
+)
 @pytest.mark.parametrize("value", ["ab\\n", "ab\\r\\n", "ab\\nc"])
-def test_a_trailing_newline_in_an_id_is_refused(tmp_path: Path, kind: str, source: str, line: str,
-                                                  value: str) -> None:
+def test_a_trailing_newline_in_an_id_is_refused(tmp_path: Path, kind: str, source: str, line: str, value: str) -> None:
     text = (layouts_root() / source).read_text(encoding="utf-8")
     assert line in text
     path = tmp_path / "mine.toml"

@@ -84,10 +84,22 @@ def test_serves_the_page_the_board_and_pieces(served: tuple[int, Path]) -> None:
     assert b"#f6e7b0" in board
 
 
-@pytest.mark.parametrize("path", [
-    "/../setup.cfg", "/svg/../../setup.cfg", "/svg/%2e%2e/setup.cfg", "//etc/passwd", "/etc/passwd",
-    "/svg/", "/svg/nothing.svg", "/font/../fonts.toml", "/font/", "/svg/board.svg/..", "/favicon.ico",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../setup.cfg",
+        "/svg/../../setup.cfg",
+        "/svg/%2e%2e/setup.cfg",
+        "//etc/passwd",
+        "/etc/passwd",
+        "/svg/",
+        "/svg/nothing.svg",
+        "/font/../fonts.toml",
+        "/font/",
+        "/svg/board.svg/..",
+        "/favicon.ico",
+    ],
+)
 def test_anything_else_is_not_found(served: tuple[int, Path], path: str) -> None:
     port, _ = served
     status, body = get(port, path)
@@ -109,9 +121,18 @@ def raw_get(port: int, path: str, hosts: list[str]) -> tuple[int, bytes]:
         conn.close()
 
 
-@pytest.mark.parametrize("hosts", [["attacker.example"], ["attacker.example:{port}"], ["127.0.0.1:1"],
-                                   ["127.0.0.1"], ["localhost.attacker.example:{port}"], [],
-                                   ["127.0.0.1:{port}", "attacker.example"]])
+@pytest.mark.parametrize(
+    "hosts",
+    [
+        ["attacker.example"],
+        ["attacker.example:{port}"],
+        ["127.0.0.1:1"],
+        ["127.0.0.1"],
+        ["localhost.attacker.example:{port}"],
+        [],
+        ["127.0.0.1:{port}", "attacker.example"],
+    ],
+)
 def test_a_request_for_another_host_gets_nothing(served: tuple[int, Path], hosts: list[str]) -> None:
     """DNS rebinding: a page of attacker.example whose name now points at 127.0.0.1."""
     port, _ = served
@@ -188,7 +209,7 @@ def test_three_hundred_dripping_connections_do_not_starve_a_normal_request(serve
     try:
         for round_ in range(len(head)):
             for connection in slow:
-                connection.send(head[round_:round_ + 1])
+                connection.send(head[round_ : round_ + 1])
             if round_ % 10 == 9:
                 started = time.monotonic()
                 status, page = get(port, "/")
@@ -248,8 +269,13 @@ def test_many_tabs_and_rapid_edits(served: tuple[int, Path]) -> None:
 
 def test_ctrl_c_stops_it_cleanly(tmp_path: Path) -> None:
     # Run from elsewhere than the repository, so the installed boardgen is the one started.
-    proc = subprocess.Popen([sys.executable, "-m", "boardgen", "serve", "classic", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgen", "serve", "classic", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
@@ -269,8 +295,10 @@ def chromium() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
-@pytest.mark.skipif(chromium() is None and not os.environ.get("CI"),
-                    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)")
+@pytest.mark.skipif(
+    chromium() is None and not os.environ.get("CI"),
+    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
+)
 def test_a_real_browser_follows_a_colour_change(served: tuple[int, Path], tmp_path: Path) -> None:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -282,18 +310,26 @@ def test_a_real_browser_follows_a_colour_change(served: tuple[int, Path], tmp_pa
     port, theme = served
     options = webdriver.ChromeOptions()
     options.binary_location = browser
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1200,1400"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1400",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
     try:
         driver.get(f"http://127.0.0.1:{port}/")
 
         def floor_colours(_: object) -> str:
-            return str(driver.execute_script(
-                "const s = document.querySelector('#board svg');"
-                "return s ? Array.from(s.querySelectorAll('[fill]')).map(e => e.getAttribute('fill'))"
-                ".join(' ') : '';"))
+            return str(
+                driver.execute_script(
+                    "const s = document.querySelector('#board svg');"
+                    "return s ? Array.from(s.querySelectorAll('[fill]')).map(e => e.getAttribute('fill'))"
+                    ".join(' ') : '';"
+                )
+            )
 
         WebDriverWait(driver, 120).until(lambda d: "#f6e7b0" in floor_colours(d))
         version = driver.execute_script("return document.body.dataset.version")

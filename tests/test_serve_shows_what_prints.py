@@ -37,8 +37,12 @@ def touch(path: Path, text: str) -> None:
 def mine(tmp_path: Path) -> Iterator[tuple[int, Path, Path]]:
     """A copy of classic and a theme of one's own, served."""
     game = tmp_path / "mine-game.toml"
-    touch(game, (layouts_root() / "games" / "classic.toml").read_text(encoding="utf-8")
-          .replace('id = "classic"', 'id = "mine-game"', 1))
+    touch(
+        game,
+        (layouts_root() / "games" / "classic.toml")
+        .read_text(encoding="utf-8")
+        .replace('id = "classic"', 'id = "mine-game"', 1),
+    )
     theme = tmp_path / "mine.toml"
     touch(theme, THEME)
     preview = LivePreview(kit_drawer(str(game), str(theme), "en", None), watch_roots(str(game), str(theme)))
@@ -62,8 +66,10 @@ def get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
         conn.close()
 
 
-@pytest.mark.skipif(chromium() is None and not os.environ.get("CI"),
-                    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)")
+@pytest.mark.skipif(
+    chromium() is None and not os.environ.get("CI"),
+    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
+)
 def test_the_live_page_shows_every_piece_the_theme_font_and_the_verdict(mine, tmp_path: Path) -> None:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -74,8 +80,13 @@ def test_the_live_page_shows_every_piece_the_theme_font_and_the_verdict(mine, tm
     port, game, theme = mine
     options = webdriver.ChromeOptions()
     options.binary_location = found[0]
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1000"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=found[1]), options=options)
     js = driver.execute_script
@@ -94,8 +105,12 @@ def test_the_live_page_shows_every_piece_the_theme_font_and_the_verdict(mine, tm
         assert js("return document.getElementById('a11y').textContent").startswith("Accessibility: ")
 
         def moth_font(_: object = None) -> str:
-            return str(js("const t = document.querySelector('figure[data-name=\"card-moth\"] svg text');"
-                          "return t ? getComputedStyle(t).fontFamily + '|' + t.textContent : '';"))
+            return str(
+                js(
+                    "const t = document.querySelector('figure[data-name=\"card-moth\"] svg text');"
+                    "return t ? getComputedStyle(t).fontFamily + '|' + t.textContent : '';"
+                )
+            )
 
         assert "MyFont" not in moth_font() and "Luna moth" not in moth_font()
         # The edit: a font of the theme's own for the labels, and the last card renamed.
@@ -107,15 +122,19 @@ def test_the_live_page_shows_every_piece_the_theme_font_and_the_verdict(mine, tm
         family = moth_font().split("|")[0]
         assert "DejaVu Serif MyFont" in family
         # The browser loaded the theme's own file for it (served from memory), not a fallback.
-        WebDriverWait(driver, 30).until(lambda d: js(
-            "return Array.from(document.fonts).some(f => f.family.includes('MyFont') && f.status === 'loaded')"))
+        WebDriverWait(driver, 30).until(
+            lambda d: js(
+                "return Array.from(document.fonts).some(f => f.family.includes('MyFont') && f.status === 'loaded')"
+            )
+        )
         version = js("return document.body.dataset.version")
         WebDriverWait(driver, 60).until(lambda d: js("return document.body.dataset.judged") == version)
         assert js("return document.getElementById('verdict').textContent").startswith("Playability: passed")
         # Zoom: the slider sizes the contact sheet, a click shows a piece large.
         js("const z = document.getElementById('zoom'); z.value = 300; z.dispatchEvent(new Event('input'));")
-        height = js("return document.querySelector('figure[data-name=\"card-moth\"] svg')"
-                    ".getBoundingClientRect().height")
+        height = js(
+            "return document.querySelector('figure[data-name=\"card-moth\"] svg').getBoundingClientRect().height"
+        )
         assert 295 <= height <= 305
         shot = tmp_path / "live.png"
         driver.save_screenshot(str(shot))

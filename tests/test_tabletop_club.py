@@ -136,6 +136,7 @@ def test_the_export_writes_the_pack_folder_and_is_the_same_for_the_same_seed(tmp
     first, second = export(tmp_path / "a"), export(tmp_path / "b")
     assert first == second
     assert "README.txt" in first and any(name.endswith("/pieces/custom/config.cfg") for name in first)
-    refused = CliRunner().invoke(cli, ["export", "walls", "--for", "tabletop-club", "--cards", "poker",
-                                       "-o", str(tmp_path / "c")])
+    refused = CliRunner().invoke(
+        cli, ["export", "walls", "--for", "tabletop-club", "--cards", "poker", "-o", str(tmp_path / "c")]
+    )
     assert refused.exit_code == 2 and "not for --for tabletop-club" in refused.output

@@ -42,8 +42,11 @@ def test_classic_seed_3_is_repaired_by_a_seed_whose_rates_are_the_checks(tmp_pat
     answer = tmp_path / "repaired.toml"
     code, out, err = run("tune", "classic", "--seed", "3", "--trials", "8", "--workers", "1", "-o", str(answer))
     assert code == 0, out + err
-    found = re.search(r"seed 3 favours the first seat: seed (\d+) passes, seat win rates "
-                      r"([0-9.]+) / ([0-9.]+) / ([0-9.]+) / ([0-9.]+) with 4 players", out)
+    found = re.search(
+        r"seed 3 favours the first seat: seed (\d+) passes, seat win rates "
+        r"([0-9.]+) / ([0-9.]+) / ([0-9.]+) / ([0-9.]+) with 4 players",
+        out,
+    )
     assert found, out
     seed = int(found.group(1))
     assert seed != 3 and re.search(rf"trial \d+: seed {seed}: passes", err)
@@ -84,8 +87,11 @@ def test_a_layout_with_nothing_to_tune_says_so(tmp_path: Path) -> None:
     code, out, err = run("tune", "minos")
     assert code == 2 and "nothing to tune: the layout declares no tunable parameter" in err
     assert "[tune]" in err and "seed = { min = 1, max = 1000 }" in err
-    bad = layout_file(tmp_path, "bad", '[game]\nid = "bad"\n[tune]\n"deal.9" = { min = 1, max = 2 }\n'
-                      '"deal.4" = { min = 7, max = 5 }\n')
+    bad = layout_file(
+        tmp_path,
+        "bad",
+        '[game]\nid = "bad"\n[tune]\n"deal.9" = { min = 1, max = 2 }\n"deal.4" = { min = 7, max = 5 }\n',
+    )
     code, out, err = run("tune", str(bad))
     assert code == 2, out + err
     assert "bad.toml:4: tune.deal.9: 'deal.9' is not a number of this layout" in err
@@ -93,8 +99,9 @@ def test_a_layout_with_nothing_to_tune_says_so(tmp_path: Path) -> None:
 
 
 def rules_text(tmp_path: Path, layout: Path) -> str:
-    result = render_kit(str(layout), tmp_path / layout.stem,
-                        KitOptions(only=("rules",), previews=False, svg=False, check=False))
+    result = render_kit(
+        str(layout), tmp_path / layout.stem, KitOptions(only=("rules",), previews=False, svg=False, check=False)
+    )
     return " ".join(page.extract_text() for page in pypdf.PdfReader(result.pdf).pages)
 
 
@@ -113,28 +120,42 @@ def test_a_seat_compensation_is_printed_on_the_rules_sheet_and_dealt(tmp_path: P
         assert cards[1:] == SlidingGame(load_game("classic")[1]).initial_state(4, 7).cards[1:]
 
 
-def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_trial(
-        tmp_path: Path, five: str) -> None:
+def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_trial(tmp_path: Path, five: str) -> None:
     """A margin no seed meets makes the whole grid of 12 seeds be judged: the two processes
     split it through the journal file, every seed once, and both give the same answer."""
     layout = tmp_path / "small.toml"
     text = Path(five).read_text(encoding="utf-8")
     assert "seed = { min = 1, max = 1000 }" in text  # the generator keeps classic's [tune]
-    layout.write_text(text.replace("seed = { min = 1, max = 1000 }", "seed = { min = 1, max = 12 }"),
-                      encoding="utf-8")
+    layout.write_text(text.replace("seed = { min = 1, max = 1000 }", "seed = { min = 1, max = 12 }"), encoding="utf-8")
     journal = tmp_path / "study.log"
-    command = [sys.executable, "-m", "boardgen", "tune", str(layout), "--study", str(journal), "--workers", "1",
-               "--margin", "0.1", "-o", str(tmp_path / "out.toml")]
-    both = [subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(2)]
+    command = [
+        sys.executable,
+        "-m",
+        "boardgen",
+        "tune",
+        str(layout),
+        "--study",
+        str(journal),
+        "--workers",
+        "1",
+        "--margin",
+        "0.1",
+        "-o",
+        str(tmp_path / "out.toml"),
+    ]
+    both = [
+        subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     outputs = [process.communicate(timeout=300) for process in both]
     assert [process.returncode for process in both] == [4, 4], outputs
     judged = [re.findall(r"trial (\d+): seed (\d+):", err) for _, err in outputs]
     assert all(judged), outputs  # each process judged some of the trials
     seeds = [int(seed) for mine in judged for _, seed in mine]
     assert sorted(seeds) == list(range(1, 13))  # every seed once, none twice
-    assert all("nothing within the bounds of [tune] (seed 1-12) passes with margin (12 trials" in err
-               for _, err in outputs)
+    assert all(
+        "nothing within the bounds of [tune] (seed 1-12) passes with margin (12 trials" in err for _, err in outputs
+    )
 
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
@@ -154,8 +175,7 @@ def test_a_small_grid_is_tried_nearest_first() -> None:
     seed = Knob("seed", ("game", "default_seed"), 1, 6, True, 4)
     deal = Knob("deal.4", ("deal", "4"), 5, 6, True, 6)
     order = [(v["seed"], v["deal.4"]) for v in grid([seed, deal], 100) or []]
-    assert order == [(4, 6), (3, 6), (5, 6), (2, 6), (6, 6), (1, 6), (4, 5),
-                     (3, 5), (5, 5), (2, 5), (6, 5), (1, 5)]
+    assert order == [(4, 6), (3, 6), (5, 6), (2, 6), (6, 6), (1, 6), (4, 5), (3, 5), (5, 5), (2, 5), (6, 5), (1, 5)]
     assert [(v["seed"], v["deal.4"]) for v in grid([seed, deal], 3) or []] == order[:3]
     fraction = Knob("race.pun_success", ("race", "pun_success"), 0.3, 0.7, False, 0.5)
     assert grid([seed, fraction], 100) is None  # a fraction: TPE, not a grid
@@ -167,8 +187,13 @@ def test_a_deck_count_and_a_fraction_are_found_in_the_layout_and_set_in_a_candid
     from boardgen.data.loader import Document, validate
     from boardgen.tune import knobs, with_values
 
-    path = layout_file(tmp_path, "g", '[game]\nid = "g"\n[tune]\n"race.pun_success" = { min = 0.3, max = 0.7 }\n'
-                       '"deck.3.count" = { min = 1, max = 3 }\n', base="grand")
+    path = layout_file(
+        tmp_path,
+        "g",
+        '[game]\nid = "g"\n[tune]\n"race.pun_success" = { min = 0.3, max = 0.7 }\n'
+        '"deck.3.count" = { min = 1, max = 3 }\n',
+        base="grand",
+    )
     engine, layout = load_game(str(path))
     pun, count = knobs(layout.doc)
     assert (pun.path, pun.current, pun.integer, pun.step) == (("race", "pun_success"), 0.5, False, 0.01)
@@ -183,14 +208,33 @@ def test_a_deck_count_and_a_fraction_are_found_in_the_layout_and_set_in_a_candid
 
 def test_the_answer_does_not_depend_on_the_number_of_workers(tmp_path: Path, five: str) -> None:
     layout = tmp_path / "small.toml"
-    layout.write_text(Path(five).read_text(encoding="utf-8").replace("seed = { min = 1, max = 1000 }",
-                                                                      "seed = { min = 1, max = 20 }"), encoding="utf-8")
+    layout.write_text(
+        Path(five)
+        .read_text(encoding="utf-8")
+        .replace("seed = { min = 1, max = 1000 }", "seed = { min = 1, max = 20 }"),
+        encoding="utf-8",
+    )
     answers = []
     for workers in ("1", "2"):
-        code, out, err = run("tune", str(layout), "--seed", "3", "--margin", "1", "--workers", workers,
-                             "-o", str(tmp_path / f"w{workers}.toml"))
-        answers.append((code, re.sub(r"\d+ s\)", "", out.replace(f"w{workers}.toml", "")),
-                        sorted(re.findall(r"trial \d+: .*", err))))
+        code, out, err = run(
+            "tune",
+            str(layout),
+            "--seed",
+            "3",
+            "--margin",
+            "1",
+            "--workers",
+            workers,
+            "-o",
+            str(tmp_path / f"w{workers}.toml"),
+        )
+        answers.append(
+            (
+                code,
+                re.sub(r"\d+ s\)", "", out.replace(f"w{workers}.toml", "")),
+                sorted(re.findall(r"trial \d+: .*", err)),
+            )
+        )
     assert answers[0] == answers[1] and answers[0][0] == 0 and "passes" in answers[0][1], answers
 
 
@@ -199,11 +243,16 @@ def test_the_answer_keeps_the_layout_as_its_author_wrote_it(tmp_path: Path, five
     and the file read back is the tuned layout and passes."""
     import tomllib
 
-    text = Path(five).read_text(encoding="utf-8").replace("seed = { min = 1, max = 1000 }",
-                                                          "seed = { min = 1, max = 20 }")
+    text = (
+        Path(five).read_text(encoding="utf-8").replace("seed = { min = 1, max = 1000 }", "seed = { min = 1, max = 20 }")
+    )
     text = text.replace("[game]\n", "[game]\n# my note: keep me\n", 1)
-    text = re.sub(r"tagline = \{[^\n]*\}", 'tagline = { en = """Slide the corridors,\nfind the treasures""" }'
-                  "  # two lines", text, count=1)
+    text = re.sub(
+        r"tagline = \{[^\n]*\}",
+        'tagline = { en = """Slide the corridors,\nfind the treasures""" }  # two lines',
+        text,
+        count=1,
+    )
     layout = tmp_path / "mine.toml"
     layout.write_text(text, encoding="utf-8")
     answer = tmp_path / "out" / "answer.toml"
@@ -230,8 +279,10 @@ def test_the_writer_writes_valid_toml_for_any_string() -> None:
 
     from boardgen.data import toml_write
 
-    data = {"game": {"id": "x", "tagline": {"en": 'two\nlines "quoted" \\ and \t\x01'}},
-            "deck": [{"id": "a", "count": 2}, {"id": "b\nc", "count": 1}]}
+    data = {
+        "game": {"id": "x", "tagline": {"en": 'two\nlines "quoted" \\ and \t\x01'}},
+        "deck": [{"id": "a", "count": 2}, {"id": "b\nc", "count": 1}],
+    }
     for nested in (False, True):
         assert tomllib.loads(toml_write.document(data, header=["a header"], nested=nested)) == data
 
@@ -245,8 +296,11 @@ def test_an_answer_for_a_file_that_extends_another_holds_only_the_author_s_keys(
     (tmp_path / "elsewhere").mkdir()
     Path(tmp_path / "sub" / "base.toml").write_text(Path(five).read_text(encoding="utf-8"), encoding="utf-8")
     child = tmp_path / "sub" / "child.toml"
-    child.write_text('# a child of mine\nextends = "base.toml"\n\n[game]\nid = "child"  # the id\n\n[tune]\n'
-                     'seed = { min = 1, max = 10 }\n"deal.3" = { min = 3, max = 5 }\n', encoding="utf-8")
+    child.write_text(
+        '# a child of mine\nextends = "base.toml"\n\n[game]\nid = "child"  # the id\n\n[tune]\n'
+        'seed = { min = 1, max = 10 }\n"deal.3" = { min = 3, max = 5 }\n',
+        encoding="utf-8",
+    )
     answer = tmp_path / "elsewhere" / "answer.toml"
     code, out, err = run("tune", str(child), "--seed", "3", "--margin", "0.7", "--workers", "1", "-o", str(answer))
     assert code == 0, out + err

@@ -49,20 +49,34 @@ def layout(tmp_path: Path, five: str, seeds: int) -> Path:
     path = tmp_path / "small.toml"
     text = Path(five).read_text(encoding="utf-8")
     assert "seed = { min = 1, max = 1000 }" in text
-    path.write_text(text.replace("seed = { min = 1, max = 1000 }", f"seed = {{ min = 1, max = {seeds} }}"),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace("seed = { min = 1, max = 1000 }", f"seed = {{ min = 1, max = {seeds} }}"), encoding="utf-8"
+    )
     return path
 
 
 def command(path: Path, study: str | None, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "boardgen", "tune", str(path), "--workers", "1", *extra,
-            *(["--study", study] if study else []), "-o", str(path.parent / "out.toml")]
+    return [
+        sys.executable,
+        "-m",
+        "boardgen",
+        "tune",
+        str(path),
+        "--workers",
+        "1",
+        *extra,
+        *(["--study", study] if study else []),
+        "-o",
+        str(path.parent / "out.toml"),
+    ]
 
 
 def start(cmd: list[str], count: int, cwd: Path) -> list[subprocess.Popen[str]]:
     env = {**os.environ, "BOARDGEN_TUNE_HEARTBEAT": HEARTBEAT}
-    return [subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(count)]
+    return [
+        subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(count)
+    ]
 
 
 def trials(storage_url: str) -> list[optuna.trial.FrozenTrial]:
@@ -86,15 +100,17 @@ def answer(out: str) -> str:
 
 @pytest.mark.parametrize("count", [2, 4])
 def test_processes_started_together_on_postgresql_split_a_grid_and_agree_with_one_process(
-        tmp_path: Path, five: str, database: str, count: int) -> None:
+    tmp_path: Path, five: str, database: str, count: int
+) -> None:
     """A margin no seed meets makes the whole grid of 12 seeds be judged: every process ends,
     each seed was judged once, and the study holds 12 trials."""
     path = layout(tmp_path, five, 12)
     runs = start(command(path, database, "--margin", "0.1"), count, tmp_path)
     outputs = [run.communicate(timeout=DEADLINE) for run in runs]
     assert [run.returncode for run in runs] == [4] * count, outputs
-    assert all("nothing within the bounds of [tune] (seed 1-12) passes with margin (12 trials" in err
-               for _, err in outputs), outputs
+    assert all(
+        "nothing within the bounds of [tune] (seed 1-12) passes with margin (12 trials" in err for _, err in outputs
+    ), outputs
     done = judged(trials(database))
     assert sorted(t.params["seed"] for t in done) == list(range(1, 13))
     assert len(set(sets(done))) == len(done) == 12
@@ -118,7 +134,8 @@ def test_a_passing_grid_on_postgresql_gives_one_process_s_answer(tmp_path: Path,
 
 
 def test_tpe_processes_on_postgresql_judge_the_trials_asked_and_no_values_twice(
-        tmp_path: Path, five: str, database: str) -> None:
+    tmp_path: Path, five: str, database: str
+) -> None:
     """5000 seeds are too many for a grid: TPE, each process with a seed of its own."""
     path = layout(tmp_path, five, 5000)
     runs = start(command(path, database, "--trials", "10", "--margin", "0.1"), 2, tmp_path)
@@ -141,15 +158,19 @@ def wait_for(check, what: str, deadline: float = DEADLINE):  # type: ignore[no-u
 
 def running_of(storage_url: str, pid: int) -> list[optuna.trial.FrozenTrial]:
     try:
-        return [t for t in trials(storage_url) if t.state == optuna.trial.TrialState.RUNNING
-                and f":{pid}:" in str(t.user_attrs.get("worker", ""))]
+        return [
+            t
+            for t in trials(storage_url)
+            if t.state == optuna.trial.TrialState.RUNNING and f":{pid}:" in str(t.user_attrs.get("worker", ""))
+        ]
     except ValueError:  # the study is not made yet
         return []
 
 
 @pytest.mark.parametrize("kind", ["postgresql", "journal"])
 def test_a_worker_killed_mid_search_has_its_trials_taken_over(
-        tmp_path: Path, five: str, kind: str, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, five: str, kind: str, request: pytest.FixtureRequest
+) -> None:
     study = request.getfixturevalue("database") if kind == "postgresql" else str(tmp_path / "study.log")
     path = layout(tmp_path, five, 12)
     cmd = command(path, study, "--margin", "0.1")
@@ -188,8 +209,10 @@ def test_the_worker_processes_of_a_killed_tune_end_with_it(tmp_path: Path, five:
     path = layout(tmp_path, five, 40)
     cmd = [*command(path, str(tmp_path / "study.log"), "--margin", "0.1"), "--workers", "2"]
     (parent,) = start(cmd, 1, tmp_path)
-    children = wait_for(lambda: len(found := carrying(str(path.parent / "out.toml"), but=parent.pid)) >= 2
-                        and found, "the two worker processes")
+    children = wait_for(
+        lambda: len(found := carrying(str(path.parent / "out.toml"), but=parent.pid)) >= 2 and found,
+        "the two worker processes",
+    )
     parent.send_signal(signal.SIGKILL)
     parent.wait(timeout=DEADLINE)
     wait_for(lambda: not any(alive(pid) for pid in children), "the worker processes to end")
@@ -232,7 +255,8 @@ def journal(tmp_path: Path) -> Path:
 
 
 def test_hostile_journals_are_refused_with_the_file_and_nothing_is_written_through_a_link(
-        tmp_path: Path, five: str) -> None:
+    tmp_path: Path, five: str
+) -> None:
     small = str(layout(tmp_path, five, 4))
     real = journal(tmp_path)
     lines = real.read_bytes().splitlines(keepends=True)
@@ -246,23 +270,38 @@ def test_hostile_journals_are_refused_with_the_file_and_nothing_is_written_throu
     os.mkfifo(fifo)
     damaged = {
         "cut.log": (lines[0][:-9] + b"\n" + b"".join(lines[1:]), "cut.log:1: damaged journal line: cut short"),
-        "garbage.log": (lines[0] + b"\x00\xffnot json at all\n" + b"".join(lines[1:]), "garbage.log:2: damaged journal "
-                        "line: not JSON"),
-        "nested.log": (lines[0] + b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested.log:2: damaged journal line: "
-                       "nested too deep"),
-        "record.log": (lines[0] + b'{"op_code": 99, "worker_id": "w"}\n', "record.log:2: damaged journal line: not "
-                       "an Optuna journal record"),
+        "garbage.log": (
+            lines[0] + b"\x00\xffnot json at all\n" + b"".join(lines[1:]),
+            "garbage.log:2: damaged journal line: not JSON",
+        ),
+        "nested.log": (
+            lines[0] + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+            "nested.log:2: damaged journal line: nested too deep",
+        ),
+        "record.log": (
+            lines[0] + b'{"op_code": 99, "worker_id": "w"}\n',
+            "record.log:2: damaged journal line: not an Optuna journal record",
+        ),
         "tail.log": (b"".join(lines) + b'{"op_code": 4', "tail.log:3: damaged journal line: cut short"),
     }
     for name, (text, _) in damaged.items():
         (tmp_path / name).write_bytes(text)
-    cases = {str(link): "is a symbolic link", str(hard): "has 2 names (hard links)",
-             str(fifo): "not a regular file", "/dev/null": "not a regular file",
-             **{str(tmp_path / name): message for name, (_, message) in damaged.items()}}
+    cases = {
+        str(link): "is a symbolic link",
+        str(hard): "has 2 names (hard links)",
+        str(fifo): "not a regular file",
+        "/dev/null": "not a regular file",
+        **{str(tmp_path / name): message for name, (_, message) in damaged.items()},
+    }
     for study, message in cases.items():
         if study == str(fifo):  # in a process of its own: a FIFO that blocked would fail the timeout, not hang
-            result = subprocess.run([sys.executable, "-m", "boardgen", "tune", small, "--study", study, "--workers",
-                                     "1"], capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
+            result = subprocess.run(
+                [sys.executable, "-m", "boardgen", "tune", small, "--study", study, "--workers", "1"],
+                capture_output=True,
+                text=True,
+                timeout=DEADLINE,
+                cwd=tmp_path,
+            )
             code, err = result.returncode, result.stderr
         else:
             code, err = run("tune", small, "--study", study, "--workers", "1")

@@ -55,8 +55,9 @@ def entries() -> list[Path]:
     return sorted(p for p in (Path(os.environ["BOARDGEN_CACHE_DIR"]) / "verdicts").rglob("*") if p.is_file())
 
 
-def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(tmp_path: Path, checks: Calls,
-                                                                      five: str) -> None:
+def test_a_second_render_reuses_the_verdict_and_writes_the_same_report(
+    tmp_path: Path, checks: Calls, five: str
+) -> None:
     first = render(five, tmp_path / "a")
     assert len(checks) == 1 and len(entries()) == 1
     second = render(five, tmp_path / "b", "--theme", "ink-saver", "--paper", "letter", "--lang", "fr")
@@ -77,9 +78,10 @@ def test_recheck_seed_and_layout_changes_run_the_check(tmp_path: Path, checks: C
     render(five, tmp_path / "a", "--seed", "3")
     assert len(checks) == 3 and len(entries()) == 2
     edited = tmp_path / "five-edited.toml"
-    edited.write_text(Path(five).read_text(encoding="utf-8").replace("games_per_player_count = 20",
-                                                                      "games_per_player_count = 21"),
-                      encoding="utf-8")
+    edited.write_text(
+        Path(five).read_text(encoding="utf-8").replace("games_per_player_count = 20", "games_per_player_count = 21"),
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli, ["render", str(edited), "-o", str(tmp_path / "b"), "--no-preview", "--no-svg"])
     assert result.exit_code == 0, result.output
     assert len(checks) == 4
@@ -114,13 +116,23 @@ def test_another_engine_version_or_code_is_another_key() -> None:
     data = {"game": {"id": "x"}}
     key = verdicts.verdict_key("sliding", "1", data, 1)
     assert key == verdicts.verdict_key("sliding", "1", {"game": {"id": "x"}}, 1)
-    assert len({key, verdicts.verdict_key("sliding", "2", data, 1), verdicts.verdict_key("master", "1", data, 1),
+    assert (
+        len(
+            {
+                key,
+                verdicts.verdict_key("sliding", "2", data, 1),
+                verdicts.verdict_key("master", "1", data, 1),
                 verdicts.verdict_key("sliding", "1", data, 2),
-                verdicts.verdict_key("sliding", "1", {"game": {"id": "y"}}, 1)}) == 5
+                verdicts.verdict_key("sliding", "1", {"game": {"id": "y"}}, 1),
+            }
+        )
+        == 5
+    )
 
 
-def test_an_unwritable_cache_only_means_checking_again(tmp_path: Path, checks: Calls, five: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_cache_only_means_checking_again(
+    tmp_path: Path, checks: Calls, five: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocked = tmp_path / "cache-is-a-file"
     blocked.write_text("", encoding="utf-8")
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(blocked))

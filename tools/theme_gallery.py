@@ -46,14 +46,22 @@ def gallery() -> Image.Image:
         x = GAP + index * (BOARD_PX + GAP)
         out.paste(board_image(name), (x, GAP))
         title = load_theme(name).name["en"]
-        draw.text((x + BOARD_PX / 2, GAP + BOARD_PX + LABEL / 2 + 2), f"{title} ({name})", fill=(29, 29, 27),
-                  font=font, anchor="mm")
+        draw.text(
+            (x + BOARD_PX / 2, GAP + BOARD_PX + LABEL / 2 + 2),
+            f"{title} ({name})",
+            fill=(29, 29, 27),
+            font=font,
+            anchor="mm",
+        )
     return out
 
 
 def main() -> None:
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "docs" / \
-        "theme-gallery.png"
+    target = (
+        Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else Path(__file__).resolve().parent.parent / "docs" / "theme-gallery.png"
+    )
     image = gallery().quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)

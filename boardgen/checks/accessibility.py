@@ -48,9 +48,14 @@ VISIONS = ("normal", "deuteranopia", "protanopia", "tritanopia", "grey")
 # colorspacious names Machado's simulation after the anomaly; severity 100 is the full dichromacy.
 _CVD = {"deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "tritanopia": "tritanomaly"}
 DEFAULTS: dict[str, Any] = {
-    "player_min_de": 20.0, "region_min_de": 20.0, "min_text_pt_pieces": 6.0, "min_text_pt_rules": 8.0,
+    "player_min_de": 20.0,
+    "region_min_de": 20.0,
+    "min_text_pt_pieces": 6.0,
+    "min_text_pt_rules": 8.0,
     "min_text_pt_sheets": 6.0,
-    "min_contrast": 4.5, "min_contrast_large": 3.0, "strict": False,
+    "min_contrast": 4.5,
+    "min_contrast_large": 3.0,
+    "strict": False,
 }
 MM_TO_PT = 72 / 25.4
 # Text whose bottom lies this close above the page's bottom margin is page furniture (the
@@ -66,10 +71,11 @@ def thresholds(theme: Theme) -> dict[str, Any]:
 
 # Colour maths --------------------------------------------------------------------------------
 
+
 def _rgb(colours: Sequence[str]) -> NDArray[np.float64]:
     import numpy as np
 
-    return np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in colours], dtype=float).reshape(-1, 3)
+    return np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colours], dtype=float).reshape(-1, 3)
 
 
 def simulate(rgb255: NDArray[Any], vision: str) -> NDArray[np.float64]:
@@ -112,6 +118,7 @@ def distances(colours: Sequence[str], vision: str) -> dict[tuple[int, int], floa
 
 # What carries meaning ------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ColourGroup:
     """Colours that must be told apart: their names and #rrggbb values, the second cue that
@@ -145,6 +152,7 @@ def _realm(name: str) -> str:
 
 
 # Text as printed -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PrintedText:
@@ -181,8 +189,9 @@ def printed_texts(pdf_bytes: bytes, kinds: Sequence[str], *, dpi: int = 72) -> l
                 scale = dpi / 72
                 pixels = page_pixels(page, scale=scale)
                 height = page.get_height()
-                backgrounds = _backgrounds(pixels, [(colour, boxes) for _, _, colour, _, boxes in objects],
-                                           height, scale)
+                backgrounds = _backgrounds(
+                    pixels, [(colour, boxes) for _, _, colour, _, boxes in objects], height, scale
+                )
                 for (size, bold, colour, text, boxes), seen in zip(objects, backgrounds, strict=True):
                     bottom = min(box[1] for box in boxes)
                     kind = kinds[index] if index < len(kinds) else ""
@@ -228,8 +237,9 @@ def _text_objects(text_page: Any, raw: Any, ctypes: Any) -> list[tuple[float, bo
     return [(float(size), bold, colour, text, boxes) for size, bold, colour, text, boxes in found.values() if boxes]
 
 
-def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height: float,
-                 scale: float) -> list[str | None]:
+def _backgrounds(
+    pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height: float, scale: float
+) -> list[str | None]:
     """The background of each (text colour, character boxes) of a page (`pixels`, H x W x 3
     RGB, or H x W of 0xRRGGBB values with any byte above them):
     the commonest colour around the text's characters that is not near the text's own (the
@@ -241,8 +251,9 @@ def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height
 
     rows, cols = pixels.shape[:2]
     n_texts = len(texts)
-    targets = np.array([[int(colour[i:i + 2], 16) for i in (1, 3, 5)] for colour, _ in texts],
-                       dtype=np.int64).reshape(-1, 3)
+    targets = np.array(
+        [[int(colour[i : i + 2], 16) for i in (1, 3, 5)] for colour, _ in texts], dtype=np.int64
+    ).reshape(-1, 3)
     owner = np.repeat(np.arange(n_texts), [len(boxes) for _, boxes in texts])
     corners = np.array([box for _, boxes in texts for box in boxes], dtype=np.float64).reshape(-1, 4)
     left, bottom, right, top = corners.T
@@ -271,8 +282,11 @@ def _backgrounds(pixels: Any, texts: Sequence[tuple[str, Sequence[Box]]], height
     # The distinct colours of each box and how often each comes: what follows counts them, not pixels.
     box_ids, colours, counts = _runs((box_of << 24) | packed)
     target = targets[owner[box_ids]]
-    distance = (np.abs((colours >> 16) - target[:, 0]) + np.abs(((colours >> 8) & 255) - target[:, 1])
-                + np.abs((colours & 255) - target[:, 2]))
+    distance = (
+        np.abs((colours >> 16) - target[:, 0])
+        + np.abs(((colours >> 8) & 255) - target[:, 1])
+        + np.abs((colours & 255) - target[:, 2])
+    )
     # Each box's commonest colour (ties: the smallest value) is what lies under its character.
     # (The runs come box by box, each box's colours in ascending order.)
     most = _commonest(box_ids, counts)
@@ -367,6 +381,7 @@ def svg_texts(files: Mapping[str, str]) -> dict[str, list[tuple[str, float]]]:
 
 # The check -----------------------------------------------------------------------------------
 
+
 @dataclass
 class AccessibilityReport:
     """The figures of the check and what it found."""
@@ -389,10 +404,17 @@ class AccessibilityReport:
         return self.strict and bool(self.findings)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"theme": self.theme, "passed": self.passed, "strict": self.strict,
-                "severity": ("error" if self.strict else "warning") if self.findings else "none",
-                "findings": list(self.findings), "colours": self.colours, "text_sizes": self.text,
-                "contrast": self.contrast, "text_checked": self.text_checked}
+        return {
+            "theme": self.theme,
+            "passed": self.passed,
+            "strict": self.strict,
+            "severity": ("error" if self.strict else "warning") if self.findings else "none",
+            "findings": list(self.findings),
+            "colours": self.colours,
+            "text_sizes": self.text,
+            "contrast": self.contrast,
+            "text_checked": self.text_checked,
+        }
 
     def to_text(self) -> str:
         verdict = "passed" if self.passed else f"{len(self.findings)} {'error' if self.strict else 'warning'}(s)"
@@ -400,15 +422,20 @@ class AccessibilityReport:
         for group in self.colours:
             cue = f", second cue: {group['cue']}" if group["cue"] else ", no second cue"
             lines.append(f"  {group['group']} (closest pair, CIECAM02-UCS dE; grey: J' difference{cue}):")
-            lines.append("    " + "; ".join(f"{vision} {c['pair']} {c['de']:.1f}"
-                                           for vision, c in group["closest"].items()))
+            lines.append(
+                "    " + "; ".join(f"{vision} {c['pair']} {c['de']:.1f}" for vision, c in group["closest"].items())
+            )
         for row in self.text:
-            lines.append(f"  smallest text on {row['kind']}: {row['size_pt']:.1f} pt (minimum {row['minimum']:g}), "
-                         f"{row['text']!r} on {row['piece']}, page {row['page']}")
+            lines.append(
+                f"  smallest text on {row['kind']}: {row['size_pt']:.1f} pt (minimum {row['minimum']:g}), "
+                f"{row['text']!r} on {row['piece']}, page {row['page']}"
+            )
         if self.contrast:
             worst = min(self.contrast, key=lambda row: row["ratio"])
-            lines.append(f"  lowest text contrast: {worst['ratio']:.2f}:1 (minimum {worst['minimum']:g}), "
-                         f"{worst['text']!r} {worst['colour']} on {worst['background']}, page {worst['page']}")
+            lines.append(
+                f"  lowest text contrast: {worst['ratio']:.2f}:1 (minimum {worst['minimum']:g}), "
+                f"{worst['text']!r} {worst['colour']} on {worst['background']}, page {worst['page']}"
+            )
         lines += [f"  - {finding}" for finding in self.findings]
         return "\n".join(lines)
 
@@ -421,13 +448,13 @@ class AccessibilityReport:
         cues = sorted({word(lang, f"cue_{g['cue']}") for g in self.colours if g["cue"]})
         return word(lang, "a11y_colours", cues=", ".join(cues) or "-")
 
-
     def cover_line(self, lang: str = "en") -> str:
         return word(lang, "accessibility_line", summary=self.summary_line(lang))
 
 
-def check_colours(theme: Theme, games: Sequence[ColourGroup] = (), *,
-                  strict: bool | None = None) -> AccessibilityReport:
+def check_colours(
+    theme: Theme, games: Sequence[ColourGroup] = (), *, strict: bool | None = None
+) -> AccessibilityReport:
     """The colour part of the check, which needs only the theme and the game's own colour
     groups (`Engine.colour_groups`)."""
     limits = thresholds(theme)
@@ -437,21 +464,39 @@ def check_colours(theme: Theme, games: Sequence[ColourGroup] = (), *,
         values = [value for _, value in group.members]
         closest: dict[str, dict[str, Any]] = {}
         for vision in VISIONS:
-            pairs = {(i, j): d for (i, j), d in distances(values, vision).items()
-                     if group.name != "realms" or _realm(names[i]) != _realm(names[j])}
+            pairs = {
+                (i, j): d
+                for (i, j), d in distances(values, vision).items()
+                if group.name != "realms" or _realm(names[i]) != _realm(names[j])
+            }
             (i, j), de = min(pairs.items(), key=lambda item: (item[1], item[0]))
             closest[vision] = {"pair": f"{names[i]}/{names[j]}", "de": round(de, 1)}
             if de < group.minimum and group.cue is None:
-                report.findings.append(f"colours: {group.name} {names[i]} and {names[j]} are {de:.1f} apart in "
-                                       f"{vision} (at least {group.minimum:g} wanted, or a second cue such as "
-                                       "the theme's symbols)")
-        report.colours.append({"group": group.name, "cue": group.cue, "minimum": group.minimum,
-                               "members": dict(group.members), "closest": closest})
+                report.findings.append(
+                    f"colours: {group.name} {names[i]} and {names[j]} are {de:.1f} apart in "
+                    f"{vision} (at least {group.minimum:g} wanted, or a second cue such as "
+                    "the theme's symbols)"
+                )
+        report.colours.append(
+            {
+                "group": group.name,
+                "cue": group.cue,
+                "minimum": group.minimum,
+                "members": dict(group.members),
+                "closest": closest,
+            }
+        )
     return report
 
 
-def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[PrintedText],
-               pieces: Mapping[str, str], *, margin_mm: float = 8.0) -> AccessibilityReport:
+def check_text(
+    report: AccessibilityReport,
+    theme: Theme,
+    texts: Iterable[PrintedText],
+    pieces: Mapping[str, str],
+    *,
+    margin_mm: float = 8.0,
+) -> AccessibilityReport:
     """Add the text sizes and contrasts of the printed kit to `report`. `pieces` are the
     kit's SVG files by name, to tell which piece a text is on; `margin_mm` is the pages'
     margin (the footer sits just above it)."""
@@ -467,17 +512,26 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
     crowded = {text for (text, _page), count in per_page.items() if count > 1}
     seen: dict[tuple[str, ...], int] = {}
     for item in texts:
-        kind, piece, minimum = _kind_of(item, by_text, limits, margin_mm + FOOTER_MM,
-                                        seen if item.text in crowded else None)
+        kind, piece, minimum = _kind_of(
+            item, by_text, limits, margin_mm + FOOTER_MM, seen if item.text in crowded else None
+        )
         if kind is None:
             continue  # a piece pictured smaller than printed (the cover's set-up)
-        size: dict[str, Any] = {"kind": kind, "piece": piece, "page": item.page, "text": _short(item.text),
-                                "size_pt": round(item.size_pt, 2), "minimum": minimum}
+        size: dict[str, Any] = {
+            "kind": kind,
+            "piece": piece,
+            "page": item.page,
+            "text": _short(item.text),
+            "size_pt": round(item.size_pt, 2),
+            "minimum": minimum,
+        }
         if kind not in smallest or size["size_pt"] < smallest[kind]["size_pt"]:
             smallest[kind] = size
         if item.size_pt < minimum - 0.005:
-            report.findings.append(f"text: {item.size_pt:.1f} pt under the {minimum:g} pt minimum for {kind}: "
-                                   f"{_short(item.text)!r} on {piece}, page {item.page}")
+            report.findings.append(
+                f"text: {item.size_pt:.1f} pt under the {minimum:g} pt minimum for {kind}: "
+                f"{_short(item.text)!r} on {piece}, page {item.page}"
+            )
         if item.background is None:
             continue  # its size counts wherever it is printed, its contrast where it shows
         ratio = contrast_ratio(item.colour, item.background)
@@ -486,24 +540,36 @@ def check_text(report: AccessibilityReport, theme: Theme, texts: Iterable[Printe
         # A board piece is printed across sheets that overlap, each clipped to its part: a text
         # is judged where it shows best (cut at a sheet's edge it may lie over the bare margin).
         key = (piece, item.text, item.colour, round(item.size_pt, 2))
-        row: dict[str, Any] = {"page": item.page, "piece": piece, "text": _short(item.text),
-                               "colour": item.colour, "background": item.background, "ratio": round(ratio, 2),
-                               "minimum": wanted}
+        row: dict[str, Any] = {
+            "page": item.page,
+            "piece": piece,
+            "text": _short(item.text),
+            "colour": item.colour,
+            "background": item.background,
+            "ratio": round(ratio, 2),
+            "minimum": wanted,
+        }
         if key not in best or row["ratio"] > best[key]["ratio"]:
             best[key] = row
     report.text = [smallest[kind] for kind in sorted(smallest)]
     for row in sorted(best.values(), key=lambda row: (row["page"], row["piece"], row["text"])):
         if row["ratio"] < row["minimum"] - 0.005:
-            report.findings.append(f"contrast: {row['ratio']:.2f}:1 under {row['minimum']:g}:1 for {row['text']!r} "
-                                   f"({row['colour']} on {row['background']}) on {row['piece']}, page {row['page']}")
+            report.findings.append(
+                f"contrast: {row['ratio']:.2f}:1 under {row['minimum']:g}:1 for {row['text']!r} "
+                f"({row['colour']} on {row['background']}) on {row['piece']}, page {row['page']}"
+            )
     report.contrast = sorted(best.values(), key=lambda row: (row["ratio"], row["page"], row["text"]))[:20]
     report.text_checked = True
     return report
 
 
-def _kind_of(item: PrintedText, by_text: Mapping[str, list[tuple[str, float]]],
-             limits: Mapping[str, Any], footer_mm: float,
-             seen: dict[tuple[str, ...], int] | None = None) -> tuple[str | None, str, float]:
+def _kind_of(
+    item: PrintedText,
+    by_text: Mapping[str, list[tuple[str, float]]],
+    limits: Mapping[str, Any],
+    footer_mm: float,
+    seen: dict[tuple[str, ...], int] | None = None,
+) -> tuple[str | None, str, float]:
     """(kind of piece, piece or page part, minimum size) of a printed text. Where several pieces
     print the same text at the same size (twelve wands' 'Wand'), `seen` counts the times it was
     met, and each time names the next of them of the first one's kind, in the order of their names."""
@@ -535,9 +601,16 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def run(theme: Theme, games: Sequence[ColourGroup] = (), *, strict: bool = False, pdf_bytes: bytes | None = None,
-        kinds: Sequence[str] = (), pieces: Mapping[str, str] | None = None,
-        measure: Callable[[bytes, Sequence[str]], list[PrintedText]] = printed_texts) -> AccessibilityReport:
+def run(
+    theme: Theme,
+    games: Sequence[ColourGroup] = (),
+    *,
+    strict: bool = False,
+    pdf_bytes: bytes | None = None,
+    kinds: Sequence[str] = (),
+    pieces: Mapping[str, str] | None = None,
+    measure: Callable[[bytes, Sequence[str]], list[PrintedText]] = printed_texts,
+) -> AccessibilityReport:
     """The whole check: colours, and with a printed kit its text sizes and contrasts."""
     report = check_colours(theme, games, strict=strict)
     if pdf_bytes is not None:

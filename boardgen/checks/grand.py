@@ -21,8 +21,7 @@ MIXED = ("mixed", "mixed-swapped")
 
 def track_check(layout: GrandLayout) -> Check:
     """The track and deck as data: every problem `static_problems` finds."""
-    summary = (f"{len(layout.central)} central and {len(layout.peripheral)} peripheral fields, "
-               f"{len(layout.cards)} cards")
+    summary = f"{len(layout.central)} central and {len(layout.peripheral)} peripheral fields, {len(layout.cards)} cards"
     return Check.of("track", static_problems(layout), summary)
 
 
@@ -39,16 +38,20 @@ def figures(stats: SimulationStats) -> dict[str, float]:
     that took it first and how often one of them won."""
     totals, games = stats.extra_totals, stats.games
     cards = sum(v for k, v in totals.items() if k.startswith("card:"))
-    out = {"cards": cards / games, "puns": totals.get("again", 0.0) / games,
-           "deadlocks": totals.get("deadlock", 0.0) / games}
+    out = {
+        "cards": cards / games,
+        "puns": totals.get("again", 0.0) / games,
+        "deadlocks": totals.get("deadlock", 0.0) / games,
+    }
     for route, shares in route_figures(totals, games * stats.seats).items():
         out[f"{route}_taken"] = shares["share"]
         out[f"{route}_win_rate"] = shares["win_rate"]
     return out
 
 
-def self_play_checks(layout: GrandLayout, sims: Sequence[SimulationStats],
-                     limits: Mapping[str, Any]) -> tuple[list[Check], dict[str, Any]]:
+def self_play_checks(
+    layout: GrandLayout, sims: Sequence[SimulationStats], limits: Mapping[str, Any]
+) -> tuple[list[Check], dict[str, Any]]:
     """The route policies' table and completion, the route balance of the mixed games,
     and every special field and card reached."""
     rows = [policy_row(sim) for sim in sims]
@@ -65,8 +68,11 @@ def route_figures(totals: Mapping[str, Any], pawns: int) -> dict[str, dict[str, 
     for route in ROUTES:
         taken = int(totals.get(f"route:{route}", 0))
         won = int(totals.get(f"won:{route}", 0))
-        out[route] = {"taken": taken, "share": round(taken / pawns, 4) if pawns else 0.0,
-                      "win_rate": round(won / taken, 4) if taken else 0.0}
+        out[route] = {
+            "taken": taken,
+            "share": round(taken / pawns, 4) if pawns else 0.0,
+            "win_rate": round(won / taken, 4) if taken else 0.0,
+        }
     return out
 
 
@@ -75,7 +81,9 @@ def policy_row(sim: SimulationStats) -> dict[str, Any]:
     seats = sim.seats
     routes = route_figures(sim.extra_totals, sim.games * seats)
     return {
-        "players": seats, "policy": policy(sim), "games": sim.games,
+        "players": seats,
+        "policy": policy(sim),
+        "games": sim.games,
         "completion": round(sim.completion_rate, 4),
         "mean_rounds": None if sim.mean_length is None else round(sim.mean_length / seats, 2),
         "p95_rounds": None if sim.p95_length is None else round(sim.p95_length / seats, 2),
@@ -89,13 +97,18 @@ def policy_row(sim: SimulationStats) -> dict[str, Any]:
 def policies_check(rows: Sequence[Mapping[str, Any]], limits: Mapping[str, Any]) -> Check:
     """Every lineup's games end: no deadlock is left unresolved, no route traps pawns."""
     least = limits["min_completion_rate"]
-    problems = [f"{row['players']} players, {row['policy']}: {row['completion']:.1%} of games finished "
-                f"within {limits['turn_cap']} turns (minimum {least:.0%})"
-                for row in rows if row["completion"] < least]
+    problems = [
+        f"{row['players']} players, {row['policy']}: {row['completion']:.1%} of games finished "
+        f"within {limits['turn_cap']} turns (minimum {least:.0%})"
+        for row in rows
+        if row["completion"] < least
+    ]
     slowest = max(rows, key=lambda row: row["mean_rounds"] or 0)
     deadlocks = sum(row["deadlocks_resolved"] for row in rows)
-    summary = (f"{len(rows)} player count x policy runs all finish; slowest {slowest['players']} players "
-               f"{slowest['policy']}, mean {slowest['mean_rounds']} rounds; {deadlocks} deadlocks resolved")
+    summary = (
+        f"{len(rows)} player count x policy runs all finish; slowest {slowest['players']} players "
+        f"{slowest['policy']}, mean {slowest['mean_rounds']} rounds; {deadlocks} deadlocks resolved"
+    )
     return Check("route policies", not problems, summary, problems)
 
 
@@ -123,20 +136,24 @@ def routes_check(sims: Sequence[SimulationStats], limits: Mapping[str, Any]) -> 
             if sim.seats == seats and policy(sim) in MIXED:
                 for key in (f"{what}:{r}" for what in ("route", "won") for r in ROUTES):
                     totals[key] = totals.get(key, 0.0) + sim.extra_totals.get(key, 0.0)
-        (c_taken, c_won), (p_taken, p_won) = ((int(totals.get(f"route:{r}", 0)), int(totals.get(f"won:{r}", 0)))
-                                              for r in ROUTES)
+        (c_taken, c_won), (p_taken, p_won) = (
+            (int(totals.get(f"route:{r}", 0)), int(totals.get(f"won:{r}", 0))) for r in ROUTES
+        )
         central, peripheral = c_won / c_taken if c_taken else 0.0, p_won / p_taken if p_taken else 0.0
         chance = gap_p(c_won, c_taken, p_won, p_taken)
         parts.append(f"{seats}p {central:.2f}/{peripheral:.2f}")
         if abs(central - peripheral) > most and chance < level:
-            problems.append(f"{seats} players: a pawn on the central route wins {central:.0%} of mixed games, "
-                            f"one on the peripheral route {peripheral:.0%} (gap at most {most:.0%}; p = "
-                            f"{chance:.4f} that equal routes would differ this much)")
+            problems.append(
+                f"{seats} players: a pawn on the central route wins {central:.0%} of mixed games, "
+                f"one on the peripheral route {peripheral:.0%} (gap at most {most:.0%}; p = "
+                f"{chance:.4f} that equal routes would differ this much)"
+            )
     return Check("route balance", not problems, "win rate central/peripheral " + ", ".join(parts), problems)
 
 
-def visits_check(layout: GrandLayout, card_ids: Sequence[str], sims: Sequence[SimulationStats],
-                 limits: Mapping[str, Any]) -> tuple[dict[str, Any], Check]:
+def visits_check(
+    layout: GrandLayout, card_ids: Sequence[str], sims: Sequence[SimulationStats], limits: Mapping[str, Any]
+) -> tuple[dict[str, Any], Check]:
     """Every special field is reached and every card drawn in self-play."""
     totals, games = summed(sims)
     least = limits["min_visits"]
@@ -145,11 +162,14 @@ def visits_check(layout: GrandLayout, card_ids: Sequence[str], sims: Sequence[Si
     for index, card_id in enumerate(card_ids):
         drawn[card_id] += int(totals.get(f"card:{index}", 0))
     rarest = min(landed, key=lambda k: landed[k])
-    events = {k: int(totals.get(k, 0)) for k in ("again", "reshuffle", "replaced", "rescued", "deadlock", "swap",
-                                                  "freed")}
-    summary = (f"{len(landed)} special fields, rarest {rarest} ({landed[rarest] / games:.2f} per game); "
-               f"{len(drawn)} cards, {sum(drawn.values()) / games:.1f} drawn per game; "
-               f"{events['reshuffle']} reshuffles, {events['replaced']} replacements, {events['rescued']} rescues")
+    events = {
+        k: int(totals.get(k, 0)) for k in ("again", "reshuffle", "replaced", "rescued", "deadlock", "swap", "freed")
+    }
+    summary = (
+        f"{len(landed)} special fields, rarest {rarest} ({landed[rarest] / games:.2f} per game); "
+        f"{len(drawn)} cards, {sum(drawn.values()) / games:.1f} drawn per game; "
+        f"{events['reshuffle']} reshuffles, {events['replaced']} replacements, {events['rescued']} rescues"
+    )
     visits = {"games": games, "landed": landed, "cards": drawn, "events": events}
     counted = [(f"special field {name}", "reached", count) for name, count in landed.items()]
     counted += [(f"card {name!r}", "drawn", count) for name, count in drawn.items()]

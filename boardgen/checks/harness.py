@@ -65,8 +65,15 @@ if TYPE_CHECKING:
 # -- the harness ---------------------------------------------------------------------------
 
 
-def check(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, games: int | None = None,
-          progress: Progress | None = None, workers: int | None = None) -> Report:
+def check(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    seed: int,
+    *,
+    games: int | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> Report:
     """Decide whether `layout` (built by `engine`) is playable with `seed`, and say why.
 
     `games` fixes the number of games per player count; without it self-play plays up to
@@ -98,18 +105,36 @@ def check(engine: Engine[Any, Any, Any], layout: Any, seed: int, *, games: int |
         stats.update(extra.stats)
         if extra.play:
             offset = before[0]
-            play_step = None if progress is None else (
-                lambda done, total, label: progress(offset + done, offset + total, label))
+            play_step = (
+                None
+                if progress is None
+                else (lambda done, total, label: progress(offset + done, offset + total, label))
+            )
             played = play_checks(engine, layout, seed, limits, workers=workers, progress=play_step)
             checks += played.checks
             stats.update(played.stats)
     reasons = [problem for c in checks for problem in c.problems]
-    return Report(layout.id, seed, not reasons, reasons, checks, stats,
-                  time.perf_counter() - started, target_noun=engine.target_noun)
+    return Report(
+        layout.id,
+        seed,
+        not reasons,
+        reasons,
+        checks,
+        stats,
+        time.perf_counter() - started,
+        target_noun=engine.target_noun,
+    )
 
 
-def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: Mapping[str, Any], *,
-                workers: int | None = None, progress: Progress | None = None) -> Extra:
+def play_checks(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    seed: int,
+    limits: Mapping[str, Any],
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Extra:
     """Self-play of every player count (and each of its lineups, `Engine.self_play_lineups`)
     through the one pool, each player count's first lineup judged by
     `Engine.self_play_check`, then `Engine.self_play_checks` over every lineup.
@@ -130,8 +155,10 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     game = engine.game(layout)
     units = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
     players = {(count, k): tuple(factories[name]() for name in lineup.seats) for count, k, lineup in units}
-    seeds = {(count, k): tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, most)))
-             for count, k, lineup in units}
+    seeds = {
+        (count, k): tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, most)))
+        for count, k, lineup in units
+    }
     records: dict[tuple[int, int], list[GameRecord]] = {(count, k): [] for count, k, _ in units}
     sims: dict[tuple[int, int], SimulationStats] = {}
     judged: dict[int, dict[str, Any]] = {}
@@ -143,14 +170,21 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     # One pool for every look: its workers keep what the game warmed up.
     order = {(count, k): index for index, (count, k, _) in enumerate(units)}
     full = [Batch(players[count, k], seeds[count, k], _label(count, lineup)) for count, k, lineup in units]
-    with SelfPlayPool(game, full, turn_cap=limits["turn_cap"],
-                      workers=available_cpus() if workers is None else workers) as pool:
+    with SelfPlayPool(
+        game, full, turn_cap=limits["turn_cap"], workers=available_cpus() if workers is None else workers
+    ) as pool:
         for size in plan:
             final = size == most
             # Each lineup plays its share of the look, on the first seeds of its full sample.
-            wanted = [((count, k), len(seeds[count, k]) if final else min(len(seeds[count, k]),
-                                                                          lineup_games(lineup, size)), lineup)
-                      for count, k, lineup in units if count in playing]
+            wanted = [
+                (
+                    (count, k),
+                    len(seeds[count, k]) if final else min(len(seeds[count, k]), lineup_games(lineup, size)),
+                    lineup,
+                )
+                for count, k, lineup in units
+                if count in playing
+            ]
             step = None if progress is None else _shifted(progress, done, total)
             played = pool.play([(order[unit], len(records[unit]), upto) for unit, upto, _ in wanted], progress=step)
             for (unit, _, _), more in zip(wanted, played, strict=True):
@@ -159,8 +193,15 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
                 sims[unit] = _stats(engine, layout, game, players[unit], records[unit], limits["turn_cap"])
             for count in playing:
                 ok = engine.self_play_check(sims[count, 0], limits).ok
-                judged[count] = settle(sims[count, 0], records[count, 0], limits, most=len(seeds[count, 0]),
-                                       confidence=CONFIDENCE if final else level, final=final, check_ok=ok)
+                judged[count] = settle(
+                    sims[count, 0],
+                    records[count, 0],
+                    limits,
+                    most=len(seeds[count, 0]),
+                    confidence=CONFIDENCE if final else level,
+                    final=final,
+                    check_ok=ok,
+                )
             if final:
                 break
             if any(judged[count]["state"] == "fail" for count in playing):
@@ -186,9 +227,13 @@ def play_checks(engine: Engine[Any, Any, Any], layout: Any, seed: int, limits: M
     stats: dict[str, Any] = {"self_play": {str(count): sims[count, 0].to_dict() for count in counts}}
     stats["sampling"] = {
         "method": "sequential" if interim else "fixed",
-        "looks": plan, "confidence": CONFIDENCE, "look_confidence": round(level, 6),
+        "looks": plan,
+        "confidence": CONFIDENCE,
+        "look_confidence": round(level, 6),
         "seat_fail_chance_below": SEAT_FAIL_CHANCE,
-        "games_max": total, "games_played": done, "stopped": stopped,
+        "games_max": total,
+        "games_played": done,
+        "stopped": stopped,
         "counts": {str(count): judged[count] for count in counts},
     }
     stats.update(after.stats)
@@ -232,8 +277,16 @@ def looks(games: int, *, sequential: bool, least_rate: float | None = None) -> l
     return [n for n in sorted(candidates) if FIRST_LOOK <= n <= 0.75 * games] + [games]
 
 
-def settle(sim: SimulationStats, records: Sequence[GameRecord], limits: Mapping[str, Any], *, most: int,
-           confidence: float, final: bool, check_ok: bool) -> dict[str, Any]:
+def settle(
+    sim: SimulationStats,
+    records: Sequence[GameRecord],
+    limits: Mapping[str, Any],
+    *,
+    most: int,
+    confidence: float,
+    final: bool,
+    check_ok: bool,
+) -> dict[str, Any]:
     """Where one player count's criteria stand after a look: each ``pass``, ``fail`` or
     ``open``, with its figure and its bound at `confidence` (one-sided).
 
@@ -251,28 +304,47 @@ def settle(sim: SimulationStats, records: Sequence[GameRecord], limits: Mapping[
     criteria: dict[str, dict[str, Any]] = {}
     least = limits["min_completion_rate"]
     low, _high = wilson_bounds(sim.finished, sim.games, confidence)
-    state = ("pass" if sim.completion_rate >= least else "fail") if final else (
-        "pass" if low >= least else "fail" if _high < least else "open")
-    criteria["completion"] = {"rate": round(sim.completion_rate, 4), "lower_bound": round(low, 4),
-                              "minimum": least, "state": state}
+    state = (
+        ("pass" if sim.completion_rate >= least else "fail")
+        if final
+        else ("pass" if low >= least else "fail" if _high < least else "open")
+    )
+    criteria["completion"] = {
+        "rate": round(sim.completion_rate, 4),
+        "lower_bound": round(low, 4),
+        "minimum": least,
+        "state": state,
+    }
     most_mean = limits.get("max_mean_rounds")
     if most_mean is not None:
         mean = sum(rounds) / len(rounds) if rounds else None
         below, above = mean_bounds(rounds, confidence)
-        state = ("pass" if mean is None or mean <= most_mean else "fail") if final else (
-            "pass" if above <= most_mean else "fail" if below > most_mean else "open")
-        criteria["mean_rounds"] = {"mean": None if mean is None else round(mean, 2),
-                                   "upper_bound": None if math.isinf(above) else round(above, 2),
-                                   "maximum": most_mean, "state": state}
+        state = (
+            ("pass" if mean is None or mean <= most_mean else "fail")
+            if final
+            else ("pass" if above <= most_mean else "fail" if below > most_mean else "open")
+        )
+        criteria["mean_rounds"] = {
+            "mean": None if mean is None else round(mean, 2),
+            "upper_bound": None if math.isinf(above) else round(above, 2),
+            "maximum": most_mean,
+            "state": state,
+        }
     most_p95 = limits.get("max_p95_rounds")
     if most_p95 is not None:
         p95 = percentile(rounds, 0.95) if rounds else None
         bound = quantile_upper_bound(rounds, 0.95, confidence)
-        state = ("pass" if p95 is None or p95 <= most_p95 else "fail") if final else (
-            "pass" if bound is not None and bound <= most_p95 else "open")
-        criteria["p95_rounds"] = {"p95": None if p95 is None else round(p95, 2),
-                                  "upper_bound": None if bound is None else round(bound, 2),
-                                  "maximum": most_p95, "state": state}
+        state = (
+            ("pass" if p95 is None or p95 <= most_p95 else "fail")
+            if final
+            else ("pass" if bound is not None and bound <= most_p95 else "open")
+        )
+        criteria["p95_rounds"] = {
+            "p95": None if p95 is None else round(p95, 2),
+            "upper_bound": None if bound is None else round(bound, 2),
+            "maximum": most_p95,
+            "state": state,
+        }
     gap, level = limits["max_seat_gap"], limits["seat_gap_significance"]
     fails_now = bool(sim.finished) and sim.seat_gap > gap and sim.seat_p < level
     decided = sum(sim.seat_wins)
@@ -283,13 +355,29 @@ def settle(sim: SimulationStats, records: Sequence[GameRecord], limits: Mapping[
         more = round((most - sim.games) * decided / sim.games) if sim.games else 0
         chance = seat_fail_chance(sim.seat_wins, more, gap, level)
         state = "pass" if chance < SEAT_FAIL_CHANCE and not fails_now else "open"
-    criteria["seat_balance"] = {"gap": round(sim.seat_gap, 4), "p": round(sim.seat_p, 4), "maximum": gap,
-                                "fail_chance": None if chance is None else round(chance, 4), "state": state}
+    criteria["seat_balance"] = {
+        "gap": round(sim.seat_gap, 4),
+        "p": round(sim.seat_p, 4),
+        "maximum": gap,
+        "fail_chance": None if chance is None else round(chance, 4),
+        "state": state,
+    }
     states = [c["state"] for c in criteria.values()]
-    overall = ("fail" if "fail" in states or (final and not check_ok) else
-               "pass" if all(s == "pass" for s in states) and check_ok else "open")
-    return {"games": sim.games, "of": most, "confidence": round(confidence, 6), "final": final,
-            "state": overall, "criteria": criteria}
+    overall = (
+        "fail"
+        if "fail" in states or (final and not check_ok)
+        else "pass"
+        if all(s == "pass" for s in states) and check_ok
+        else "open"
+    )
+    return {
+        "games": sim.games,
+        "of": most,
+        "confidence": round(confidence, 6),
+        "final": final,
+        "state": overall,
+        "criteria": criteria,
+    }
 
 
 def confidence_text(judged: Mapping[str, Any]) -> str:
@@ -303,8 +391,9 @@ def confidence_text(judged: Mapping[str, Any]) -> str:
     text = f"bounds at {level}: " + ", ".join(parts)
     seat = crit["seat_balance"]
     if seat["fail_chance"] is not None:
-        text += (f"; chance that {judged['of']} games fail the seat gap at {seat['maximum']:g}: "
-                 f"{seat['fail_chance']:.0%}")
+        text += (
+            f"; chance that {judged['of']} games fail the seat gap at {seat['maximum']:g}: {seat['fail_chance']:.0%}"
+        )
     if judged["final"]:
         return text + f"; all {judged['games']} games"
     verdict = {"pass": "settled", "fail": "failed", "open": "unsettled"}[judged["state"]]
@@ -315,29 +404,56 @@ def require_playable(report: Report, *, force: bool) -> Report:
     """Refuse an unplayable verdict unless forced (the report still says why)."""
     if not report.playable and not force:
         reasons = "\n".join(f"  - {reason}" for reason in report.reasons)
-        raise UnplayableError(f"{report.game} with seed {report.seed} is not playable:\n{reasons}\n"
-                              "(use --force to print it anyway)")
+        raise UnplayableError(
+            f"{report.game} with seed {report.seed} is not playable:\n{reasons}\n(use --force to print it anyway)"
+        )
     return report
 
 
-def self_play(engine: Engine[Any, Any, Any], layout: Any, counts: Sequence[int], *, games: int,
-              seed: int, turn_cap: int, player: str | None = None, workers: int | None = None,
-              progress: Progress | None = None,
-              limits: Mapping[str, Any] | None = None) -> dict[int, SimulationStats]:
+def self_play(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    counts: Sequence[int],
+    *,
+    games: int,
+    seed: int,
+    turn_cap: int,
+    player: str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    limits: Mapping[str, Any] | None = None,
+) -> dict[int, SimulationStats]:
     """Self-play `games` games for each player count in `counts`, every seat with the same
     kind of player (default: the engine's `self_play_player`), all in one process pool.
     The same figures for any number of `workers` (default: the CPUs available). `limits`
     (default: the layout's thresholds) may shape the engine's counters."""
     name = player or engine.self_play_player
-    played = play_lineups(engine, layout, {count: [Lineup("", (name,) * count)] for count in counts}, games=games,
-                          seed=seed, turn_cap=turn_cap, workers=workers, progress=progress, limits=limits)
+    played = play_lineups(
+        engine,
+        layout,
+        {count: [Lineup("", (name,) * count)] for count in counts},
+        games=games,
+        seed=seed,
+        turn_cap=turn_cap,
+        workers=workers,
+        progress=progress,
+        limits=limits,
+    )
     return {count: sim for count, _, _, sim in played}
 
 
-def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[int, Sequence[Lineup]], *,
-                 games: int, seed: int, turn_cap: int, workers: int | None = None,
-                 progress: Progress | None = None,
-                 limits: Mapping[str, Any] | None = None) -> list[tuple[int, int, Lineup, SimulationStats]]:
+def play_lineups(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    lineups: Mapping[int, Sequence[Lineup]],
+    *,
+    games: int,
+    seed: int,
+    turn_cap: int,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    limits: Mapping[str, Any] | None = None,
+) -> list[tuple[int, int, Lineup, SimulationStats]]:
     """Self-play of every lineup of every player count, all in one process pool: (player
     count, lineup's place in its count's list, lineup, statistics). A lineup plays
     ``max(1, round(share * games))`` games; the first of each count uses
@@ -348,18 +464,23 @@ def play_lineups(engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[in
     game = engine.game(layout)
     limits = engine.thresholds(layout) if limits is None else limits
     plan = [(count, k, lineup) for count, listed in lineups.items() for k, lineup in enumerate(listed)]
-    batches = [Batch(tuple(factories[name]() for name in lineup.seats),
-                     tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, games))),
-                     _label(count, lineup))
-               for count, k, lineup in plan]
+    batches = [
+        Batch(
+            tuple(factories[name]() for name in lineup.seats),
+            tuple(engine.self_play_seeds(lineup_seed(seed, k, lineup), count, lineup_games(lineup, games))),
+            _label(count, lineup),
+        )
+        for count, k, lineup in plan
+    ]
     started = time.perf_counter()
-    records = play_batches(game, batches, turn_cap=turn_cap,
-                           workers=available_cpus() if workers is None else workers,
-                           progress=progress)
+    records = play_batches(
+        game, batches, turn_cap=turn_cap, workers=available_cpus() if workers is None else workers, progress=progress
+    )
     elapsed = time.perf_counter() - started
-    return [(count, k, lineup,
-             replace(_stats(engine, layout, game, batch.players, played, turn_cap), elapsed_s=elapsed))
-            for (count, k, lineup), batch, played in zip(plan, batches, records, strict=True)]
+    return [
+        (count, k, lineup, replace(_stats(engine, layout, game, batch.players, played, turn_cap), elapsed_s=elapsed))
+        for (count, k, lineup), batch, played in zip(plan, batches, records, strict=True)
+    ]
 
 
 # Lineup k of a player count plays the seeds of ``seed + k * LINEUP_SEED_STEP``.
@@ -381,32 +502,55 @@ def _label(count: int, lineup: Lineup) -> str:
     return f"self-play, {count} players" + (f", {lineup.name}" if lineup.name else "")
 
 
-def _factories(engine: Engine[Any, Any, Any], layout: Any,
-               lineups: Mapping[int, Sequence[Lineup]]) -> Mapping[str, Callable[[], Player]]:
+def _factories(
+    engine: Engine[Any, Any, Any], layout: Any, lineups: Mapping[int, Sequence[Lineup]]
+) -> Mapping[str, Callable[[], Player]]:
     """The engine's players, once every lineup's players and player counts are known to fit."""
     factories = engine.players()
     for name in dict.fromkeys(name for listed in lineups.values() for lineup in listed for name in lineup.seats):
         if name not in factories:
-            raise ValueError(f"player {name!r} cannot play {layout.id!r}; use one of "
-                             f"{', '.join(factories)}")
+            raise ValueError(f"player {name!r} cannot play {layout.id!r}; use one of {', '.join(factories)}")
     for count in lineups:
         engine.check_players(layout, count)
     return factories
 
 
-def _stats(engine: Engine[Any, Any, Any], layout: Any, game: Any, players: Sequence[Player],
-           records: Sequence[GameRecord], turn_cap: int) -> SimulationStats:
+def _stats(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    game: Any,
+    players: Sequence[Player],
+    records: Sequence[GameRecord],
+    turn_cap: int,
+) -> SimulationStats:
     """One lineup's statistics, with the engine's ``extra`` figures."""
     stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
     return replace(stats, extra=engine.self_play_figures(layout, stats, records))
 
 
-def simulate(engine: Engine[Any, Any, Any], layout: Any, *, games: int, players: int, seed: int,
-             progress: Progress | None = None, turn_cap: int | None = None,
-             player: str | None = None, workers: int | None = None) -> SimulationStats:
+def simulate(
+    engine: Engine[Any, Any, Any],
+    layout: Any,
+    *,
+    games: int,
+    players: int,
+    seed: int,
+    progress: Progress | None = None,
+    turn_cap: int | None = None,
+    player: str | None = None,
+    workers: int | None = None,
+) -> SimulationStats:
     """Self-play statistics for one player count (`boardgen simulate`)."""
     limits = engine.thresholds(layout, turn_cap=turn_cap)
-    return self_play(engine, layout, [players], games=games, seed=seed, turn_cap=limits["turn_cap"],
-                     player=player, workers=workers, progress=progress, limits=limits)[players]
-
-
+    return self_play(
+        engine,
+        layout,
+        [players],
+        games=games,
+        seed=seed,
+        turn_cap=limits["turn_cap"],
+        player=player,
+        workers=workers,
+        progress=progress,
+        limits=limits,
+    )[players]

@@ -32,8 +32,7 @@ def check_starts(layout: MasterLayout, start: Setup) -> list[str]:
             problems.append(f"starts {seen[s.at]!r} and {s.colour!r} share [{row}, {col}]")
         seen.setdefault(s.at, s.colour)
         if not opens_onto_board(grid[row][col].mask, row, col, size):
-            problems.append(f"start {s.colour!r} at [{row}, {col}]: no side opens onto the "
-                            f"board")
+            problems.append(f"start {s.colour!r} at [{row}, {col}]: no side opens onto the board")
     if layout.players[1] > len(layout.starts):
         problems.append(f"up to {layout.players[1]} players but {len(layout.starts)} starts")
     return problems
@@ -43,11 +42,11 @@ def check_tokens(layout: MasterLayout, start: Setup) -> list[str]:
     """One token per object, on distinct inner squares that are not starts."""
     size, inner = layout.size, layout.size - 2
     problems = []
-    outside = [sq for sq in layout.token_squares
-               if not (1 <= sq[0] <= size - 2 and 1 <= sq[1] <= size - 2)]
+    outside = [sq for sq in layout.token_squares if not (1 <= sq[0] <= size - 2 and 1 <= sq[1] <= size - 2)]
     if outside:
-        problems.append(f"token squares outside the inner {inner}x{inner} (rows and columns "
-                        f"1-{size - 2}): {_cells(outside)}")
+        problems.append(
+            f"token squares outside the inner {inner}x{inner} (rows and columns 1-{size - 2}): {_cells(outside)}"
+        )
     for square, count in sorted(Counter(layout.token_squares).items()):
         if count > 1:
             problems.append(f"token square {_cells([square])} is listed {count} times")
@@ -69,13 +68,12 @@ def check_tokens(layout: MasterLayout, start: Setup) -> list[str]:
 
 def check_recipes(layout: MasterLayout, start: Setup) -> list[str]:
     """The designed (or fixed) recipe cards keep every design rule; one per player."""
-    spec = {"cards": layout.recipe_cards, "per_card": layout.per_card,
-            "per_object": layout.per_object}
-    problems = [f"recipe cards: {message}" for message in
-                recipe_problems(start.recipes, [o.id for o in layout.by_value], spec)]
+    spec = {"cards": layout.recipe_cards, "per_card": layout.per_card, "per_object": layout.per_object}
+    problems = [
+        f"recipe cards: {message}" for message in recipe_problems(start.recipes, [o.id for o in layout.by_value], spec)
+    ]
     if len(start.recipes) < layout.players[1]:
-        problems.append(f"{len(start.recipes)} recipe cards for up to {layout.players[1]} "
-                        f"players")
+        problems.append(f"{len(start.recipes)} recipe cards for up to {layout.players[1]} players")
     return problems
 
 
@@ -94,9 +92,15 @@ def static_checks(layout: MasterLayout, start: Setup) -> list[Check]:
     return [Check.of(name, run(layout, start)) for name, run in STATIC_CHECKS]
 
 
-def solve_tokens(layout: MasterLayout, start: Setup, *, max_turns: int,
-                 budget: int = DEFAULT_BUDGET, starts: Sequence[Any] | None = None,
-                 progress: Progress | None = None) -> list[PairResult]:
+def solve_tokens(
+    layout: MasterLayout,
+    start: Setup,
+    *,
+    max_turns: int,
+    budget: int = DEFAULT_BUDGET,
+    starts: Sequence[Any] | None = None,
+    progress: Progress | None = None,
+) -> list[PairResult]:
     """Fewest turns from every start to every token of the set-up."""
     board = Board.from_deal(start.deal)
     bit = board.geometry.bit
@@ -105,8 +109,9 @@ def solve_tokens(layout: MasterLayout, start: Setup, *, max_turns: int,
     results = []
     memo: dict[tuple[int, ...], Flooded] = {}  # the searches from one start meet the same boards
     for done, (cell, object_id) in enumerate(pairs, start=1):
-        solution = turns_to_token(board, bit(*cell), bit(*where[object_id]),
-                                  max_turns=max_turns, budget=budget, memo=memo)
+        solution = turns_to_token(
+            board, bit(*cell), bit(*where[object_id]), max_turns=max_turns, budget=budget, memo=memo
+        )
         results.append(PairResult(cell, object_id, solution))
         if progress is not None:
             progress(done, len(pairs), "solver")
@@ -121,8 +126,12 @@ def score_figures(records: Sequence[GameRecord]) -> dict[str, float]:
         return {}
     every = [s for scores in scored for s in scores]
     margins = [ranked[0] - ranked[1] for ranked in (sorted(s, reverse=True) for s in scored)]
-    return {"score_mean": sum(every) / len(every), "score_min": float(min(every)),
-            "score_max": float(max(every)), "winner_margin": sum(margins) / len(margins)}
+    return {
+        "score_mean": sum(every) / len(every),
+        "score_min": float(min(every)),
+        "score_max": float(max(every)),
+        "winner_margin": sum(margins) / len(margins),
+    }
 
 
 def self_play_extra(sim: SimulationStats) -> str:
@@ -130,9 +139,11 @@ def self_play_extra(sim: SimulationStats) -> str:
     text = f", {sim.draws} shared wins"
     extra = sim.extra
     if "score_mean" in extra:
-        text += (f"; scores mean {extra['score_mean']:.1f}, min {extra['score_min']:.0f}, "
-                 f"max {extra['score_max']:.0f}, winner margin {extra['winner_margin']:.1f}; "
-                 f"{extra['wands_used']:.1f} wands a game")
+        text += (
+            f"; scores mean {extra['score_mean']:.1f}, min {extra['score_min']:.0f}, "
+            f"max {extra['score_max']:.0f}, winner margin {extra['winner_margin']:.1f}; "
+            f"{extra['wands_used']:.1f} wands a game"
+        )
     return text
 
 

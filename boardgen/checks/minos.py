@@ -30,8 +30,7 @@ def geometry_check(layout: MinosLayout) -> Check:
 def special_fields(layout: MinosLayout) -> list[int]:
     """Fields that do something, whose visits self-play counts (plain sanctuaries 1-5 and
     the entrance are left out: every piece passes there)."""
-    return [f.number for f in layout.fields
-            if set(f.kinds) - {"entrance", "sanctuary"} or f.number in layout.exact]
+    return [f.number for f in layout.fields if set(f.kinds) - {"entrance", "sanctuary"} or f.number in layout.exact]
 
 
 def figures(layout: MinosLayout, stats: SimulationStats) -> dict[str, float]:
@@ -43,14 +42,16 @@ def figures(layout: MinosLayout, stats: SimulationStats) -> dict[str, float]:
     return extra
 
 
-def visits_check(layout: MinosLayout, sims: list[SimulationStats],
-                  limits: Mapping[str, Any]) -> tuple[dict[str, Any], Check]:
+def visits_check(
+    layout: MinosLayout, sims: list[SimulationStats], limits: Mapping[str, Any]
+) -> tuple[dict[str, Any], Check]:
     """Special fields that self-play never (or too rarely) reaches are suspect."""
     totals, games = race.summed(sims)
     landed = race.landed(totals, special_fields(layout))
     least = limits["min_visits"]
-    counted = [(f"special field {field} ({_describe(layout, field)})", "reached", count)
-               for field, count in landed.items()]
+    counted = [
+        (f"special field {field} ({_describe(layout, field)})", "reached", count) for field, count in landed.items()
+    ]
     for key, what in (("rides", "the Orbit ride"), ("crossings", "the Millstone crossing")):
         if layout.orbit if key == "rides" else layout.millstone:
             counted.append((what, "taken", int(totals.get(key, 0))))
@@ -59,13 +60,19 @@ def visits_check(layout: MinosLayout, sims: list[SimulationStats],
         "games": games,
         "landed": {str(field): count for field, count in landed.items()},
         "per_game": {str(field): round(count / games, 3) for field, count in landed.items()},
-        "rides": rides, "crossings": crossings, "swaps": swaps,
+        "rides": rides,
+        "crossings": crossings,
+        "swaps": swaps,
     }
     rarest = min(landed, key=landed.__getitem__) if landed else None
-    summary = (f"{len(landed)} special fields, rarest {rarest} "
-               f"({landed[rarest] / games:.2f} per game); {rides / games:.2f} rides, "
-               f"{crossings / games:.2f} crossings, {swaps / games:.1f} "
-               f"swaps per game" if rarest is not None else "no special fields")
+    summary = (
+        f"{len(landed)} special fields, rarest {rarest} "
+        f"({landed[rarest] / games:.2f} per game); {rides / games:.2f} rides, "
+        f"{crossings / games:.2f} crossings, {swaps / games:.1f} "
+        f"swaps per game"
+        if rarest is not None
+        else "no special fields"
+    )
     return visits, race.visits_check("special fields", counted, games, least, summary)
 
 

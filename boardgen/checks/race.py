@@ -20,12 +20,14 @@ def summed(sims: Iterable[SimulationStats]) -> tuple[dict[str, float], int]:
     return totals, games
 
 
-def visits_check(name: str, counted: Sequence[tuple[str, str, int]], games: int, least: int,
-                 summary: str) -> Check:
+def visits_check(name: str, counted: Sequence[tuple[str, str, int]], games: int, least: int, summary: str) -> Check:
     """`counted` lists what must happen at least `least` times over `games` games: (what,
     how it happens, how often it did), say ("special field 54", "reached", 12)."""
-    problems = [f"{what} was {how} {count} times in {games} games (minimum {least})"
-                for what, how, count in counted if count < least]
+    problems = [
+        f"{what} was {how} {count} times in {games} games (minimum {least})"
+        for what, how, count in counted
+        if count < least
+    ]
     return Check(name, not problems, summary, problems)
 
 

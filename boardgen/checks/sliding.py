@@ -44,8 +44,10 @@ def check_inventory(the_deal: Deal) -> list[str]:
     problems = []
     for shape in sorted(set(expected) | set(found)):
         if expected[shape] != found[shape]:
-            problems.append(f"tile inventory: {found[shape]} {shape} tiles on the board and "
-                            f"spare, the layout declares {expected[shape]}")
+            problems.append(
+                f"tile inventory: {found[shape]} {shape} tiles on the board and "
+                f"spare, the layout declares {expected[shape]}"
+            )
     known = {t.id for t in layout.all_tiles}
     counts = Counter(t.id for t in _all_dealt(the_deal))
     for tile_id, count in sorted(counts.items()):
@@ -57,8 +59,9 @@ def check_inventory(the_deal: Deal) -> list[str]:
     for tile in _all_dealt(the_deal):
         base = shapes.get(tile.shape)
         if base is not None and quarter_turns_between(mask_of(base), tile.mask) is None:
-            problems.append(f"tile {tile.id!r} ({tile.shape}) is open {sides_of(tile.mask)!r}, "
-                            f"not a rotation of {base!r}")
+            problems.append(
+                f"tile {tile.id!r} ({tile.shape}) is open {sides_of(tile.mask)!r}, not a rotation of {base!r}"
+            )
     return problems
 
 
@@ -75,11 +78,9 @@ def check_treasures(the_deal: Deal) -> list[str]:
         if not places:
             problems.append(f"treasure {treasure!r} is on no tile")
         elif len(places) > 1:
-            problems.append(f"treasure {treasure!r} is on {len(places)} tiles: "
-                            f"{', '.join(places)}")
+            problems.append(f"treasure {treasure!r} is on {len(places)} tiles: {', '.join(places)}")
     for treasure in sorted(set(carriers) - set(declared)):
-        problems.append(f"treasure {treasure!r} on {carriers[treasure][0]} is not declared "
-                        f"in the layout's treasures")
+        problems.append(f"treasure {treasure!r} on {carriers[treasure][0]} is not declared in the layout's treasures")
     return problems
 
 
@@ -92,11 +93,15 @@ def check_fixed(the_deal: Deal) -> list[str]:
             continue
         tile = the_deal.grid[row][col]
         if tile.id != fixed.id:
-            problems.append(f"square [{row}, {col}] must hold its fixed {fixed.shape} "
-                            f"{sides_of(fixed.mask)!r}, found tile {tile.id!r}")
+            problems.append(
+                f"square [{row}, {col}] must hold its fixed {fixed.shape} "
+                f"{sides_of(fixed.mask)!r}, found tile {tile.id!r}"
+            )
         elif tile.mask != fixed.mask:
-            problems.append(f"fixed tile at [{row}, {col}] is open {sides_of(tile.mask)!r}, "
-                            f"the layout declares {sides_of(fixed.mask)!r}")
+            problems.append(
+                f"fixed tile at [{row}, {col}] is open {sides_of(tile.mask)!r}, "
+                f"the layout declares {sides_of(fixed.mask)!r}"
+            )
     for tile in _all_dealt(the_deal):
         if tile.fixed and tile.id not in {t.id for t in layout.fixed.values()}:
             problems.append(f"tile {tile.id!r} is marked fixed but the layout fixes no such tile")
@@ -114,21 +119,20 @@ def check_starts(the_deal: Deal) -> list[str]:
     for start in layout.starts:
         row, col = start.at
         if start.at not in corners:
-            problems.append(f"start {start.colour!r} at [{row}, {col}] is not on a corner of "
-                            f"the {size}x{size} board")
+            problems.append(f"start {start.colour!r} at [{row}, {col}] is not on a corner of the {size}x{size} board")
         if not (0 <= row < size and 0 <= col < size):
             continue
         tile = the_deal.grid[row][col]
         if tile.start != start.colour:
-            problems.append(f"start {start.colour!r} at [{row}, {col}] is on tile {tile.id!r}, "
-                            f"not on its start tile")
+            problems.append(f"start {start.colour!r} at [{row}, {col}] is on tile {tile.id!r}, not on its start tile")
         if not opens_onto_board(tile.mask, row, col, size):
-            problems.append(f"start {start.colour!r} at [{row}, {col}] is open "
-                            f"{sides_of(tile.mask)!r}: no side opens onto the board")
+            problems.append(
+                f"start {start.colour!r} at [{row}, {col}] is open "
+                f"{sides_of(tile.mask)!r}: no side opens onto the board"
+            )
     most = max(layout.deal, default=0)
     if most > len(layout.starts):
-        problems.append(f"the deal goes up to {most} players but there are "
-                        f"{len(layout.starts)} starts")
+        problems.append(f"the deal goes up to {most} players but there are {len(layout.starts)} starts")
     return problems
 
 
@@ -136,12 +140,14 @@ def check_cards(the_deal: Deal) -> list[str]:
     """Every card names a treasure on the board or the spare, and every deal fits the deck."""
     layout = the_deal.layout
     on_tiles = {t.treasure for t in _all_dealt(the_deal) if t.treasure}
-    problems = [f"card {t.id!r} has no treasure on the board or the spare"
-                for t in layout.treasures if t.id not in on_tiles]
+    problems = [
+        f"card {t.id!r} has no treasure on the board or the spare" for t in layout.treasures if t.id not in on_tiles
+    ]
     for players, cards in sorted(layout.deal.items()):
         if players * cards > len(layout.treasures):
-            problems.append(f"{players} players x {cards} cards needs {players * cards} cards, "
-                            f"the deck has {len(layout.treasures)}")
+            problems.append(
+                f"{players} players x {cards} cards needs {players * cards} cards, the deck has {len(layout.treasures)}"
+            )
     return problems
 
 
@@ -159,8 +165,9 @@ def check_insertion_points(the_deal: Deal) -> list[str]:
         for row, col in sorted(layout.fixed):
             if line in (row, col):
                 direction = "row" if row == line else "column"
-                problems.append(f"insertion points {direction} {line}: the fixed tile at "
-                                f"[{row}, {col}] would have to move")
+                problems.append(
+                    f"insertion points {direction} {line}: the fixed tile at [{row}, {col}] would have to move"
+                )
     return problems
 
 
@@ -199,28 +206,35 @@ class PairsSummary:
     def to_dict(self) -> dict[str, Any]:
         turns = [r.solution.turns for r in self.results if r.solution.turns is not None]
         return {
-            "game": self.game, "seed": self.seed, "pairs": len(self.results),
-            "max_turns": self.max_turns, "turns_to_target": self.distribution,
+            "game": self.game,
+            "seed": self.seed,
+            "pairs": len(self.results),
+            "max_turns": self.max_turns,
+            "turns_to_target": self.distribution,
             "mean": round(sum(turns) / len(turns), 3) if turns else None,
             "p95": percentile(turns, 0.95) if turns else None,
             "max": max(turns) if turns else None,
             "unresolved": [
                 {"from": list(r.origin), "treasure": r.treasure, "proven": r.solution.proven}
-                for r in self.results if r.solution.turns is None],
+                for r in self.results
+                if r.solution.turns is None
+            ],
         }
 
     def to_text(self) -> str:
         data = self.to_dict()
         total = len(self.results)
-        lines = [f"{self.game} (seed {self.seed}): {total} pairs, search up to "
-                 f"{self.max_turns} turns", "", "  turns   pairs   share"]
+        lines = [
+            f"{self.game} (seed {self.seed}): {total} pairs, search up to {self.max_turns} turns",
+            "",
+            "  turns   pairs   share",
+        ]
         for key, count in data["turns_to_target"].items():
             lines.append(f"  {key:>5}  {count:>6}  {count / total:6.1%}")
         lines.append("")
         lines.append(f"  mean {data['mean']}, p95 {data['p95']}, max {data['max']}")
         if self.elapsed_s:
-            lines.append(f"  {self.elapsed_s:.2f} s, {1000 * self.elapsed_s / total:.2f} ms "
-                         f"per pair")
+            lines.append(f"  {self.elapsed_s:.2f} s, {1000 * self.elapsed_s / total:.2f} ms per pair")
         return "\n".join(lines)
 
 
@@ -233,32 +247,51 @@ def distribution(results: Sequence[PairResult]) -> dict[str, int]:
     return out
 
 
-def solve_pairs(layout: SlidingLayout, seed: int, *, pairs: int, rng_seed: int,
-                progress: Progress | None = None, max_turns: int | None = None) -> PairsSummary:
+def solve_pairs(
+    layout: SlidingLayout,
+    seed: int,
+    *,
+    pairs: int,
+    rng_seed: int,
+    progress: Progress | None = None,
+    max_turns: int | None = None,
+) -> PairsSummary:
     """Solve `pairs` random (pawn square, treasure) pairs on the deal of `seed`."""
     limits = thresholds(layout, DEFAULTS, max_turns_to_target=max_turns)
     board = Board.from_deal(deal(layout, seed))
     rng = Draws(rng_seed)
-    chosen = [((rng.below(layout.size), rng.below(layout.size)),
-               rng.choice(layout.treasures).id) for _ in range(pairs)]
+    chosen = [((rng.below(layout.size), rng.below(layout.size)), rng.choice(layout.treasures).id) for _ in range(pairs)]
     started = time.perf_counter()
-    results = solve_many(board, chosen, max_turns=limits["max_turns_to_target"],
-                         budget=limits["solver_budget"], progress=progress)
-    return PairsSummary(layout.id, seed, limits["max_turns_to_target"], results,
-                        time.perf_counter() - started)
+    results = solve_many(
+        board, chosen, max_turns=limits["max_turns_to_target"], budget=limits["solver_budget"], progress=progress
+    )
+    return PairsSummary(layout.id, seed, limits["max_turns_to_target"], results, time.perf_counter() - started)
 
 
-def solve_starts(layout: SlidingLayout, the_deal: Deal, counts: Sequence[int],
-                 limits: Mapping[str, Any], *, progress: Progress | None = None) -> list[PairResult]:
+def solve_starts(
+    layout: SlidingLayout,
+    the_deal: Deal,
+    counts: Sequence[int],
+    limits: Mapping[str, Any],
+    *,
+    progress: Progress | None = None,
+) -> list[PairResult]:
     """The solver from every start used by `counts` players to every treasure."""
-    starts = layout.starts[:max(counts, default=len(layout.starts))]
+    starts = layout.starts[: max(counts, default=len(layout.starts))]
     pairs = [(s.at, t.id) for s in starts for t in layout.treasures]
-    return solve_many(Board.from_deal(the_deal), pairs, max_turns=limits["max_turns_to_target"],
-                      budget=limits["solver_budget"], progress=progress, label="solver")
+    return solve_many(
+        Board.from_deal(the_deal),
+        pairs,
+        max_turns=limits["max_turns_to_target"],
+        budget=limits["solver_budget"],
+        progress=progress,
+        label="solver",
+    )
 
 
-def reach_check(layout: SlidingLayout, results: list[PairResult], limits: Mapping[str, Any],
-                noun: str = "treasure") -> Check:
+def reach_check(
+    layout: SlidingLayout, results: list[PairResult], limits: Mapping[str, Any], noun: str = "treasure"
+) -> Check:
     """The solver's answers from the starts as a check: every target `noun` ("treasure",
     "object") must be found within ``max_turns_to_target`` turns."""
     colour = {s.at: s.colour for s in layout.starts}
@@ -269,16 +302,19 @@ def reach_check(layout: SlidingLayout, results: list[PairResult], limits: Mappin
             continue
         start = f"the {colour[r.origin]} start {list(r.origin)}"
         if not r.solution.proven:
-            problems.append(f"{noun} {r.treasure!r}: the search from {start} ran out of "
-                            f"budget ({limits['solver_budget']} boards) before reaching it")
+            problems.append(
+                f"{noun} {r.treasure!r}: the search from {start} ran out of "
+                f"budget ({limits['solver_budget']} boards) before reaching it"
+            )
         elif r.solution.exhausted:
-            problems.append(f"{noun} {r.treasure!r} can never be reached from {start}: "
-                            f"every board the pushes can make was searched")
+            problems.append(
+                f"{noun} {r.treasure!r} can never be reached from {start}: every board the pushes can make was searched"
+            )
         else:
-            problems.append(f"{noun} {r.treasure!r} cannot be reached from {start} within "
-                            f"{bound} turn{'' if bound == 1 else 's'}")
-    summary = (f"{len(results)} start/{noun} pairs: "
-               f"{format_distribution(distribution(results))}")
+            problems.append(
+                f"{noun} {r.treasure!r} cannot be reached from {start} within {bound} turn{'' if bound == 1 else 's'}"
+            )
+    summary = f"{len(results)} start/{noun} pairs: {format_distribution(distribution(results))}"
     return Check("reachability", not problems, summary, problems)
 
 

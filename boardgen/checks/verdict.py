@@ -33,12 +33,10 @@ class Check:
     def of(cls, name: str, problems: list[str], summary: str = "ok") -> Check:
         """A check from its problems: passed when there are none; the summary then is
         `summary`, otherwise the number of problems."""
-        return cls(name, not problems, f"{len(problems)} problem(s)" if problems else summary,
-                   problems)
+        return cls(name, not problems, f"{len(problems)} problem(s)" if problems else summary, problems)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "summary": self.summary,
-                "problems": list(self.problems)}
+        return {"name": self.name, "ok": self.ok, "summary": self.summary, "problems": list(self.problems)}
 
 
 @dataclass
@@ -55,9 +53,14 @@ class Report:
     target_noun: str = "treasure"  # what the solver looked for, in the summary and text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, "playable": self.playable,
-                "reasons": list(self.reasons), "checks": [c.to_dict() for c in self.checks],
-                "stats": self.stats}
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "playable": self.playable,
+            "reasons": list(self.reasons),
+            "checks": [c.to_dict() for c in self.checks],
+            "stats": self.stats,
+        }
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -98,16 +101,22 @@ class Report:
             games = sum(s["games"] for s in self_play.values())
             finished = sum(s["finished"] for s in self_play.values())
             counts = sorted(int(k) for k in self_play)
-            parts.append(word(lang, "check_games", finished=finished, games=games,
-                              players=player_counts(lang, counts)))
+            parts.append(word(lang, "check_games", finished=finished, games=games, players=player_counts(lang, counts)))
         return word(lang, "check_passed", seed=self.seed, parts=word(lang, "check_sep").join(parts))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, target_noun: str = "treasure") -> Report:
         """The report `to_dict` gave (a cached verdict, say)."""
         checks = [Check(c["name"], c["ok"], c["summary"], list(c["problems"])) for c in data["checks"]]
-        return cls(data["game"], data["seed"], data["playable"], list(data["reasons"]), checks,
-                   dict(data["stats"]), target_noun=target_noun)
+        return cls(
+            data["game"],
+            data["seed"],
+            data["playable"],
+            list(data["reasons"]),
+            checks,
+            dict(data["stats"]),
+            target_noun=target_noun,
+        )
 
 
 @dataclass(frozen=True)
@@ -144,39 +153,40 @@ def thresholds(layout: Any, defaults: Mapping[str, Any], **overrides: Any) -> di
 
 
 def format_distribution(dist: Mapping[str, int]) -> str:
-    return ", ".join(f"{count} in {key}" if key != "unreached" else f"{count} unreached"
-                     for key, count in dist.items())
+    return ", ".join(f"{count} in {key}" if key != "unreached" else f"{count} unreached" for key, count in dist.items())
 
 
 def sampling_text(sampling: Mapping[str, Any]) -> str:
     """How much self-play was played and why it stopped, in a few lines."""
     played, most = sampling["games_played"], sampling["games_max"]
     if sampling["method"] == "fixed":
-        return (f"Sampling: all {played} games played (a fixed count); bounds one-sided at "
-                f"{sampling['confidence']:.0%}.")
-    why = {"settled": "every criterion settled", "failed": "a criterion failed for certain",
-           "max": "some player count needed the full sample"}[sampling["stopped"]]
+        return f"Sampling: all {played} games played (a fixed count); bounds one-sided at {sampling['confidence']:.0%}."
+    why = {
+        "settled": "every criterion settled",
+        "failed": "a criterion failed for certain",
+        "max": "some player count needed the full sample",
+    }[sampling["stopped"]]
     interim = len(sampling["looks"]) - 1
-    return "\n".join([
-        f"Sampling: {played} of {most} games played, {why}.",
-        f"  Looks at {', '.join(map(str, sampling['looks']))} games per player count. An early "
-        f"decision needs a one-sided bound at {sampling['look_confidence']:.2%}",
-        f"  ({sampling['confidence']:.0%} over the {interim} interim looks, Bonferroni): Wilson for "
-        "completion, normal for the mean length, order statistic for the p95 length;",
-        f"  seat balance settles when the full sample would fail it with under "
-        f"{sampling['seat_fail_chance_below']:.0%} chance at the largest allowed gap,",
-        "  and is never failed early. The last look judges the figures as a fixed count would.",
-    ])
+    return "\n".join(
+        [
+            f"Sampling: {played} of {most} games played, {why}.",
+            f"  Looks at {', '.join(map(str, sampling['looks']))} games per player count. An early "
+            f"decision needs a one-sided bound at {sampling['look_confidence']:.2%}",
+            f"  ({sampling['confidence']:.0%} over the {interim} interim looks, Bonferroni): Wilson for "
+            "completion, normal for the mean length, order statistic for the p95 length;",
+            f"  seat balance settles when the full sample would fail it with under "
+            f"{sampling['seat_fail_chance_below']:.0%} chance at the largest allowed gap,",
+            "  and is never failed early. The last look judges the figures as a fixed count would.",
+        ]
+    )
 
 
 def self_play_text(count: int, stats: dict[str, Any]) -> str:
     rates = " ".join(f"{r:.2f}" for r in stats["seat_win_rates"])
     turn_branching = stats["extra"].get("turn_branching")
-    shown = {k: "-" if stats[k] is None else stats[k]
-             for k in ("mean_length", "p95_length", "max_length")}
+    shown = {k: "-" if stats[k] is None else stats[k] for k in ("mean_length", "p95_length", "max_length")}
     lines = [
-        f"Self-play, {count} {stats['players'][0]} players ({stats['games']} games, cap "
-        f"{stats['turn_cap']} turns):",
+        f"Self-play, {count} {stats['players'][0]} players ({stats['games']} games, cap {stats['turn_cap']} turns):",
         f"  finished {stats['finished']}/{stats['games']} ({stats['completion_rate']:.1%}), "
         f"length mean {shown['mean_length']} p95 {shown['p95_length']} "
         f"max {shown['max_length']} turns",

@@ -43,20 +43,34 @@ def static_checks(layout: WallsLayout, limits: Mapping[str, Any]) -> list[Check]
         placement.append("blocks per quadrant differ: " + ", ".join(f"{q} {n}" for q, n in quadrants.items()))
     shapes = sorted({b.shape for b in layout.blocks if b.id.startswith("A")})
     cells = sum(len(b.cells) for b in layout.blocks)
-    checks = [Check("blocks", not placement,
-                    f"{len(layout.blocks)} blocks ({len(shapes)} shapes per quadrant: {' '.join(shapes)}; "
-                    f"{cells} squares), quartered, clear of the centre and corners, each touching another",
-                    placement)]
+    checks = [
+        Check(
+            "blocks",
+            not placement,
+            f"{len(layout.blocks)} blocks ({len(shapes)} shapes per quadrant: {' '.join(shapes)}; "
+            f"{cells} squares), quartered, clear of the centre and corners, each touching another",
+            placement,
+        )
+    ]
     far = start_distances(layout)
     low, high = limits["min_start_distance"], limits["max_start_distance"]
-    problems = [f"a {colour} pawn starting on {list(cell)} is {d} pawn moves from the centre "
-                f"({'sealed in' if d > high else 'too near'}: {low} to {high} wanted)"
-                for colour in layout.colours
-                for cell, d in zip(layout.starts(colour), far[colour], strict=True) if not low <= d <= high]
+    problems = [
+        f"a {colour} pawn starting on {list(cell)} is {d} pawn moves from the centre "
+        f"({'sealed in' if d > high else 'too near'}: {low} to {high} wanted)"
+        for colour in layout.colours
+        for cell, d in zip(layout.starts(colour), far[colour], strict=True)
+        if not low <= d <= high
+    ]
     shown = sorted({d for ds in far.values() for d in ds})
-    checks.append(Check("labyrinth", not problems,
-                        f"every start is {'-'.join(map(str, (shown[0], shown[-1])))} pawn moves from the centre "
-                        f"with the blocks as printed ({low} to {high} wanted)", problems))
+    checks.append(
+        Check(
+            "labyrinth",
+            not problems,
+            f"every start is {'-'.join(map(str, (shown[0], shown[-1])))} pawn moves from the centre "
+            f"with the blocks as printed ({low} to {high} wanted)",
+            problems,
+        )
+    )
     game = WallsGame(layout)
     counts = []
     problems = []
@@ -66,8 +80,7 @@ def static_checks(layout: WallsLayout, limits: Mapping[str, Any]) -> list[Check]
         pawn, blocks = len(game.pawn_moves(state)), len(game.block_moves(state))
         counts.append(f"{seats} players: {pawn} pawn and {blocks} block moves")
         if not pawn or not blocks:
-            problems.append(f"{seats} players: the first player has {pawn} pawn moves and "
-                            f"{blocks} block moves")
+            problems.append(f"{seats} players: the first player has {pawn} pawn moves and {blocks} block moves")
     checks.append(Check("first moves", not problems, "; ".join(counts), problems))
     return checks
 
@@ -77,33 +90,52 @@ def figures(records: Sequence[GameRecord]) -> dict[str, float]:
     of games that stalled."""
     games = len(records)
     slides = sum(v for r in records for k, v in r.counters.items() if k.startswith("moved:"))
-    return {"block_slides": slides / games,
-            "stalls": sum(r.counters.get("stalls", 0.0) for r in records) / games,
-            "stalled_games": sum(1 for r in records if r.counters.get("stalls", 0.0) or not r.finished) / games}
+    return {
+        "block_slides": slides / games,
+        "stalls": sum(r.counters.get("stalls", 0.0) for r in records) / games,
+        "stalled_games": sum(1 for r in records if r.counters.get("stalls", 0.0) or not r.finished) / games,
+    }
 
 
 def self_play_judged(sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
     """One player count's self-play as a check: the shared criteria, then stalls and
     branching."""
-    check = self_play_check(sim, limits, unit="rounds",
-                            extra=f", stalled {sim.extra['stalled_games']:.0%}, branching {sim.branching_mean:.0f}")
+    check = self_play_check(
+        sim,
+        limits,
+        unit="rounds",
+        extra=f", stalled {sim.extra['stalled_games']:.0%}, branching {sim.branching_mean:.0f}",
+    )
     if sim.extra["stalled_games"] > limits["max_stall_rate"]:
-        check.problems.append(f"{check.name}: {sim.extra['stalled_games']:.0%} of games stalled for "
-                              f"{limits['stall_rounds']} rounds (maximum {limits['max_stall_rate']:.0%})")
+        check.problems.append(
+            f"{check.name}: {sim.extra['stalled_games']:.0%} of games stalled for "
+            f"{limits['stall_rounds']} rounds (maximum {limits['max_stall_rate']:.0%})"
+        )
     if sim.branching_mean < limits.get("min_branching", 0):
-        check.problems.append(f"{check.name}: {sim.branching_mean:.1f} moves per decision on average "
-                              f"(minimum {limits['min_branching']})")
+        check.problems.append(
+            f"{check.name}: {sim.branching_mean:.1f} moves per decision on average (minimum {limits['min_branching']})"
+        )
     check.ok = not check.problems
     return check
 
 
 def blocks_moved(layout: WallsLayout, sims: list[SimulationStats], least: int) -> Check:
     games = sum(sim.games for sim in sims)
-    moved = {block.id: int(sum(sim.extra_totals.get(f"moved:{k}", 0.0) for sim in sims))
-             for k, block in enumerate(layout.blocks)}
-    problems = [f"block {block_id} was moved {count} times in {games} games (minimum {least})"
-                for block_id, count in moved.items() if count < least]
+    moved = {
+        block.id: int(sum(sim.extra_totals.get(f"moved:{k}", 0.0) for sim in sims))
+        for k, block in enumerate(layout.blocks)
+    }
+    problems = [
+        f"block {block_id} was moved {count} times in {games} games (minimum {least})"
+        for block_id, count in moved.items()
+        if count < least
+    ]
     rarest = min(moved, key=lambda k: (moved[k], k))
-    return Check("blocks moved", not problems,
-                 f"every block moved; rarest {rarest} ({moved[rarest]} times in {games} games)"
-                 if not problems else f"{len(problems)} blocks moved too rarely", problems)
+    return Check(
+        "blocks moved",
+        not problems,
+        f"every block moved; rarest {rarest} ({moved[rarest]} times in {games} games)"
+        if not problems
+        else f"{len(problems)} blocks moved too rarely",
+        problems,
+    )

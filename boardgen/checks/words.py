@@ -24,8 +24,13 @@ def _span(lang: str, values: Sequence[float]) -> str:
     return str(low) if low == high else word(lang, "count_range", low=low, high=high)
 
 
-def sentences(report: Mapping[str, Any], lang: str, *, minutes_per_turn: float | None = None,
-              players: tuple[int, int] | None = None) -> str:
+def sentences(
+    report: Mapping[str, Any],
+    lang: str,
+    *,
+    minutes_per_turn: float | None = None,
+    players: tuple[int, int] | None = None,
+) -> str:
     """One or two sentences in `lang`: what the report says a player needs to know."""
     if not report.get("playable", False):
         reasons = list(report.get("reasons") or [])
@@ -42,10 +47,18 @@ def sentences(report: Mapping[str, Any], lang: str, *, minutes_per_turn: float |
     medians = [s.get("median_length") or s["mean_length"] for s in played]
     tails = [s.get("p90_length") or s["p95_length"] for s in played]
     per_turn = MINUTES_PER_TURN if minutes_per_turn is None else minutes_per_turn
-    minutes = [max(1, round(m * per_turn / 5) * 5) if m * per_turn >= 10 else max(1, round(m * per_turn))
-               for m in medians]
-    length = word(lang, "verdict_length", players=who, median=_span(lang, medians), p90=round(max(tails)),
-                  minutes=_span(lang, minutes), per_turn=f"{per_turn:g}")
+    minutes = [
+        max(1, round(m * per_turn / 5) * 5) if m * per_turn >= 10 else max(1, round(m * per_turn)) for m in medians
+    ]
+    length = word(
+        lang,
+        "verdict_length",
+        players=who,
+        median=_span(lang, medians),
+        p90=round(max(tails)),
+        minutes=_span(lang, minutes),
+        per_turn=f"{per_turn:g}",
+    )
     games = sum(int(s["games"]) for s in self_play.values())
     finished = sum(int(s["finished"]) for s in self_play.values())
     allowed = stats.get("thresholds", {}).get("max_seat_gap")
@@ -82,8 +95,10 @@ def in_words(report: Any, layout: Any) -> str:
     (each failed one with its problems); the figures are in --details and --json."""
     data = report.to_dict() if hasattr(report, "to_dict") else report
     verdict = "PLAYABLE" if data["playable"] else "NOT PLAYABLE"
-    lines = [f"{data['game']} (seed {data['seed']}): {verdict}",
-             sentences(data, "en", minutes_per_turn=layout_minutes(layout), players=getattr(layout, "players", None))]
+    lines = [
+        f"{data['game']} (seed {data['seed']}): {verdict}",
+        sentences(data, "en", minutes_per_turn=layout_minutes(layout), players=getattr(layout, "players", None)),
+    ]
     passed = [c["name"] for c in data["checks"] if c["ok"]]
     if passed:
         lines.append(f"Checks passed: {'; '.join(passed)}.")

@@ -46,8 +46,16 @@ def _rounded_vertices(o: Placement, flip: float) -> list[tuple[float, float, flo
     r = min(o.radius, o.w / 2, o.h / 2)
     x0, x1 = o.x, o.right
     y0, y1 = flip - o.bottom, flip - o.y  # bottom and top, y up
-    return [(x0 + r, y0, 0.0), (x1 - r, y0, QUARTER_BULGE), (x1, y0 + r, 0.0), (x1, y1 - r, QUARTER_BULGE),
-            (x1 - r, y1, 0.0), (x0 + r, y1, QUARTER_BULGE), (x0, y1 - r, 0.0), (x0, y0 + r, QUARTER_BULGE)]
+    return [
+        (x0 + r, y0, 0.0),
+        (x1 - r, y0, QUARTER_BULGE),
+        (x1, y0 + r, 0.0),
+        (x1, y1 - r, QUARTER_BULGE),
+        (x1 - r, y1, 0.0),
+        (x0 + r, y1, QUARTER_BULGE),
+        (x0, y1 - r, 0.0),
+        (x0, y0 + r, QUARTER_BULGE),
+    ]
 
 
 def dxf(outlines: Sequence[Placement], page_h: float, *, engrave: Sequence[Placement] = ()) -> bytes:
@@ -73,8 +81,9 @@ def _dxf(outlines: Sequence[Placement], page_h: float, engrave: Sequence[Placeme
         elif o.shape == "rounded" and o.radius > 0:
             msp.add_lwpolyline(_rounded_vertices(o, page_h), format="xyb", close=True, dxfattribs=attribs)
         else:
-            corners = o.points if o.shape == "polygon" else ((o.x, o.y), (o.right, o.y), (o.right, o.bottom),
-                                                            (o.x, o.bottom))
+            corners = (
+                o.points if o.shape == "polygon" else ((o.x, o.y), (o.right, o.y), (o.right, o.bottom), (o.x, o.bottom))
+            )
             msp.add_lwpolyline([(x, page_h - y) for x, y in corners], format="xy", close=True, dxfattribs=attribs)
 
     for o in outlines:
@@ -108,24 +117,40 @@ def svg_path(o: Placement) -> str:
         return f'<path id="{escape(o.piece)}" d="{d}"/>'
     r = min(o.radius, o.w / 2, o.h / 2) if o.shape == "rounded" else 0.0
     rounded = f' rx="{_mm(r)}" ry="{_mm(r)}"' if r > 0 else ""
-    return (f'<rect id="{escape(o.piece)}" x="{_mm(o.x)}" y="{_mm(o.y)}" width="{_mm(o.w)}" '
-            f'height="{_mm(o.h)}"{rounded}/>')
+    return (
+        f'<rect id="{escape(o.piece)}" x="{_mm(o.x)}" y="{_mm(o.y)}" width="{_mm(o.w)}" height="{_mm(o.h)}"{rounded}/>'
+    )
 
 
-def svg(outlines: Sequence[Placement], page_w: float, page_h: float, *, engrave: Sequence[Placement] = (),
-        stroke: float = HAIRLINE) -> bytes:
+def svg(
+    outlines: Sequence[Placement],
+    page_w: float,
+    page_h: float,
+    *,
+    engrave: Sequence[Placement] = (),
+    stroke: float = HAIRLINE,
+) -> bytes:
     """An SVG of these outlines, page-sized, one user unit a millimetre."""
+
     def group(name: str, body: list[str]) -> str:
-        return (f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}" fill="none" '
-                f'stroke="{COLOURS[name]}" stroke-width="{_mm(stroke)}">\n'
-                + "".join(f"  {b}\n" for b in body) + "</g>\n")
+        return (
+            f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}" fill="none" '
+            f'stroke="{COLOURS[name]}" stroke-width="{_mm(stroke)}">\n' + "".join(f"  {b}\n" for b in body) + "</g>\n"
+        )
 
     cuts = [svg_path(o) for o in outlines]
-    scores = [f'<line x1="{_mm(a)}" y1="{_mm(b)}" x2="{_mm(c)}" y2="{_mm(d)}"/>'
-              for o in outlines for (a, b), (c, d) in o.folds]
-    text = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
-            f'width="{_mm(page_w)}mm" height="{_mm(page_h)}mm" viewBox="0 0 {_mm(page_w)} {_mm(page_h)}">\n'
-            + group(CUT, cuts) + group(SCORE, scores)
-            + (group(ENGRAVE, [svg_path(o) for o in engrave]) if engrave else "") + "</svg>\n")
+    scores = [
+        f'<line x1="{_mm(a)}" y1="{_mm(b)}" x2="{_mm(c)}" y2="{_mm(d)}"/>'
+        for o in outlines
+        for (a, b), (c, d) in o.folds
+    ]
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
+        f'width="{_mm(page_w)}mm" height="{_mm(page_h)}mm" viewBox="0 0 {_mm(page_w)} {_mm(page_h)}">\n'
+        + group(CUT, cuts)
+        + group(SCORE, scores)
+        + (group(ENGRAVE, [svg_path(o) for o in engrave]) if engrave else "")
+        + "</svg>\n"
+    )
     return text.encode("utf-8")

@@ -27,8 +27,9 @@ def bed_size(text: str) -> tuple[float, float]:
     return w, h
 
 
-def lay_out(outlines: Sequence[Placement], bed: tuple[float, float], *, kerf_mm: float = 0.0,
-            gap: float | None = None) -> list[list[Placement]]:
+def lay_out(
+    outlines: Sequence[Placement], bed: tuple[float, float], *, kerf_mm: float = 0.0, gap: float | None = None
+) -> list[list[Placement]]:
     """The pieces' kerf-compensated cut paths on as many beds as they need, tallest first, in
     rows from the bed's top-left; each bed a list of outlines in bed mm (y down)."""
     gap = machine("laser").gap if gap is None else gap
@@ -36,8 +37,9 @@ def lay_out(outlines: Sequence[Placement], bed: tuple[float, float], *, kerf_mm:
     cut = [kerf(o, kerf_mm) for o in outlines]
     for o in cut:
         if o.w + 2 * gap > bed_w + 1e-9 or o.h + 2 * gap > bed_h + 1e-9:
-            raise UsageError(f"--bed {bed_w:g}x{bed_h:g}: {o.piece} ({o.w:.1f} x {o.h:.1f} mm) does not fit with "
-                             f"{gap:g} mm round it")
+            raise UsageError(
+                f"--bed {bed_w:g}x{bed_h:g}: {o.piece} ({o.w:.1f} x {o.h:.1f} mm) does not fit with {gap:g} mm round it"
+            )
     order = sorted(range(len(cut)), key=lambda i: (-round(cut[i].h, 3), i))
     beds: list[list[Placement]] = []
     x = y = row_h = 0.0

@@ -55,13 +55,39 @@ def _machine(key: str, data: dict[str, Any]) -> Machine:
     table = data["machine"]
     marks = data.get("marks")
     mat = data.get("mat")
-    spec = None if marks is None else MarkSpec(marks["pattern"], float(marks["inset_mm"]), float(marks["thick_mm"]),
-                                               float(marks["clear_mm"]), float(marks.get("arm_mm", 0.0)),
-                                               float(marks.get("ring_mm", 0.0)), float(marks.get("dot_mm", 0.0)))
-    sheet = None if mat is None else Mat(float(mat["width_mm"]), float(mat["height_mm"]), int(mat["dpi"]),
-                                         float(mat["margin_mm"]), float(mat.get("gap_mm", 0.0)))
-    return Machine(key, table["name"], table["files"], spec, sheet, float(data.get("bed", {}).get("gap_mm", 0.0)),
-                   float(table.get("bleed_mm", 0.0)))
+    spec = (
+        None
+        if marks is None
+        else MarkSpec(
+            marks["pattern"],
+            float(marks["inset_mm"]),
+            float(marks["thick_mm"]),
+            float(marks["clear_mm"]),
+            float(marks.get("arm_mm", 0.0)),
+            float(marks.get("ring_mm", 0.0)),
+            float(marks.get("dot_mm", 0.0)),
+        )
+    )
+    sheet = (
+        None
+        if mat is None
+        else Mat(
+            float(mat["width_mm"]),
+            float(mat["height_mm"]),
+            int(mat["dpi"]),
+            float(mat["margin_mm"]),
+            float(mat.get("gap_mm", 0.0)),
+        )
+    )
+    return Machine(
+        key,
+        table["name"],
+        table["files"],
+        spec,
+        sheet,
+        float(data.get("bed", {}).get("gap_mm", 0.0)),
+        float(table.get("bleed_mm", 0.0)),
+    )
 
 
 @cache

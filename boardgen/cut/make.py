@@ -52,8 +52,12 @@ def room_for_cutting(options: KitOptions) -> KitOptions:
     if options.cut in (None, "laser"):
         return options
     margin = marks_mod.margin_for(options.cut)
-    return replace(options, piece_margin=margin if margin > options.margin else None,
-                   cut_bleed=find_machine(options.cut).bleed, gap=max(options.gap, find_machine("laser").gap))
+    return replace(
+        options,
+        piece_margin=margin if margin > options.margin else None,
+        cut_bleed=find_machine(options.cut).bleed,
+        gap=max(options.gap, find_machine("laser").gap),
+    )
 
 
 def outlines_by_page(placements: Sequence[Placement]) -> dict[int, list[Placement]]:
@@ -118,13 +122,24 @@ def instructions_pdf(text: str, w: float, h: float) -> bytes:
     from boardgen.units import pt
 
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(buf, pagesize=(pt(w), pt(h)), leftMargin=pt(22), rightMargin=pt(22),
-                            topMargin=pt(22), bottomMargin=pt(22), invariant=1, title="Cut files",
-                            author="boardgen", creator="boardgen")
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=(pt(w), pt(h)),
+        leftMargin=pt(22),
+        rightMargin=pt(22),
+        topMargin=pt(22),
+        bottomMargin=pt(22),
+        invariant=1,
+        title="Cut files",
+        author="boardgen",
+        creator="boardgen",
+    )
     style = ParagraphStyle("p", fontName="Helvetica", fontSize=9.5, leading=12.5, spaceAfter=5)
     head = ParagraphStyle("h", parent=style, fontName="Helvetica-Bold", fontSize=12, leading=15)
-    flow = [Paragraph(_escape(line), head if i == 0 else style)
-            for i, line in enumerate(part for part in text.split("\n\n") if part.strip())]
+    flow = [
+        Paragraph(_escape(line), head if i == 0 else style)
+        for i, line in enumerate(part for part in text.split("\n\n") if part.strip())
+    ]
     doc.build(flow)
     return buf.getvalue()
 
@@ -133,8 +148,14 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br/>")
 
 
-def _marked_pdf(pdf: bytes, sizes: Sequence[tuple[float, float]], pages: Sequence[int], machine: str,
-                intro: str, labels: Sequence[str] = ()) -> tuple[bytes, list[marks_mod.Marks]]:
+def _marked_pdf(
+    pdf: bytes,
+    sizes: Sequence[tuple[float, float]],
+    pages: Sequence[int],
+    machine: str,
+    intro: str,
+    labels: Sequence[str] = (),
+) -> tuple[bytes, list[marks_mod.Marks]]:
     """The instructions page, then the kit's pages of pieces with the machine's marks laid over,
     each named by `labels` (its cut file)."""
     from pypdf import PdfReader, PdfWriter
@@ -218,8 +239,10 @@ def _cricut(pdf: bytes, pages: dict[int, list[Placement]], stem: str) -> tuple[d
     for o, spot in zip(outlines, spots, strict=True):
         if spot is not None:
             placed[spot.mat].append(o.moved(spot.x - o.x, spot.y - o.y))
-    sizes = [(max(p.right for p in group) + mat_spec.margin, max(p.bottom for p in group) + mat_spec.margin)
-             for group in placed]
+    sizes = [
+        (max(p.right for p in group) + mat_spec.margin, max(p.bottom for p in group) + mat_spec.margin)
+        for group in placed
+    ]
     mats = [Image.new("RGBA", (round(w * px), round(h * px)), (255, 255, 255, 0)) for w, h in sizes]
     spot_of = iter(spots)  # in the order of `outlines`: page by page
     with opened(pdf) as doc:
@@ -245,8 +268,9 @@ def _cricut(pdf: bytes, pages: dict[int, list[Placement]], stem: str) -> tuple[d
     return out, left_out
 
 
-def cut_files(imposed: ImposedPdf, options: CutOptions, *, stem: str,
-              page_numbers: dict[int, int] | None = None) -> tuple[dict[str, bytes], str]:
+def cut_files(
+    imposed: ImposedPdf, options: CutOptions, *, stem: str, page_numbers: dict[int, int] | None = None
+) -> tuple[dict[str, bytes], str]:
     """The files under cut/ (name -> bytes) and the instructions, for one machine, from the
     kit's whole PDF and the pieces placed on it. `stem` is the kit PDF's name without .pdf;
     `page_numbers` the number each page of the PDF prints (0-based index -> number), by
@@ -298,17 +322,27 @@ def _a(number: float) -> str:
     return "an" if said.startswith("8") or said.split(".")[0] in ("11", "18") else "a"
 
 
-def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, list[Placement]],
-                 order: list[int], *, options: CutOptions | None = None, left_out: Sequence[Placement] = (),
-                 boards: Sequence[int] = ()) -> str:
+def instructions(
+    machine: str,
+    stem: str,
+    numbers: list[int],
+    pages: dict[int, list[Placement]],
+    order: list[int],
+    *,
+    options: CutOptions | None = None,
+    left_out: Sequence[Placement] = (),
+    boards: Sequence[int] = (),
+) -> str:
     """How to use the files with the machine, in words (the first page of the marked PDF and
     cut/README.txt)."""
     count = sum(len(pages[i]) for i in order)
     found = find_machine(machine)
     spec, mat = found.marks, found.mat
-    lines = [f"Cutting this kit with a {found.name}",
-             f"{count} pieces on {len(order)} pages of card. Print at 100 % (actual size, no 'fit to page'): "
-             "the cut files are drawn at the printed size, in millimetres."]
+    lines = [
+        f"Cutting this kit with a {found.name}",
+        f"{count} pieces on {len(order)} pages of card. Print at 100 % (actual size, no 'fit to page'): "
+        "the cut files are drawn at the printed size, in millimetres.",
+    ]
     if spec is not None and spec.pattern.startswith("silhouette"):
         pattern = "4 marks (one more L at the bottom right)" if spec.pattern == "silhouette-4" else "3 marks"
         lines += [
@@ -347,8 +381,11 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
             "then cut.",
         ]
         if left_out:
-            lines.append("Larger than a Cricut mat's image, to cut by hand from the kit's PDF: "
-                         + ", ".join(o.piece for o in left_out) + ".")
+            lines.append(
+                "Larger than a Cricut mat's image, to cut by hand from the kit's PDF: "
+                + ", ".join(o.piece for o in left_out)
+                + "."
+            )
     else:
         assert options is not None
         bw, bh = options.bed
@@ -361,6 +398,8 @@ def instructions(machine: str, stem: str, numbers: list[int], pages: dict[int, l
             "and glue the printed faces on, or cut printed pieces from the pages one at a time.",
         ]
     if boards:
-        lines.append("The board sheets (pages " + ", ".join(map(str, boards)) + " of the kit's PDF) are not cut by "
-                     "the machine: print them from the kit's PDF and cut them by hand on their crop marks.")
+        lines.append(
+            "The board sheets (pages " + ", ".join(map(str, boards)) + " of the kit's PDF) are not cut by "
+            "the machine: print them from the kit's PDF and cut them by hand on their crop marks."
+        )
     return "\n\n".join(lines) + "\n"

@@ -31,8 +31,10 @@ TEXT_COLUMNS = ("id", "art", "field")
 # The table a bare language column fills.
 NAME_OF = {"treasures": "name", "objects": "name", "deck": "title"}
 # A column names a key up to three tables deep (title.en, effect.kind), 64 characters at most.
-COLUMN = re.compile(r"^([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})"
-                    r"(\.([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})){0,3}$")
+COLUMN = re.compile(
+    r"^([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})"
+    r"(\.([a-z_][a-z0-9_]{0,63}|[a-z]{2}(-[A-Za-z0-9]{2,4}){1,2})){0,3}$"
+)
 MAX_COLUMNS = 64
 
 
@@ -83,13 +85,13 @@ def unclosed_quote(text: str) -> tuple[int, int] | None:
     return opened
 
 
-def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], dict[tuple[Any, ...], int],
-                                                       list[Problem]]:
+def read_deck(
+    path: Path, key: str, shown: str
+) -> tuple[list[dict[str, Any]], dict[tuple[Any, ...], int], list[Problem]]:
     """The cards of a CSV file as the TOML array `key` would hold them, the line of each card
     and of each of its keys (for messages), and the problems of the file itself."""
     try:
-        text = files.read_text(path, shown, limit=MAX_BYTES, what="a deck",
-                               hint="save the file as UTF-8 (CSV UTF-8)")
+        text = files.read_text(path, shown, limit=MAX_BYTES, what="a deck", hint="save the file as UTF-8 (CSV UTF-8)")
     except DataError as exc:
         return [], {}, exc.problems
     if "\0" in text:
@@ -99,9 +101,20 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
         line, at = opened
         header_cells = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
         name = f" {quote(header_cells[at].strip())}" if line > 1 and at < len(header_cells) else ""
-        return [], {}, [Problem(shown, "", f"a quote opens on line {line} (column {at + 1}{name}) and never "
-                                "closes, so every line after it would be one cell: close it, and write a quote "
-                                'inside a cell as two ("")', line)]
+        return (
+            [],
+            {},
+            [
+                Problem(
+                    shown,
+                    "",
+                    f"a quote opens on line {line} (column {at + 1}{name}) and never "
+                    "closes, so every line after it would be one cell: close it, and write a quote "
+                    'inside a cell as two ("")',
+                    line,
+                )
+            ],
+        )
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
@@ -115,8 +128,15 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
     problems = []
     for number, column in enumerate(columns, start=1):
         if not COLUMN.match(column):
-            problems.append(Problem(shown, "", f"column {number} {quote(column)}: a column is a key such as id, "
-                                    "art, en, title.fr (at most four parts)", 1))
+            problems.append(
+                Problem(
+                    shown,
+                    "",
+                    f"column {number} {quote(column)}: a column is a key such as id, "
+                    "art, en, title.fr (at most four parts)",
+                    1,
+                )
+            )
         elif columns.index(column) != number - 1:
             problems.append(Problem(shown, "", f"column {quote(column)} appears twice", 1))
     if problems:
@@ -134,8 +154,9 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
                 problems.append(Problem(shown, "", f"more than {MAX_ROWS} cards", start))
                 break
             if len(row) > len(columns):
-                problems.append(Problem(shown, f"{key}[{index}]", f"{len(row)} cells but {len(columns)} columns",
-                                        start))
+                problems.append(
+                    Problem(shown, f"{key}[{index}]", f"{len(row)} cells but {len(columns)} columns", start)
+                )
             card: dict[str, Any] = {}
             lines[(key, index)] = start
             for column, cell in zip(columns, row, strict=False):
@@ -150,7 +171,7 @@ def read_deck(path: Path, key: str, shown: str) -> tuple[list[dict[str, Any]], d
                     table = table.setdefault(part, {})
                     if not isinstance(table, dict):
                         break
-                    lines[(key, index, *parts[:parts.index(part) + 1])] = start
+                    lines[(key, index, *parts[: parts.index(part) + 1])] = start
                 else:
                     table[parts[-1]] = _cell(column, cell)
                     lines[(key, index, *parts)] = start

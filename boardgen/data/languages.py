@@ -31,14 +31,18 @@ def normalise(code: str) -> str:
         out.append(part.title() if len(part) == 4 else part.upper())
     return "-".join(out)
 
+
 # Where a file declares its languages, by kind of file.
 DECLARED_AT = {"game": ("game", "languages"), "theme": ("theme", "languages")}
 
 
 def is_text(value: Any) -> bool:
     """A table of language code -> string: how data files hold every printed text."""
-    return (isinstance(value, dict) and bool(value)
-            and all(isinstance(k, str) and LANGUAGE_CODE.match(k) and isinstance(v, str) for k, v in value.items()))
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(k, str) and LANGUAGE_CODE.match(k) and isinstance(v, str) for k, v in value.items())
+    )
 
 
 def texts(data: Any, key: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
@@ -95,19 +99,37 @@ def gaps(kind: str, data: dict[str, Any], lines: dict[tuple[Any, ...], int], sho
         absent = [lang for lang in order(said) if lang not in text]
         if absent:
             names = ", ".join(repr(lang) for lang in absent)
-            problems.append(Problem(shown, _dotted(key), f"missing {names}: this file's languages are "
-                                    f"{', '.join(order(said))} ({_dotted(DECLARED_AT[kind])})",
-                                    line_of(lines, key)))
+            problems.append(
+                Problem(
+                    shown,
+                    _dotted(key),
+                    f"missing {names}: this file's languages are "
+                    f"{', '.join(order(said))} ({_dotted(DECLARED_AT[kind])})",
+                    line_of(lines, key),
+                )
+            )
     return problems
 
 
-def missing(data: dict[str, Any], lang: str, lines: dict[tuple[Any, ...], int], shown: str,
-            file_of: Callable[[tuple[Any, ...]], str] | None = None) -> list[Problem]:
+def missing(
+    data: dict[str, Any],
+    lang: str,
+    lines: dict[tuple[Any, ...], int],
+    shown: str,
+    file_of: Callable[[tuple[Any, ...]], str] | None = None,
+) -> list[Problem]:
     """A problem for each text of the file that has no `lang`, each at its key and line (and
     file: `file_of` names the file a key was read from, a deck's CSV)."""
-    return [Problem(file_of(key) if file_of else shown, _dotted(key),
-                    f"no {lang!r} text (it has {', '.join(order(list(text)))})", line_of(lines, key))
-            for key, text in texts(data) if lang not in text]
+    return [
+        Problem(
+            file_of(key) if file_of else shown,
+            _dotted(key),
+            f"no {lang!r} text (it has {', '.join(order(list(text)))})",
+            line_of(lines, key),
+        )
+        for key, text in texts(data)
+        if lang not in text
+    ]
 
 
 class LanguageError(DataError):

@@ -105,8 +105,7 @@ def resolve(kind: str, name_or_path: str, *, relative_to: Path | None = None) ->
     nearby = sorted(p.name for p in (relative_to or Path(".")).glob("*.toml"))[:200]
     close = difflib.get_close_matches(f"{name_or_path}.toml", nearby, n=1)
     extra = f" (did you mean {hint[0]!r}?)" if hint else (f" (did you mean the file {close[0]!r}?)" if close else "")
-    raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}, "
-                     "or a .toml file")
+    raise UsageError(f"unknown {kind} {quote(name_or_path)}{extra}; known: {', '.join(known)}, or a .toml file")
 
 
 def _is_file(path: Path, kind: str, name: str) -> bool:
@@ -117,8 +116,9 @@ def _is_file(path: Path, kind: str, name: str) -> bool:
         return path.is_file()
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
-            raise UsageError(f"{kind} file name too long (at most 255 bytes a name, 4096 a path): "
-                             f"{quote(name, MESSAGE_CHARS)}") from None
+            raise UsageError(
+                f"{kind} file name too long (at most 255 bytes a name, 4096 a path): {quote(name, MESSAGE_CHARS)}"
+            ) from None
         return False
     except ValueError:
         return False
@@ -166,11 +166,25 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
             message = message.replace(" (at end of document)", " at the end of the file")
         raise DataError([Problem(shown, "", f"invalid TOML: {message}", line)]) from None
     except RecursionError:
-        raise DataError([Problem(shown, "", f"invalid TOML: arrays or tables nested more than {MAX_NESTING} deep",
-                                 _deepest_line(text))]) from None
+        raise DataError(
+            [
+                Problem(
+                    shown,
+                    "",
+                    f"invalid TOML: arrays or tables nested more than {MAX_NESTING} deep",
+                    _deepest_line(text),
+                )
+            ]
+        ) from None
     except ValueError:  # an integer of thousands of digits
-        line = next((number for number, line_text in enumerate(text.splitlines(), start=1)
-                     if re.search(r"\d{4000}", line_text)), None)
+        line = next(
+            (
+                number
+                for number, line_text in enumerate(text.splitlines(), start=1)
+                if re.search(r"\d{4000}", line_text)
+            ),
+            None,
+        )
         raise DataError([Problem(shown, "", "invalid TOML: a number with thousands of digits", line)]) from None
 
 
@@ -234,19 +248,26 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def contained(path: Path, key: tuple[Any, ...], value: str, candidates: list[Path],
-              lines: dict[tuple[Any, ...], int], shown: str) -> Problem | None:
+def contained(
+    path: Path, key: tuple[Any, ...], value: str, candidates: list[Path], lines: dict[tuple[Any, ...], int], shown: str
+) -> Problem | None:
     """The path rule for every path taken from data: each file it resolves to (symlinks followed)
     must lie inside the folder of the file naming it, or inside the bundled data. None if so."""
     roots = [root for root in (real_path(path.parent), real_path(layouts_root())) if root is not None]
     for candidate in candidates:
         real = real_path(candidate)
         if real is None:
-            return Problem(shown, dotted(key), f"{quote(value)} cannot be resolved (a symlink loop?)",
-                           line_of(lines, key))
+            return Problem(
+                shown, dotted(key), f"{quote(value)} cannot be resolved (a symlink loop?)", line_of(lines, key)
+            )
         if not any(real.is_relative_to(root) for root in roots):
-            return Problem(shown, dotted(key), f"{quote(value)} leads outside this file's folder and the bundled "
-                           "data; pictures and texts must stay inside them", line_of(lines, key))
+            return Problem(
+                shown,
+                dotted(key),
+                f"{quote(value)} leads outside this file's folder and the bundled "
+                "data; pictures and texts must stay inside them",
+                line_of(lines, key),
+            )
     return None
 
 
@@ -280,16 +301,21 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def load(kind: str, name_or_path: str, _chain: tuple[Path, ...] = (),
-         check: Callable[[Document], list[Problem]] | None = None) -> Document:
+def load(
+    kind: str,
+    name_or_path: str,
+    _chain: tuple[Path, ...] = (),
+    check: Callable[[Document], list[Problem]] | None = None,
+) -> Document:
     """Read a game or theme file, following `extends`, and validate it against its schema
     (and `check`, whose problems are reported with the schema's, all at once)."""
     path = resolve(kind, name_or_path)
     return _load(kind, path, _chain, check)
 
 
-def _load(kind: str, path: Path, chain: tuple[Path, ...],
-          check: Callable[[Document], list[Problem]] | None = None) -> Document:
+def _load(
+    kind: str, path: Path, chain: tuple[Path, ...], check: Callable[[Document], list[Problem]] | None = None
+) -> Document:
     shown = display_path(path)
     real = real_path(path)
     if real is None:
@@ -322,22 +348,41 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
         parent_name, extends_key = data["theme"]["extends"], ("theme", "extends")
     if kind == "theme" and isinstance(data.get("art"), dict):
         # Pictures are relative to the file naming them, even when a child theme extends it.
-        data["art"] = {k: str(real_path(path.parent / v) or v) if isinstance(v, str) else v
-                       for k, v in data["art"].items()}
+        data["art"] = {
+            k: str(real_path(path.parent / v) or v) if isinstance(v, str) else v for k, v in data["art"].items()
+        }
     if kind == "theme" and isinstance(data.get("fonts"), dict):
         # So are font files (family names stay as they are).
-        data["fonts"] = {k: str(real_path(path.parent / v) or v)
-                         if isinstance(v, str) and v.lower().endswith(FONT_FILE_SUFFIXES) else v
-                         for k, v in data["fonts"].items()}
+        data["fonts"] = {
+            k: str(real_path(path.parent / v) or v)
+            if isinstance(v, str) and v.lower().endswith(FONT_FILE_SUFFIXES)
+            else v
+            for k, v in data["fonts"].items()
+        }
     if parent_name is not None and not isinstance(parent_name, str):
-        raise DataError([Problem(shown, dotted(extends_key),
-                                 f"expected the name or path of a file, got {quote(parent_name)}",
-                                 line_of(lines, extends_key))])
+        raise DataError(
+            [
+                Problem(
+                    shown,
+                    dotted(extends_key),
+                    f"expected the name or path of a file, got {quote(parent_name)}",
+                    line_of(lines, extends_key),
+                )
+            ]
+        )
     if parent_name:
         here = line_of(lines, extends_key)
         if len(chain) + 1 >= MAX_EXTENDS:
-            raise DataError([Problem(shown, dotted(extends_key), f"more than {MAX_EXTENDS} files linked by "
-                                     "extends; shorten the chain", here)])
+            raise DataError(
+                [
+                    Problem(
+                        shown,
+                        dotted(extends_key),
+                        f"more than {MAX_EXTENDS} files linked by extends; shorten the chain",
+                        here,
+                    )
+                ]
+            )
         try:
             parent_path = resolve(kind, parent_name, relative_to=path.parent)
         except UsageError as exc:
@@ -357,8 +402,9 @@ def _load(kind: str, path: Path, chain: tuple[Path, ...],
     return doc
 
 
-def _read_decks(path: Path, data: dict[str, Any], lines: dict[tuple[Any, ...], int], sources: dict[str, str],
-                shown: str) -> list[Problem]:
+def _read_decks(
+    path: Path, data: dict[str, Any], lines: dict[tuple[Any, ...], int], sources: dict[str, str], shown: str
+) -> list[Problem]:
     """Replace each deck named by a CSV file (``treasures = "treasures.csv"``) with its cards,
     their lines taken from the CSV; the problems of the files themselves."""
     problems = []
@@ -374,8 +420,14 @@ def _read_decks(path: Path, data: dict[str, Any], lines: dict[tuple[Any, ...], i
             continue
         sources[key] = display_path(csv_path)
         if not csv_path.is_file():
-            problems.append(Problem(shown, key, f"{quote(value)}: no such CSV file beside the layout "
-                                    f"(in {path.parent})", line_of(lines, (key,))))
+            problems.append(
+                Problem(
+                    shown,
+                    key,
+                    f"{quote(value)}: no such CSV file beside the layout (in {path.parent})",
+                    line_of(lines, (key,)),
+                )
+            )
             del data[key]
             del sources[key]
             continue
@@ -393,11 +445,15 @@ def _check_kind(kind: str, data: dict[str, Any], shown: str, lines: dict[tuple[A
     if kind in data or not isinstance(data.get(other), dict):
         return
     if other == "theme":
-        said = (f"this file is a theme (it has a [theme] table), not a game: give it with --theme, "
-                f"e.g. `boardgen render classic --theme {shown}`")
+        said = (
+            f"this file is a theme (it has a [theme] table), not a game: give it with --theme, "
+            f"e.g. `boardgen render classic --theme {shown}`"
+        )
     else:
-        said = (f"this file is a game layout (it has a [game] table), not a theme: give it as the game, "
-                f"e.g. `boardgen render {shown}`, and a theme with --theme")
+        said = (
+            f"this file is a game layout (it has a [game] table), not a theme: give it as the game, "
+            f"e.g. `boardgen render {shown}`, and a theme with --theme"
+        )
     raise DataError([Problem(shown, "", said, line_of(lines, (other,)))])
 
 
@@ -478,8 +534,11 @@ SCHEMA_MARK_FORMAT = "boardgen-schema-pass-2"
 
 @cache
 def _schema_digest() -> str:
-    parts: list[str | bytes] = [SCHEMA_MARK_FORMAT, Path(__file__).read_bytes(),
-                                installed("jsonschema", "validators.py", "_keywords.py", "_types.py")]
+    parts: list[str | bytes] = [
+        SCHEMA_MARK_FORMAT,
+        Path(__file__).read_bytes(),
+        installed("jsonschema", "validators.py", "_keywords.py", "_types.py"),
+    ]
     for file in sorted((layouts_root() / "schema").glob("*.schema.json")):
         parts += [file.name, file.read_bytes()]
     return digest(*parts)
@@ -519,8 +578,13 @@ def _engine_problem(doc: Document) -> Problem | None:
     return None
 
 
-def validate(kind: str, doc: Document, check: Callable[[Document], list[Problem]] | None = None, *,
-             found: list[Problem] | None = None) -> None:
+def validate(
+    kind: str,
+    doc: Document,
+    check: Callable[[Document], list[Problem]] | None = None,
+    *,
+    found: list[Problem] | None = None,
+) -> None:
     """Every problem of the file at once: the schema's, `check`'s, and those `found` before."""
     if kind == "game":
         root_cause = _engine_problem(doc)
@@ -575,15 +639,24 @@ def _theme_gaps(doc: Document) -> list[Problem]:
         given = _table(doc.data, table)
         missing = [key for key in reference.get(table, {}) if key not in given]
         if missing:
-            problems.append(doc.problem((table,), f"missing {', '.join(map(repr, missing[:8]))}"
-                                        f"{' and more' if len(missing) > 8 else ''}: a theme gives every key "
-                                        "of the classic theme, or extends it (extends = \"classic\")"))
+            problems.append(
+                doc.problem(
+                    (table,),
+                    f"missing {', '.join(map(repr, missing[:8]))}"
+                    f"{' and more' if len(missing) > 8 else ''}: a theme gives every key "
+                    'of the classic theme, or extends it (extends = "classic")',
+                )
+            )
     return problems
 
 
 _TYPE_NAMES = {
-    str: "string", int: "integer", float: "number", bool: "boolean",
-    list: "array", dict: "table",
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    list: "array",
+    dict: "table",
 }
 
 

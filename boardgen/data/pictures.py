@@ -56,37 +56,173 @@ PICTURE_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
 
 # Elements svglib draws or uses; anything else in the SVG namespace is dropped (with a warning if
 # it would have shown).
-DRAWN = {"svg", "g", "a", "symbol", "use", "switch", "defs", "clipPath", "linearGradient", "radialGradient",
-         "stop", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "image"}
+DRAWN = {
+    "svg",
+    "g",
+    "a",
+    "symbol",
+    "use",
+    "switch",
+    "defs",
+    "clipPath",
+    "linearGradient",
+    "radialGradient",
+    "stop",
+    "path",
+    "rect",
+    "circle",
+    "ellipse",
+    "line",
+    "polyline",
+    "polygon",
+    "text",
+    "tspan",
+    "image",
+}
 # Dropped without a word: metadata, or content that never shows in a still picture.
-QUIET = {"metadata", "title", "desc", "style", "animate", "animateTransform", "animateMotion", "animateColor",
-         "set", "mpath", "discard", "cursor", "view", "font", "font-face", "glyph", "missing-glyph",
-         "color-profile", "hkern", "vkern", "filter", "marker", "pattern", "mask"}
+QUIET = {
+    "metadata",
+    "title",
+    "desc",
+    "style",
+    "animate",
+    "animateTransform",
+    "animateMotion",
+    "animateColor",
+    "set",
+    "mpath",
+    "discard",
+    "cursor",
+    "view",
+    "font",
+    "font-face",
+    "glyph",
+    "missing-glyph",
+    "color-profile",
+    "hkern",
+    "vkern",
+    "filter",
+    "marker",
+    "pattern",
+    "mask",
+}
 # Properties kept (from attributes or CSS); the other CSS properties have no effect on a still SVG
 # picture, or are editor-private (-inkscape-*).
 PROPERTIES = {
-    "clip-path", "clip-rule", "color", "display", "fill", "fill-opacity", "fill-rule", "filter", "font-family",
-    "font-size", "font-style", "font-weight", "letter-spacing", "marker", "marker-start", "marker-mid",
-    "marker-end", "mask", "opacity", "paint-order", "stop-color", "stop-opacity", "stroke", "stroke-dasharray",
-    "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "stroke-opacity",
-    "stroke-width", "text-anchor", "visibility", "word-spacing", "mix-blend-mode",
+    "clip-path",
+    "clip-rule",
+    "color",
+    "display",
+    "fill",
+    "fill-opacity",
+    "fill-rule",
+    "filter",
+    "font-family",
+    "font-size",
+    "font-style",
+    "font-weight",
+    "letter-spacing",
+    "marker",
+    "marker-start",
+    "marker-mid",
+    "marker-end",
+    "mask",
+    "opacity",
+    "paint-order",
+    "stop-color",
+    "stop-opacity",
+    "stroke",
+    "stroke-dasharray",
+    "stroke-dashoffset",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "stroke-miterlimit",
+    "stroke-opacity",
+    "stroke-width",
+    "text-anchor",
+    "visibility",
+    "word-spacing",
+    "mix-blend-mode",
 }
 # Attributes that are not properties, kept where they mean something.
 GEOMETRY = {
-    "d", "points", "x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "dx", "dy",
-    "fx", "fy", "transform", "viewBox", "preserveAspectRatio", "gradientUnits", "gradientTransform",
-    "spreadMethod", "offset", "clipPathUnits", "id", "href", "systemLanguage",
+    "d",
+    "points",
+    "x",
+    "y",
+    "width",
+    "height",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "dx",
+    "dy",
+    "fx",
+    "fy",
+    "transform",
+    "viewBox",
+    "preserveAspectRatio",
+    "gradientUnits",
+    "gradientTransform",
+    "spreadMethod",
+    "offset",
+    "clipPathUnits",
+    "id",
+    "href",
+    "systemLanguage",
 }
-LENGTHS = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "dx", "dy", "fx", "fy",
-           "stroke-width", "font-size", "stroke-dashoffset", "offset", "letter-spacing", "word-spacing"}
+LENGTHS = {
+    "x",
+    "y",
+    "width",
+    "height",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "dx",
+    "dy",
+    "fx",
+    "fy",
+    "stroke-width",
+    "font-size",
+    "stroke-dashoffset",
+    "offset",
+    "letter-spacing",
+    "word-spacing",
+}
 RATIOS = {"opacity", "fill-opacity", "stroke-opacity", "stop-opacity"}
 PAINTS = {"fill", "stroke"}
 REFERENCES = {"clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end"}
-FONT_SIZES = {"xx-small": "9px", "x-small": "10px", "small": "13px", "medium": "16px", "large": "18px",
-              "x-large": "24px", "xx-large": "32px"}
-GENERIC_FAMILIES = {"sans-serif": "DejaVu Sans", "sans": "DejaVu Sans", "serif": "DejaVu Serif",
-                    "monospace": "DejaVu Sans", "cursive": "DejaVu Serif", "fantasy": "DejaVu Serif",
-                    "system-ui": "DejaVu Sans"}
+FONT_SIZES = {
+    "xx-small": "9px",
+    "x-small": "10px",
+    "small": "13px",
+    "medium": "16px",
+    "large": "18px",
+    "x-large": "24px",
+    "xx-large": "32px",
+}
+GENERIC_FAMILIES = {
+    "sans-serif": "DejaVu Sans",
+    "sans": "DejaVu Sans",
+    "serif": "DejaVu Serif",
+    "monospace": "DejaVu Sans",
+    "cursive": "DejaVu Serif",
+    "fantasy": "DejaVu Serif",
+    "system-ui": "DejaVu Sans",
+}
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
@@ -94,11 +230,19 @@ _LENGTH_RE = re.compile(rf"\s*({_NUMBER})\s*(px|pt|pc|mm|cm|in|em|ex|rem|%)?\s*"
 _WORD_NUMBER_RE = re.compile(r"nan|inf", re.IGNORECASE)
 _URL_RE = re.compile(r"url\(\s*['\"]?([^'\")]*)['\"]?\s*\)\s*(.*)", re.DOTALL)
 _TRANSFORM_RE = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
-_TRANSFORM_ARGS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,),
-                   "skewY": (1,)}
+_TRANSFORM_ARGS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _PATH_RE = re.compile(rf"\s*(?:[MmZzLlHhVvCcSsQqTtAa]|{_NUMBER}|,)")
-_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "em": 16.0,
-       "ex": 8.0, "rem": 16.0}
+_PX = {
+    "px": 1.0,
+    "pt": 4 / 3,
+    "pc": 16.0,
+    "mm": 96 / 25.4,
+    "cm": 96 / 2.54,
+    "in": 96.0,
+    "em": 16.0,
+    "ex": 8.0,
+    "rem": 16.0,
+}
 
 
 class PictureError(BoardgenError, ValueError):
@@ -154,8 +298,7 @@ def picture_families(theme_families: Iterable[str]) -> tuple[str, ...]:
 @cache
 def bundled_picture(path: str, key: str) -> Picture:
     pic = _load_svg(Path(path).read_bytes(), key, Path(path).name, ())
-    return Picture(pic.key, pic.viewbox, pic.nodes, keeps_colours=False, root_attrs=pic.root_attrs,
-                   source=pic.source)
+    return Picture(pic.key, pic.viewbox, pic.nodes, keeps_colours=False, root_attrs=pic.root_attrs, source=pic.source)
 
 
 def load_picture(path: Path, key: str, families: tuple[str, ...] = ()) -> Picture:
@@ -206,6 +349,7 @@ _logged: set[str] = set()
 
 # Rasters ------------------------------------------------------------------------------------
 
+
 def raster_uri(data: bytes, name: str) -> tuple[str, int, int]:
     """A PNG data URI of a PNG/JPEG: alpha kept, colours converted from its ICC profile to sRGB."""
     from PIL import Image, ImageCms, UnidentifiedImageError
@@ -219,8 +363,9 @@ def raster_uri(data: bytes, name: str) -> tuple[str, int, int]:
         with opened:
             width, height = opened.size
             if width < 1 or height < 1 or width * height > MAX_PIXELS:
-                raise PictureError(f"picture {name} is {width}x{height} pixels; the limit is "
-                                   f"{MAX_PIXELS // 1_000_000} megapixels")
+                raise PictureError(
+                    f"picture {name} is {width}x{height} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels"
+                )
             if opened.format not in ("PNG", "JPEG"):
                 raise PictureError(f"picture {name} is {opened.format or 'unknown'} data, not PNG or JPEG")
             opened.seek(0)
@@ -230,8 +375,9 @@ def raster_uri(data: bytes, name: str) -> tuple[str, int, int]:
     except PictureError:
         raise
     except Image.DecompressionBombError:
-        raise PictureError(f"picture {name} has more pixels than the limit of {MAX_PIXELS // 1_000_000} "
-                           "megapixels") from None
+        raise PictureError(
+            f"picture {name} has more pixels than the limit of {MAX_PIXELS // 1_000_000} megapixels"
+        ) from None
     except UnidentifiedImageError:
         raise PictureError(f"picture {name} is not a PNG or JPEG image") from None
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError, struct.error) as exc:
@@ -247,19 +393,22 @@ def raster_uri(data: bytes, name: str) -> tuple[str, int, int]:
             out_mode = "RGBA" if image.mode == "RGBA" else ("L" if image.mode == "L" else "RGB")
             image = ImageCms.profileToProfile(image, source, srgb, outputMode=out_mode) or image
         except (ImageCms.PyCMSError, OSError, ValueError) as exc:
-            logger.warning("warning: picture %s: its colour profile cannot be read (%s); colours taken as sRGB",
-                           name, exc)
+            logger.warning(
+                "warning: picture %s: its colour profile cannot be read (%s); colours taken as sRGB", name, exc
+            )
     image = image.convert(mode)
     if max(image.size) > EMBED_SIDE:
         scale = EMBED_SIDE / max(image.size)
-        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
-                             Image.Resampling.LANCZOS)
+        image = image.resize(
+            (max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.Resampling.LANCZOS
+        )
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii"), width, height
 
 
 # SVG ----------------------------------------------------------------------------------------
+
 
 def _parse(data: bytes, name: str) -> Any:
     from lxml import etree
@@ -269,8 +418,9 @@ def _parse(data: bytes, name: str) -> Any:
     head = data[:4096].lower()
     if b"<!entity" in data.lower() or b"<!doctype svg [" in head:
         raise PictureError(f"picture {name} declares XML entities; save it without a DOCTYPE")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True, remove_pis=True)
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True
+    )
     try:
         root = etree.fromstring(data, parser)
     except (etree.XMLSyntaxError, ValueError) as exc:
@@ -417,20 +567,27 @@ def _load_svg(data: bytes, key: str, name: str, families: tuple[str, ...]) -> Pi
             ctx.by_id[ident] = element
     ctx.viewbox = _viewbox(root, ctx)
     _check_use_expansion(root, ctx)
-    ctx.masks_as_clips = {ident for ident, element in ctx.by_id.items()
-                          if _local(element)[1] == "mask" and _mask_is_clip(element, ctx)}
+    ctx.masks_as_clips = {
+        ident for ident, element in ctx.by_id.items() if _local(element)[1] == "mask" and _mask_is_clip(element, ctx)
+    }
     root_attrs = _attributes(root, ctx, root=True)
     nodes = tuple(node for child in root for node in [_node(child, ctx)] if node is not None)
     # svglib ignores `opacity` on groups: each shape gets the product as its own fill/stroke opacity
     # (exact unless shapes of one see-through group overlap each other).
     attrs = dict(root_attrs)
     factor = float(attrs.pop("opacity", "1"))
-    nodes = _push_opacity(nodes, factor, float(attrs.get("fill-opacity", "1")),
-                          float(attrs.get("stroke-opacity", "1")))
+    nodes = _push_opacity(nodes, factor, float(attrs.get("fill-opacity", "1")), float(attrs.get("stroke-opacity", "1")))
     root_attrs = tuple(sorted(attrs.items()))
     extra = tuple(_mask_clip_node(ctx.by_id[ident], ident, ctx) for ident in sorted(ctx.masks_as_clips))
-    pic = Picture(key, ctx.viewbox, extra + nodes, keeps_colours=True, root_attrs=root_attrs,
-                  warnings=tuple(ctx.warnings), source=name)
+    pic = Picture(
+        key,
+        ctx.viewbox,
+        extra + nodes,
+        keeps_colours=True,
+        root_attrs=root_attrs,
+        warnings=tuple(ctx.warnings),
+        source=name,
+    )
     return pic
 
 
@@ -443,8 +600,9 @@ def _viewbox(root: Any, ctx: _Context) -> tuple[float, float, float, float]:
         except ValueError:
             numbers = []
         if len(numbers) != 4 or not all(_sane(n) for n in numbers) or numbers[2] < MIN_SIZE or numbers[3] < MIN_SIZE:
-            raise ctx.fail(root, f"has viewBox={_short(box)}: it needs four finite numbers, width and height "
-                                 f"at least {MIN_SIZE:g}")
+            raise ctx.fail(
+                root, f"has viewBox={_short(box)}: it needs four finite numbers, width and height at least {MIN_SIZE:g}"
+            )
         return numbers[0], numbers[1], numbers[2], numbers[3]
     width, height = _length_px(root, "width", ctx), _length_px(root, "height", ctx)
     if not width or not height or width <= 0 or height <= 0:
@@ -653,8 +811,10 @@ def _property(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
         return "bold" if lowered in ("bold", "bolder", "600", "700", "800", "900") else "normal"
     if prop == "font-style":
         if lowered in ("italic", "oblique"):
-            ctx.warn(f"picture {ctx.name}: {_describe(element)} asks for italic text, drawn upright "
-                     "(no italic font is available)")
+            ctx.warn(
+                f"picture {ctx.name}: {_describe(element)} asks for italic text, drawn upright "
+                "(no italic font is available)"
+            )
         return None
     if prop == "mix-blend-mode":
         if lowered != "normal":
@@ -662,8 +822,9 @@ def _property(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
         return None
     if prop == "paint-order":
         if lowered.startswith("stroke"):
-            ctx.warn(f"picture {ctx.name}: {_describe(element)} paint-order {value!r}: the stroke is drawn "
-                     "over the fill")
+            ctx.warn(
+                f"picture {ctx.name}: {_describe(element)} paint-order {value!r}: the stroke is drawn over the fill"
+            )
         return None
     if prop in ("letter-spacing", "word-spacing"):
         return None if lowered == "normal" else value
@@ -703,15 +864,18 @@ def _paint(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
             return f"url(#{fragment})"
         if kind in ("linearGradient", "radialGradient"):
             colour = _gradient_middle(referenced, ctx)
-            ctx.warn(f"picture {ctx.name}: {_describe(element)} has a gradient {prop}, drawn in its middle "
-                     f"colour {colour}")
+            ctx.warn(
+                f"picture {ctx.name}: {_describe(element)} has a gradient {prop}, drawn in its middle colour {colour}"
+            )
             return colour
         if fragment is None:
             what = "an outside reference" if target else "an empty url()"
             ctx.warn(f"picture {ctx.name}: {_describe(element)} {prop} names {what} ({_short(target)}), dropped")
         elif kind == "pattern":
-            ctx.warn(f"picture {ctx.name}: {_describe(element)} {prop} is a pattern, which boardgen cannot "
-                     "draw; " + ("its fallback colour is used" if fallback else "left unpainted"))
+            ctx.warn(
+                f"picture {ctx.name}: {_describe(element)} {prop} is a pattern, which boardgen cannot "
+                "draw; " + ("its fallback colour is used" if fallback else "left unpainted")
+            )
         else:
             ctx.warn(f"picture {ctx.name}: {_describe(element)} {prop} refers to a missing paint #{fragment}")
         if fallback:
@@ -724,8 +888,10 @@ def _paint(element: Any, prop: str, value: str, ctx: _Context) -> str | None:
             rgba = _rgba(value)
             if rgba is not None:
                 return rgba
-        ctx.warn(f"picture {ctx.name}: {_describe(element)} {prop}={_short(value)} is not a colour boardgen "
-                 "reads; ignored as a browser would")
+        ctx.warn(
+            f"picture {ctx.name}: {_describe(element)} {prop}={_short(value)} is not a colour boardgen "
+            "reads; ignored as a browser would"
+        )
         return None
 
 
@@ -791,8 +957,10 @@ def _reference(element: Any, prop: str, value: str, ctx: _Context) -> str | None
             return None
         return None  # turned into clip-path below (see _attributes_mask)
     if prop == "mask":
-        ctx.warn(f"picture {ctx.name}: {what} mask is not applied (only masks of opaque white shapes, "
-                 "which act as clip paths, can be printed); the content is drawn unmasked")
+        ctx.warn(
+            f"picture {ctx.name}: {what} mask is not applied (only masks of opaque white shapes, "
+            "which act as clip paths, can be printed); the content is drawn unmasked"
+        )
     elif prop == "filter":
         ctx.warn(f"picture {ctx.name}: {what} filter effect (blur, shadow...) is not applied; drawn without it")
     elif prop.startswith("marker"):
@@ -816,16 +984,26 @@ def _family(element: Any, value: str, ctx: _Context) -> str | None:
             return GENERIC_FAMILIES[family.lower()]
     first = wanted[0] if wanted else value
     hint = difflib.get_close_matches(first.lower(), list(known), n=1)
-    ctx.warn(f"picture {ctx.name}: {_describe(element)} font {first!r} is not available; drawn in DejaVu Sans "
-             f"(give the theme the font file{', or use ' + repr(known[hint[0]]) if hint else ''})")
+    ctx.warn(
+        f"picture {ctx.name}: {_describe(element)} font {first!r} is not available; drawn in DejaVu Sans "
+        f"(give the theme the font file{', or use ' + repr(known[hint[0]]) if hint else ''})"
+    )
     return "DejaVu Sans"
 
 
 def _check_value(element: Any, tag: str, name: str, value: str, ctx: _Context) -> str | None:
     """Numbers in geometry must be finite and of sane size; a malformed one is an error."""
-    if _WORD_NUMBER_RE.search(value) and name not in ("id", "preserveAspectRatio", "href", "xlink:href",
-                                                     "spreadMethod", "gradientUnits", "clipPathUnits",
-                                                     "systemLanguage", "xml:space"):
+    if _WORD_NUMBER_RE.search(value) and name not in (
+        "id",
+        "preserveAspectRatio",
+        "href",
+        "xlink:href",
+        "spreadMethod",
+        "gradientUnits",
+        "clipPathUnits",
+        "systemLanguage",
+        "xml:space",
+    ):
         raise ctx.fail(element, f"has {name}={_short(value)}: numbers must be finite")
     if name == "transform" or name == "gradientTransform":
         _matrix(element, name, value, ctx)
@@ -841,8 +1019,9 @@ def _check_value(element: Any, tag: str, name: str, value: str, ctx: _Context) -
             raise ctx.fail(element, f"has {name}={_short(value)}, which is not a list of numbers")
         numbers = [float(token) for token in _NUMBER_RE.findall(value)]
         if name == "viewBox" and (len(numbers) != 4 or numbers[2] < MIN_SIZE or numbers[3] < MIN_SIZE):
-            raise ctx.fail(element, f"has viewBox={_short(value)}: it needs four numbers, width and height "
-                                    f"at least {MIN_SIZE:g}")
+            raise ctx.fail(
+                element, f"has viewBox={_short(value)}: it needs four numbers, width and height at least {MIN_SIZE:g}"
+            )
         return value
     if name in RATIOS:
         match = _LENGTH_RE.fullmatch(value)
@@ -855,13 +1034,19 @@ def _check_value(element: Any, tag: str, name: str, value: str, ctx: _Context) -
     if name in LENGTHS:
         if name in ("width", "height") and value.strip() == "auto":
             return None
-        parts = [value] if not (tag in ("text", "tspan") and name in ("x", "y", "dx", "dy")) else \
-            [p for p in re.split(r"[\s,]+", value.strip()) if p]
+        parts = (
+            [value]
+            if not (tag in ("text", "tspan") and name in ("x", "y", "dx", "dy"))
+            else [p for p in re.split(r"[\s,]+", value.strip()) if p]
+        )
         for part in parts:
             match = _LENGTH_RE.fullmatch(part)
             if not match:
-                raise ctx.fail(element, f"has {name}={_short(value)}, which is not a length (a number, "
-                                        "optionally with a unit such as px or mm)")
+                raise ctx.fail(
+                    element,
+                    f"has {name}={_short(value)}, which is not a length (a number, "
+                    "optionally with a unit such as px or mm)",
+                )
             if not _sane(float(match.group(1))):
                 raise ctx.fail(element, f"has {name}={_short(value)}, a number out of range")
         if name in ("width", "height", "r", "rx", "ry", "stroke-width", "font-size") and value.strip().startswith("-"):
@@ -885,8 +1070,11 @@ def _check_path(element: Any, value: str, ctx: _Context) -> None:
     def close(command: str, count: int) -> None:
         need = _PATH_ARGS[command.lower()]
         if (need == 0 and count) or (need and (count == 0 or count % need)):
-            raise ctx.fail(element, f"has path data with {count} number(s) after {command!r}, which takes "
-                                    f"{need if need else 'none'}{' (or a multiple)' if need else ''}")
+            raise ctx.fail(
+                element,
+                f"has path data with {count} number(s) after {command!r}, which takes "
+                f"{need if need else 'none'}{' (or a multiple)' if need else ''}",
+            )
 
     for match in _PATH_RE.finditer(value):
         if match.start() != position:
@@ -930,8 +1118,11 @@ def _matrix(element: Any, name: str, value: str, ctx: _Context) -> Matrix:
         args = [float(t) for t in _NUMBER_RE.findall(raw)]
         leftover = _NUMBER_RE.sub("", raw).replace(",", "").strip()
         if leftover or len(args) not in _TRANSFORM_ARGS[kind] or not all(_sane(a) for a in args):
-            raise ctx.fail(element, f"has {name}={_short(value)}: {kind}() takes "
-                                    f"{' or '.join(map(str, _TRANSFORM_ARGS[kind]))} finite numbers")
+            raise ctx.fail(
+                element,
+                f"has {name}={_short(value)}: {kind}() takes "
+                f"{' or '.join(map(str, _TRANSFORM_ARGS[kind]))} finite numbers",
+            )
         result = _multiply(result, _step(kind, args))
     if text[position:].strip():
         raise ctx.fail(element, f"has {name}={_short(value)}, which is not an SVG transform")
@@ -959,8 +1150,14 @@ def _step(kind: str, args: list[float]) -> Matrix:
 def _multiply(m: Matrix, n: Matrix) -> Matrix:
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e,
-            b * e2 + d * f2 + f)
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
 
 
 def _check_text(element: Any, ctx: _Context) -> None:
@@ -991,8 +1188,20 @@ def _check_text(element: Any, ctx: _Context) -> None:
 
 # Gradients ----------------------------------------------------------------------------------
 
-_GRADIENT_ATTRS = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy", "gradientUnits", "gradientTransform",
-                   "spreadMethod")
+_GRADIENT_ATTRS = (
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "fx",
+    "fy",
+    "gradientUnits",
+    "gradientTransform",
+    "spreadMethod",
+)
 
 
 def _gradient_chain(element: Any, ctx: _Context) -> list[Any]:
@@ -1046,8 +1255,11 @@ def _gradient_node(element: Any, ctx: _Context) -> Node | None:
         x1, y1, x2, y2 = _transform_linear(matrix, x1, y1, x2, y2)
         out.update(x1=number_text(x1), y1=number_text(y1), x2=number_text(x2), y2=number_text(y2))
     else:
-        cx, cy, r = coord("cx", "50%", width), coord("cy", "50%", height), coord("r", "50%", math.hypot(width, height)
-                                                                                    / math.sqrt(2))
+        cx, cy, r = (
+            coord("cx", "50%", width),
+            coord("cy", "50%", height),
+            coord("r", "50%", math.hypot(width, height) / math.sqrt(2)),
+        )
         a, b, c, d, e, f = matrix
         if abs(a - d) > 1e-6 * max(1.0, abs(a)) or abs(b + c) > 1e-6 * max(1.0, abs(b)):
             ctx.warn(f"picture {ctx.name}: {_describe(element)} is an elliptical gradient, drawn circular")
@@ -1066,10 +1278,10 @@ def _transform_linear(m: Matrix, x1: float, y1: float, x2: float, y2: float) -> 
         return x1, y1, x2, y2
     px, py = a * x1 + c * y1 + e, b * x1 + d * y1 + f
     dx, dy = x2 - x1, y2 - y1
-    ldx, ldy = a * dx + c * dy, b * dx + d * dy          # the axis, transformed
-    nx, ny = -dy, dx                                     # a line of equal colour, before
-    ux, uy = a * nx + c * ny, b * nx + d * ny            # ... and after
-    gx, gy = uy, -ux                                     # the new axis is perpendicular to it
+    ldx, ldy = a * dx + c * dy, b * dx + d * dy  # the axis, transformed
+    nx, ny = -dy, dx  # a line of equal colour, before
+    ux, uy = a * nx + c * ny, b * nx + d * ny  # ... and after
+    gx, gy = uy, -ux  # the new axis is perpendicular to it
     length = math.hypot(gx, gy)
     if length == 0:
         return px, py, px + ldx, py + ldy
@@ -1103,13 +1315,14 @@ def _stops(element: Any, ctx: _Context) -> list[Node]:
             colour = _over_white(colour, opacity)
         out.append(Node("stop", (("offset", number_text(offset)), ("stop-color", colour))))
     if translucent:
-        ctx.warn(f"picture {ctx.name}: {_describe(element)} has see-through gradient stops; printed as if over "
-                 "white paper")
+        ctx.warn(
+            f"picture {ctx.name}: {_describe(element)} has see-through gradient stops; printed as if over white paper"
+        )
     return out
 
 
 def _over_white(colour: str, opacity: float) -> str:
-    channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c * opacity + 255 * (1 - opacity)):02x}" for c in channels)
 
 
@@ -1120,11 +1333,12 @@ def _gradient_middle(element: Any, ctx: _Context) -> str:
     if not stops:
         return "#000000"
     colours = [dict(stop.attrs)["stop-color"] for stop in stops]
-    channels = [round(sum(int(c[i:i + 2], 16) for c in colours) / len(colours)) for i in (1, 3, 5)]
+    channels = [round(sum(int(c[i : i + 2], 16) for c in colours) / len(colours)) for i in (1, 3, 5)]
     return "#" + "".join(f"{c:02x}" for c in channels)
 
 
 # Masks and images ---------------------------------------------------------------------------
+
 
 def _mask_is_clip(mask: Any, ctx: _Context) -> bool:
     """A mask of opaque white shapes (no gradient, no translucency) cuts exactly like a clip path."""
@@ -1189,7 +1403,7 @@ def _image_node(element: Any, ctx: _Context) -> Node | None:
         ctx.warn(f"picture {ctx.name}: {_describe(element)} shows {what}; dropped (embed PNG or JPEG data)")
         return None
     try:
-        data = base64.b64decode(href[match.end():], validate=False)
+        data = base64.b64decode(href[match.end() :], validate=False)
     except ValueError:
         raise ctx.fail(element, "has image data that is not valid base64") from None
     uri, width, height = raster_uri(data, f"{ctx.name} {_describe(element)}")
@@ -1198,5 +1412,3 @@ def _image_node(element: Any, ctx: _Context) -> Node | None:
     attrs.setdefault("width", str(width))
     attrs.setdefault("height", str(height))
     return Node("image", tuple(sorted(attrs.items())))
-
-

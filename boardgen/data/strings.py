@@ -124,9 +124,11 @@ def read(path: Path) -> dict[str, Any]:
 
 def unknown_language(lang: str) -> UsageError:
     places = ", ".join(str(p) for p in search_path(lang))
-    return UsageError(f"--lang {lang}: no strings file for {lang!r} (looked for {places}); "
-                      f"boardgen prints in {', '.join(available())}. "
-                      f"`boardgen new language {lang} --from en` writes one to translate")
+    return UsageError(
+        f"--lang {lang}: no strings file for {lang!r} (looked for {places}); "
+        f"boardgen prints in {', '.join(available())}. "
+        f"`boardgen new language {lang} --from en` writes one to translate"
+    )
 
 
 def missing_keys(lang: str) -> list[str]:
@@ -208,8 +210,15 @@ def key_problems(lang: str, absent: Sequence[str]) -> list[Problem]:
         return []
     lines = template_lines(path)
     english = read(strings_file(REFERENCE) or path)
-    return [Problem(shown(path), key, f"not translated (en: {english.get(key)!r}); --fallback en prints it "
-                    "in English", lines.get(key)) for key in absent]
+    return [
+        Problem(
+            shown(path),
+            key,
+            f"not translated (en: {english.get(key)!r}); --fallback en prints it in English",
+            lines.get(key),
+        )
+        for key in absent
+    ]
 
 
 def word(lang: str, key: str, **values: object) -> str:

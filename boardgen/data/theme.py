@@ -70,9 +70,16 @@ def load_theme(name_or_path: str) -> Theme:
             font_files[family] = Path(value)
     palette = _normalised_palette(data.get("palette", {}))
     theme = Theme(
-        doc=doc, id=data["theme"]["id"], name=data["theme"]["name"],
-        palette=palette, fonts=fonts, strokes=data.get("strokes", {}), style=data.get("style", {}), art=art,
-        font_files=font_files, symbols=dict(data.get("symbols") or {}),
+        doc=doc,
+        id=data["theme"]["id"],
+        name=data["theme"]["name"],
+        palette=palette,
+        fonts=fonts,
+        strokes=data.get("strokes", {}),
+        style=data.get("style", {}),
+        art=art,
+        font_files=font_files,
+        symbols=dict(data.get("symbols") or {}),
         accessibility=dict(data.get("accessibility", {})),
     )
     return theme
@@ -130,8 +137,9 @@ def _check(doc: Document) -> list[Problem]:
 
                 hint = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
                 if hint:
-                    problems.append(doc.problem(("art", key), f"unknown picture key {key!r} "
-                                                              f"(did you mean {hint[0]!r}?)"))
+                    problems.append(
+                        doc.problem(("art", key), f"unknown picture key {key!r} (did you mean {hint[0]!r}?)")
+                    )
                     continue
             try:
                 load_picture(Path(value), key, picture_families(families))
@@ -161,7 +169,12 @@ def _font_problems(doc: Document, fonts: dict[str, Any], families_out: list[str]
 
             hint = difflib.get_close_matches(value, families, n=1)
             tail = f" (did you mean {hint[0]!r}?)" if hint else ""
-            problems.append(doc.problem(("fonts", role), f"font {value!r} is not bundled{tail}; available: "
-                                                         f"{', '.join(families)}, or a .ttf/.otf file beside "
-                                                         "the theme"))
+            problems.append(
+                doc.problem(
+                    ("fonts", role),
+                    f"font {value!r} is not bundled{tail}; available: "
+                    f"{', '.join(families)}, or a .ttf/.otf file beside "
+                    "the theme",
+                )
+            )
     return problems

@@ -42,7 +42,7 @@ def key_lines(text: str) -> dict[tuple[Any, ...], int]:
         if assign:
             key = table + _split_key(assign.group(1))
             lines.setdefault(key, number)
-            rest = line[assign.end():]
+            rest = line[assign.end() :]
             if rest.lstrip().startswith("["):
                 value = _InlineArray(key)
                 if not value.feed(rest, number, lines):

@@ -50,8 +50,13 @@ def key(name: str) -> str:
     return tomlkit.key(name).as_string()
 
 
-def document(data: Mapping[str, Any], *, header: Sequence[str] = (), comments: Mapping[str, str] | None = None,
-             nested: bool = False) -> str:
+def document(
+    data: Mapping[str, Any],
+    *,
+    header: Sequence[str] = (),
+    comments: Mapping[str, str] | None = None,
+    nested: bool = False,
+) -> str:
     """The file: header lines as comments, top-level values, then every top-level table as a
     section."""
     doc = tomlkit.document()
@@ -72,8 +77,7 @@ def document(data: Mapping[str, Any], *, header: Sequence[str] = (), comments: M
             if len(doc.body) > 0:
                 doc.add(tomlkit.nl())
             doc.add(tomlkit.comment(note))
-        section: Table | AoT = (_aot((name,), item, nested) if _is_table_array(item) else
-                                _table((name,), item, nested))
+        section: Table | AoT = _aot((name,), item, nested) if _is_table_array(item) else _table((name,), item, nested)
         doc.add(name, section)
         if note:  # the comment sits right above its section
             (section if isinstance(section, Table) else section.body[0]).trivia.indent = ""
@@ -110,8 +114,9 @@ def _table(path: tuple[str, ...], table: Mapping[str, Any], nested: bool) -> Tab
         if name not in later:
             out.append(name, inline(item))
     for name, item in later.items():
-        out.append(name, _aot((*path, name), item, nested) if _is_table_array(item) else
-                   _table((*path, name), item, nested))
+        out.append(
+            name, _aot((*path, name), item, nested) if _is_table_array(item) else _table((*path, name), item, nested)
+        )
     if later and len(later) == len(table):  # only tables inside: a blank line under the header
         first = out.value.body[0][1]
         (first.body[0] if isinstance(first, AoT) else first).trivia.indent = "\n"
@@ -129,9 +134,9 @@ def set_value(doc: tomlkit.TOMLDocument, path: Sequence[str | int], new: Any, wh
             node = node[part]
             continue
         if part not in node:
-            rest = path[depth + 1:]
+            rest = path[depth + 1 :]
             if any(isinstance(p, int) for p in rest):
-                node[part] = _whole(whole, path[:depth + 1])
+                node[part] = _whole(whole, path[: depth + 1])
                 return
             node[part] = tomlkit.table()
         node = node[part]

@@ -69,8 +69,9 @@ def get_engine(name: str) -> AnyEngine:
     try:
         factory = ENGINES[name]
     except KeyError:
-        raise UsageError(f"engine {name!r} is not available in this version of boardgen; "
-                         f"known: {', '.join(ENGINES)}") from None
+        raise UsageError(
+            f"engine {name!r} is not available in this version of boardgen; known: {', '.join(ENGINES)}"
+        ) from None
     return factory()
 
 

@@ -90,18 +90,22 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         lineups = [Lineup("", ("greedy",) * players)]
         lineups += [Lineup(route, (route,) * players, POLICY_SHARE[route]) for route in ROUTES]
         # The two mixed seatings play the same dice (paired), so seat order cancels out.
-        lineups += [Lineup(name, tuple(ROUTES[(seat + k) % 2] for seat in range(players)), 1.0, stream=3)
-                    for k, name in enumerate(MIXED)]
+        lineups += [
+            Lineup(name, tuple(ROUTES[(seat + k) % 2] for seat in range(players)), 1.0, stream=3)
+            for k, name in enumerate(MIXED)
+        ]
         return lineups
 
-    def self_play_figures(self, layout: GrandLayout, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: GrandLayout, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         return checks.figures(stats)
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
         return self_play_check(sim, limits, unit="rounds")
 
-    def self_play_checks(self, layout: GrandLayout, sims: Sequence[SimulationStats],
-                         limits: Mapping[str, Any]) -> Extra:
+    def self_play_checks(
+        self, layout: GrandLayout, sims: Sequence[SimulationStats], limits: Mapping[str, Any]
+    ) -> Extra:
         found, stats = checks.self_play_checks(layout, sims, limits)
         return Extra(found, stats)

@@ -42,21 +42,30 @@ class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     def static_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any]) -> list[Check]:
         return checks.static_checks(layout, start)
 
-    def extra_checks(self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any], *,
-                     progress: Progress | None = None) -> Extra:
+    def extra_checks(
+        self, layout: MasterLayout, start: Setup, limits: Mapping[str, Any], *, progress: Progress | None = None
+    ) -> Extra:
         """The solver: every object from every start used, within the turn limit."""
-        starts = layout.starts[:max(self.player_counts(layout))]
-        results = checks.solve_tokens(layout, start, max_turns=limits["max_turns_to_target"],
-                                      budget=limits["solver_budget"], starts=starts,
-                                      progress=progress)
-        return Extra([playability.reach_check(layout, results, limits, "object")],
-                     {"turns_to_target": playability.distribution(results)})
+        starts = layout.starts[: max(self.player_counts(layout))]
+        results = checks.solve_tokens(
+            layout,
+            start,
+            max_turns=limits["max_turns_to_target"],
+            budget=limits["solver_budget"],
+            starts=starts,
+            progress=progress,
+        )
+        return Extra(
+            [playability.reach_check(layout, results, limits, "object")],
+            {"turns_to_target": playability.distribution(results)},
+        )
 
     def check_players(self, layout: MasterLayout, players: int) -> None:
         master.MasterGame(layout).check_players(players)
 
-    def self_play_figures(self, layout: MasterLayout, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: MasterLayout, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         """The score spread and the wands played per game."""
         extra = checks.score_figures(records)
         extra["wands_used"] = stats.extra_totals.get("wands_used", 0.0) / len(records)

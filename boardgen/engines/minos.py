@@ -52,8 +52,9 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     def static_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any]) -> list[Check]:
         return []
 
-    def extra_checks(self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any], *,
-                     progress: Progress | None = None) -> Extra:
+    def extra_checks(
+        self, layout: MinosLayout, start: MinosLayout, limits: Mapping[str, Any], *, progress: Progress | None = None
+    ) -> Extra:
         """The board's geometry; self-play only on a sound board."""
         check = checks.geometry_check(layout)
         return Extra([check], play=check.ok)
@@ -61,16 +62,18 @@ class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
 
-    def self_play_figures(self, layout: MinosLayout, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: MinosLayout, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         """Rides, crossings, swaps and lost-turn traps per game."""
         return checks.figures(layout, stats)
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
         return self_play_check(sim, limits, unit="rounds")
 
-    def self_play_checks(self, layout: MinosLayout, sims: Sequence[SimulationStats],
-                         limits: Mapping[str, Any]) -> Extra:
+    def self_play_checks(
+        self, layout: MinosLayout, sims: Sequence[SimulationStats], limits: Mapping[str, Any]
+    ) -> Extra:
         """How often each special field is reached over all of self-play."""
         visits, check = checks.visits_check(layout, list(sims), limits)
         return Extra([check], {"visits": visits})

@@ -18,6 +18,7 @@ from boardgen.rules.sliding import SlidingGame
 if TYPE_CHECKING:
     from boardgen.data.loader import Document
 
+
 class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     name = "sliding"
     prints_cards = True
@@ -45,13 +46,14 @@ class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     def static_checks(self, layout: SlidingLayout, start: Deal, limits: Mapping[str, Any]) -> list[Check]:
         return playability.static_checks(start)
 
-    def extra_checks(self, layout: SlidingLayout, start: Deal, limits: Mapping[str, Any], *,
-                     progress: Progress | None = None) -> Extra:
+    def extra_checks(
+        self, layout: SlidingLayout, start: Deal, limits: Mapping[str, Any], *, progress: Progress | None = None
+    ) -> Extra:
         """The solver: every treasure from every start used, within the turn limit."""
-        results = playability.solve_starts(layout, start, self.player_counts(layout), limits,
-                                           progress=progress)
-        return Extra([playability.reach_check(layout, results, limits)],
-                     {"turns_to_target": playability.distribution(results)})
+        results = playability.solve_starts(layout, start, self.player_counts(layout), limits, progress=progress)
+        return Extra(
+            [playability.reach_check(layout, results, limits)], {"turns_to_target": playability.distribution(results)}
+        )
 
     def players(self) -> Mapping[str, Callable[[], Player]]:
         return {**GENERIC_PLAYERS, "planner": PlannerPlayer}
@@ -61,11 +63,14 @@ class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
 
     def check_players(self, layout: SlidingLayout, players: int) -> None:
         if players not in layout.deal:
-            raise ValueError(f"{layout.id!r} has no deal for {players!r} players; "
-                             f"it deals for {', '.join(map(str, sorted(layout.deal)))}")
+            raise ValueError(
+                f"{layout.id!r} has no deal for {players!r} players; "
+                f"it deals for {', '.join(map(str, sorted(layout.deal)))}"
+            )
 
-    def self_play_figures(self, layout: SlidingLayout, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: SlidingLayout, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         """The mean number of complete turns on offer, sampled every
         `SlidingRules.branching_every` turns (the game's events)."""
         totals = stats.extra_totals

@@ -60,13 +60,15 @@ class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
     def self_play_seeds(self, seed: int, players: int, games: int) -> Sequence[int]:
         return game_seeds(seed + players, games)
 
-    def self_play_figures(self, layout: WallsLayout, stats: SimulationStats,
-                          records: Sequence[GameRecord]) -> dict[str, float]:
+    def self_play_figures(
+        self, layout: WallsLayout, stats: SimulationStats, records: Sequence[GameRecord]
+    ) -> dict[str, float]:
         return checks.figures(records)
 
     def self_play_check(self, sim: SimulationStats, limits: Mapping[str, Any]) -> Check:
         return checks.self_play_judged(sim, limits)
 
-    def self_play_checks(self, layout: WallsLayout, sims: Sequence[SimulationStats],
-                         limits: Mapping[str, Any]) -> Extra:
+    def self_play_checks(
+        self, layout: WallsLayout, sims: Sequence[SimulationStats], limits: Mapping[str, Any]
+    ) -> Extra:
         return Extra([checks.blocks_moved(layout, list(sims), limits["min_block_moves"])])

@@ -117,14 +117,18 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
         ghostscript.require(f"export --for {service.key}")  # known before any drawing
     if service.faces != "press":
         if not engine.prints_cards:
-            raise UsageError(f"{layout.id} has no cards for {service.name} to print; "
-                             f"`export {game} --for press` writes press files of its pieces")
+            raise UsageError(
+                f"{layout.id} has no cards for {service.name} to print; "
+                f"`export {game} --for press` writes press files of its pieces"
+            )
         wanted = cards if cards is not None else _card_size_name(layout.doc)
         if not isinstance(wanted, str) or wanted not in service.sizes:
             shown = wanted if isinstance(wanted, str) else f"{wanted[0]:g} x {wanted[1]:g} mm"
-            raise UsageError(f"{service.name} does not print {shown} cards ({layout.id}'s "
-                             f"{'chosen' if cards else 'cards'}); it prints {_sizes_text(service)}: give "
-                             f"--cards NAME to draw the cards at one of those sizes")
+            raise UsageError(
+                f"{service.name} does not print {shown} cards ({layout.id}'s "
+                f"{'chosen' if cards else 'cards'}); it prints {_sizes_text(service)}: give "
+                f"--cards NAME to draw the cards at one of those sizes"
+            )
         layout = _with_cards(engine, layout.doc, wanted, service.bleed_mm)
         size: str | None = wanted
     elif cards is not None:

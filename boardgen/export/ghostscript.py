@@ -18,8 +18,12 @@ from pathlib import Path
 from boardgen.errors import BoardgenError
 
 # Where Debian's ghostscript package (and most others) keep the CMYK profile Ghostscript uses.
-PROFILE_DIRS = (Path("/usr/share/color/icc/ghostscript"), Path("/usr/share/ghostscript/iccprofiles"),
-                Path("/opt/homebrew/share/ghostscript/iccprofiles"), Path("/usr/local/share/ghostscript/iccprofiles"))
+PROFILE_DIRS = (
+    Path("/usr/share/color/icc/ghostscript"),
+    Path("/usr/share/ghostscript/iccprofiles"),
+    Path("/opt/homebrew/share/ghostscript/iccprofiles"),
+    Path("/usr/local/share/ghostscript/iccprofiles"),
+)
 TIMEOUT_S = 300
 
 
@@ -39,8 +43,7 @@ class Limits:
 # well under a second of CPU and 100 MiB.
 RASTER_LIMITS = Limits(memory_bytes=768 * 1024**2, cpu_seconds=20, file_bytes=512 * 1024**2, wall_seconds=30)
 # Converting a kit boardgen drew itself to PDF/X (trusted, but large): the old 300 s, bounded memory.
-PDFX_LIMITS = Limits(memory_bytes=2 * 1024**3, cpu_seconds=TIMEOUT_S, file_bytes=2 * 1024**3,
-                     wall_seconds=TIMEOUT_S)
+PDFX_LIMITS = Limits(memory_bytes=2 * 1024**3, cpu_seconds=TIMEOUT_S, file_bytes=2 * 1024**3, wall_seconds=TIMEOUT_S)
 # How much of what Ghostscript says is kept for a message (its output goes to a file, not memory).
 SAID_BYTES = 4096
 
@@ -76,23 +79,37 @@ def run(command: Sequence[str], folder: Path, limits: Limits, what: str) -> tupl
     said = folder / "gs-said.txt"
     with said.open("wb") as out:
         try:
-            done = subprocess.run(list(command), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                  timeout=limits.wall_seconds, check=False, preexec_fn=bounded, cwd=folder)
+            done = subprocess.run(
+                list(command),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=limits.wall_seconds,
+                check=False,
+                preexec_fn=bounded,
+                cwd=folder,
+            )
         except subprocess.TimeoutExpired:
-            raise GhostscriptLimit(f"{what}: Ghostscript took more than {limits.wall_seconds:g} s and was stopped; "
-                                   "the file is refused") from None
+            raise GhostscriptLimit(
+                f"{what}: Ghostscript took more than {limits.wall_seconds:g} s and was stopped; the file is refused"
+            ) from None
     with said.open("rb") as handle:
         text = handle.read(SAID_BYTES).decode("utf-8", "replace").strip()
     code = done.returncode
     if code in (-signal.SIGXCPU, -signal.SIGKILL):
-        raise GhostscriptLimit(f"{what}: Ghostscript used more than {limits.cpu_seconds} s of CPU and was stopped; "
-                               "the file is refused")
+        raise GhostscriptLimit(
+            f"{what}: Ghostscript used more than {limits.cpu_seconds} s of CPU and was stopped; the file is refused"
+        )
     if code == -signal.SIGXFSZ:
-        raise GhostscriptLimit(f"{what}: Ghostscript wrote a file over {limits.file_bytes // 1024**2} MiB and was "
-                               "stopped; the file is refused")
+        raise GhostscriptLimit(
+            f"{what}: Ghostscript wrote a file over {limits.file_bytes // 1024**2} MiB and was "
+            "stopped; the file is refused"
+        )
     if code != 0 and ("VMerror" in text or "out of memory" in text.lower() or code == -signal.SIGSEGV):
-        raise GhostscriptLimit(f"{what}: Ghostscript needed more than {limits.memory_bytes // 1024**2} MiB of "
-                               "memory and was stopped; the file is refused")
+        raise GhostscriptLimit(
+            f"{what}: Ghostscript needed more than {limits.memory_bytes // 1024**2} MiB of "
+            "memory and was stopped; the file is refused"
+        )
     return code, text
 
 
@@ -117,7 +134,8 @@ def require(what: str) -> str:
             f"{what} needs Ghostscript for PDF/X and CMYK, and it is not installed: install the "
             "'ghostscript' package (Debian/Ubuntu: apt-get install ghostscript; Fedora: dnf install ghostscript; "
             "macOS: brew install ghostscript; Windows: the installer from ghostscript.com), then run this again. "
-            "The PNG files for tgc and mpc need no Ghostscript.")
+            "The PNG files for tgc and mpc need no Ghostscript."
+        )
     return found
 
 
@@ -167,16 +185,36 @@ def to_pdfx(pdf: bytes, *, version: str, title: str) -> bytes:
     with private_folder() as folder:
         (folder / "in.pdf").write_bytes(pdf)
         (folder / "pdfx_def.ps").write_text(_pdfx_def(profile, version, title), encoding="ascii")
-        command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", f"--permit-file-read={profile}",
-                   # Pages stay as drawn: the mirrored bleed's upside-down text made Ghostscript turn a board.
-                   "-sDEVICE=pdfwrite", "-dPDFX", "-dAutoRotatePages=/None", "-dCompatibilityLevel=1.4",
-                   "-sColorConversionStrategy=CMYK",
-                   "-sProcessColorModel=DeviceCMYK", "-dBlackText", "-dNOOUTERSAVE", "-dEmbedAllFonts=true",
-                   # Pictures kept lossless and at their resolution: JPEG would move the limited ink.
-                   "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode", "-dDownsampleColorImages=false",
-                   "-dAutoFilterGrayImages=false", "-sGrayImageFilter=FlateEncode", "-dDownsampleGrayImages=false",
-                   f"-sOutputICCProfile={profile}", "-o", str(folder / "out.pdf"),
-                   str(folder / "pdfx_def.ps"), str(folder / "in.pdf")]
+        command = [
+            gs,
+            "-q",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dSAFER",
+            f"--permit-file-read={profile}",
+            # Pages stay as drawn: the mirrored bleed's upside-down text made Ghostscript turn a board.
+            "-sDEVICE=pdfwrite",
+            "-dPDFX",
+            "-dAutoRotatePages=/None",
+            "-dCompatibilityLevel=1.4",
+            "-sColorConversionStrategy=CMYK",
+            "-sProcessColorModel=DeviceCMYK",
+            "-dBlackText",
+            "-dNOOUTERSAVE",
+            "-dEmbedAllFonts=true",
+            # Pictures kept lossless and at their resolution: JPEG would move the limited ink.
+            "-dAutoFilterColorImages=false",
+            "-sColorImageFilter=FlateEncode",
+            "-dDownsampleColorImages=false",
+            "-dAutoFilterGrayImages=false",
+            "-sGrayImageFilter=FlateEncode",
+            "-dDownsampleGrayImages=false",
+            f"-sOutputICCProfile={profile}",
+            "-o",
+            str(folder / "out.pdf"),
+            str(folder / "pdfx_def.ps"),
+            str(folder / "in.pdf"),
+        ]
         code, said = run(command, folder, PDFX_LIMITS, "PDF/X")
         out = folder / "out.pdf"
         if code != 0 or not out.is_file():
@@ -184,8 +222,9 @@ def to_pdfx(pdf: bytes, *, version: str, title: str) -> bytes:
         return out.read_bytes()
 
 
-def cmyk_pages(pdf: bytes, *, dpi: int, batches: Sequence[tuple[int, int]] | None = None,
-               limits: Limits = RASTER_LIMITS) -> Generator[Path, None, None]:
+def cmyk_pages(
+    pdf: bytes, *, dpi: int, batches: Sequence[tuple[int, int]] | None = None, limits: Limits = RASTER_LIMITS
+) -> Generator[Path, None, None]:
     """Each page rasterised by Ghostscript in CMYK (raw TIFF, 8 bits a channel, as the file's
     CMYK values), for measuring total ink: one file at a time, in a private folder, each
     removed once the next is asked for, and the folder removed at the end. `batches` are the
@@ -197,8 +236,20 @@ def cmyk_pages(pdf: bytes, *, dpi: int, batches: Sequence[tuple[int, int]] | Non
         source.write_bytes(pdf)
         for first, last in batches or [(0, 0)]:
             pages = [] if not first else [f"-dFirstPage={first}", f"-dLastPage={last}"]
-            command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{dpi}",
-                       "-dUseTrimBox=false", *pages, "-o", str(folder / "page-%04d.tif"), str(source)]
+            command = [
+                gs,
+                "-q",
+                "-dBATCH",
+                "-dNOPAUSE",
+                "-dSAFER",
+                "-sDEVICE=tiff32nc",
+                f"-r{dpi}",
+                "-dUseTrimBox=false",
+                *pages,
+                "-o",
+                str(folder / "page-%04d.tif"),
+                str(source),
+            ]
             code, said = run(command, folder, limits, "measuring ink")
             if code != 0:
                 raise BoardgenError(f"Ghostscript could not rasterise the file: {said[:400]}")

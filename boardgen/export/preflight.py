@@ -41,8 +41,10 @@ def check_pdf(data: bytes, name: str) -> None:
         raise UsageError(f"{name}: {len(data):,} bytes, over the {MAX_PDF_BYTES // 1024**2} MiB preflight reads")
     if not data.startswith(b"%PDF-"):
         start = "".join(c if c.isprintable() and c.isascii() else "." for c in data[:8].decode("latin-1"))
-        raise UsageError(f"{name}: not a readable PDF: a PDF starts with %PDF- at its first byte, this one with "
-                         f"{start!r} (anything before it, such as a PostScript program, is refused)")
+        raise UsageError(
+            f"{name}: not a readable PDF: a PDF starts with %PDF- at its first byte, this one with "
+            f"{start!r} (anything before it, such as a PostScript program, is refused)"
+        )
 
 
 def page_sizes(reader: Any, name: str) -> list[tuple[float, float]]:
@@ -57,13 +59,17 @@ def page_sizes(reader: Any, name: str) -> list[tuple[float, float]]:
         unit = float(_resolve(page.get("/UserUnit", 1.0)))
         w, h = abs(box[2] - box[0]) * unit, abs(box[3] - box[1]) * unit
         if not (w * PT_MM <= MAX_PAGE_MM and h * PT_MM <= MAX_PAGE_MM):  # nan fails too
-            raise UsageError(f"{name} page {number}: {w * PT_MM:.0f} x {h * PT_MM:.0f} mm, over the "
-                             f"{MAX_PAGE_MM:g} mm a side preflight measures")
+            raise UsageError(
+                f"{name} page {number}: {w * PT_MM:.0f} x {h * PT_MM:.0f} mm, over the "
+                f"{MAX_PAGE_MM:g} mm a side preflight measures"
+            )
         sizes.append((w, h))
     total = sum(w * h for w, h in sizes) * (PT_MM / 1000) ** 2
     if total > MAX_TOTAL_M2:
-        raise UsageError(f"{name}: {count} pages of {total:.1f} square metres in all, over the {MAX_TOTAL_M2:g} m2 "
-                         "preflight measures")
+        raise UsageError(
+            f"{name}: {count} pages of {total:.1f} square metres in all, over the {MAX_TOTAL_M2:g} m2 "
+            "preflight measures"
+        )
     return sizes
 
 
@@ -128,8 +134,10 @@ def _content(found: dict[str, Any], data: bytes) -> None:
     """Count a content stream's RGB operators, without keeping it (memory holds one stream)."""
     found["content_bytes"] += len(data)
     if found["content_bytes"] > MAX_CONTENT_BYTES:
-        raise UsageError(f"{found['name']}: its content streams decompress to more than "
-                         f"{MAX_CONTENT_BYTES // 1024**2} MiB, over what preflight reads")
+        raise UsageError(
+            f"{found['name']}: its content streams decompress to more than "
+            f"{MAX_CONTENT_BYTES // 1024**2} MiB, over what preflight reads"
+        )
     found["rgb_operators"] += len(_RGB_OPERATOR.findall(data))
 
 
@@ -195,8 +203,17 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
     sizes = page_sizes(reader, name)
     problems: list[str] = []
     pages_out = []
-    found: dict[str, Any] = {"fonts": [], "spaces": [], "states": [], "images": [], "unread": 0, "name": name,
-                             "forms": set(), "content_bytes": 0, "rgb_operators": 0}
+    found: dict[str, Any] = {
+        "fonts": [],
+        "spaces": [],
+        "states": [],
+        "images": [],
+        "unread": 0,
+        "name": name,
+        "forms": set(),
+        "content_bytes": 0,
+        "rgb_operators": 0,
+    }
     for number, page in enumerate(reader.pages, start=1):
         media = _box(page, "/MediaBox")
         trim = _box(page, "/TrimBox")
@@ -209,8 +226,10 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
             entry["trim_mm"] = [round(v * PT_MM, 3) for v in trim]
             entry["bleed_mm"] = [round(v * PT_MM, 3) for v in sides]
             if any(abs(v * PT_MM - service.bleed_mm) > 0.05 for v in sides):
-                problems.append(f"{name} page {number}: bleed {min(sides) * PT_MM:.2f}-{max(sides) * PT_MM:.2f} mm, "
-                                f"{service.name} wants {service.bleed_mm:.2f} mm")
+                problems.append(
+                    f"{name} page {number}: bleed {min(sides) * PT_MM:.2f}-{max(sides) * PT_MM:.2f} mm, "
+                    f"{service.name} wants {service.bleed_mm:.2f} mm"
+                )
         try:
             contents = page.get_contents()
             _content(found, contents.get_data() if contents is not None else b"")
@@ -240,10 +259,17 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
     info: Any = reader.metadata or {}
     overprint = any(bool(s.get("/OP")) for s in found["states"])
     report: dict[str, Any] = {
-        "file": name, "service": service.key, "pages": len(reader.pages), "page_boxes": pages_out,
-        "fonts": [{"name": f, "embedded": e} for f, e in fonts], "colour_spaces": spaces,
-        "rgb_left": rgb, "output_intents": pdfx, "pdfx_version": str(info.get("/GTS_PDFXVersion", "")),
-        "die_line": any(s == "Separation /die-cut" for s in spaces), "overprint": overprint,
+        "file": name,
+        "service": service.key,
+        "pages": len(reader.pages),
+        "page_boxes": pages_out,
+        "fonts": [{"name": f, "embedded": e} for f, e in fonts],
+        "colour_spaces": spaces,
+        "rgb_left": rgb,
+        "output_intents": pdfx,
+        "pdfx_version": str(info.get("/GTS_PDFXVersion", "")),
+        "die_line": any(s == "Separation /die-cut" for s in spaces),
+        "overprint": overprint,
     }
     if service.faces in ("pdf", "press"):
         if "/GTS_PDFX" not in pdfx:
@@ -261,14 +287,17 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
     if service.ink_limit is not None and service.faces in ("pdf", "press"):
         report["max_ink_percent"] = max_ink(data, sizes)
         if report["max_ink_percent"] > service.ink_limit:
-            problems.append(f"{name}: total ink reaches {report['max_ink_percent']} %, over {service.name}'s "
-                            f"{service.ink_limit} %")
+            problems.append(
+                f"{name}: total ink reaches {report['max_ink_percent']} %, over {service.name}'s {service.ink_limit} %"
+            )
     subject = str(info.get("/Subject", ""))
     if problems and subject.startswith(HOME_KIT):
         game = subject.removeprefix(HOME_KIT).split(",")[0].strip() or "GAME"
         make = "--for press" if service.faces == "press" else f"--for {service.key}"
-        report["hint"] = (f"this is boardgen's kit for printing at home ({game}), not a file for {service.name}: "
-                          f"`boardgen export {game} {make}` writes the files {service.name} takes")
+        report["hint"] = (
+            f"this is boardgen's kit for printing at home ({game}), not a file for {service.name}: "
+            f"`boardgen export {game} {make}` writes the files {service.name} takes"
+        )
     report["problems"] = problems
     return report
 
@@ -304,14 +333,22 @@ def report_png(data: bytes, service: Service, *, name: str, sizes: set[tuple[int
         mode = image.mode
     problems = []
     if size not in sizes:
-        problems.append(f"{name}: {size[0]} x {size[1]} px; {service.name} takes "
-                        + ", ".join(f"{w} x {h}" for w, h in sorted(sizes)))
+        problems.append(
+            f"{name}: {size[0]} x {size[1]} px; {service.name} takes "
+            + ", ".join(f"{w} x {h}" for w, h in sorted(sizes))
+        )
     if round(dpi[0]) < service.dpi:
         problems.append(f"{name}: {round(dpi[0])} dpi, under {service.dpi}")
     safe = round(service.safe_mm / INCH * service.dpi + service.bleed_mm / INCH * service.dpi)
     problems += edge_problems(data, service, name=name)
-    return {"file": name, "pixels": list(size), "dpi": round(dpi[0]), "mode": mode, "safe_zone_px": safe,
-            "problems": problems}
+    return {
+        "file": name,
+        "pixels": list(size),
+        "dpi": round(dpi[0]),
+        "mode": mode,
+        "safe_zone_px": safe,
+        "problems": problems,
+    }
 
 
 WHITE = 245  # every channel at least this: paper left unprinted
@@ -337,13 +374,19 @@ def edge_problems(data: bytes, service: Service, *, name: str) -> list[str]:
         return []
     inset = bleed + safe  # the strips run along each side between the safe lines (corners left out)
     strips = {
-        "top": (pixels[:bleed, inset:width - inset], pixels[bleed:bleed + safe, inset:width - inset]),
-        "bottom": (pixels[height - bleed:, inset:width - inset][::-1],
-                   pixels[height - bleed - safe:height - bleed, inset:width - inset][::-1]),
-        "left": (pixels[inset:height - inset, :bleed].transpose(1, 0, 2),
-                 pixels[inset:height - inset, bleed:bleed + safe].transpose(1, 0, 2)),
-        "right": (pixels[inset:height - inset, width - bleed:].transpose(1, 0, 2)[::-1],
-                  pixels[inset:height - inset, width - bleed - safe:width - bleed].transpose(1, 0, 2)[::-1]),
+        "top": (pixels[:bleed, inset : width - inset], pixels[bleed : bleed + safe, inset : width - inset]),
+        "bottom": (
+            pixels[height - bleed :, inset : width - inset][::-1],
+            pixels[height - bleed - safe : height - bleed, inset : width - inset][::-1],
+        ),
+        "left": (
+            pixels[inset : height - inset, :bleed].transpose(1, 0, 2),
+            pixels[inset : height - inset, bleed : bleed + safe].transpose(1, 0, 2),
+        ),
+        "right": (
+            pixels[inset : height - inset, width - bleed :].transpose(1, 0, 2)[::-1],
+            pixels[inset : height - inset, width - bleed - safe : width - bleed].transpose(1, 0, 2)[::-1],
+        ),
     }
     problems = []
     for side, (outer, band) in strips.items():
@@ -351,16 +394,20 @@ def edge_problems(data: bytes, service: Service, *, name: str) -> list[str]:
         white_bleed = float((outer.min(axis=-1) >= WHITE).mean())
         white_edge = float((band[:2].min(axis=-1) >= WHITE).mean())
         if white_bleed > 0.95 and white_edge < 0.5:
-            problems.append(f"{name}: the bleed on the {side} is white where the art reaches the trim: a cut a little "
-                            f"outside shows a white edge (run the art {service.bleed_mm:g} mm past the trim)")
+            problems.append(
+                f"{name}: the bleed on the {side} is white where the art reaches the trim: a cut a little "
+                f"outside shows a white edge (run the art {service.bleed_mm:g} mm past the trim)"
+            )
             continue
         colour = np.median(outer.reshape(-1, 3), axis=0)
         in_band = float((np.abs(band - colour).max(axis=-1) > MARK_DIFF).mean())
         in_bleed = float((np.abs(outer - colour).max(axis=-1) > MARK_DIFF).mean())
         if in_band > MARKED and in_bleed < MARKED / 5:
-            problems.append(f"{name}: lines or text within {service.safe_mm:g} mm of the trim on the {side} "
-                            f"({in_band:.0%} of that band), where {service.name} asks for nothing that matters: "
-                            "a cut a little off cuts into them")
+            problems.append(
+                f"{name}: lines or text within {service.safe_mm:g} mm of the trim on the {side} "
+                f"({in_band:.0%} of that band), where {service.name} asks for nothing that matters: "
+                "a cut a little off cuts into them"
+            )
     return problems
 
 
@@ -374,5 +421,9 @@ def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
         elif path.endswith(".png"):
             reports.append(report_png(data, service, name=path, sizes=sizes))
     hints = list(dict.fromkeys(r["hint"] for r in reports if "hint" in r))
-    return {"service": service.key, "files": reports, "problems": [p for r in reports for p in r["problems"]],
-            **({"hints": hints} if hints else {})}
+    return {
+        "service": service.key,
+        "files": reports,
+        "problems": [p for r in reports for p in r["problems"]],
+        **({"hints": hints} if hints else {}),
+    }

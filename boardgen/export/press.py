@@ -47,8 +47,9 @@ def to_cmyk(image: Image.Image, profile: str, ink_limit: int) -> Image.Image:
 
     srgb = ImageCms.createProfile("sRGB")
     cmyk_profile = ImageCms.getOpenProfile(profile)
-    converted = ImageCms.profileToProfile(image, srgb, cmyk_profile, outputMode="CMYK",
-                                          renderingIntent=ImageCms.Intent.PERCEPTUAL)
+    converted = ImageCms.profileToProfile(
+        image, srgb, cmyk_profile, outputMode="CMYK", renderingIntent=ImageCms.Intent.PERCEPTUAL
+    )
     assert converted is not None
     values = np.asarray(converted, dtype=np.float64)
     limit = ink_limit / 100 * 255
@@ -69,8 +70,9 @@ def _boxes(c: object, w: float, h: float, bleed: float) -> None:
     c.setBleedBox(whole)  # type: ignore[attr-defined]
 
 
-def raster_deck_pdf(pages: list[tuple[Image.Image, tuple[float, float]]], *, bleed: float, dpi: int,
-                    title: str) -> bytes:
+def raster_deck_pdf(
+    pages: list[tuple[Image.Image, tuple[float, float]]], *, bleed: float, dpi: int, title: str
+) -> bytes:
     """A PDF of raster pages (CMYK images from `to_cmyk`), each exactly its face with bleed,
     with TrimBox and BleedBox."""
     from reportlab.lib.utils import ImageReader
@@ -218,8 +220,12 @@ def dieline_svg(face: PieceDesign, *, bleed: float) -> str:
         shape = f'<polygon points="{corners}" {style}/>'
     else:
         r = face.outline.radius if face.outline.shape == "rounded" else 0.0
-        shape = (f'<rect x="{bleed:.3f}" y="{bleed:.3f}" width="{w:.3f}" height="{h:.3f}" rx="{r:.3f}" '
-                 f'ry="{r:.3f}" {style}/>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw:.3f}mm" height="{ph:.3f}mm" '
-            f'viewBox="0 0 {pw:.3f} {ph:.3f}">\n  <title>{face.file}: die line ({DIE_CUT})</title>\n'
-            f'  {shape}\n</svg>\n')
+        shape = (
+            f'<rect x="{bleed:.3f}" y="{bleed:.3f}" width="{w:.3f}" height="{h:.3f}" rx="{r:.3f}" '
+            f'ry="{r:.3f}" {style}/>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw:.3f}mm" height="{ph:.3f}mm" '
+        f'viewBox="0 0 {pw:.3f} {ph:.3f}">\n  <title>{face.file}: die line ({DIE_CUT})</title>\n'
+        f"  {shape}\n</svg>\n"
+    )

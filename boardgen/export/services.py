@@ -76,17 +76,30 @@ def _service(path: Path) -> Service:
     key = path.stem
     shown = display_path(path)
     if not _KEY.match(key):
-        raise UsageError(f"{shown}: a service's file name is its key for --for: lower-case letters, digits, "
-                         "'-' and '_', at most 40")
+        raise UsageError(
+            f"{shown}: a service's file name is its key for --for: lower-case letters, digits, '-' and '_', at most 40"
+        )
     data, text = read_toml(path)
     validate_with("service", Document(key, shown, data, key_lines(text)))
     table: dict[str, Any] = data["service"]
-    sizes = {name: (str(size["name"]), (int(size["pixels"][0]), int(size["pixels"][1])))
-             for name, size in data.get("sizes", {}).items()}
-    return Service(key, table["name"], sizes, float(table["bleed_mm"]), int(table["dpi"]),
-                   float(table.get("safe_mm", 0.0)), table["faces"], table.get("ink_limit"),
-                   float(table.get("corner_mm", 0.0)), table.get("pdfx", "PDF/X-3:2002"), table.get("url_hint", ""),
-                   shown)
+    sizes = {
+        name: (str(size["name"]), (int(size["pixels"][0]), int(size["pixels"][1])))
+        for name, size in data.get("sizes", {}).items()
+    }
+    return Service(
+        key,
+        table["name"],
+        sizes,
+        float(table["bleed_mm"]),
+        int(table["dpi"]),
+        float(table.get("safe_mm", 0.0)),
+        table["faces"],
+        table.get("ink_limit"),
+        float(table.get("corner_mm", 0.0)),
+        table.get("pdfx", "PDF/X-3:2002"),
+        table.get("url_hint", ""),
+        shown,
+    )
 
 
 @cache
@@ -111,6 +124,8 @@ def service(key: str) -> Service:
 
         close = difflib.get_close_matches(key, list(known), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise UsageError(f"unknown print service {key!r}{hint}; services: {', '.join(known)} "
-                         f"(add one as a TOML file in {user_folder()})")
+        raise UsageError(
+            f"unknown print service {key!r}{hint}; services: {', '.join(known)} "
+            f"(add one as a TOML file in {user_folder()})"
+        )
     return known[key]

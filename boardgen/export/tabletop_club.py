@@ -137,8 +137,9 @@ def pack_files(build: Any) -> dict[str, bytes]:
     theme = build.plan.theme
     images = _Images(theme)
     back_colour = theme.colour("ink")
-    folders = {name: _Folder(name) for name in ("pieces/cube", "tokens/cube", "tokens/cylinder", "pieces/custom",
-                                                 "cards")}
+    folders = {
+        name: _Folder(name) for name in ("pieces/cube", "tokens/cube", "tokens/cylinder", "pieces/custom", "cards")
+    }
     cards = build.catalogue.of_kind("card")
     for piece in build.catalogue:
         w, h = piece.trim
@@ -147,22 +148,36 @@ def pack_files(build: Any) -> dict[str, bytes]:
             continue  # written on (the score pad, on paper); Tabletop Club's own dice
         if piece.kind == "board":
             top = images.face(piece)
-            folders["pieces/cube"].add(f"{name}.png", _png(_cube(top.size, "#f4efe6", top=top)),
-                                       desc=_text(_desc(piece)), scale=_scale(w, h, BOARD_CM),
-                                       mass=_mass(w, h, BOARD_CM))
+            folders["pieces/cube"].add(
+                f"{name}.png",
+                _png(_cube(top.size, "#f4efe6", top=top)),
+                desc=_text(_desc(piece)),
+                scale=_scale(w, h, BOARD_CM),
+                mass=_mass(w, h, BOARD_CM),
+            )
         elif piece.kind == "card":
-            folders["cards"].add(f"{name}.png", _png(images.face(piece)), desc=_text(_desc(piece)),
-                                 scale=_scale(w, h, CARD_CM), mass=_mass(w, h, CARD_CM))
+            folders["cards"].add(
+                f"{name}.png",
+                _png(images.face(piece)),
+                desc=_text(_desc(piece)),
+                scale=_scale(w, h, CARD_CM),
+                mass=_mass(w, h, CARD_CM),
+            )
         elif piece.kind == "block":
             model = block_obj(piece, BLOCK_MM, unit_mm=10.0)
             texture = f"{name}.png"
             folders["pieces/custom"].files[texture] = _png(images.drawing(piece))
-            folders["pieces/custom"].add(f"{name}.obj", model.encode("utf-8"), desc=_text(_desc(piece)),
-                                         mass=_mass(w, h, BLOCK_MM / 10))
+            folders["pieces/custom"].add(
+                f"{name}.obj", model.encode("utf-8"), desc=_text(_desc(piece)), mass=_mass(w, h, BLOCK_MM / 10)
+            )
         elif piece.outline.shape == "circle":
-            folders["tokens/cylinder"].add(f"{name}.png", _png(_cylinder(images.face(piece), None, back_colour)),
-                                           desc=_text(_desc(piece)), scale=_scale(w, h, TOKEN_CM),
-                                           mass=_mass(w, h, TOKEN_CM))
+            folders["tokens/cylinder"].add(
+                f"{name}.png",
+                _png(_cylinder(images.face(piece), None, back_colour)),
+                desc=_text(_desc(piece)),
+                scale=_scale(w, h, TOKEN_CM),
+                mass=_mass(w, h, TOKEN_CM),
+            )
         elif piece.outline.folds:  # a fold-up standee: its two faces between its fold lines
             (_, foot), _ = piece.outline.folds[0]
             (_, middle), _ = piece.outline.folds[1]
@@ -171,14 +186,22 @@ def pack_files(build: Any) -> dict[str, bytes]:
             # The first face is drawn upside down on the sheet: folded, it stands upright.
             front = images.face(piece, (0.0, foot, w, face_h)).rotate(180)
             back = images.face(piece, (0.0, middle, w, top_fold - middle))
-            folders["pieces/cube"].add(f"{name}.png", _png(_cube(front.size, back_colour, front=front, back=back)),
-                                       desc=_text(_desc(piece)), scale=_scale(w, face_h, STANDEE_CM, upright=True),
-                                       mass=_mass(w, face_h, STANDEE_CM))
+            folders["pieces/cube"].add(
+                f"{name}.png",
+                _png(_cube(front.size, back_colour, front=front, back=back)),
+                desc=_text(_desc(piece)),
+                scale=_scale(w, face_h, STANDEE_CM, upright=True),
+                mass=_mass(w, face_h, STANDEE_CM),
+            )
         else:  # a corridor tile, a wand: flat, drawing on top
             top = images.face(piece)
-            folders["tokens/cube"].add(f"{name}.png", _png(_cube(top.size, back_colour, top=top)),
-                                       desc=_text(_desc(piece)), scale=_scale(w, h, TOKEN_CM),
-                                       mass=_mass(w, h, TOKEN_CM))
+            folders["tokens/cube"].add(
+                f"{name}.png",
+                _png(_cube(top.size, back_colour, top=top)),
+                desc=_text(_desc(piece)),
+                scale=_scale(w, h, TOKEN_CM),
+                mass=_mass(w, h, TOKEN_CM),
+            )
     if cards:
         folders["cards"].files["back.png"] = _png(images.face(back_design(cards)))
         folders["cards"].sections.insert(0, ("*", {"back_face": _text("back.png")}))

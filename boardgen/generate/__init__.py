@@ -39,9 +39,13 @@ def _classic(size: int, seed: int, layout_id: str) -> str:
 
     data = sliding_generate.generate("classic", size, seed)
     data["game"]["id"] = layout_id
-    return sliding_generate.to_toml(data, header=(
-        f"A {size}x{size} classic board made by `boardgen generate classic --size {size} --seed {seed}`.\n"
-        "How the tiles and treasures scale with the size: see boardgen/generate/sliding.py."))
+    return sliding_generate.to_toml(
+        data,
+        header=(
+            f"A {size}x{size} classic board made by `boardgen generate classic --size {size} --seed {seed}`.\n"
+            "How the tiles and treasures scale with the size: see boardgen/generate/sliding.py."
+        ),
+    )
 
 
 def _master(size: int, seed: int, layout_id: str) -> str:
@@ -50,10 +54,14 @@ def _master(size: int, seed: int, layout_id: str) -> str:
 
     data = master_generate.generate(size, seed)
     data["game"]["id"] = layout_id
-    return sliding_generate.to_toml(data, header=(
-        f"A {size}x{size} Labyrinthe Master board made by `boardgen generate master --size {size} --seed {seed}`.\n"
-        + "\n".join(textwrap.wrap("How it scales: " + master_generate.how_it_scales(), 92))
-        + "\nThe details are at the top of boardgen/generate/master.py."))
+    return sliding_generate.to_toml(
+        data,
+        header=(
+            f"A {size}x{size} Labyrinthe Master board made by `boardgen generate master --size {size} --seed {seed}`.\n"
+            + "\n".join(textwrap.wrap("How it scales: " + master_generate.how_it_scales(), 92))
+            + "\nThe details are at the top of boardgen/generate/master.py."
+        ),
+    )
 
 
 def _minos(size: int, seed: int, layout_id: str) -> str:

@@ -51,8 +51,7 @@ def corner_origins(size: int = SIZE) -> tuple[Cell, Cell, Cell, Cell]:
 def _ring(origin: Cell) -> list[Cell]:
     """The eight outer cells of a 3 x 3 block, clockwise from its top-left cell."""
     r, c = origin
-    return [(r, c), (r, c + 1), (r, c + 2), (r + 1, c + 2), (r + 2, c + 2), (r + 2, c + 1), (r + 2, c),
-            (r + 1, c)]
+    return [(r, c), (r, c + 1), (r, c + 2), (r + 1, c + 2), (r + 2, c + 2), (r + 2, c + 1), (r + 2, c), (r + 1, c)]
 
 
 def peripheral_cells(size: int = SIZE) -> list[Cell]:
@@ -78,8 +77,12 @@ def in_block(cell: Cell, size: int = SIZE) -> bool:
 
 
 def _near(target: Cell, reach: int, size: int) -> frozenset[Cell]:
-    return frozenset((r, c) for r in range(size) for c in range(size)
-                     if not in_block((r, c), size) and abs(r - target[0]) + abs(c - target[1]) <= reach)
+    return frozenset(
+        (r, c)
+        for r in range(size)
+        for c in range(size)
+        if not in_block((r, c), size) and abs(r - target[0]) + abs(c - target[1]) <= reach
+    )
 
 
 def milestones(size: int = SIZE) -> dict[int, frozenset[Cell]]:
@@ -87,8 +90,13 @@ def milestones(size: int = SIZE) -> dict[int, frozenset[Cell]]:
     per = peripheral_cells(size)
     starts = [per[9 * k] for k in range(4)]
     left_edge = frozenset((r, 0) for r in range(BLOCK, size - BLOCK))
-    return {1: left_edge, 3: _near(starts[0], 2, size), 20: _near(starts[1], 2, size),
-            40: _near(starts[2], 2, size), 60: _near(starts[3], 2, size)}
+    return {
+        1: left_edge,
+        3: _near(starts[0], 2, size),
+        20: _near(starts[1], 2, size),
+        40: _near(starts[2], 2, size),
+        60: _near(starts[3], 2, size),
+    }
 
 
 class _Search:
@@ -105,8 +113,7 @@ class _Search:
 
     def is_free(self, cell: Cell) -> bool:
         r, c = cell
-        return (0 <= r < self.size and 0 <= c < self.size and cell not in self.used
-                and not in_block(cell, self.size))
+        return 0 <= r < self.size and 0 <= c < self.size and cell not in self.used and not in_block(cell, self.size)
 
     def run(self) -> dict[int, Cell] | None:
         centre = (self.size // 2, self.size // 2)
@@ -150,9 +157,12 @@ class _Search:
             if low >= field:
                 continue
             steps = field - low
-            if not any(abs(t[0] - cell[0]) + abs(t[1] - cell[1]) <= steps
-                       and (abs(t[0] - cell[0]) + abs(t[1] - cell[1])) % 2 == steps % 2
-                       and t not in self.used for t in region):
+            if not any(
+                abs(t[0] - cell[0]) + abs(t[1] - cell[1]) <= steps
+                and (abs(t[0] - cell[0]) + abs(t[1] - cell[1])) % 2 == steps % 2
+                and t not in self.used
+                for t in region
+            ):
                 return False
         return True
 
@@ -180,8 +190,7 @@ class _Search:
 def empty_cells(cells: dict[int, Cell], size: int = SIZE) -> set[Cell]:
     """Cells of the central area that no field uses: the labyrinth's walls."""
     used = set(cells.values())
-    return {(r, c) for r in range(size) for c in range(size)
-            if not in_block((r, c), size) and (r, c) not in used}
+    return {(r, c) for r in range(size) for c in range(size) if not in_block((r, c), size) and (r, c) not in used}
 
 
 def openness(cells: dict[int, Cell], size: int = SIZE) -> tuple[int, int]:
@@ -227,11 +236,19 @@ def generate_cells(seed: int, size: int = SIZE, *, candidates: int = 40) -> dict
 
 SEQUENCES = (
     {"name": {"en": "Origin", "fr": "Origine"}, "colour": "blue", "central": [1, 20], "peripheral": ["I", "IX"]},
-    {"name": {"en": "Science and Philosophy", "fr": "Science et Philosophie"}, "colour": "green",
-     "central": [21, 40], "peripheral": ["X", "XVIII"]},
+    {
+        "name": {"en": "Science and Philosophy", "fr": "Science et Philosophie"},
+        "colour": "green",
+        "central": [21, 40],
+        "peripheral": ["X", "XVIII"],
+    },
     {"name": {"en": "Art", "fr": "Art"}, "colour": "red", "central": [41, 60], "peripheral": ["XIX", "XXVII"]},
-    {"name": {"en": "Mythology", "fr": "Mythologie"}, "colour": "yellow", "central": [61, 82],
-     "peripheral": ["XXVIII", "XXXVI"]},
+    {
+        "name": {"en": "Mythology", "fr": "Mythologie"},
+        "colour": "yellow",
+        "central": [61, 82],
+        "peripheral": ["XXVIII", "XXXVI"],
+    },
 )
 
 NAMES = {
@@ -251,10 +268,17 @@ NAMES = {
 }
 
 
-def _card(id: str, sequence: int, title: tuple[str, str], text: tuple[str, str], effect: dict[str, Any],
-          count: int = 2) -> dict[str, Any]:
-    return {"id": id, "sequence": sequence, "count": count, "title": {"en": title[0], "fr": title[1]},
-            "text": {"en": text[0], "fr": text[1]}, "effect": effect}
+def _card(
+    id: str, sequence: int, title: tuple[str, str], text: tuple[str, str], effect: dict[str, Any], count: int = 2
+) -> dict[str, Any]:
+    return {
+        "id": id,
+        "sequence": sequence,
+        "count": count,
+        "title": {"en": title[0], "fr": title[1]},
+        "text": {"en": text[0], "fr": text[1]},
+        "effect": effect,
+    }
 
 
 # The event deck: 16 cards in two copies each, four per coloured sequence. French text
@@ -262,65 +286,153 @@ def _card(id: str, sequence: int, title: tuple[str, str], text: tuple[str, str],
 # rules sheet's paragraphs use a plain no-break space there: the PDF layout breaks lines at
 # a narrow one).
 DECK = (
-    _card("first-light", 1, ("First light", "Première lueur"),
-          ("Dawn breaks over the labyrinth. Move forward 3 fields.",
-           "L’aube se lève sur le labyrinthe. Avancez de 3 cases."), {"kind": "advance", "steps": 3}),
-    _card("fire", 1, ("Fire tamed", "Le feu apprivoisé"),
-          ("Its light shows you the way. Roll the dice again.",
-           "Sa lueur vous montre le chemin. Relancez les dés."), {"kind": "roll_again"}),
-    _card("primeval-night", 1, ("Primeval night", "La nuit des origines"),
-          ("You lose your way in the dark. Move back 4 fields.",
-           "Vous vous égarez dans le noir. Reculez de 4 cases."), {"kind": "back", "steps": 4}),
-    _card("long-sleep", 1, ("The long sleep", "Le long sommeil"),
-          ("You doze off by the wall. Miss your next turn.",
-           "Vous vous assoupissez contre le mur. Passez votre prochain tour."),
-          {"kind": "lose_turns", "turns": 1}),
-    _card("eureka", 2, ("Eureka!", "Eurêka\u202f!"),
-          ("A sudden idea lights up the maze. Move forward 6 fields.",
-           "Une idée soudaine éclaire le dédale. Avancez de 6 cases."), {"kind": "advance", "steps": 6}),
-    _card("lever", 2, ("Archimedes’ lever", "Le levier d’Archimède"),
-          ("Give me a place to stand… Change places with the pawn nearest the lair.",
-           "Donnez-moi un point d’appui… Échangez votre place avec celle du pion le plus proche de "
-           "l’antre."), {"kind": "swap_leader"}),
-    _card("tortoise", 2, ("Zeno’s tortoise", "La tortue de Zénon"),
-          ("Will you ever catch it? Move back 2 fields.",
-           "La rattraperez-vous jamais\u202f? Reculez de 2 cases."), {"kind": "back", "steps": 2}),
-    _card("doubt", 2, ("Socratic doubt", "Le doute de Socrate"),
-          ("All you know is that you know nothing. Miss your next turn.",
-           "Vous savez seulement que vous ne savez rien. Passez votre prochain tour."),
-          {"kind": "lose_turns", "turns": 1}),
-    _card("muse", 3, ("The muse", "La muse"),
-          ("Inspiration carries you along. Move forward 5 fields.",
-           "L’inspiration vous porte. Avancez de 5 cases."), {"kind": "advance", "steps": 5}),
-    _card("orpheus", 3, ("Orpheus’ lyre", "La lyre d’Orphée"),
-          ("His song calms the waters and opens the prison: every stuck pawn is freed.",
-           "Son chant calme les eaux et ouvre la prison\u00a0: tous les pions bloqués sont libérés."),
-          {"kind": "free_all"}),
-    _card("sketch", 3, ("Unfinished sketch", "L’esquisse inachevée"),
-          ("Back to the drawing board. Move back 3 fields.",
-           "Il faut reprendre l’ouvrage. Reculez de 3 cases."), {"kind": "back", "steps": 3}),
-    _card("masterpiece", 3, ("Masterpiece", "Le chef-d’œuvre"),
-          ("The crowd cheers you on. Roll the dice again.",
-           "La foule vous acclame. Relancez les dés."), {"kind": "roll_again"}),
-    _card("ariadne", 4, ("Ariadne’s thread", "Le fil d’Ariane"),
-          ("Follow the thread. Move forward 8 fields.",
-           "Suivez le fil. Avancez de 8 cases."), {"kind": "advance", "steps": 8}),
-    _card("icarus", 4, ("Icarus falls", "La chute d’Icare"),
-          ("You flew too close to the sun. Move back 6 fields.",
-           "Vous avez volé trop près du soleil. Reculez de 6 cases."), {"kind": "back", "steps": 6}),
-    _card("sirens", 4, ("The sirens", "Les sirènes"),
-          ("Their song holds you spellbound. Miss your next turn.",
-           "Leur chant vous envoûte. Passez votre prochain tour."), {"kind": "lose_turns", "turns": 1}),
-    _card("pegasus", 4, ("Pegasus", "Pégase"),
-          ("The winged horse sets you down on field 61, ahead of you or behind.",
-           "Le cheval ailé vous dépose sur la case 61, devant vous ou derrière."),
-          {"kind": "goto", "field": "61"}),
+    _card(
+        "first-light",
+        1,
+        ("First light", "Première lueur"),
+        (
+            "Dawn breaks over the labyrinth. Move forward 3 fields.",
+            "L’aube se lève sur le labyrinthe. Avancez de 3 cases.",
+        ),
+        {"kind": "advance", "steps": 3},
+    ),
+    _card(
+        "fire",
+        1,
+        ("Fire tamed", "Le feu apprivoisé"),
+        ("Its light shows you the way. Roll the dice again.", "Sa lueur vous montre le chemin. Relancez les dés."),
+        {"kind": "roll_again"},
+    ),
+    _card(
+        "primeval-night",
+        1,
+        ("Primeval night", "La nuit des origines"),
+        ("You lose your way in the dark. Move back 4 fields.", "Vous vous égarez dans le noir. Reculez de 4 cases."),
+        {"kind": "back", "steps": 4},
+    ),
+    _card(
+        "long-sleep",
+        1,
+        ("The long sleep", "Le long sommeil"),
+        (
+            "You doze off by the wall. Miss your next turn.",
+            "Vous vous assoupissez contre le mur. Passez votre prochain tour.",
+        ),
+        {"kind": "lose_turns", "turns": 1},
+    ),
+    _card(
+        "eureka",
+        2,
+        ("Eureka!", "Eurêka\u202f!"),
+        (
+            "A sudden idea lights up the maze. Move forward 6 fields.",
+            "Une idée soudaine éclaire le dédale. Avancez de 6 cases.",
+        ),
+        {"kind": "advance", "steps": 6},
+    ),
+    _card(
+        "lever",
+        2,
+        ("Archimedes’ lever", "Le levier d’Archimède"),
+        (
+            "Give me a place to stand… Change places with the pawn nearest the lair.",
+            "Donnez-moi un point d’appui… Échangez votre place avec celle du pion le plus proche de l’antre.",
+        ),
+        {"kind": "swap_leader"},
+    ),
+    _card(
+        "tortoise",
+        2,
+        ("Zeno’s tortoise", "La tortue de Zénon"),
+        ("Will you ever catch it? Move back 2 fields.", "La rattraperez-vous jamais\u202f? Reculez de 2 cases."),
+        {"kind": "back", "steps": 2},
+    ),
+    _card(
+        "doubt",
+        2,
+        ("Socratic doubt", "Le doute de Socrate"),
+        (
+            "All you know is that you know nothing. Miss your next turn.",
+            "Vous savez seulement que vous ne savez rien. Passez votre prochain tour.",
+        ),
+        {"kind": "lose_turns", "turns": 1},
+    ),
+    _card(
+        "muse",
+        3,
+        ("The muse", "La muse"),
+        ("Inspiration carries you along. Move forward 5 fields.", "L’inspiration vous porte. Avancez de 5 cases."),
+        {"kind": "advance", "steps": 5},
+    ),
+    _card(
+        "orpheus",
+        3,
+        ("Orpheus’ lyre", "La lyre d’Orphée"),
+        (
+            "His song calms the waters and opens the prison: every stuck pawn is freed.",
+            "Son chant calme les eaux et ouvre la prison\u00a0: tous les pions bloqués sont libérés.",
+        ),
+        {"kind": "free_all"},
+    ),
+    _card(
+        "sketch",
+        3,
+        ("Unfinished sketch", "L’esquisse inachevée"),
+        ("Back to the drawing board. Move back 3 fields.", "Il faut reprendre l’ouvrage. Reculez de 3 cases."),
+        {"kind": "back", "steps": 3},
+    ),
+    _card(
+        "masterpiece",
+        3,
+        ("Masterpiece", "Le chef-d’œuvre"),
+        ("The crowd cheers you on. Roll the dice again.", "La foule vous acclame. Relancez les dés."),
+        {"kind": "roll_again"},
+    ),
+    _card(
+        "ariadne",
+        4,
+        ("Ariadne’s thread", "Le fil d’Ariane"),
+        ("Follow the thread. Move forward 8 fields.", "Suivez le fil. Avancez de 8 cases."),
+        {"kind": "advance", "steps": 8},
+    ),
+    _card(
+        "icarus",
+        4,
+        ("Icarus falls", "La chute d’Icare"),
+        (
+            "You flew too close to the sun. Move back 6 fields.",
+            "Vous avez volé trop près du soleil. Reculez de 6 cases.",
+        ),
+        {"kind": "back", "steps": 6},
+    ),
+    _card(
+        "sirens",
+        4,
+        ("The sirens", "Les sirènes"),
+        (
+            "Their song holds you spellbound. Miss your next turn.",
+            "Leur chant vous envoûte. Passez votre prochain tour.",
+        ),
+        {"kind": "lose_turns", "turns": 1},
+    ),
+    _card(
+        "pegasus",
+        4,
+        ("Pegasus", "Pégase"),
+        (
+            "The winged horse sets you down on field 61, ahead of you or behind.",
+            "Le cheval ailé vous dépose sur la case 61, devant vous ou derrière.",
+        ),
+        {"kind": "goto", "field": "61"},
+    ),
 )
 
 COMMENTS = {
     "board": "A size x size grid of pitch_mm cells plus a border: 330 mm, 2x2 sheets of A4 or Letter.",
-    "race": ("Two dice; the chance that a player finds a pun (self-play only); exact_one_die: an exact "
-             "count may use one die alone."),
+    "race": (
+        "Two dice; the chance that a player finds a pun (self-play only); exact_one_die: an exact "
+        "count may use one die alone."
+    ),
     "fields": "Central fields: number = [row, col]. Consecutive fields share a side; 83 is the centre.",
     "peripheral": "Peripheral fields: Roman numeral = [row, col]; nine per labyrinth, each ending in its centre.",
     "sequences": "The four coloured sequences; peripheral labyrinth k belongs to sequence k.",
@@ -330,7 +442,7 @@ COMMENTS = {
     "names": "Names printed on the board and on the rules sheet.",
     "cards": "Card size and bleed: mini euro cards print 9 to a sheet of A4 or Letter.",
     "deck": "The 32 event cards: each effect is data the rules engine plays.",
-    "playability": "What \"playable\" means for this layout (read by `boardgen validate`).",
+    "playability": 'What "playable" means for this layout (read by `boardgen validate`).',
 }
 
 
@@ -345,26 +457,38 @@ def generate(seed: int) -> dict[str, Any]:
     pitch = round((BOARD_MM - 2 * BORDER_MM) / SIZE, 2)
     return {
         "game": {
-            "id": "grand", "engine": "grand",
+            "id": "grand",
+            "engine": "grand",
             "title": {"en": "The Great Labyrinth", "fr": "Le Grand Labyrinthe"},
-            "tagline": {"en": "From night to light: a race to the Minotaur’s lair",
-                        "fr": "De la nuit à la lumière\u00a0: une course jusqu’à l’antre du Minotaure"},
-            "players": {"min": 2, "max": 4}, "default_seed": 1, "rules": "grand",
+            "tagline": {
+                "en": "From night to light: a race to the Minotaur’s lair",
+                "fr": "De la nuit à la lumière\u00a0: une course jusqu’à l’antre du Minotaure",
+            },
+            "players": {"min": 2, "max": 4},
+            "default_seed": 1,
+            "rules": "grand",
         },
         "board": {"size": SIZE, "pitch_mm": pitch, "border_mm": BORDER_MM, "generator_seed": seed},
         "race": {"dice": 2, "pun_success": 0.5, "exact_one_die": True},
         "fields": {str(n): list(cells[n]) for n in sorted(cells)},
         "peripheral": {roman(k): list(cell) for k, cell in enumerate(peripheral_cells(), 1)},
         "sequences": [dict(s) for s in SEQUENCES],
-        "branches": [{"at": "3", "to": ["4", "I"]}, {"at": "IX", "to": ["X", "21"]},
-                     {"at": "XVIII", "to": ["XIX", "41"]}, {"at": "XXVII", "to": ["XXVIII", "61"]}],
-        "jumps": [{"from": a, "to": b} for a, b in (("20", "X"), ("40", "XIX"), ("60", "XXVIII"),
-                                                   ("XXXVI", "82"))],
+        "branches": [
+            {"at": "3", "to": ["4", "I"]},
+            {"at": "IX", "to": ["X", "21"]},
+            {"at": "XVIII", "to": ["XIX", "41"]},
+            {"at": "XXVII", "to": ["XXVIII", "61"]},
+        ],
+        "jumps": [{"from": a, "to": b} for a, b in (("20", "X"), ("40", "XIX"), ("60", "XXVIII"), ("XXXVI", "82"))],
         "specials": {
             "exact": ["IX", "XVIII", "XXVII", "XXXVI", "83"],
             "cards": ["7", "12", "24", "34", "47", "54", "63", "72", "77"],
-            "puns": ["11", "31", "53"], "drowning": ["29", "30"], "prison": ["74"],
-            "petrified": ["79"], "rebirth": "1", "no_access": ["11", "19", "27"],
+            "puns": ["11", "31", "53"],
+            "drowning": ["29", "30"],
+            "prison": ["74"],
+            "petrified": ["79"],
+            "rebirth": "1",
+            "no_access": ["11", "19", "27"],
         },
         "names": dict(sorted(NAMES.items(), key=lambda kv: _order(kv[0]))),
         "cards": {"size": "mini-euro", "bleed_mm": 3.0},
@@ -375,18 +499,24 @@ def generate(seed: int) -> dict[str, Any]:
 
 def to_toml(data: dict[str, Any]) -> str:
     """Layout data as a commented layout file: one field or card per line or table."""
-    return toml_write.document(data, comments=COMMENTS, header=(
-        "Le Grand Labyrinthe: the race from night to light.",
-        "Written by boardgen.generate.grand; topology and contents only, looks are themes.",
-        'Cells are [row, col], 0-based, row 0 at the top. Fields are named "1".."83" and "I".."XXXVI".',
-    ))
+    return toml_write.document(
+        data,
+        comments=COMMENTS,
+        header=(
+            "Le Grand Labyrinthe: the race from night to light.",
+            "Written by boardgen.generate.grand; topology and contents only, looks are themes.",
+            'Cells are [row, col], 0-based, row 0 at the top. Fields are named "1".."83" and "I".."XXXVI".',
+        ),
+    )
 
 
 def main(seed: int = 2) -> None:  # pragma: no cover - writes the bundled file
     from boardgen.data.loader import layouts_root
+
     (layouts_root() / "games" / "grand.toml").write_text(to_toml(generate(seed)), encoding="utf-8")
 
 
 if __name__ == "__main__":  # pragma: no cover
     import sys
+
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)

@@ -58,8 +58,7 @@ def start_squares(size: int) -> list[tuple[int, int]]:
     return [(low, low), (low, high), (high, low), (high, high)]
 
 
-def token_squares(size: int, starts: Sequence[tuple[int, int]], wanted: float,
-                  most: int) -> list[tuple[int, int]]:
+def token_squares(size: int, starts: Sequence[tuple[int, int]], wanted: float, most: int) -> list[tuple[int, int]]:
     """The token squares: inside the outer ring, never a start, grown from the centre outwards
     a whole symmetry class at a time (a square with its turns and mirrors about the centre, so
     every start, and every pair of starts, sees the same patch), stopping at the count nearest
@@ -74,7 +73,7 @@ def token_squares(size: int, starts: Sequence[tuple[int, int]], wanted: float,
                 orbits.setdefault((dr, dc), []).append((r, c))
     chosen: list[tuple[int, int]] = []
     best: list[tuple[int, int]] = []
-    for (near, far) in sorted(orbits, key=lambda k: (max(k), k[0] ** 2 + k[1] ** 2)):
+    for near, far in sorted(orbits, key=lambda k: (max(k), k[0] ** 2 + k[1] ** 2)):
         if len(chosen) + len(orbits[(near, far)]) > most:
             break
         chosen = chosen + orbits[(near, far)]
@@ -91,8 +90,9 @@ def as_area(squares: Sequence[tuple[int, int]], starts: Sequence[tuple[int, int]
     return [[r0, c0], [r1, c1]] if box == set(squares) else None
 
 
-def objects(source: Mapping[str, Any], pool: Sequence[Mapping[str, Any]], count: int,
-            seed: int) -> list[dict[str, Any]]:
+def objects(
+    source: Mapping[str, Any], pool: Sequence[Mapping[str, Any]], count: int, seed: int
+) -> list[dict[str, Any]]:
     """`count` objects valued 1, 2, ... with the source's last object last, worth LAST_STEP more."""
     own = sorted(source["objects"], key=lambda o: o["value"])
     last = next(o for o in own if o["id"] == source["scoring"]["last_object"])
@@ -125,8 +125,10 @@ def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any
         if (row, col) in start_at:
             entry["start"] = start_at[(row, col)]
         fixed.append(entry)
-    loose = [{"shape": spec["shape"], "count": count}
-             for spec, count in zip(data["tiles"]["loose"], grow.loose_counts(data, size), strict=True)]
+    loose = [
+        {"shape": spec["shape"], "count": count}
+        for spec, count in zip(data["tiles"]["loose"], grow.loose_counts(data, size), strict=True)
+    ]
 
     source_size = int(data["board"]["size"])
     pool = grow.treasure_pool(source)
@@ -141,7 +143,7 @@ def generate(size: int, seed: int, source_name: str = "master") -> dict[str, Any
     diameter = float(data["tokens"].get("diameter_mm", 25.0))
     shrunk = float(round(diameter * board["pitch_mm"] / float(data["board"]["pitch_mm"])))
     area = as_area(squares, starts)
-    out["tokens"] = ({"area": area} if area is not None else {"squares": [list(square) for square in squares]})
+    out["tokens"] = {"area": area} if area is not None else {"squares": [list(square) for square in squares]}
     out["tokens"]["diameter_mm"] = min(diameter, shrunk)
     out["objects"] = objects(data, pool, count, seed)
     recipes = {key: value for key, value in data["recipes"].items() if key != "fixed"}
@@ -166,9 +168,11 @@ def playability(data: Mapping[str, Any], size: int, count: int) -> dict[str, Any
 
 def how_it_scales() -> str:
     """One paragraph for the written file's header (the command's help says the same)."""
-    return ("Fixed tiles on every square with two even coordinates; loose tiles in the master's "
-            "proportions (12 straight : 16 corners : 6 T) for the free squares plus a spare; pawns on the "
-            "four fixed tiles nearest the centre on its diagonals (the corners on 5x5); object tokens on a "
-            "symmetric patch grown from the centre at the master's density (21 on 49 squares), at most 33: "
-            "9/21/33/33/33 for sizes 5/7/9/11/13; valued 1, 2, ... with the mistletoe last, 5 more; one "
-            "recipe card per object; the turn cap and the solver's budget grow with the board.")
+    return (
+        "Fixed tiles on every square with two even coordinates; loose tiles in the master's "
+        "proportions (12 straight : 16 corners : 6 T) for the free squares plus a spare; pawns on the "
+        "four fixed tiles nearest the centre on its diagonals (the corners on 5x5); object tokens on a "
+        "symmetric patch grown from the centre at the master's density (21 on 49 squares), at most 33: "
+        "9/21/33/33/33 for sizes 5/7/9/11/13; valued 1, 2, ... with the mistletoe last, 5 more; one "
+        "recipe card per object; the turn cap and the solver's budget grow with the board."
+    )

@@ -122,17 +122,23 @@ class _Search:
         for low, high, shape in self._open(field):
             steps = field - low
             anchor = cell if high == field else self.cells[high]
-            if not any(self.on_board(t) and t not in self.used
-                       and abs(t[0] - cell[0]) + abs(t[1] - cell[1]) <= steps
-                       for t in ((anchor[0] + dr, anchor[1] + dc) for dr, dc in _offsets(shape))):
+            if not any(
+                self.on_board(t) and t not in self.used and abs(t[0] - cell[0]) + abs(t[1] - cell[1]) <= steps
+                for t in ((anchor[0] + dr, anchor[1] + dc) for dr, dc in _offsets(shape))
+            ):
                 return False
         to_edge = min(cell[0], cell[1], self.size - 1 - cell[0], self.size - 1 - cell[1])
         return to_edge <= field - 1
 
     def _open(self, field: int) -> list[tuple[int, int, frozenset[tuple[int, int]]]]:
         """Constraints whose high end is placed (or being placed) and whose low end is not."""
-        return [(low, high, shape) for high, lows in self.pending.items() if high >= field
-                for low, shape in lows if low < field]
+        return [
+            (low, high, shape)
+            for high, lows in self.pending.items()
+            if high >= field
+            for low, shape in lows
+            if low < field
+        ]
 
     def _has_room(self, field: int, cell: tuple[int, int]) -> bool:
         """The free cells reachable from here can hold fields field-1..1 and reach the edge."""
@@ -189,10 +195,8 @@ def generate(seed: int, size: int = 9) -> dict[str, Any]:
         "jumps": [{"from": a, "to": b} for a, b in ((6, 12), (18, 26), (21, 26), (42, 56))],
         "tunnels": [{"from": 52, "to": 7}, {"from": 59, "to": 47}],
         "lose_turns": [{"field": 13, "turns": 2}, {"field": 52, "turns": 2}],
-        "orbit": {"fields": list(ORBIT),
-                  "name": {"en": "Knight’s Orbit", "fr": "Cercle du cavalier"}},
-        "millstone": {"pairs": [list(p) for p in MILLSTONE],
-                      "name": {"en": "Millstone", "fr": "Meule"}},
+        "orbit": {"fields": list(ORBIT), "name": {"en": "Knight’s Orbit", "fr": "Cercle du cavalier"}},
+        "millstone": {"pairs": [list(p) for p in MILLSTONE], "name": {"en": "Millstone", "fr": "Meule"}},
         "names": {str(n): dict(name) for n, name in NAMES.items()},
         "pieces": {"pawn_height_mm": 24, "pawn_width_mm": 16},
         "playability": dict(PLAYABILITY),
@@ -228,14 +232,18 @@ COMMENTS = {
     "orbit": "The Knight's Orbit: consecutive fields are a chess knight's move apart.",
     "millstone": "Each pair is crossed diagonally: the two fields are diagonal neighbours.",
     "names": "Names printed on the board and on the rules sheet.",
-    "playability": "What \"playable\" means for this layout (read by `boardgen validate`).",
+    "playability": 'What "playable" means for this layout (read by `boardgen validate`).',
 }
 
 
 def to_toml(data: dict[str, Any]) -> str:
     """Write layout data as a commented layout file (field cells one per line)."""
-    return toml_write.document(data, comments=COMMENTS, header=(
-        "The Labyrinth of King Minos: a race to Elysium.",
-        "Written by boardgen.generate.minos; topology and contents only, looks are themes.",
-        "Cells are [row, col], 0-based, row 0 at the top.",
-    ))
+    return toml_write.document(
+        data,
+        comments=COMMENTS,
+        header=(
+            "The Labyrinth of King Minos: a race to Elysium.",
+            "Written by boardgen.generate.minos; topology and contents only, looks are themes.",
+            "Cells are [row, col], 0-based, row 0 at the top.",
+        ),
+    )

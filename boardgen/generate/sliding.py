@@ -142,9 +142,12 @@ def grown_board(data: Mapping[str, Any], size: int, start_squares: Sequence[tupl
     frame = float(board.get("frame_mm", 18))
     pitch = min(float(board["pitch_mm"]), math.floor((MAX_BOARD_MM - 2 * frame) / size))
     starts = sorted(data["board"]["starts"], key=lambda s: (s["at"][0], s["at"][1]))
-    board.update(size=size, pitch_mm=pitch, sliding_lines=list(range(1, size, 2)),
-                 starts=[{"colour": s["colour"], "at": list(at)}
-                         for s, at in zip(starts, start_squares, strict=False)])
+    board.update(
+        size=size,
+        pitch_mm=pitch,
+        sliding_lines=list(range(1, size, 2)),
+        starts=[{"colour": s["colour"], "at": list(at)} for s, at in zip(starts, start_squares, strict=False)],
+    )
     return board
 
 
@@ -181,8 +184,7 @@ def grown_copy(data: Mapping[str, Any], size: int) -> dict[str, Any]:
     out["game"] = dict(data["game"])
     out["game"]["title"] = {lang: f"{text} {size}x{size}" for lang, text in data["game"]["title"].items()}
     if size < SMALL_FOR_FOUR:
-        out["game"]["players"] = {"min": data["game"]["players"]["min"],
-                                  "max": min(3, data["game"]["players"]["max"])}
+        out["game"]["players"] = {"min": data["game"]["players"]["min"], "max": min(3, data["game"]["players"]["max"])}
     return out
 
 

@@ -42,8 +42,16 @@ def _halo(cells: frozenset[Cell]) -> set[Cell]:
     return {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - set(cells)
 
 
-def generate(seed: int, *, size: int = 21, centre: int = 3, corner: int = 2, min_start: int = 3,
-             max_start: int = 8, attempts: int = 5000) -> Generated:
+def generate(
+    seed: int,
+    *,
+    size: int = 21,
+    centre: int = 3,
+    corner: int = 2,
+    min_start: int = 3,
+    max_start: int = 8,
+    attempts: int = 5000,
+) -> Generated:
     """A block set for a `size` board drawn from `seed`; raises ValueError if none fits."""
     rng = random.Random(seed)
     mid = size // 2
@@ -74,8 +82,9 @@ def generate(seed: int, *, size: int = 21, centre: int = 3, corner: int = 2, min
     raise ValueError(f"no block set fits after {attempts} attempts (seed {seed})")
 
 
-def _place(rng: random.Random, names: list[str], size: int, mid: int,
-           forbidden: set[Cell]) -> list[tuple[frozenset[Cell], str]] | None:
+def _place(
+    rng: random.Random, names: list[str], size: int, mid: int, forbidden: set[Cell]
+) -> list[tuple[frozenset[Cell], str]] | None:
     """Each shape somewhere in the top-left quadrant, touching an earlier block, or None."""
     taken: set[Cell] = set(forbidden)
     blocks: set[Cell] = set()
@@ -128,8 +137,11 @@ def _label(placed: list[tuple[frozenset[Cell], str]], size: int) -> tuple[Block,
 
 # The game's names, in every language it has.
 TITLE = {"en": "The Moving Walls Labyrinth", "fr": "Le Jeu du Labyrinthe", "de": "Das Labyrinth der wandernden Mauern"}
-TAGLINE = {"en": "Slide the walls, reach the white centre", "fr": "Déplacez les murs, gagnez le centre blanc",
-           "de": "Verschiebe die Mauern, erreiche die weiße Mitte"}
+TAGLINE = {
+    "en": "Slide the walls, reach the white centre",
+    "fr": "Déplacez les murs, gagnez le centre blanc",
+    "de": "Verschiebe die Mauern, erreiche die weiße Mitte",
+}
 
 
 def _inline(texts: dict[str, str]) -> str:
@@ -204,14 +216,18 @@ min_branching = 20
 
 def to_toml(generated: Generated, *, game_id: str = "walls") -> str:
     """A whole layout file for a generated block set (the bundled walls.toml is one)."""
-    return HEAD.format(seed=generated.seed, id=game_id, title=_inline(TITLE), tagline=_inline(TAGLINE)) \
-        + layout_text(generated)
+    return HEAD.format(seed=generated.seed, id=game_id, title=_inline(TITLE), tagline=_inline(TAGLINE)) + layout_text(
+        generated
+    )
 
 
 def layout_text(generated: Generated) -> str:
     """The [[blocks]] tables of a layout file for a generated set."""
-    lines = [f"# {len(generated.blocks)} blocks written by boardgen.generate.walls, seed {generated.seed}.",
-             "# A<k> turned a quarter clockwise about the centre is B<k>, then C<k>, then D<k>.", ""]
+    lines = [
+        f"# {len(generated.blocks)} blocks written by boardgen.generate.walls, seed {generated.seed}.",
+        "# A<k> turned a quarter clockwise about the centre is B<k>, then C<k>, then D<k>.",
+        "",
+    ]
     for block in generated.blocks:
         cells = ", ".join(f"[{r}, {c}]" for r, c in block.cells)
         lines += ["[[blocks]]", f'id = "{block.id}"', f'shape = "{block.shape}"', f"cells = [{cells}]", ""]

@@ -107,11 +107,21 @@ class Catalogue:
         return sum(p.count for p in self.pieces if not kinds or p.kind in kinds)
 
 
-def designs(kind: str, drawn: Mapping[str, str], *, prefix: str = "", file_prefix: str = "",
-            outline: Outline = RECT, bleed: float = 0.0, names: Mapping[str, str] | None = None,
-            counts: Mapping[str, int] | None = None, back: Back | None = None,
-            lower: bool = False, colours: Mapping[str, str] | None = None,
-            markings: Mapping[str, str] | None = None) -> list[PieceDesign]:
+def designs(
+    kind: str,
+    drawn: Mapping[str, str],
+    *,
+    prefix: str = "",
+    file_prefix: str = "",
+    outline: Outline = RECT,
+    bleed: float = 0.0,
+    names: Mapping[str, str] | None = None,
+    counts: Mapping[str, int] | None = None,
+    back: Back | None = None,
+    lower: bool = False,
+    colours: Mapping[str, str] | None = None,
+    markings: Mapping[str, str] | None = None,
+) -> list[PieceDesign]:
     """The designs of one kind from a kit's drawings {key: svg}: each one's id is ``kind:`` and
     its key less `prefix` (lower-cased with `lower`), its file `file_prefix` + key; `names`,
     `counts`, `colours` and `markings` are by id without the kind (a name defaults to the id,
@@ -123,9 +133,23 @@ def designs(kind: str, drawn: Mapping[str, str], *, prefix: str = "", file_prefi
         size = svg_size(svg)
         if size is None:  # every drawing of a kit is boardgen's own, sized in mm
             raise ValueError(f"the drawing of {kind}:{label} has no size in millimetres")
-        out.append(PieceDesign(f"{kind}:{label}", kind, (names or {}).get(label, f"{kind} {label}"), key,
-                               file_prefix + key, svg, size, outline, bleed, (counts or {}).get(label, 1), back,
-                               (colours or {}).get(label, ""), (markings or {}).get(label, "")))
+        out.append(
+            PieceDesign(
+                f"{kind}:{label}",
+                kind,
+                (names or {}).get(label, f"{kind} {label}"),
+                key,
+                file_prefix + key,
+                svg,
+                size,
+                outline,
+                bleed,
+                (counts or {}).get(label, 1),
+                back,
+                (colours or {}).get(label, ""),
+                (markings or {}).get(label, ""),
+            )
+        )
     return out
 
 
@@ -145,9 +169,14 @@ def board(svg: str) -> PieceDesign:
 DISC = Outline("circle", inset=1.0)  # pieces.disc_svg draws 1 mm round the cut circle
 
 
-def disc_designs(drawn: Mapping[str, str], *, prefix: str, names: Mapping[str, str],
-                 colours: Mapping[str, str] | None = None,
-                 markings: Mapping[str, str] | None = None) -> list[PieceDesign]:
+def disc_designs(
+    drawn: Mapping[str, str],
+    *,
+    prefix: str,
+    names: Mapping[str, str],
+    colours: Mapping[str, str] | None = None,
+    markings: Mapping[str, str] | None = None,
+) -> list[PieceDesign]:
     """Round pawns (``pawn:red-1``) drawn by pieces.disc_svg; their files keep the drawings' keys."""
     return designs("pawn", drawn, prefix=prefix, outline=DISC, names=names, colours=colours, markings=markings)
 
@@ -174,5 +203,14 @@ def back_design(cards: list[PieceDesign]) -> PieceDesign:
     size, outline and bleed, printed once for every card."""
     first = cards[0]
     assert first.back is not None, "every card has a back"
-    return replace(first, id="card-back:1", kind="card-back", name="card back", key="back", file=first.back.file,
-                   svg=first.back.svg, count=sum(card.count for card in cards), back=None)
+    return replace(
+        first,
+        id="card-back:1",
+        kind="card-back",
+        name="card back",
+        key="back",
+        file=first.back.file,
+        svg=first.back.svg,
+        count=sum(card.count for card in cards),
+        back=None,
+    )

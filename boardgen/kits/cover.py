@@ -46,8 +46,7 @@ def _paragraph(text: str) -> list[tuple[str, str]]:
     return [("p", text.replace("&", "&amp;").replace("<", "&lt;"))]
 
 
-def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *,
-                size: float = 3.2) -> float:
+def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float, *, size: float = 3.2) -> float:
     """Short bullet lines from y down; returns the y below the last one."""
     blocks = _bullets(lines)
     height = pdf.measure(blocks, width, size=size) + 2
@@ -57,8 +56,15 @@ def bullet_list(pdf: PdfKit, lines: list[str], x: float, y: float, width: float,
 
 def board_line(lang: str, tiling: Tiling) -> str:
     """The contents line for a tiled board."""
-    return word(lang, "contents_board", sheets=len(tiling.pieces), rows=tiling.rows, cols=tiling.cols,
-                w=tiling.board_w, h=tiling.board_h)
+    return word(
+        lang,
+        "contents_board",
+        sheets=len(tiling.pieces),
+        rows=tiling.rows,
+        cols=tiling.cols,
+        w=tiling.board_w,
+        h=tiling.board_h,
+    )
 
 
 def page_ranges(pages: list[int]) -> str:
@@ -72,8 +78,9 @@ def page_ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling, *,
-               pieces_on_board: bool = False) -> list[str]:
+def print_help(
+    lang: str, options: KitOptions, kinds: list[str], tiling: Tiling, *, pieces_on_board: bool = False
+) -> list[str]:
     """The cover's printing steps: the print plan by stock (options.print_plan; with --split,
     page numbers within each stock's file), then how to cut and join."""
     lines = [word(lang, "print_scale")]
@@ -103,9 +110,19 @@ def print_help(lang: str, options: KitOptions, kinds: list[str], tiling: Tiling,
     return lines
 
 
-def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], summary: Summary,
-               board: Form, tiling: Tiling, options: KitOptions, side: tuple[str, Form, float] | None = None,
-               side_lines: tuple[str, list[str]] | None = None) -> None:
+def cover_page(
+    pdf: PdfKit,
+    *,
+    title: str,
+    tagline: str,
+    contents: list[str],
+    summary: Summary,
+    board: Form,
+    tiling: Tiling,
+    options: KitOptions,
+    side: tuple[str, Form, float] | None = None,
+    side_lines: tuple[str, list[str]] | None = None,
+) -> None:
     """Title, contents, print help, the check's verdict, the assembly map and one side panel:
     a picture (title, form, its size in mm) or a list of lines (title, lines). On paper too
     small for all of it, the print help, the map and the rest of the side panel flow onto
@@ -119,17 +136,25 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
     half = (area.w - 8) / 2
     # The steps name page numbers not known yet: room is measured with the longest numbers a
     # kit can have, and the text is drawn when the PDF is finished.
-    widest = (["cards", "card-backs"] * 2 + ["rules"] * 5 + ["pieces"] * 90 + ["rules"] * 3
-              + ["cards", "card-backs"] * 2)  # two ranges of up to three digits on each line
+    widest = (
+        ["cards", "card-backs"] * 2 + ["rules"] * 5 + ["pieces"] * 90 + ["rules"] * 3 + ["cards", "card-backs"] * 2
+    )  # two ranges of up to three digits on each line
     sample = print_help(lang, options, widest, tiling, pieces_on_board=True)
     # The verdict is a sentence or two (boardgen.checks.words), wrapped; room is measured with
     # a long one, since it is drawn when the check is done.
-    longest = word(lang, "playability_line", summary=word(lang, "verdict_passed", seed=2**63 - 1) + " "
-                   + word(lang, "verdict_length", players="2-8", median="100-999", p90=9999,
-                          minutes="100-999", per_turn="2.5") + " " + word(lang, "verdict_fair"))
+    longest = word(
+        lang,
+        "playability_line",
+        summary=word(lang, "verdict_passed", seed=2**63 - 1)
+        + " "
+        + word(lang, "verdict_length", players="2-8", median="100-999", p90=9999, minutes="100-999", per_turn="2.5")
+        + " "
+        + word(lang, "verdict_fair"),
+    )
     room = pdf.measure(_paragraph(longest), area.w, size=3.2)
-    side_by_side = max(pdf.measure(_bullets(contents), half, size=3.2),
-                       pdf.measure(_bullets(sample), half, size=3.2)) + 2
+    side_by_side = (
+        max(pdf.measure(_bullets(contents), half, size=3.2), pdf.measure(_bullets(sample), half, size=3.2)) + 2
+    )
     wide = y + 2 + side_by_side + 3 + room + 8.0 <= area.bottom
     help_x, help_y, help_w = area.x + half + 8, y + 2, half
 
@@ -192,13 +217,17 @@ def cover_page(pdf: PdfKit, *, title: str, tagline: str, contents: list[str], su
             before = len(rest)
             rest = pdf.flow(rest, Rect(area.x, area.y + 7, area.w, area.h - 7), size=2.8, columns=2, gutter=8)
             if rest and len(rest) >= before:
-                raise UsageError(f"a line of the cover's {heading.lower()} does not fit this paper: "
-                                 "use a larger paper or smaller margins")
+                raise UsageError(
+                    f"a line of the cover's {heading.lower()} does not fit this paper: "
+                    "use a larger paper or smaller margins"
+                )
 
 
 def _too_small(need: float, area: Rect) -> UsageError:
-    return UsageError(f"the cover needs {need:.0f} mm of printable height on a page; this paper and margin "
-                      f"give {area.h:.0f} mm: use a larger paper or smaller margins")
+    return UsageError(
+        f"the cover needs {need:.0f} mm of printable height on a page; this paper and margin "
+        f"give {area.h:.0f} mm: use a larger paper or smaller margins"
+    )
 
 
 def _verdict(pdf: PdfKit, summary: Summary, area: Rect, line_y: float, room: float) -> None:

@@ -24,8 +24,10 @@ def dice_sheet(theme: Theme, options: KitOptions, *, count: int, face_mm: float)
     width, height = pieces.die_net_size(face_mm)
     content = frame.content
     if not (width <= content.w and height <= content.h):
-        raise UsageError(f"a die net of {width:.0f} x {height:.0f} mm does not fit on {options.paper} "
-                         f"with {options.margin:g} mm margins")
+        raise UsageError(
+            f"a die net of {width:.0f} x {height:.0f} mm does not fit on {options.paper} "
+            f"with {options.margin:g} mm margins"
+        )
     svgs = {f"die-{k}": pieces.die_net_svg(face_mm, theme, lang=lang, id=f"die-{k}") for k in range(1, count + 1)}
     pdf = PdfKit(frame, theme, lang, title=word(lang, "dice"), subject=f"boardgen dice sheet, theme {theme.id}")
     pack_pieces(pdf, [dice_block(pdf, die_designs(svgs))], heading=f"{word(lang, 'dice')} ({face_mm:g} mm)")

@@ -59,8 +59,7 @@ def glyph_problems(theme: Any, layout: Any, lang: str, rules: list[tuple[str, st
         wheres = list(dict.fromkeys(w for places in missing.values() for w in places))
         shown = "; ".join(wheres[:4]) + (f" and {len(wheres) - 4} more" if len(wheres) > 4 else "")
         path, dotted, line = theme.doc.where("fonts", role)
-        problems.append(Problem(path, dotted, f"font {family!r} has no glyph for {chars}{more}, used in {shown}",
-                                line))
+        problems.append(Problem(path, dotted, f"font {family!r} has no glyph for {chars}{more}, used in {shown}", line))
     return problems
 
 

@@ -54,11 +54,17 @@ def piece_ids(layout: MasterLayout) -> dict[str, dict[str, str]]:
     """Single pieces by id, as their SVG files are named: recipe cards and tiles by number,
     tokens by object, standees by colour, wands by colour and number."""
     cards = len(layout.fixed_recipes) if layout.fixed_recipes is not None else layout.recipe_cards
-    return {"card": {recipe_id(i): f"recipe card {i + 1}" for i in range(cards)},
-            "tile": sliding.tile_numbers(layout), "pawn": sliding.pawn_ids(layout),
-            "token": {o.id: f"{o.name['en']} ({o.value})" for o in layout.by_value},
-            "wand": {f"{s.colour}-{k}": f"{s.colour} wand {k}" for s in layout.starts[: layout.players[1]]
-                     for k in range(1, layout.wands_per_player + 1)}}
+    return {
+        "card": {recipe_id(i): f"recipe card {i + 1}" for i in range(cards)},
+        "tile": sliding.tile_numbers(layout),
+        "pawn": sliding.pawn_ids(layout),
+        "token": {o.id: f"{o.name['en']} ({o.value})" for o in layout.by_value},
+        "wand": {
+            f"{s.colour}-{k}": f"{s.colour} wand {k}"
+            for s in layout.starts[: layout.players[1]]
+            for k in range(1, layout.wands_per_player + 1)
+        },
+    }
 
 
 def printed_numbers(layout: MasterLayout) -> dict[str, dict[str, str]]:
@@ -73,12 +79,31 @@ def catalogue(layout: MasterLayout, drawings: Drawings) -> Catalogue:
     ids = piece_ids(layout)
     colours, numbers = numbered([s.colour for s in layout.starts[: layout.players[1]]], layout.wands_per_player)
     pad = (single("score-pad", drawings.score_pad, "score pad"),) if drawings.score_pad else ()
-    return Catalogue((board(drawings.board), *sliding.sliding_pieces(layout, drawings, ids),
-                      *designs("token", drawings.tokens, file_prefix="token-", outline=Outline("circle", inset=1.0),
-                               names=ids["token"], markings={o.id: str(o.value) for o in layout.by_value}),
-                      *designs("wand", drawings.wands, prefix="wand-", outline=Outline("rounded", radius=2.0),
-                               names=ids["wand"], colours=colours, markings=numbers),
-                      *sliding.card_designs(layout, drawings, ids), *pad))
+    return Catalogue(
+        (
+            board(drawings.board),
+            *sliding.sliding_pieces(layout, drawings, ids),
+            *designs(
+                "token",
+                drawings.tokens,
+                file_prefix="token-",
+                outline=Outline("circle", inset=1.0),
+                names=ids["token"],
+                markings={o.id: str(o.value) for o in layout.by_value},
+            ),
+            *designs(
+                "wand",
+                drawings.wands,
+                prefix="wand-",
+                outline=Outline("rounded", radius=2.0),
+                names=ids["wand"],
+                colours=colours,
+                markings=numbers,
+            ),
+            *sliding.card_designs(layout, drawings, ids),
+            *pad,
+        )
+    )
 
 
 def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawings:
@@ -92,12 +117,16 @@ def draw(layout: MasterLayout, theme: Theme, start: Setup, lang: str) -> Drawing
         setup=svg.board_svg(layout, theme, lang=lang, deal=start.deal, tokens=on_board),
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         tokens={o.id: svg_master.token_svg(o, layout, theme, lang=lang) for o in layout.by_value},
-        fronts={recipe_id(i): svg_master.recipe_svg(i, card, layout, theme, lang=lang)
-                 for i, card in enumerate(start.recipes)},
+        fronts={
+            recipe_id(i): svg_master.recipe_svg(i, card, layout, theme, lang=lang)
+            for i, card in enumerate(start.recipes)
+        },
         back=svg.card_back_svg(layout, theme, lang=lang),
         wands=wands,
-        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
-               for s in layout.starts[:layout.players[1]]},
+        pawns={
+            s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
+            for s in layout.starts[: layout.players[1]]
+        },
         score_pad=svg_master.score_pad_svg(layout, theme, lang=lang, width=SCORE_PAD_MM[0], height=SCORE_PAD_MM[1]),
     )
 
@@ -106,12 +135,21 @@ def rules_text(layout: MasterLayout, lang: str) -> list[tuple[str, str]]:
     """The rules as the rules pages print them (headings, paragraphs, bullets): also the
     braille and large-print editions' text."""
     values = rule_values(layout, lang)
-    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-            + interpretation_blocks("master", lang, values, layout=layout))
+    return rules_blocks(layout.rules, lang, values, beside=layout.doc.path) + interpretation_blocks(
+        "master", lang, values, layout=layout
+    )
 
 
-def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawings, pieces_: Catalogue,
-              options: KitOptions, *, summary: Summary) -> ImposedPdf:
+def build_pdf(
+    layout: MasterLayout,
+    theme: Theme,
+    start: Setup,
+    drawings: Drawings,
+    pieces_: Catalogue,
+    options: KitOptions,
+    *,
+    summary: Summary,
+) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -120,32 +158,56 @@ def build_pdf(layout: MasterLayout, theme: Theme, start: Setup, drawings: Drawin
         contents = [
             board_line(lang, tiling),
             counted(lang, len(layout.loose), "tiles"),
-            counted(lang, len(drawings.tokens), "tokens")
-            + f" (⌀ {layout.token_diameter_mm:g} mm)",
+            counted(lang, len(drawings.tokens), "tokens") + f" (⌀ {layout.token_diameter_mm:g} mm)",
             counted(lang, len(drawings.fronts), "recipes"),
             counted(lang, len(drawings.wands), "wands"),
             counted(lang, min(len(layout.starts), layout.players[1]), "pawns"),
             word(lang, "score_pad") + ", " + noun(lang, "rules"),
         ]
-        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
-                   board=board, tiling=tiling, options=options,
-                   side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
+        cover_page(
+            pdf,
+            title=layout.title[lang],
+            tagline=layout.tagline[lang],
+            contents=contents,
+            summary=summary,
+            board=board,
+            tiling=tiling,
+            options=options,
+            side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm),
+        )
         # Paper first (cover, rules, score pad), then card.
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
         if drawings.score_pad:  # not in a reprint of other parts
             score_pad_page(pdf, pdf.add_svg_form("Score-pad", drawings.score_pad))
         tokens = items(pdf, pieces_.of_kind("token"), form_prefix="Token-")
         wands = items(pdf, pieces_.of_kind("wand"), form_prefix="Wand-")
-        packer = Packer(pdf, piece_blocks(pdf, pieces_, options) + [
-            Block(noun(lang, "tokens"), tokens, gap=options.gap or 2.0, marks=options.gap > 0,
-                  one=noun_one(lang, "tokens")),
-            Block(noun(lang, "wands"), wands, gap=options.gap or 2.0, turnable=True, one=noun_one(lang, "wands"))])
+        packer = Packer(
+            pdf,
+            piece_blocks(pdf, pieces_, options)
+            + [
+                Block(
+                    noun(lang, "tokens"),
+                    tokens,
+                    gap=options.gap or 2.0,
+                    marks=options.gap > 0,
+                    one=noun_one(lang, "tokens"),
+                ),
+                Block(noun(lang, "wands"), wands, gap=options.gap or 2.0, turnable=True, one=noun_one(lang, "wands")),
+            ],
+        )
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
         card_section(pdf, pieces_.of_kind("card"), options=options, what="recipes")
 
-    return impose(layout, theme, options, drawings, tiling, pages=pages,
-                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
+    return impose(
+        layout,
+        theme,
+        options,
+        drawings,
+        tiling,
+        pages=pages,
+        subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}",
+    )
 
 
 def score_pad_page(pdf: PdfKit, pad: Form) -> None:

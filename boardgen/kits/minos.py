@@ -45,9 +45,13 @@ def catalogue(layout: MinosLayout, drawings: Drawings) -> Catalogue:
     die nets."""
     ids = piece_ids(layout)
     colours, numbers = numbered(COLOURS[: layout.players[1]], layout.pieces_per_player)
-    return Catalogue((board(drawings.board), *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"],
-                                                                colours=colours, markings=numbers),
-                      *die_designs(drawings.dice)))
+    return Catalogue(
+        (
+            board(drawings.board),
+            *disc_designs(drawings.discs, prefix="piece-", names=ids["pawn"], colours=colours, markings=numbers),
+            *die_designs(drawings.dice),
+        )
+    )
 
 
 def setup(layout: MinosLayout, seed: int) -> MinosLayout:
@@ -66,8 +70,9 @@ def draw(layout: MinosLayout, theme: Theme, _setup: MinosLayout, lang: str) -> D
         for k in range(1, layout.pieces_per_player + 1):
             name = f"piece-{colour}-{k}"
             discs[name] = pieces.disc_svg(colour, str(k), diameter, theme, lang=lang, id=name)
-    dice = {f"die-{k}": pieces.die_net_svg(DIE_FACE_MM, theme, lang=lang, id=f"die-{k}")
-            for k in range(1, layout.dice + 1)}
+    dice = {
+        f"die-{k}": pieces.die_net_svg(DIE_FACE_MM, theme, lang=lang, id=f"die-{k}") for k in range(1, layout.dice + 1)
+    }
     return Drawings(board=race.board_svg(layout, theme, lang=lang), discs=discs, dice=dice)
 
 
@@ -78,9 +83,14 @@ EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides
 
 def piece_ids(layout: MinosLayout) -> dict[str, dict[str, str]]:
     """Single pieces by id (kits.reprint): the playing pieces by colour and number, the dice."""
-    return {"pawn": {f"{colour}-{k}": f"{colour} piece {k}" for colour in COLOURS[: layout.players[1]]
-                     for k in range(1, layout.pieces_per_player + 1)},
-            "die": {str(k): "die" for k in range(1, layout.dice + 1)}}
+    return {
+        "pawn": {
+            f"{colour}-{k}": f"{colour} piece {k}"
+            for colour in COLOURS[: layout.players[1]]
+            for k in range(1, layout.pieces_per_player + 1)
+        },
+        "die": {str(k): "die" for k in range(1, layout.dice + 1)},
+    }
 
 
 def seam_cuts(layout: MinosLayout, axis: str, position: float) -> str:
@@ -93,48 +103,81 @@ def seam_cuts(layout: MinosLayout, axis: str, position: float) -> str:
     numbers = [n for n in (layout.field_at(cell) for cell in cells) if n is not None]
     named = [f"{n} {layout.names[n]['en']}" for n in numbers if n in layout.names]
     line = "column" if axis == "x" else "row"
-    return (f"the fields of {line} {k + 1} ({', '.join(map(str, numbers))}"
-            + (f"; named: {', '.join(named)}" if named else "") + ")")
+    return (
+        f"the fields of {line} {k + 1} ({', '.join(map(str, numbers))}"
+        + (f"; named: {', '.join(named)}" if named else "")
+        + ")"
+    )
 
 
 def board_tiling(layout: MinosLayout, options: KitOptions) -> Tiling:
     track = layout.track
-    return tile_board(track.width_mm, track.height_mm, paper(options.paper), options.margin,
-                      style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=race.seam_zones(layout), zones_y=race.seam_zones_y(layout),
-                      describe=lambda axis, s: seam_cuts(layout, axis, s))
+    return tile_board(
+        track.width_mm,
+        track.height_mm,
+        paper(options.paper),
+        options.margin,
+        style=options.joint,
+        overlap=options.overlap,
+        orientation=options.orientation,
+        zones_x=race.seam_zones(layout),
+        zones_y=race.seam_zones_y(layout),
+        describe=lambda axis, s: seam_cuts(layout, axis, s),
+    )
 
 
 def rules_text(layout: MinosLayout, lang: str) -> list[tuple[str, str]]:
     """The rules as the rules pages print them (headings, paragraphs, bullets): also the
     braille and large-print editions' text."""
     values = rule_values(layout, lang)
-    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-            + interpretation_blocks("minos", lang, values, layout=layout))
+    return rules_blocks(layout.rules, lang, values, beside=layout.doc.path) + interpretation_blocks(
+        "minos", lang, values, layout=layout
+    )
 
 
-def build_pdf(layout: MinosLayout, theme: Theme, _setup: MinosLayout, drawings: Drawings, pieces_: Catalogue,
-              options: KitOptions, *, summary: Summary) -> ImposedPdf:
+def build_pdf(
+    layout: MinosLayout,
+    theme: Theme,
+    _setup: MinosLayout,
+    drawings: Drawings,
+    pieces_: Catalogue,
+    options: KitOptions,
+    *,
+    summary: Summary,
+) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
     def pages(pdf: PdfKit, board: Form) -> None:
         contents = [
             board_line(lang, tiling),
-            counted(lang, len(drawings.discs), "pieces")
-            + f" (⌀ {disc_diameter(layout):g} mm)",
+            counted(lang, len(drawings.discs), "pieces") + f" (⌀ {disc_diameter(layout):g} mm)",
             counted(lang, len(drawings.dice), "dice"),
             word(lang, "rules"),
         ]
         legend = [f"{n}: {layout.names[n][lang]}" for n in sorted(layout.names)]
-        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-                   summary=summary, board=board, tiling=tiling, options=options,
-                   side_lines=(word(lang, "special_fields"), legend))
+        cover_page(
+            pdf,
+            title=layout.title[lang],
+            tagline=layout.tagline[lang],
+            contents=contents,
+            summary=summary,
+            board=board,
+            tiling=tiling,
+            options=options,
+            side_lines=(word(lang, "special_fields"), legend),
+        )
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
-        packer = Packer(pdf, [discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
-                              dice_block(pdf, pieces_.of_kind("die"), options.gap)])
+        packer = Packer(
+            pdf,
+            [
+                discs_block(pdf, "pieces", pieces_.of_kind("pawn"), options),
+                dice_block(pdf, pieces_.of_kind("die"), options.gap),
+            ],
+        )
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 
-    return impose(layout, theme, options, drawings, tiling, pages=pages,
-                  subject=f"boardgen kit: {layout.id}, theme {theme.id}")
+    return impose(
+        layout, theme, options, drawings, tiling, pages=pages, subject=f"boardgen kit: {layout.id}, theme {theme.id}"
+    )

@@ -84,9 +84,15 @@ def kind_of(path: Path) -> str | None:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return None
-    for test, name in ((stat.S_ISLNK, "a link"), (stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a file"),
-                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISLNK, "a link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISREG, "a file"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "something other than a file"
@@ -122,8 +128,9 @@ def check_output(folder: Path, entries: list[str]) -> None:
         found = kind_of(path)
         if found is not None and found != ("a folder" if wants_folder else "a file"):
             kind = "a folder" if wants_folder else "a file"
-            raise OutputError(f"cannot write {path}: something other than {kind} is in the way; "
-                              "move it elsewhere and render again")
+            raise OutputError(
+                f"cannot write {path}: something other than {kind} is in the way; move it elsewhere and render again"
+            )
 
 
 @contextmanager
@@ -158,13 +165,16 @@ def interruptible() -> Iterator[Callable[[], None]]:
         for sig, old in previous.items():
             signal.signal(sig, old)
 
+
 def _refuse_link(folder: Path) -> None:
     """A kit folder is replaced whole (staged beside it, then exchanged): one that is a link
     would have the link replaced, not the folder it names, so it is refused."""
     if folder.is_symlink():
         real = Path(os.path.realpath(folder))
-        raise OutputError(f"cannot write the kit into {folder}: it is a link (to {real}); a kit folder is "
-                          f"replaced whole, so give its real place: -o {real.parent}")
+        raise OutputError(
+            f"cannot write the kit into {folder}: it is a link (to {real}); a kit folder is "
+            f"replaced whole, so give its real place: -o {real.parent}"
+        )
 
 
 @contextmanager
@@ -259,8 +269,13 @@ def _link_or_copy(source: Path | str, target: Path | str) -> None:
         shutil.copy2(source, target)
 
 
-def write_kit(folder: Path, files: dict[str, bytes], *, owned: tuple[str, ...] = KIT_FOLDERS,
-              before_swap: Callable[[], None] | None = None) -> list[Path]:
+def write_kit(
+    folder: Path,
+    files: dict[str, bytes],
+    *,
+    owned: tuple[str, ...] = KIT_FOLDERS,
+    before_swap: Callable[[], None] | None = None,
+) -> list[Path]:
     """Replace the kit in folder by files (relative POSIX paths: 'svg/board.svg', 'x.pdf'),
     all at once. owned: top-level names that belong to the kit, dropped from the old one
     even when the new kit has none. before_swap runs last: it may still cancel everything."""

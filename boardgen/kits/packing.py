@@ -38,22 +38,39 @@ def pieces_fit(pieces: Catalogue, content_w: float, content_h: float, *, paper_n
         what = piece.kind
         need_w = 2 * w if what == "card" and backs == "fold" else w
         if (need_w > content_w + 1e-6 or h > content_h + 1e-6) and what not in misfits:
-            misfits[what] = (f"a {w:.1f} x {h:.1f} mm {what} does not fit the {content_w:.0f} x {content_h:.0f} mm "
-                             f"printable area of {paper_name} paper")
+            misfits[what] = (
+                f"a {w:.1f} x {h:.1f} mm {what} does not fit the {content_w:.0f} x {content_h:.0f} mm "
+                f"printable area of {paper_name} paper"
+            )
     if misfits:
         raise UsageError("; ".join(misfits.values()) + ": use larger paper or smaller margins")
 
 
-def impose(layout: Any, theme: Theme, options: KitOptions, drawings: Any, tiling: Tiling, *, subject: str,
-           pages: Callable[[PdfKit, Form], None]) -> ImposedPdf:
+def impose(
+    layout: Any,
+    theme: Theme,
+    options: KitOptions,
+    drawings: Any,
+    tiling: Tiling,
+    *,
+    subject: str,
+    pages: Callable[[PdfKit, Form], None],
+) -> ImposedPdf:
     """Open the kit's PDF and make the board a form once; then either reprint only the board
     sheets asked for, or lay out the whole kit with `pages(pdf, board)`."""
     lang = options.lang
     sheet = paper(options.paper)
-    pdf = PdfKit(frame_for(sheet, options.margin), theme, lang, title=layout.title[lang],
-                 subject=subject, only=page_kinds(options.only), keep_stock=options.stock,
-                 piece_frame=None if options.piece_margin is None else frame_for(sheet, options.piece_margin),
-                 bleed_under=options.cut_bleed)
+    pdf = PdfKit(
+        frame_for(sheet, options.margin),
+        theme,
+        lang,
+        title=layout.title[lang],
+        subject=subject,
+        only=page_kinds(options.only),
+        keep_stock=options.stock,
+        piece_frame=None if options.piece_margin is None else frame_for(sheet, options.piece_margin),
+        bleed_under=options.cut_bleed,
+    )
     pdf.large_print = options.large_print
     board = pdf.add_svg_form("Board", drawings.board)
     if options.board_sheets is not None:
@@ -75,11 +92,20 @@ def card_section(pdf: PdfKit, cards: Sequence[PieceDesign], *, options: KitOptio
     forms = {card.label: pdf.add_svg_form(f"Card-{card.key}", card.svg) for card in cards}
     back = cards[0].back
     assert back is not None, "every card has a back"
-    pdf.card_sheets([forms[i] for i in ids], pdf.add_svg_form("Card-back", back.svg), bleed=cards[0].bleed,
-                    outline=cards[0].outline, heading=word(pdf.lang, what), back_heading=word(pdf.lang, "card_backs"),
-                    cut=lambda n: word(pdf.lang, "cut_list", pieces=counted(pdf.lang, n, what)),
-                    backs=options.backs, flip=options.flip, back_offset=options.back_offset, ids=ids,
-                    gap=options.gap)
+    pdf.card_sheets(
+        [forms[i] for i in ids],
+        pdf.add_svg_form("Card-back", back.svg),
+        bleed=cards[0].bleed,
+        outline=cards[0].outline,
+        heading=word(pdf.lang, what),
+        back_heading=word(pdf.lang, "card_backs"),
+        cut=lambda n: word(pdf.lang, "cut_list", pieces=counted(pdf.lang, n, what)),
+        backs=options.backs,
+        flip=options.flip,
+        back_offset=options.back_offset,
+        ids=ids,
+        gap=options.gap,
+    )
 
 
 @dataclass(frozen=True)
@@ -135,8 +161,14 @@ class Unit:
         out = []
         for i in range(len(self.items)):
             r, c = divmod(i, self.cols)
-            out.append(Rect(self.x + c * (self.cell_w + self.gap), self.y + r * (self.cell_h + self.gap),
-                            self.cell_w, self.cell_h))
+            out.append(
+                Rect(
+                    self.x + c * (self.cell_w + self.gap),
+                    self.y + r * (self.cell_h + self.gap),
+                    self.cell_w,
+                    self.cell_h,
+                )
+            )
         return out
 
     def ring(self) -> float:
@@ -145,8 +177,12 @@ class Unit:
 
 
 def _fits(inner: Rect, outer: Rect) -> bool:
-    return (inner.x >= outer.x - 1e-6 and inner.y >= outer.y - 1e-6 and inner.right <= outer.right + 1e-6
-            and inner.bottom <= outer.bottom + 1e-6)
+    return (
+        inner.x >= outer.x - 1e-6
+        and inner.y >= outer.y - 1e-6
+        and inner.right <= outer.right + 1e-6
+        and inner.bottom <= outer.bottom + 1e-6
+    )
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:
@@ -166,11 +202,18 @@ class FreeSpace:
             if not _overlaps(f, box):
                 out.append(f)
                 continue
-            parts = [Rect(f.x, f.y, box.x - f.x, f.h), Rect(box.right, f.y, f.right - box.right, f.h),
-                     Rect(f.x, f.y, f.w, box.y - f.y), Rect(f.x, box.bottom, f.w, f.bottom - box.bottom)]
+            parts = [
+                Rect(f.x, f.y, box.x - f.x, f.h),
+                Rect(box.right, f.y, f.right - box.right, f.h),
+                Rect(f.x, f.y, f.w, box.y - f.y),
+                Rect(f.x, box.bottom, f.w, f.bottom - box.bottom),
+            ]
             out += [p for p in parts if p.w > 1e-6 and p.h > 1e-6]
-        self.free = [r for i, r in enumerate(out)
-                     if not any(j != i and _fits(r, o) and (r != o or j < i) for j, o in enumerate(out))]
+        self.free = [
+            r
+            for i, r in enumerate(out)
+            if not any(j != i and _fits(r, o) and (r != o or j < i) for j, o in enumerate(out))
+        ]
 
 
 def _shape(block: Block) -> tuple[float, float]:
@@ -227,11 +270,15 @@ def _plan(area: Rect, blocks: list[Block], fit: str) -> tuple[list[Unit], FreeSp
                 break
             ring = unit.ring()
             cells = unit.cells()
-            box = Rect(unit.x - ring, unit.y - ring, max(c.right for c in cells) - unit.x + 2 * ring,
-                       max(c.bottom for c in cells) - unit.y + 2 * ring)
+            box = Rect(
+                unit.x - ring,
+                unit.y - ring,
+                max(c.right for c in cells) - unit.x + 2 * ring,
+                max(c.bottom for c in cells) - unit.y + 2 * ring,
+            )
             space.take(box)
             units.append(unit)
-            del block.items[:len(unit.items)]
+            del block.items[: len(unit.items)]
     return units, space
 
 
@@ -258,8 +305,18 @@ def _best_unit(space: FreeSpace, block: Block, fit: str) -> Unit | None:
             else:  # bottom-left: the lowest top edge, then the leftmost
                 key = (-count, round(free.y + used_h, 3), free.x)
             if best is None or key < best[0]:
-                unit = Unit(block, tuple(block.items[:count]), cols, rows, cw, ch, free.x + ring, free.y + ring, gap,
-                            90 if turned else 0)
+                unit = Unit(
+                    block,
+                    tuple(block.items[:count]),
+                    cols,
+                    rows,
+                    cw,
+                    ch,
+                    free.x + ring,
+                    free.y + ring,
+                    gap,
+                    90 if turned else 0,
+                )
                 best = (key, unit)
     return None if best is None else best[1]
 
@@ -280,8 +337,9 @@ def cut_list(lang: str, units: list[Unit]) -> str:
     for unit in units:
         counts[unit.block.title] = counts.get(unit.block.title, 0) + len(unit.items)
         ones[unit.block.title] = unit.block.one or unit.block.title
-    listed = ", ".join(word(lang, "count_line", count=n, what=ones[title] if n == 1 else title)
-                       for title, n in counts.items())
+    listed = ", ".join(
+        word(lang, "count_line", count=n, what=ones[title] if n == 1 else title) for title, n in counts.items()
+    )
     return word(lang, "cut_list", pieces=listed)
 
 
@@ -298,9 +356,16 @@ class Packer:
     def __init__(self, pdf: PdfKit, blocks: list[Block]) -> None:
         self.pdf = pdf
         # Pieces of several sizes go largest first: the small ones fill the gaps left.
-        self.blocks = [replace(b, items=list(b.items) if _uniform(b) else
-                               sorted(b.items, key=lambda i: (-max(i.form.w, i.form.h), -i.form.w * i.form.h)))
-                       for b in blocks if b.items]
+        self.blocks = [
+            replace(
+                b,
+                items=list(b.items)
+                if _uniform(b)
+                else sorted(b.items, key=lambda i: (-max(i.form.w, i.form.h), -i.form.w * i.form.h)),
+            )
+            for b in blocks
+            if b.items
+        ]
 
     @property
     def done(self) -> bool:
@@ -316,8 +381,9 @@ class Packer:
             return 0
         if pdf.piece_frame is not pdf.base_frame:
             return 0  # print and cut: pieces go on pages with room for the marks, the board sheets are cut by hand
-        smallest = sorted((b for b in self.blocks if b.under_board and b.items),
-                          key=lambda b: _shape(b)[0] * _shape(b)[1])
+        smallest = sorted(
+            (b for b in self.blocks if b.under_board and b.items), key=lambda b: _shape(b)[0] * _shape(b)[1]
+        )
         # The cut list wraps in a narrow room (its words keep their size): the room it takes is
         # measured on what would go there, once more if it then needs more lines.
         caption = self.CAPTION
@@ -350,9 +416,11 @@ class Packer:
             if not units:
                 first = next(b for b in largest if b.items)
                 form = first.items[0].form
-                raise UsageError(f"a {form.w:.1f} x {form.h:.1f} mm piece ({first.title}) does not fit the "
-                                 f"{room.w:.0f} x {room.h:.0f} mm printable area: use larger paper or smaller "
-                                 "margins")
+                raise UsageError(
+                    f"a {form.w:.1f} x {form.h:.1f} mm piece ({first.title}) does not fit the "
+                    f"{room.w:.0f} x {room.h:.0f} mm printable area: use larger paper or smaller "
+                    "margins"
+                )
             pdf.new_page(f"{heading} — {cut_list(pdf.lang, units)}", kind="pieces")
             self._draw(units, notes, spot, ())
 
@@ -369,8 +437,11 @@ class Packer:
         spot: Rect | None = None
         if notes:
             for free in sorted(space.free, key=lambda r: (r.y, r.x)):
-                height = measure(_note_blocks(notes), free.w - 1.0, size=NOTE_SIZE) + 1.0 \
-                    if free.w >= self.NOTE_MIN_W else math.inf
+                height = (
+                    measure(_note_blocks(notes), free.w - 1.0, size=NOTE_SIZE) + 1.0
+                    if free.w >= self.NOTE_MIN_W
+                    else math.inf
+                )
                 if height <= free.h:
                     spot = Rect(free.x + 0.5, free.y, free.w - 1.0, height)
                     break
@@ -393,8 +464,9 @@ class Packer:
         for unit in units:
             cells = unit.cells()
             for item, cell in zip(unit.items, cells, strict=True):
-                placed = pdf.place_piece(item.form, cell.x, cell.y, piece=item.piece, outline=item.outline,
-                                         rotate=unit.rotate)
+                placed = pdf.place_piece(
+                    item.form, cell.x, cell.y, piece=item.piece, outline=item.outline, rotate=unit.rotate
+                )
                 trims.append(placed.trim)
             if unit.block.marks:
                 marks += mark_segments(cells, shared=unit.gap == 0)
@@ -421,21 +493,29 @@ def pack_pieces(pdf: PdfKit, blocks: list[Block], *, heading: str) -> None:
 def items(pdf: PdfKit, designs: Sequence[PieceDesign], *, form_prefix: str, strip: str = "") -> list[Item]:
     """The catalogue's pieces to pack, each drawn once as a form named `form_prefix` + its key
     (less `strip`), with its id and trim outline."""
-    return [Item(p.id, pdf.add_svg_form(f"{form_prefix}{p.key.removeprefix(strip)}", p.svg), p.outline)
-            for p in designs]
+    return [
+        Item(p.id, pdf.add_svg_form(f"{form_prefix}{p.key.removeprefix(strip)}", p.svg), p.outline) for p in designs
+    ]
 
 
 def discs_block(pdf: PdfKit, title: str, discs: Sequence[PieceDesign], options: KitOptions) -> Block:
     """Round pieces (``pawn:red-1``, drawn by pieces.disc_svg with a 1 mm margin), a few mm apart
     or `--gap` apart with their own crop marks; `title` names them in the cut list (a strings key)."""
     found = items(pdf, discs, form_prefix="Disc-")
-    return Block(noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0,
-                 one=noun_one(pdf.lang, title))
+    return Block(
+        noun(pdf.lang, title), found, gap=options.gap or 3.0, marks=options.gap > 0, one=noun_one(pdf.lang, title)
+    )
 
 
 def dice_block(pdf: PdfKit, dice: Sequence[PieceDesign], gap: float = 0.0) -> Block:
     """Die nets (``die:1``): their cut outline and fold lines, their assembly note; 4 mm apart,
     or `gap` (--gap) if more."""
     found = items(pdf, dice, form_prefix="Die-")
-    return Block(noun(pdf.lang, "dice"), found, gap=max(4.0, gap), turnable=True, note=word(pdf.lang, "dice_note"),
-                 one=noun_one(pdf.lang, "dice"))
+    return Block(
+        noun(pdf.lang, "dice"),
+        found,
+        gap=max(4.0, gap),
+        turnable=True,
+        note=word(pdf.lang, "dice_note"),
+        one=noun_one(pdf.lang, "dice"),
+    )

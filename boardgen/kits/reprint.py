@@ -48,8 +48,10 @@ def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions
         kind, colon, asked = name.partition(":")
         if not colon:
             if name not in known and not (name == "pieces" and any(k != "card" for k in ids)):
-                raise UsageError(f"--only: {layout.id} has no {name}{did_you_mean(name, known)}; "
-                                 f"its parts: {', '.join(known)} (`boardgen show {game}` lists them)")
+                raise UsageError(
+                    f"--only: {layout.id} has no {name}{did_you_mean(name, known)}; "
+                    f"its parts: {', '.join(known)} (`boardgen show {game}` lists them)"
+                )
             spelt.append(name)
             continue
         valid = list(ids.get(kind, {}))
@@ -57,12 +59,16 @@ def resolve(kit: Any, layout: Any, options: KitOptions, game: str) -> KitOptions
         if found is None:
             if not valid:
                 kinds = [f"{k}:ID" for k in ids]
-                raise UsageError(f"--only: {layout.id} has no {PIECES[kind]} to reprint one by one"
-                                 + did_you_mean(f"{kind}:ID", kinds)
-                                 + (f"; single pieces: {', '.join(kinds)}" if ids else ""))
+                raise UsageError(
+                    f"--only: {layout.id} has no {PIECES[kind]} to reprint one by one"
+                    + did_you_mean(f"{kind}:ID", kinds)
+                    + (f"; single pieces: {', '.join(kinds)}" if ids else "")
+                )
             listed = ", ".join(valid[:SHOWN]) + (f" and {len(valid) - SHOWN} more" if len(valid) > SHOWN else "")
-            raise UsageError(f"--only: {layout.id} has no {kind} {asked!r}{did_you_mean(asked, valid)}; "
-                             f"its {kind} ids: {listed} (`boardgen show {game}` lists them)")
+            raise UsageError(
+                f"--only: {layout.id} has no {kind} {asked!r}{did_you_mean(asked, valid)}; "
+                f"its {kind} ids: {listed} (`boardgen show {game}` lists them)"
+            )
         spelt.append(f"{kind}:{found}")
     return dataclasses.replace(options, only=tuple(dict.fromkeys(spelt)))
 
@@ -72,19 +78,23 @@ def _by_number(kit: Any, layout: Any, kind: str, asked: str) -> str | None:
     token of value 5); a UsageError if several are."""
     if not asked.isdigit():
         return None
-    found = [piece for piece, number in kit.printed_numbers(layout).get(kind, {}).items()
-             if number.isdigit() and int(number) == int(asked)]
+    found = [
+        piece
+        for piece, number in kit.printed_numbers(layout).get(kind, {}).items()
+        if number.isdigit() and int(number) == int(asked)
+    ]
     if len(found) > 1:
-        raise UsageError(f"--only: {layout.id} prints {asked} on {len(found)} {PIECES[kind]} "
-                         f"({', '.join(found)}): name one by its id, e.g. {kind}:{found[0]}")
+        raise UsageError(
+            f"--only: {layout.id} prints {asked} on {len(found)} {PIECES[kind]} "
+            f"({', '.join(found)}): name one by its id, e.g. {kind}:{found[0]}"
+        )
     return found[0] if found else None
 
 
 def parts_of(kit: Any, ids: dict[str, dict[str, str]]) -> list[str]:
     """The parts a kit with these pieces prints, as --only names them (and `show` lists)."""
     pieces = [PIECES[k] for k in ids if k != "card"]
-    return ["cover", "board", *pieces, *(["cards"] if "card" in ids else []), "rules",
-            *kit.EXTRA_PARTS]
+    return ["cover", "board", *pieces, *(["cards"] if "card" in ids else []), "rules", *kit.EXTRA_PARTS]
 
 
 def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
@@ -101,8 +111,7 @@ def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
         if kind in whole:
             continue
         keep = {piece.lower() for piece in wanted.get(kind, ())}
-        changes[name] = {key: svg for key, svg in fields[name].items()
-                         if key.removeprefix(prefix).lower() in keep}
+        changes[name] = {key: svg for key, svg in fields[name].items() if key.removeprefix(prefix).lower() in keep}
     if "score-pad" not in options.only and hasattr(every, "score_pad"):
         changes["score_pad"] = ""
     selected: DrawingsT = dataclasses.replace(every, **changes)

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
-                      line: int | None = None) -> tuple[str, list[Problem]]:
+def fill_placeholders(
+    text: str, values: Mapping[str, object], *, file: str, line: int | None = None
+) -> tuple[str, list[Problem]]:
     """`text` with every ``{name}`` replaced by ``values[name]``, and a problem for each
     name that `values` does not have (the text keeps it unfilled)."""
     problems: list[Problem] = []
@@ -34,8 +35,7 @@ def fill_placeholders(text: str, values: Mapping[str, object], *, file: str,
         name = match.group(1)
         if name not in values:
             known = ", ".join("{" + k + "}" for k in sorted(values)) or "none"
-            problems.append(Problem(file, "{" + name + "}", f"unknown placeholder; this layout "
-                                    f"fills {known}", line))
+            problems.append(Problem(file, "{" + name + "}", f"unknown placeholder; this layout fills {known}", line))
             return match.group(0)
         return str(values[name])
 
@@ -59,8 +59,9 @@ def read_rules(path: Path, shown: str | None = None) -> str:
     return files.read_text(path, shown, limit=RULES_MAX_BYTES, what="a rules text")
 
 
-def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
-                path: Path | None = None) -> list[tuple[str, str]]:
+def read_blocks(
+    relative: str, values: Mapping[str, object] | None = None, *, path: Path | None = None
+) -> list[tuple[str, str]]:
     """Read layouts/<relative> (or `path`, a file of the user's), a small Markdown text: '# '
     headings, '- ' bullets, other lines paragraphs, ``**bold**``, ``<!-- comments -->`` left out
     (a line of the original being translated prints only with a fallback, see
@@ -76,14 +77,26 @@ def read_blocks(relative: str, values: Mapping[str, object] | None = None, *,
     for number, raw in lines:
         long_word = LONG_WORD.search(raw)
         if long_word is not None:
-            problems.append(Problem(shown, "", f"a word of {len(long_word.group(0)):,} characters; a word of a rules "
-                                    f"text has at most {MAX_WORD_CHARS} (no column is wider): put spaces in it",
-                                    number))
+            problems.append(
+                Problem(
+                    shown,
+                    "",
+                    f"a word of {len(long_word.group(0)):,} characters; a word of a rules "
+                    f"text has at most {MAX_WORD_CHARS} (no column is wider): put spaces in it",
+                    number,
+                )
+            )
             continue
         if len(raw) > MAX_PARAGRAPH_CHARS:
-            problems.append(Problem(shown, "", f"a paragraph of {len(raw):,} characters; a paragraph (one line) of a "
-                                    f"rules text has at most {MAX_PARAGRAPH_CHARS:,}: break it into several lines",
-                                    number))
+            problems.append(
+                Problem(
+                    shown,
+                    "",
+                    f"a paragraph of {len(raw):,} characters; a paragraph (one line) of a "
+                    f"rules text has at most {MAX_PARAGRAPH_CHARS:,}: break it into several lines",
+                    number,
+                )
+            )
             continue
         line, found = fill_placeholders(raw.strip(), values or {}, file=shown, line=number)
         problems += found
@@ -116,7 +129,7 @@ def user_rules_folder() -> Path:
 
 
 def _lang_of(path: Path, name: str) -> str:
-    return path.name[len(name) + 1:-3]
+    return path.name[len(name) + 1 : -3]
 
 
 def own_texts(name: str, beside: str | None) -> list[Path]:
@@ -124,22 +137,32 @@ def own_texts(name: str, beside: str | None) -> list[Path]:
     folder = _own_folder(beside)
     if folder is None or not RULES_NAME.match(name):
         return []
-    return sorted(p for p in folder.glob(f"{name}.*.md")
-                  if languages.LANGUAGE_CODE.match(_lang_of(p, name)) and p.resolve().parent == folder)
+    return sorted(
+        p
+        for p in folder.glob(f"{name}.*.md")
+        if languages.LANGUAGE_CODE.match(_lang_of(p, name)) and p.resolve().parent == folder
+    )
 
 
 def _bundled() -> list[str]:
     """The bundled rules texts' names."""
-    return sorted({p.name.split(".")[0] for p in (layouts_root() / "rules").glob("*.md")
-                   if ".interpretations." not in p.name})
+    return sorted(
+        {p.name.split(".")[0] for p in (layouts_root() / "rules").glob("*.md") if ".interpretations." not in p.name}
+    )
 
 
 def _shared(name: str, lang: str) -> Path | None:
     """<name>.<lang>.md of the user's data folder, else the bundled one, else None."""
     if not RULES_NAME.match(name.removesuffix(".interpretations")):
         return None
-    return next((path for path in (user_rules_folder() / f"{name}.{lang}.md",
-                                   layouts_root() / "rules" / f"{name}.{lang}.md") if path.is_file()), None)
+    return next(
+        (
+            path
+            for path in (user_rules_folder() / f"{name}.{lang}.md", layouts_root() / "rules" / f"{name}.{lang}.md")
+            if path.is_file()
+        ),
+        None,
+    )
 
 
 def rules_file(name: str, lang: str, beside: str | None) -> Path:
@@ -153,15 +176,30 @@ def rules_file(name: str, lang: str, beside: str | None) -> Path:
         if wanted in own:
             return wanted
         have = ", ".join(p.name for p in own)
-        raise DataError([Problem(shown, "game.rules", f"{name}.{lang}.md not found beside the layout "
-                                 f"(in {own[0].parent}); it has {have}")])
+        raise DataError(
+            [
+                Problem(
+                    shown,
+                    "game.rules",
+                    f"{name}.{lang}.md not found beside the layout (in {own[0].parent}); it has {have}",
+                )
+            ]
+        )
     found = _shared(name, lang)
     if found is not None:
         return found
     folder = _own_folder(beside)
     where = f"beside the layout (in {folder}), " if folder is not None else ""
-    raise DataError([Problem(shown, "game.rules", f"no rules text {name}.{lang}.md {where}in {user_rules_folder()} "
-                             f"nor among the bundled ones ({', '.join(_bundled())})")])
+    raise DataError(
+        [
+            Problem(
+                shown,
+                "game.rules",
+                f"no rules text {name}.{lang}.md {where}in {user_rules_folder()} "
+                f"nor among the bundled ones ({', '.join(_bundled())})",
+            )
+        ]
+    )
 
 
 def rules_languages(name: str, beside: str | None) -> list[str]:
@@ -169,13 +207,18 @@ def rules_languages(name: str, beside: str | None) -> list[str]:
     own = own_texts(name, beside)
     if own:
         return languages.order([_lang_of(p, name) for p in own])
-    found = [_lang_of(p, name) for folder in (user_rules_folder(), layouts_root() / "rules")
-             for p in folder.glob(f"{name}.*.md") if ".interpretations." not in p.name]
+    found = [
+        _lang_of(p, name)
+        for folder in (user_rules_folder(), layouts_root() / "rules")
+        for p in folder.glob(f"{name}.*.md")
+        if ".interpretations." not in p.name
+    ]
     return languages.order([code for code in found if languages.LANGUAGE_CODE.match(code)])
 
 
-def rules_blocks(name: str, lang: str, values: Mapping[str, object] | None = None, *,
-                 beside: str | None = None) -> list[tuple[str, str]]:
+def rules_blocks(
+    name: str, lang: str, values: Mapping[str, object] | None = None, *, beside: str | None = None
+) -> list[tuple[str, str]]:
     """The rules text <name>.<lang>.md as blocks (see `read_blocks`), its ``{name}``
     placeholders filled from `values` (a game model's ``rule_values``). A layout of the
     user's (`beside`: its file) may bring its own texts in its folder; otherwise, and for the
@@ -191,8 +234,9 @@ def _blocks(path: Path, values: Mapping[str, object] | None) -> list[tuple[str, 
     return read_blocks("", values, path=path)
 
 
-def notes_file(engine: str, lang: str, *, rules: str | None = None, beside: str | None = None,
-               wanted: bool | None = None) -> Path | None:
+def notes_file(
+    engine: str, lang: str, *, rules: str | None = None, beside: str | None = None, wanted: bool | None = None
+) -> Path | None:
     """Which notes on how boardgen reads the rules go with the rules text used, or None.
 
     With the bundled rules text: its own notes (<rules>.interpretations.<lang>.md, which may
@@ -214,8 +258,9 @@ def notes_file(engine: str, lang: str, *, rules: str | None = None, beside: str 
     return texts_notes or engine_notes
 
 
-def interpretation_blocks(engine: str, lang: str, values: Mapping[str, object] | None = None, *,
-                          layout: GameInfo | None = None) -> list[tuple[str, str]]:
+def interpretation_blocks(
+    engine: str, lang: str, values: Mapping[str, object] | None = None, *, layout: GameInfo | None = None
+) -> list[tuple[str, str]]:
     """The reading of every unclear rule, printed so people play what was checked: the
     heading, then the bullets of the notes `notes_file` picks for the layout's rules text
     (none: nothing), their placeholders filled from `values` like `rules_blocks`."""
@@ -252,8 +297,9 @@ def _by_column(problems: list[Problem], sources: Mapping[str, str], lang: str) -
         column = lang if NAME_OF.get(deck) == field else f"{field}.{lang}"
         lines = [p.line for p in rows if p.line is not None]
         span = f" (lines {min(lines)}-{max(lines)})" if len(lines) > 1 else ""
-        out.append(Problem(sources[deck], deck, f"no {lang!r} text in {len(rows)} cards{span}: fill a column "
-                           f"{column!r}", 1))
+        out.append(
+            Problem(sources[deck], deck, f"no {lang!r} text in {len(rows)} cards{span}: fill a column {column!r}", 1)
+        )
     return out
 
 
@@ -266,8 +312,13 @@ def printable(layout: GameInfo, engine: str) -> list[str]:
     words = set(strings.available())
     wanted = notes_wanted(layout)
     notes = notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=wanted) is not None
-    return [lang for lang in rules_languages(layout.rules, doc.path) if lang in texts and lang in words
-            and (not notes or notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=wanted))]
+    return [
+        lang
+        for lang in rules_languages(layout.rules, doc.path)
+        if lang in texts
+        and lang in words
+        and (not notes or notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=wanted))
+    ]
 
 
 def script_problems(layout: GameInfo, lang: str) -> list[Problem]:
@@ -313,8 +364,10 @@ def untranslated(path: Path) -> list[Problem]:
     if strings.fallback() is not None:
         return []
     _lines, left = translation.rules_lines(read_rules(path, shown_path(path)), fallback=False)
-    return [Problem(shown_path(path), "", f"not translated: {text[:60]!r}; --fallback prints it as it is", number)
-            for number, text in left]
+    return [
+        Problem(shown_path(path), "", f"not translated: {text[:60]!r}; --fallback prints it as it is", number)
+        for number, text in left
+    ]
 
 
 def check_language(layout: GameInfo, engine: str, lang: str) -> None:
@@ -326,13 +379,18 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     can = printable(layout, engine)
     scripts = script_problems(layout, lang)
     if scripts:
-        raise languages.LanguageError(f"--lang {lang}: {doc.path} cannot be printed in {lang!r}"
-                                      f" (it prints in {', '.join(can) or 'no language'}):", scripts)
+        raise languages.LanguageError(
+            f"--lang {lang}: {doc.path} cannot be printed in {lang!r}"
+            f" (it prints in {', '.join(can) or 'no language'}):",
+            scripts,
+        )
     if strings.strings_file(lang) is None:
         places = ", ".join(str(p) for p in strings.search_path(lang))
-        raise UsageError(f"--lang {lang}: {layout.id} prints in {', '.join(can) or 'no language'}; "
-                         f"boardgen has no strings file for {lang!r} (looked for {places}); "
-                         f"`boardgen new language {lang} --from en` writes one to translate")
+        raise UsageError(
+            f"--lang {lang}: {layout.id} prints in {', '.join(can) or 'no language'}; "
+            f"boardgen has no strings file for {lang!r} (looked for {places}); "
+            f"`boardgen new language {lang} --from en` writes one to translate"
+        )
     problems = _by_column(languages.missing(doc.data, lang, doc.lines, doc.path, doc.file_of), doc.sources, lang)
     rules_line = line_of(doc.lines, ("game", "rules"))
     try:
@@ -344,19 +402,28 @@ def check_language(layout: GameInfo, engine: str, lang: str) -> None:
     notes = notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout))
     if notes is not None:
         problems += untranslated(notes)
-    if notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is not None \
-            and notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is None:
-        problems.append(Problem(doc.path, "game.interpretations", f"the notes on the rules have no {lang!r} text "
-                                f"({layout.rules}.interpretations.{lang}.md or {engine}.interpretations.{lang}.md)",
-                                rules_line))
+    if (
+        notes_file(engine, "en", rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is not None
+        and notes_file(engine, lang, rules=layout.rules, beside=doc.path, wanted=notes_wanted(layout)) is None
+    ):
+        problems.append(
+            Problem(
+                doc.path,
+                "game.interpretations",
+                f"the notes on the rules have no {lang!r} text "
+                f"({layout.rules}.interpretations.{lang}.md or {engine}.interpretations.{lang}.md)",
+                rules_line,
+            )
+        )
     if strings.fallback() in (None, lang):
         problems += strings.key_problems(lang, strings.missing_keys(lang))
     if not problems:
         return
     other = f"; it renders with --lang {' or '.join(can)}" if can and lang not in can else ""
     has = languages.languages("game", doc.data)
-    raise languages.LanguageError(f"{doc.path} is in {', '.join(has) or 'no language'}{other}. "
-                                  f"A render in {lang!r} needs:", problems)
+    raise languages.LanguageError(
+        f"{doc.path} is in {', '.join(has) or 'no language'}{other}. A render in {lang!r} needs:", problems
+    )
 
 
 SIZES = (3.4, 3.3, 3.2, 3.1, 3.0, 2.9)  # type sizes the rules may take, largest first (mm)
@@ -407,12 +474,14 @@ def rules_html(title: str, blocks: list[tuple[str, str]], lang: str) -> str:
     bullets lists, large type that scales with the reader's own settings."""
     import html
 
-    out = [f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-           f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-           f"<title>{html.escape(title)}</title>\n"
-           "<style>body{font-family:sans-serif;font-size:1.5rem;line-height:1.5;max-width:40em;margin:auto;"
-           "padding:1em}</style>\n</head>\n<body>\n<main>\n"
-           f"<h1>{html.escape(title)}</h1>\n"]
+    out = [
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        "<style>body{font-family:sans-serif;font-size:1.5rem;line-height:1.5;max-width:40em;margin:auto;"
+        "padding:1em}</style>\n</head>\n<body>\n<main>\n"
+        f"<h1>{html.escape(title)}</h1>\n"
+    ]
     in_list = False
     for kind, text in blocks:  # the blocks' text is already escaped, with <b> its only markup
         if kind == "li" and not in_list:

@@ -46,8 +46,11 @@ EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides
 def piece_ids(layout: SlidingLayout) -> dict[str, dict[str, str]]:
     """Single pieces by id, as their SVG files are named, with what each is: cards by treasure,
     tiles by number, standees by colour."""
-    return {"card": {t.id: t.name["en"] for t in layout.treasures}, "tile": tile_numbers(layout),
-            "pawn": pawn_ids(layout)}
+    return {
+        "card": {t.id: t.name["en"] for t in layout.treasures},
+        "tile": tile_numbers(layout),
+        "pawn": pawn_ids(layout),
+    }
 
 
 def pawn_ids(layout: SlidingLayout) -> dict[str, str]:
@@ -56,8 +59,10 @@ def pawn_ids(layout: SlidingLayout) -> dict[str, str]:
 
 def tile_numbers(layout: SlidingLayout) -> dict[str, str]:
     """Each loose tile's number and its shape, with the treasure it carries."""
-    return {tile.id.removeprefix("tile-"): tile.shape + (f": {tile.treasure}" if tile.treasure else "")
-            for tile in layout.loose}
+    return {
+        tile.id.removeprefix("tile-"): tile.shape + (f": {tile.treasure}" if tile.treasure else "")
+        for tile in layout.loose
+    }
 
 
 def printed_numbers(layout: SlidingLayout) -> dict[str, dict[str, str]]:
@@ -69,22 +74,37 @@ def catalogue(layout: SlidingLayout, drawings: Drawings) -> Catalogue:
     """The board, the loose corridor tiles, the fold-up standees (their fold lines in their
     outline) and the treasure cards with their back."""
     ids = piece_ids(layout)
-    return Catalogue((board(drawings.board), *sliding_pieces(layout, drawings, ids),
-                      *card_designs(layout, drawings, ids)))
+    return Catalogue(
+        (board(drawings.board), *sliding_pieces(layout, drawings, ids), *card_designs(layout, drawings, ids))
+    )
 
 
 def sliding_pieces(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
     """The tiles and standees every sliding kit prints."""
-    standees = [replace(p, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face(p.size))))
-                for p in designs("pawn", drawings.pawns, file_prefix="pawn-", names=ids["pawn"],
-                                   colours={colour: colour for colour in ids["pawn"]})]
+    standees = [
+        replace(p, outline=Outline(folds=pieces.pawn_folds(pieces.pawn_face(p.size))))
+        for p in designs(
+            "pawn",
+            drawings.pawns,
+            file_prefix="pawn-",
+            names=ids["pawn"],
+            colours={colour: colour for colour in ids["pawn"]},
+        )
+    ]
     return [*designs("tile", drawings.tiles, prefix="tile-", names=ids["tile"]), *standees]
 
 
 def card_designs(layout: SlidingLayout, drawings: Drawings, ids: dict[str, dict[str, str]]) -> list[PieceDesign]:
     """The card fronts, each with the deck's back."""
-    return designs("card", drawings.fronts, file_prefix="card-", outline=card_outline(layout.bleed_mm),
-                   bleed=layout.bleed_mm, names=ids["card"], back=Back("card-back", drawings.back))
+    return designs(
+        "card",
+        drawings.fronts,
+        file_prefix="card-",
+        outline=card_outline(layout.bleed_mm),
+        bleed=layout.bleed_mm,
+        names=ids["card"],
+        back=Back("card-back", drawings.back),
+    )
 
 
 def setup(layout: SlidingLayout, seed: int) -> Deal:
@@ -99,8 +119,10 @@ def draw(layout: SlidingLayout, theme: Theme, start: Deal, lang: str) -> Drawing
         tiles={tile.id: svg.tile_svg(tile, layout, theme, lang=lang) for tile in layout.loose},
         fronts={t.id: svg.card_face_svg(t, layout, theme, lang=lang) for t in layout.treasures},
         back=svg.card_back_svg(layout, theme, lang=lang),
-        pawns={s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
-               for s in layout.starts[:layout.players[1]]},  # a board for 2-3 players prints 3 pawns
+        pawns={
+            s.colour: pieces.pawn_svg(s.colour, layout.pawn_size_mm, theme, lang=lang)
+            for s in layout.starts[: layout.players[1]]
+        },  # a board for 2-3 players prints 3 pawns
     )
 
 
@@ -132,21 +154,39 @@ def seam_cuts(layout: SlidingLayout, axis: str, position: float) -> str:
 
 def board_tiling(layout: SlidingLayout, options: KitOptions) -> Tiling:
     zones = seam_zones(layout)
-    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin,
-                      style=options.joint, overlap=options.overlap, orientation=options.orientation,
-                      zones_x=zones, zones_y=zones, describe=lambda axis, s: seam_cuts(layout, axis, s))
+    return tile_board(
+        layout.board_mm,
+        layout.board_mm,
+        paper(options.paper),
+        options.margin,
+        style=options.joint,
+        overlap=options.overlap,
+        orientation=options.orientation,
+        zones_x=zones,
+        zones_y=zones,
+        describe=lambda axis, s: seam_cuts(layout, axis, s),
+    )
 
 
 def rules_text(layout: SlidingLayout, lang: str) -> list[tuple[str, str]]:
     """The rules as the rules pages print them (headings, paragraphs, bullets): also the
     braille and large-print editions' text."""
     values = rule_values(layout, lang)
-    return (rules_blocks(layout.rules, lang, values, beside=layout.doc.path)
-            + interpretation_blocks("sliding", lang, values, layout=layout))
+    return rules_blocks(layout.rules, lang, values, beside=layout.doc.path) + interpretation_blocks(
+        "sliding", lang, values, layout=layout
+    )
 
 
-def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawings, pieces_: Catalogue,
-              options: KitOptions, *, summary: Summary) -> ImposedPdf:
+def build_pdf(
+    layout: SlidingLayout,
+    theme: Theme,
+    start: Deal,
+    drawings: Drawings,
+    pieces_: Catalogue,
+    options: KitOptions,
+    *,
+    summary: Summary,
+) -> ImposedPdf:
     """The kit's PDF and the kind of each page (cover, board, tiles, cards, ...)."""
     lang = options.lang
     tiling = board_tiling(layout, options)
@@ -162,8 +202,15 @@ def build_pdf(layout: SlidingLayout, theme: Theme, start: Deal, drawings: Drawin
         packer.pages(heading=word(lang, "pieces"))
         card_section(pdf, pieces_.of_kind("card"), options=options, what="cards")
 
-    return impose(layout, theme, options, drawings, tiling, pages=pages,
-                  subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}")
+    return impose(
+        layout,
+        theme,
+        options,
+        drawings,
+        tiling,
+        pages=pages,
+        subject=f"boardgen kit: {layout.id}, seed {start.seed}, theme {theme.id}",
+    )
 
 
 def piece_blocks(pdf: PdfKit, pieces_: Catalogue, options: KitOptions) -> list[Block]:
@@ -171,24 +218,45 @@ def piece_blocks(pdf: PdfKit, pieces_: Catalogue, options: KitOptions) -> list[B
     crop marks), then the fold-up standees (``pawn:red``) with their assembly note."""
     lang = pdf.lang
     tiles = items(pdf, pieces_.of_kind("tile"), form_prefix="Tile-")
-    standees = Block(noun(lang, "pawns"), items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"),
-                     gap=max(4.0, options.gap), one=noun_one(lang, "pawns"), turnable=True,
-                     note=word(lang, "standee_note"))
+    standees = Block(
+        noun(lang, "pawns"),
+        items(pdf, pieces_.of_kind("pawn"), form_prefix="Pawn-"),
+        gap=max(4.0, options.gap),
+        one=noun_one(lang, "pawns"),
+        turnable=True,
+        note=word(lang, "standee_note"),
+    )
     return [Block(noun(lang, "tiles"), tiles, gap=options.gap, marks=True, one=noun_one(lang, "tiles")), standees]
 
 
-def cover(pdf: PdfKit, layout: SlidingLayout, tiling: Tiling, board: Form, setup_form: Form, start: Deal, *,
-          summary: Summary, options: KitOptions) -> None:
+def cover(
+    pdf: PdfKit,
+    layout: SlidingLayout,
+    tiling: Tiling,
+    board: Form,
+    setup_form: Form,
+    start: Deal,
+    *,
+    summary: Summary,
+    options: KitOptions,
+) -> None:
     lang = pdf.lang
     contents = [
         board_line(lang, tiling),
-        counted(lang, len(layout.loose), "tiles")
-        + f" ({layout.pitch_mm:.0f} mm)",
+        counted(lang, len(layout.loose), "tiles") + f" ({layout.pitch_mm:.0f} mm)",
         counted(lang, len(layout.treasures), "cards")
         + f" ({layout.card_size_mm[0]:.0f} × {layout.card_size_mm[1]:.0f} mm)",
         counted(lang, min(len(layout.starts), layout.players[1]), "pawns"),
         word(lang, "rules"),
     ]
-    cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents,
-               summary=summary, board=board, tiling=tiling, options=options,
-               side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm))
+    cover_page(
+        pdf,
+        title=layout.title[lang],
+        tagline=layout.tagline[lang],
+        contents=contents,
+        summary=summary,
+        board=board,
+        tiling=tiling,
+        options=options,
+        side=(word(lang, "setup", seed=start.seed), setup_form, layout.board_mm),
+    )

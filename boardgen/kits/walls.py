@@ -29,9 +29,14 @@ EXTRA_PARTS: tuple[str, ...] = ()  # parts printed on pages of their own besides
 
 def piece_ids(layout: WallsLayout) -> dict[str, dict[str, str]]:
     """Single pieces by id (kits.reprint): the wall blocks by label, the pawns by colour and number."""
-    return {"block": {b.id.lower(): f"wall block {b.id}" for b in layout.blocks},
-            "pawn": {f"{colour}-{k}": f"{colour} pawn {k}" for colour in layout.colours
-                     for k in range(1, layout.pawns_per_player + 1)}}
+    return {
+        "block": {b.id.lower(): f"wall block {b.id}" for b in layout.blocks},
+        "pawn": {
+            f"{colour}-{k}": f"{colour} pawn {k}"
+            for colour in layout.colours
+            for k in range(1, layout.pawns_per_player + 1)
+        },
+    }
 
 
 @dataclass
@@ -58,11 +63,17 @@ def catalogue(layout: WallsLayout, drawings: Drawings) -> Catalogue:
     ids = piece_ids(layout)
     colours, numbers = numbered(layout.colours, layout.pawns_per_player)
     outlines = {b.id.lower(): Outline("polygon", points=svg.block_outline(b, layout.pitch_mm)) for b in layout.blocks}
-    blocks = [replace(p, outline=outlines[p.label])
-              for p in designs("block", drawings.blocks, prefix="block-", lower=True, names=ids["block"])]
-    return Catalogue((board(drawings.board), *blocks,
-                      *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"],
-                                   colours=colours, markings=numbers)))
+    blocks = [
+        replace(p, outline=outlines[p.label])
+        for p in designs("block", drawings.blocks, prefix="block-", lower=True, names=ids["block"])
+    ]
+    return Catalogue(
+        (
+            board(drawings.board),
+            *blocks,
+            *disc_designs(drawings.pawns, prefix="pawn-", names=ids["pawn"], colours=colours, markings=numbers),
+        )
+    )
 
 
 def setup(layout: WallsLayout, seed: int) -> WallsLayout:
@@ -86,8 +97,17 @@ def draw(layout: WallsLayout, theme: Theme, _setup: WallsLayout, lang: str) -> D
 
 def board_tiling(layout: WallsLayout, options: KitOptions) -> Tiling:
     zones = svg.seam_zones(layout)
-    return tile_board(layout.board_mm, layout.board_mm, paper(options.paper), options.margin, style=options.joint,
-                      overlap=options.overlap, orientation=options.orientation, zones_x=zones, zones_y=zones)
+    return tile_board(
+        layout.board_mm,
+        layout.board_mm,
+        paper(options.paper),
+        options.margin,
+        style=options.joint,
+        overlap=options.overlap,
+        orientation=options.orientation,
+        zones_x=zones,
+        zones_y=zones,
+    )
 
 
 def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign], gap: float = 0.0) -> Block:
@@ -97,8 +117,15 @@ def wall_blocks(pdf: PdfKit, layout: WallsLayout, blocks: list[PieceDesign], gap
     note = word(pdf.lang, "walls_glue", pitch=f"{layout.pitch_mm:g}")
     # All on sheets of their own (under_board=False): the sheets that are glued onto thick card
     # together, never a few blocks left on the board's sheets.
-    return Block(noun(pdf.lang, "walls_blocks"), found, gap=max(BLOCK_GAP_MM, gap), turnable=True, note=note,
-                 one=noun_one(pdf.lang, "walls_blocks"), under_board=False)
+    return Block(
+        noun(pdf.lang, "walls_blocks"),
+        found,
+        gap=max(BLOCK_GAP_MM, gap),
+        turnable=True,
+        note=note,
+        one=noun_one(pdf.lang, "walls_blocks"),
+        under_board=False,
+    )
 
 
 def rules_text(layout: WallsLayout, lang: str) -> list[tuple[str, str]]:
@@ -107,8 +134,16 @@ def rules_text(layout: WallsLayout, lang: str) -> list[tuple[str, str]]:
     return rules_blocks(layout.rules, lang, rule_values(layout, lang), beside=layout.doc.path)
 
 
-def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: Drawings, pieces_: Catalogue,
-              options: KitOptions, *, summary: Summary) -> ImposedPdf:
+def build_pdf(
+    layout: WallsLayout,
+    theme: Theme,
+    _setup: WallsLayout,
+    drawings: Drawings,
+    pieces_: Catalogue,
+    options: KitOptions,
+    *,
+    summary: Summary,
+) -> ImposedPdf:
     lang = options.lang
     tiling = board_tiling(layout, options)
 
@@ -116,20 +151,32 @@ def build_pdf(layout: WallsLayout, theme: Theme, _setup: WallsLayout, drawings: 
         start = pdf.add_svg_form("Start", drawings.setup)
         contents = [
             board_line(lang, tiling),
-            counted(lang, len(layout.blocks), "walls_blocks")
-            + f" ({layout.pitch_mm:g} mm)",
-            counted(lang, len(drawings.pawns), "pawns")
-            + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
+            counted(lang, len(layout.blocks), "walls_blocks") + f" ({layout.pitch_mm:g} mm)",
+            counted(lang, len(drawings.pawns), "pawns") + f" (⌀ {layout.pawn_diameter_mm:g} mm)",
             word(lang, "rules"),
         ]
-        cover_page(pdf, title=layout.title[lang], tagline=layout.tagline[lang], contents=contents, summary=summary,
-                   board=board, tiling=tiling, options=options,
-                   side=(word(lang, "walls_start"), start, layout.board_mm))
+        cover_page(
+            pdf,
+            title=layout.title[lang],
+            tagline=layout.tagline[lang],
+            contents=contents,
+            summary=summary,
+            board=board,
+            tiling=tiling,
+            options=options,
+            side=(word(lang, "walls_start"), start, layout.board_mm),
+        )
         rules_pages(pdf, rules_text(layout, lang), word(lang, "rules"))
-        packer = Packer(pdf, [wall_blocks(pdf, layout, pieces_.of_kind("block"), options.gap),
-                              discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options)])
+        packer = Packer(
+            pdf,
+            [
+                wall_blocks(pdf, layout, pieces_.of_kind("block"), options.gap),
+                discs_block(pdf, "pawns", pieces_.of_kind("pawn"), options),
+            ],
+        )
         pdf.board_sheets(board, tiling, heading=word(lang, "board"), fill=packer.fill)
         packer.pages(heading=word(lang, "pieces"))
 
-    return impose(layout, theme, options, drawings, tiling, pages=pages,
-                  subject=f"boardgen kit: {layout.id}, theme {theme.id}")
+    return impose(
+        layout, theme, options, drawings, tiling, pages=pages, subject=f"boardgen kit: {layout.id}, theme {theme.id}"
+    )

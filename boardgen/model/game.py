@@ -26,8 +26,11 @@ def game_fields(doc: Document) -> dict[str, Any]:
     """GameInfo's fields read from a schema-valid document, as keyword arguments."""
     game = doc.data["game"]
     return {
-        "doc": doc, "id": game["id"], "title": game["title"],
+        "doc": doc,
+        "id": game["id"],
+        "title": game["title"],
         "tagline": game.get("tagline", game["title"]),
         "players": (game["players"]["min"], game["players"]["max"]),
-        "default_seed": game.get("default_seed", 1), "rules": game.get("rules", game["id"]),
+        "default_seed": game.get("default_seed", 1),
+        "rules": game.get("rules", game["id"]),
     }

@@ -19,9 +19,44 @@ from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
 
 # The peripheral fields' numerals, I..XXXVI.
-ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
-         "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII",
-         "XXVIII", "XXIX", "XXX", "XXXI", "XXXII", "XXXIII", "XXXIV", "XXXV", "XXXVI")
+ROMAN = (
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "X",
+    "XI",
+    "XII",
+    "XIII",
+    "XIV",
+    "XV",
+    "XVI",
+    "XVII",
+    "XVIII",
+    "XIX",
+    "XX",
+    "XXI",
+    "XXII",
+    "XXIII",
+    "XXIV",
+    "XXV",
+    "XXVI",
+    "XXVII",
+    "XXVIII",
+    "XXIX",
+    "XXX",
+    "XXXI",
+    "XXXII",
+    "XXXIII",
+    "XXXIV",
+    "XXXV",
+    "XXXVI",
+)
 
 # The playability thresholds a generated layout writes out, and the engine's defaults for a
 # layout that leaves one out.
@@ -44,6 +79,7 @@ PERIPHERAL = 100
 LABYRINTH_FIELDS = 9
 
 Cell = tuple[int, int]
+
 
 @dataclass(frozen=True)
 class Card:
@@ -172,10 +208,16 @@ class GrandLayout(GameInfo):
     def kinds(self, field: int) -> tuple[str, ...]:
         """What a field does, for drawing and for the visit counts."""
         found = []
-        for kind, fields in (("exact", self.exact), ("card", self.card_fields), ("pun", self.puns),
-                             ("drowning", self.drowning), ("prison", self.prison),
-                             ("petrified", self.petrified), ("jump", set(self.jumps)),
-                             ("branch", set(self.branches))):
+        for kind, fields in (
+            ("exact", self.exact),
+            ("card", self.card_fields),
+            ("pun", self.puns),
+            ("drowning", self.drowning),
+            ("prison", self.prison),
+            ("petrified", self.petrified),
+            ("jump", set(self.jumps)),
+            ("branch", set(self.branches)),
+        ):
             if field in fields:
                 found.append(kind)
         if field == 1:
@@ -218,24 +260,42 @@ class GrandLayout(GameInfo):
             if field in self.petrified:
                 # Back to the rebirth field: the track's start (1, the rooster) as drawn, or
                 # any other field the layout names ([specials] rebirth), like a jump.
-                effects.append(race.Effect(race.BACK_TO_START) if self.rebirth == 1
-                               else race.Effect(race.JUMP, to=self.index(self.rebirth)))
+                effects.append(
+                    race.Effect(race.BACK_TO_START)
+                    if self.rebirth == 1
+                    else race.Effect(race.JUMP, to=self.index(self.rebirth))
+                )
             nxt = self.forward(field) or self.moves_on(field)
             back = self.backward(field)
             row, col = self.cells[field]
             shape = race.Shape.square(border + col * pitch, border + row * pitch, pitch)
             colour = self.sequences[self.sequence_of(field)].colour
-            nodes.append(race.Node(self.index(field), label(field), label(field), shape,
-                                   tuple(self.index(n) for n in nxt),
-                                   self.index(back) if back != START else race.OUTSIDE,
-                                   tuple(effects), colour, self.names.get(field)))
+            nodes.append(
+                race.Node(
+                    self.index(field),
+                    label(field),
+                    label(field),
+                    shape,
+                    tuple(self.index(n) for n in nxt),
+                    self.index(back) if back != START else race.OUTSIDE,
+                    tuple(effects),
+                    colour,
+                    self.names.get(field),
+                )
+            )
         return race.TrackGraph(tuple(nodes), self.index(1), self.goal, self.board_mm, self.board_mm)
 
     @property
     def specials(self) -> tuple[int, ...]:
         """Fields whose visits self-play counts."""
-        return tuple(sorted(set(self.card_fields | self.puns | self.drowning | self.prison | self.petrified)
-                            | set(self.jumps) | set(self.branches) | self.exact))
+        return tuple(
+            sorted(
+                set(self.card_fields | self.puns | self.drowning | self.prison | self.petrified)
+                | set(self.jumps)
+                | set(self.branches)
+                | self.exact
+            )
+        )
 
 
 def _index(field: int, goal: int) -> int:
@@ -257,10 +317,15 @@ def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
         return word(lang, "list_sep").join(names[:-1]) + word(lang, last) + names[-1]
 
     return {
-        "cards": len(layout.cards), "pun_percent": f"{layout.pun_success * 100:g}", "goal": label(layout.goal),
-        "rebirth": label(layout.rebirth), "open_fields": listed(layout.card_fields),
-        "pun_fields": listed(layout.puns), "drowning_fields": listed(layout.drowning),
-        "prison_fields": listed(layout.prison), "petrified_fields": listed(layout.petrified),
+        "cards": len(layout.cards),
+        "pun_percent": f"{layout.pun_success * 100:g}",
+        "goal": label(layout.goal),
+        "rebirth": label(layout.rebirth),
+        "open_fields": listed(layout.card_fields),
+        "pun_fields": listed(layout.puns),
+        "drowning_fields": listed(layout.drowning),
+        "prison_fields": listed(layout.prison),
+        "petrified_fields": listed(layout.petrified),
         "stuck_fields": listed(sorted(layout.drowning | layout.prison), "list_or", "field_item"),
     }
 
@@ -281,9 +346,16 @@ def parse_label(text: str) -> int | None:
     return None
 
 
-CARD_SIZES = {"poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
-              "tarot": (69.9, 120.7), "mini-us": (44.5, 63.5), "mini-euro": (44.0, 67.0),
-              "square": (63.5, 63.5), "square-large": (88.9, 88.9)}
+CARD_SIZES = {
+    "poker": (63.5, 88.9),
+    "standard": (63.0, 88.0),
+    "bridge": (57.2, 88.9),
+    "tarot": (69.9, 120.7),
+    "mini-us": (44.5, 63.5),
+    "mini-euro": (44.0, 67.0),
+    "square": (63.5, 63.5),
+    "square-large": (88.9, 88.9),
+}
 
 
 def build(doc: Document) -> GrandLayout:
@@ -298,8 +370,12 @@ def build(doc: Document) -> GrandLayout:
         for key, cell in data.get(table, {}).items():
             number = parse_label(key)
             if number is None or (table == "fields") != (number < PERIPHERAL) or number == START:
-                problems.append(doc.problem((table, key), f"{quote(key)} is not a "
-                                            + ("field number" if table == "fields" else "Roman numeral I..XXXVI")))
+                problems.append(
+                    doc.problem(
+                        (table, key),
+                        f"{quote(key)} is not a " + ("field number" if table == "fields" else "Roman numeral I..XXXVI"),
+                    )
+                )
                 continue
             where = tuple(cell)
             if not (0 <= where[0] < size and 0 <= where[1] < size):
@@ -313,12 +389,20 @@ def build(doc: Document) -> GrandLayout:
     goal = central[-1] if central else 0
     missing = [n for n in range(1, goal + 1) if n not in cells]
     if missing:
-        problems.append(doc.problem(("fields",), f"central fields must run 1..{goal} without gaps; missing "
-                                    + ", ".join(map(str, missing[:8]))))
+        problems.append(
+            doc.problem(
+                ("fields",),
+                f"central fields must run 1..{goal} without gaps; missing " + ", ".join(map(str, missing[:8])),
+            )
+        )
     per = sorted(n - PERIPHERAL for n in cells if n > PERIPHERAL)
     if per and (per != list(range(1, len(per) + 1)) or len(per) % LABYRINTH_FIELDS):
-        problems.append(doc.problem(("peripheral",), f"peripheral fields must run I..{ROMAN[len(per) - 1]} "
-                                    f"without gaps, {LABYRINTH_FIELDS} per labyrinth"))
+        problems.append(
+            doc.problem(
+                ("peripheral",),
+                f"peripheral fields must run I..{ROMAN[len(per) - 1]} without gaps, {LABYRINTH_FIELDS} per labyrinth",
+            )
+        )
 
     def ref(text: str, key: tuple[Any, ...]) -> int | None:
         number = parse_label(text)
@@ -348,8 +432,10 @@ def build(doc: Document) -> GrandLayout:
             jumps[start] = end
     specials = data["specials"]
     exact = refs(specials.get("exact", []), ("specials", "exact"))
-    kinds = {name: refs(specials.get(name, []), ("specials", name))
-             for name in ("cards", "puns", "drowning", "prison", "petrified", "no_access")}
+    kinds = {
+        name: refs(specials.get(name, []), ("specials", name))
+        for name in ("cards", "puns", "drowning", "prison", "petrified", "no_access")
+    }
     rebirth = ref(specials.get("rebirth", "1"), ("specials", "rebirth")) or 1
     if goal and goal not in exact:
         problems.append(doc.problem(("specials", "exact"), f"the centre, field {goal}, must be reached by exact count"))
@@ -364,19 +450,26 @@ def build(doc: Document) -> GrandLayout:
     for i, seq in enumerate(data.get("sequences", [])):
         lo, hi = seq["peripheral"]
         plo, phi = ref(lo, ("sequences", i, "peripheral", 0)), ref(hi, ("sequences", i, "peripheral", 1))
-        sequences.append(Sequence(seq["name"], seq["colour"], (seq["central"][0], seq["central"][1]),
-                                  (plo or 0, phi or 0)))
+        sequences.append(
+            Sequence(seq["name"], seq["colour"], (seq["central"][0], seq["central"][1]), (plo or 0, phi or 0))
+        )
     deck = []
     for i, item in enumerate(data.get("deck", [])):
         raw = item["effect"]
         target = ref(raw["field"], ("deck", i, "effect", "field")) if "field" in raw else None
-        effect = race.CardEffect(raw["kind"], steps=raw.get("steps", 0), turns=raw.get("turns", 0),
-                                 to=0 if target is None else _index(target, goal))
-        missing_keys = [k.replace("to", "field") for k in race.CARD_EFFECTS[raw["kind"]]
-                        if k.replace("to", "field") not in raw]
+        effect = race.CardEffect(
+            raw["kind"],
+            steps=raw.get("steps", 0),
+            turns=raw.get("turns", 0),
+            to=0 if target is None else _index(target, goal),
+        )
+        missing_keys = [
+            k.replace("to", "field") for k in race.CARD_EFFECTS[raw["kind"]] if k.replace("to", "field") not in raw
+        ]
         if missing_keys:
-            problems.append(doc.problem(("deck", i, "effect"), f"a {raw['kind']!r} effect needs "
-                                        + ", ".join(missing_keys)))
+            problems.append(
+                doc.problem(("deck", i, "effect"), f"a {raw['kind']!r} effect needs " + ", ".join(missing_keys))
+            )
         if not 1 <= item["sequence"] <= len(sequences):
             problems.append(doc.problem(("deck", i, "sequence"), f"there is no sequence {item['sequence']}"))
         deck.append(Card(item["id"], item["sequence"], item.get("count", 1), item["title"], item["text"], effect))
@@ -391,13 +484,28 @@ def build(doc: Document) -> GrandLayout:
     if problems:
         raise DataError(problems)
     return GrandLayout(
-        **game_fields(doc), size=size, pitch_mm=float(board["pitch_mm"]),
-        border_mm=float(board.get("border_mm", 0)), pun_success=float(data["race"].get("pun_success", 0.5)),
+        **game_fields(doc),
+        size=size,
+        pitch_mm=float(board["pitch_mm"]),
+        border_mm=float(board.get("border_mm", 0)),
+        pun_success=float(data["race"].get("pun_success", 0.5)),
         exact_one_die=bool(data["race"].get("exact_one_die", False)),
-        cells=cells, sequences=tuple(sequences), branches=branches, jumps=jumps, exact=exact,
-        card_fields=kinds["cards"], puns=kinds["puns"], drowning=kinds["drowning"], prison=kinds["prison"],
-        petrified=kinds["petrified"], rebirth=rebirth, no_access=kinds["no_access"], names=names,
-        card_size_mm=card_size, bleed_mm=float(cards.get("bleed_mm", 3.0)), deck=tuple(deck),
+        cells=cells,
+        sequences=tuple(sequences),
+        branches=branches,
+        jumps=jumps,
+        exact=exact,
+        card_fields=kinds["cards"],
+        puns=kinds["puns"],
+        drowning=kinds["drowning"],
+        prison=kinds["prison"],
+        petrified=kinds["petrified"],
+        rebirth=rebirth,
+        no_access=kinds["no_access"],
+        names=names,
+        card_size_mm=card_size,
+        bleed_mm=float(cards.get("bleed_mm", 3.0)),
+        deck=tuple(deck),
         playability=dict(data.get("playability", {})),
     )
 
@@ -412,21 +520,31 @@ def static_problems(layout: GrandLayout) -> list[str]:
     problems = [message for message, _ in race.track_problems(graph)]
     arrows = {(layout.index(a), layout.index(b)) for a, b in layout.jumps.items()}
     arrows |= {(layout.index(a), layout.index(b)) for a, to in layout.branches.items() for b in to}
-    problems += [f"fields {graph.label(a)} and {graph.label(b)} do not touch"
-                 for a, b in race.touching_pairs(graph) if (a, b) not in arrows]
+    problems += [
+        f"fields {graph.label(a)} and {graph.label(b)} do not touch"
+        for a, b in race.touching_pairs(graph)
+        if (a, b) not in arrows
+    ]
     rolls = range(1, 13) if layout.exact_one_die else range(2, 13)
     for target in sorted(layout.index(f) for f in layout.exact):
-        if not any(walk[-1] == target for origin in (race.OUTSIDE, *graph.indexes) if origin != target
-                   for n in rolls for walk in graph.walks(origin, n)):
+        if not any(
+            walk[-1] == target
+            for origin in (race.OUTSIDE, *graph.indexes)
+            if origin != target
+            for n in rolls
+            for walk in graph.walks(origin, n)
+        ):
             problems.append(f"no roll of two dice reaches field {graph.label(target)} exactly")
     # The corner fields of [specials] no_access lead into no peripheral labyrinth.
     for field in sorted(layout.no_access):
         node = graph.node(layout.index(field))
         into = [n for n in (*node.next, *(e.to for e in node.effects if e.kind == race.JUMP)) if n > layout.goal]
         if into:
-            problems.append(f"field {graph.label(layout.index(field))} leads into the peripheral labyrinth "
-                            f"(to {', '.join(graph.label(n) for n in into)}), but [specials] no_access "
-                            "says it must not")
+            problems.append(
+                f"field {graph.label(layout.index(field))} leads into the peripheral labyrinth "
+                f"(to {', '.join(graph.label(n) for n in into)}), but [specials] no_access "
+                "says it must not"
+            )
     for card in layout.deck:
         if card.effect.kind == race.GOTO and not 1 <= card.effect.to <= len(graph):
             problems.append(f"card {card.id!r} sends pawns to a missing field")

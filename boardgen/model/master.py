@@ -73,8 +73,11 @@ def build(doc: Document) -> MasterLayout:
         if item["id"] in seen:
             problems.append(doc.problem(("objects", i, "id"), f"duplicate object {item['id']!r}"))
         if item["value"] in values:
-            problems.append(doc.problem(("objects", i, "value"),
-                                        f"value {item['value']} is also objects[{values[item['value']]}]'s"))
+            problems.append(
+                doc.problem(
+                    ("objects", i, "value"), f"value {item['value']} is also objects[{values[item['value']]}]'s"
+                )
+            )
         seen[item["id"]] = i
         values[item["value"]] = i
         objects.append(MagicObject(item["id"], item["value"], item["name"], item.get("art", item["id"])))
@@ -104,21 +107,33 @@ def build(doc: Document) -> MasterLayout:
     fixed = None
     if "fixed" in recipes:
         fixed = tuple(tuple(card) for card in recipes["fixed"])
-        problems += [doc.problem(("recipes", "fixed"), message)
-                     for message in recipe_problems(fixed, [o.id for o in objects], recipes)]
+        problems += [
+            doc.problem(("recipes", "fixed"), message)
+            for message in recipe_problems(fixed, [o.id for o in objects], recipes)
+        ]
     elif recipes["cards"] * recipes["per_card"] != len(objects) * recipes["per_object"]:
-        problems.append(doc.problem(("recipes",),
-                                    f"{recipes['cards']} cards x {recipes['per_card']} objects cannot show "
-                                    f"{len(objects)} objects {recipes['per_object']} times each"))
+        problems.append(
+            doc.problem(
+                ("recipes",),
+                f"{recipes['cards']} cards x {recipes['per_card']} objects cannot show "
+                f"{len(objects)} objects {recipes['per_object']} times each",
+            )
+        )
     if problems:
         raise DataError(problems)
     base_values = {f.name: getattr(base, f.name) for f in fields(SlidingLayout)}
     return MasterLayout(
-        **base_values, objects=tuple(objects), token_squares=squares,
+        **base_values,
+        objects=tuple(objects),
+        token_squares=squares,
         token_diameter_mm=float(data["tokens"].get("diameter_mm", 25.0)),
-        recipe_cards=recipes["cards"], per_card=recipes["per_card"], per_object=recipes["per_object"],
-        fixed_recipes=fixed, wands_per_player=data["wands"]["per_player"],
-        recipe_bonus=data["scoring"]["recipe_bonus"], unused_wand=data["scoring"]["unused_wand"],
+        recipe_cards=recipes["cards"],
+        per_card=recipes["per_card"],
+        per_object=recipes["per_object"],
+        fixed_recipes=fixed,
+        wands_per_player=data["wands"]["per_player"],
+        recipe_bonus=data["scoring"]["recipe_bonus"],
+        unused_wand=data["scoring"]["unused_wand"],
         last_object=last,
     )
 
@@ -131,18 +146,26 @@ def rule_values(layout: MasterLayout, lang: str) -> dict[str, object]:
     last = layout.object(layout.last_object)
     name = last.name[lang]
     values = sliding.rule_values(layout, lang)
-    values.update(sliding.spelt_out({
-        "objects": len(layout.objects), "token_squares": len(layout.token_squares),
-        "per_card": layout.per_card, "wands": layout.wands_per_player,
-        "recipe_bonus": layout.recipe_bonus, "unused_wand": layout.unused_wand,
-        "last_value": last.value}, lang))
+    values.update(
+        sliding.spelt_out(
+            {
+                "objects": len(layout.objects),
+                "token_squares": len(layout.token_squares),
+                "per_card": layout.per_card,
+                "wands": layout.wands_per_player,
+                "recipe_bonus": layout.recipe_bonus,
+                "unused_wand": layout.unused_wand,
+                "last_value": last.value,
+            },
+            lang,
+        )
+    )
     # Inside a sentence, lower case first, unless the language keeps its nouns' capitals.
     values["last_object"] = name if strings(lang).get("nouns_capitalised") else name[:1].lower() + name[1:]
     return values
 
 
-def recipe_problems(cards: Sequence[Sequence[str]], object_ids: Sequence[str],
-                    spec: Mapping[str, Any]) -> list[str]:
+def recipe_problems(cards: Sequence[Sequence[str]], object_ids: Sequence[str], spec: Mapping[str, Any]) -> list[str]:
     """Every way a set of recipe cards breaks the design rules."""
     problems = []
     if len(cards) != spec["cards"]:
@@ -193,12 +216,12 @@ def design_recipes(layout: MasterLayout, seed: int) -> tuple[tuple[str, ...], ..
                 raw = rng.block()[::-1]
             j = (raw.pop() * (i + 1)) >> 64  # below_of: rng.below(i + 1), from the block
             slots[i], slots[j] = slots[j], slots[i]
-            if i % per_card == 0 and len(set(slots[i:i + per_card])) != per_card:
+            if i % per_card == 0 and len(set(slots[i : i + per_card])) != per_card:
                 break  # the card from i is settled and shows an object twice
         else:
             if len(set(slots[:per_card])) != per_card:
                 continue
-            cards = tuple(tuple(sorted(slots[i:i + per_card], key=rank.__getitem__)) for i in starts)
+            cards = tuple(tuple(sorted(slots[i : i + per_card], key=rank.__getitem__)) for i in starts)
             if len(set(cards)) == len(cards) and not recipe_problems(cards, by_value, spec):
                 return cards
     raise DataError([layout.doc.problem(("recipes",), f"no recipe cards found in {RECIPE_TRIES} tries")])

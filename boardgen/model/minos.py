@@ -43,9 +43,25 @@ PLAYABILITY_DEFAULTS: dict[str, Any] = {
 }
 
 
-__all__ = ["Link", "MinosLayout", "Field", "build", "geometry_problems", "PLAYABILITY_DEFAULTS", "Cell",
-           "KINDS", "ENTRANCE", "GOAL", "SANCTUARY", "EXACT", "JUMP", "TUNNEL", "LOSE_TURNS", "ORBIT",
-           "MILLSTONE"]
+__all__ = [
+    "Link",
+    "MinosLayout",
+    "Field",
+    "build",
+    "geometry_problems",
+    "PLAYABILITY_DEFAULTS",
+    "Cell",
+    "KINDS",
+    "ENTRANCE",
+    "GOAL",
+    "SANCTUARY",
+    "EXACT",
+    "JUMP",
+    "TUNNEL",
+    "LOSE_TURNS",
+    "ORBIT",
+    "MILLSTONE",
+]
 
 
 @dataclass(frozen=True)
@@ -95,16 +111,19 @@ class MinosLayout(GameInfo):
 
     @property
     def fields(self) -> tuple[Field, ...]:
-        return tuple(Field(n, self.cells[n], self.kinds(n), self.names.get(n))
-                     for n in range(1, self.goal + 1))
+        return tuple(Field(n, self.cells[n], self.kinds(n), self.names.get(n)) for n in range(1, self.goal + 1))
 
     def kinds(self, number: int) -> tuple[str, ...]:
         """Every kind of a field, in the order of KINDS."""
         found = {
-            ENTRANCE: number == self.entrance, GOAL: number == self.goal,
-            SANCTUARY: number in self.sanctuaries, EXACT: number in self.exact,
-            JUMP: number in self.jumps, TUNNEL: number in self.tunnels,
-            LOSE_TURNS: number in self.lose_turns, ORBIT: number in self.orbit,
+            ENTRANCE: number == self.entrance,
+            GOAL: number == self.goal,
+            SANCTUARY: number in self.sanctuaries,
+            EXACT: number in self.exact,
+            JUMP: number in self.jumps,
+            TUNNEL: number in self.tunnels,
+            LOSE_TURNS: number in self.lose_turns,
+            ORBIT: number in self.orbit,
             MILLSTONE: any(number in pair for pair in self.millstone),
         }
         return tuple(kind for kind in KINDS if found[kind])
@@ -124,10 +143,8 @@ class MinosLayout(GameInfo):
         side facing away from field 2."""
         (row, col), (next_row, next_col) = self.cells[1], self.cells[2]
         last = self.size - 1
-        sides = [side for side, on in (("N", row == 0), ("E", col == last),
-                                       ("S", row == last), ("W", col == 0)) if on]
-        away = {"N": next_row > row, "S": next_row < row, "W": next_col > col,
-                "E": next_col < col}
+        sides = [side for side, on in (("N", row == 0), ("E", col == last), ("S", row == last), ("W", col == 0)) if on]
+        away = {"N": next_row > row, "S": next_row < row, "W": next_col > col, "E": next_col < col}
         return next((side for side in sides if away[side]), sides[0] if sides else "S")
 
     def field_at(self, cell: Cell) -> int | None:
@@ -172,10 +189,20 @@ class MinosLayout(GameInfo):
         for n, turns in self.lose_turns.items():
             effects[n].append(Effect(race.LOSE_TURNS, turns=turns))
         goal = self.goal
-        nodes = tuple(Node(n, str(n), str(n), self.cell_shape(self.cells[n]),
-                           (n + 1,) if n < goal else (), n - 1, tuple(effects[n]),
-                           "earth" if n <= goal // 2 else "sky", self.names.get(n))
-                      for n in range(1, goal + 1))
+        nodes = tuple(
+            Node(
+                n,
+                str(n),
+                str(n),
+                self.cell_shape(self.cells[n]),
+                (n + 1,) if n < goal else (),
+                n - 1,
+                tuple(effects[n]),
+                "earth" if n <= goal // 2 else "sky",
+                self.names.get(n),
+            )
+            for n in range(1, goal + 1)
+        )
         return TrackGraph(nodes, self.entrance, goal, self.board_mm, self.board_mm)
 
 
@@ -196,21 +223,23 @@ def build(doc: Document) -> MinosLayout:
         return False
 
     specials = data["specials"]
-    sanctuaries = frozenset(n for i, n in enumerate(specials.get("sanctuaries", []))
-                            if exists(n, ("specials", "sanctuaries", i)))
-    exact = tuple(sorted(n for i, n in enumerate(specials.get("exact", []))
-                         if exists(n, ("specials", "exact", i))))
+    sanctuaries = frozenset(
+        n for i, n in enumerate(specials.get("sanctuaries", [])) if exists(n, ("specials", "sanctuaries", i))
+    )
+    exact = tuple(sorted(n for i, n in enumerate(specials.get("exact", [])) if exists(n, ("specials", "exact", i))))
     if count and count not in exact:
-        problems.append(doc.problem(("specials", "exact"),
-                                    f"the goal, field {count}, must be reached by exact count: "
-                                    f"add it to specials.exact"))
+        problems.append(
+            doc.problem(
+                ("specials", "exact"),
+                f"the goal, field {count}, must be reached by exact count: add it to specials.exact",
+            )
+        )
 
     jumps = _read_links(doc, "jumps", exists, problems)
     tunnels = _read_links(doc, "tunnels", exists, problems)
     for start in sorted(set(jumps) & set(tunnels)):
         index = next(i for i, j in enumerate(data["tunnels"]) if j["from"] == start)
-        problems.append(doc.problem(("tunnels", index, "from"),
-                                    f"field {start} has both a jump and a tunnel"))
+        problems.append(doc.problem(("tunnels", index, "from"), f"field {start} has both a jump and a tunnel"))
 
     lose_turns: dict[int, int] = {}
     for i, item in enumerate(data.get("lose_turns", [])):
@@ -232,9 +261,14 @@ def build(doc: Document) -> MinosLayout:
         elif i and orbit[i - 1] in cells and number in cells:
             before = orbit[i - 1]
             if not _is_knight_move(cells[before], cells[number]):
-                problems.append(doc.problem(key, f"{number} at {list(cells[number])} is not a "
-                                                 f"knight's move from {before} at "
-                                                 f"{list(cells[before])}"))
+                problems.append(
+                    doc.problem(
+                        key,
+                        f"{number} at {list(cells[number])} is not a "
+                        f"knight's move from {before} at "
+                        f"{list(cells[before])}",
+                    )
+                )
 
     millstone: list[tuple[int, int]] = []
     on_stone: set[int] = set()
@@ -246,8 +280,9 @@ def build(doc: Document) -> MinosLayout:
         if a == b or a in on_stone or b in on_stone:
             problems.append(doc.problem(key, f"{[a, b]}: each Millstone field belongs to one pair"))
         elif a in cells and b in cells and not _is_diagonal(cells[a], cells[b]):
-            problems.append(doc.problem(key, f"{a} at {list(cells[a])} and {b} at {list(cells[b])} "
-                                             f"are not diagonal neighbours"))
+            problems.append(
+                doc.problem(key, f"{a} at {list(cells[a])} and {b} at {list(cells[b])} are not diagonal neighbours")
+            )
         on_stone.update((a, b))
         millstone.append((a, b))
 
@@ -256,28 +291,35 @@ def build(doc: Document) -> MinosLayout:
         if exists(int(raw), ("names", raw)):
             names[int(raw)] = name
 
-    _check_roles(doc, count, sanctuaries, exact, jumps, tunnels, lose_turns, orbit, on_stone,
-                 problems)
+    _check_roles(doc, count, sanctuaries, exact, jumps, tunnels, lose_turns, orbit, on_stone, problems)
     _check_forced_loops(doc, jumps, tunnels, problems)
 
     game = data["game"]
     players = (game["players"]["min"], game["players"]["max"])
     if players[0] > players[1]:
-        problems.append(doc.problem(("game", "players"),
-                                    f"min {players[0]} is more than max {players[1]}"))
+        problems.append(doc.problem(("game", "players"), f"min {players[0]} is more than max {players[1]}"))
     race = data["race"]
     if problems:
         raise DataError(problems)
     pieces = data.get("pieces", {})
     return MinosLayout(
-        **game_fields(doc), size=size, pitch_mm=float(board["pitch_mm"]),
+        **game_fields(doc),
+        size=size,
+        pitch_mm=float(board["pitch_mm"]),
         border_mm=float(board.get("border_mm", 0)),
-        pieces_per_player=race["pieces_per_player"], dice=race.get("dice", 2),
-        entry_face=race.get("entry_face", 1), cells=cells, sanctuaries=sanctuaries,
-        exact=exact, jumps=jumps, tunnels=tunnels, lose_turns=lose_turns, orbit=orbit,
-        millstone=tuple(millstone), names=names,
-        pawn_size_mm=(float(pieces.get("pawn_width_mm", 16)),
-                      float(pieces.get("pawn_height_mm", 24))),
+        pieces_per_player=race["pieces_per_player"],
+        dice=race.get("dice", 2),
+        entry_face=race.get("entry_face", 1),
+        cells=cells,
+        sanctuaries=sanctuaries,
+        exact=exact,
+        jumps=jumps,
+        tunnels=tunnels,
+        lose_turns=lose_turns,
+        orbit=orbit,
+        millstone=tuple(millstone),
+        names=names,
+        pawn_size_mm=(float(pieces.get("pawn_width_mm", 16)), float(pieces.get("pawn_height_mm", 24))),
         playability=dict(data.get("playability", {})),
     )
 
@@ -289,8 +331,7 @@ def _read_cells(doc: Document, size: int, problems: list[Problem]) -> dict[int, 
     missing = [n for n in range(1, count + 1) if n not in raw]
     if missing:
         shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
-        problems.append(doc.problem(("fields",), f"fields must run 1..{count} without gaps; "
-                                                 f"missing {shown}"))
+        problems.append(doc.problem(("fields",), f"fields must run 1..{count} without gaps; missing {shown}"))
     cells: dict[int, Cell] = {}
     owner: dict[Cell, int] = {}
     for number in sorted(raw):
@@ -305,16 +346,19 @@ def _read_cells(doc: Document, size: int, problems: list[Problem]) -> dict[int, 
         cells[number] = cell
         before = cells.get(number - 1)
         if before is not None and not _is_side_neighbour(before, cell):
-            problems.append(doc.problem(key, f"{list(cell)} does not share a side with field "
-                                             f"{number - 1} at {list(before)}"))
+            problems.append(
+                doc.problem(key, f"{list(cell)} does not share a side with field {number - 1} at {list(before)}")
+            )
     if 1 in cells and not _is_on_edge(cells[1], size):
-        problems.append(doc.problem(("fields", "1"), f"the entrance {list(cells[1])} is not on "
-                                                     f"the edge of the {size}x{size} board"))
+        problems.append(
+            doc.problem(("fields", "1"), f"the entrance {list(cells[1])} is not on the edge of the {size}x{size} board")
+        )
     return cells
 
 
-def _read_links(doc: Document, table: str, exists: Callable[[int, tuple[Any, ...]], bool],
-                problems: list[Problem]) -> dict[int, int]:
+def _read_links(
+    doc: Document, table: str, exists: Callable[[int, tuple[Any, ...]], bool], problems: list[Problem]
+) -> dict[int, int]:
     out: dict[int, int] = {}
     for i, item in enumerate(doc.data.get(table, [])):
         start, end = item["from"], item["to"]
@@ -325,16 +369,24 @@ def _read_links(doc: Document, table: str, exists: Callable[[int, tuple[Any, ...
         if start == end:
             problems.append(doc.problem((table, i, "to"), f"field {start} leads to itself"))
         elif start in out:
-            problems.append(doc.problem((table, i, "from"),
-                                        f"field {start} already leads to {out[start]}"))
+            problems.append(doc.problem((table, i, "from"), f"field {start} already leads to {out[start]}"))
         else:
             out[start] = end
     return out
 
 
-def _check_roles(doc: Document, count: int, sanctuaries: frozenset[int], exact: tuple[int, ...],
-                 jumps: dict[int, int], tunnels: dict[int, int], lose_turns: dict[int, int],
-                 orbit: tuple[int, ...], on_stone: set[int], problems: list[Problem]) -> None:
+def _check_roles(
+    doc: Document,
+    count: int,
+    sanctuaries: frozenset[int],
+    exact: tuple[int, ...],
+    jumps: dict[int, int],
+    tunnels: dict[int, int],
+    lose_turns: dict[int, int],
+    orbit: tuple[int, ...],
+    on_stone: set[int],
+    problems: list[Problem],
+) -> None:
     """A piece never rests on a field it is moved away from at once, so such a field can
     have no other role; and the Orbit and the Millstone do not share fields."""
     for table, links in (("jumps", jumps), ("tunnels", tunnels)):
@@ -344,28 +396,41 @@ def _check_roles(doc: Document, count: int, sanctuaries: frozenset[int], exact: 
                 continue
             if table == "tunnels" and start in lose_turns:
                 continue
-            clashes = [what for what, fields in (
-                ("a sanctuary", sanctuaries), ("an exact-count field", exact),
-                ("an Orbit field", orbit), ("a Millstone field", on_stone),
-                ("a lose-turns field", lose_turns),
-                ("the entrance", {1}), ("the goal", {count})) if start in fields]
+            clashes = [
+                what
+                for what, fields in (
+                    ("a sanctuary", sanctuaries),
+                    ("an exact-count field", exact),
+                    ("an Orbit field", orbit),
+                    ("a Millstone field", on_stone),
+                    ("a lose-turns field", lose_turns),
+                    ("the entrance", {1}),
+                    ("the goal", {count}),
+                )
+                if start in fields
+            ]
             if clashes:
-                problems.append(doc.problem((table, i, "from"), f"field {start} moves pieces on "
-                                                                f"at once, so it cannot be "
-                                                                f"{' or '.join(clashes)}"))
+                problems.append(
+                    doc.problem(
+                        (table, i, "from"),
+                        f"field {start} moves pieces on at once, so it cannot be {' or '.join(clashes)}",
+                    )
+                )
     for i, number in enumerate(orbit):
         if number in on_stone:
-            problems.append(doc.problem(("orbit", "fields", i),
-                                        f"field {number} is on both the Orbit and the Millstone"))
+            problems.append(
+                doc.problem(("orbit", "fields", i), f"field {number} is on both the Orbit and the Millstone")
+            )
     for i, item in enumerate(doc.data.get("lose_turns", [])):
         if item["field"] in sanctuaries or item["field"] == count:
-            problems.append(doc.problem(("lose_turns", i, "field"),
-                                        f"field {item['field']} cannot both keep pieces safe "
-                                        f"and hold them"))
+            problems.append(
+                doc.problem(
+                    ("lose_turns", i, "field"), f"field {item['field']} cannot both keep pieces safe and hold them"
+                )
+            )
 
 
-def _check_forced_loops(doc: Document, jumps: dict[int, int], tunnels: dict[int, int],
-                        problems: list[Problem]) -> None:
+def _check_forced_loops(doc: Document, jumps: dict[int, int], tunnels: dict[int, int], problems: list[Problem]) -> None:
     """Jumps and tunnels are never optional: following them must always come to rest."""
     graph = dict(jumps)
     graph.update(tunnels)
@@ -375,15 +440,14 @@ def _check_forced_loops(doc: Document, jumps: dict[int, int], tunnels: dict[int,
         while path[-1] in graph:
             nxt = graph[path[-1]]
             if nxt in path:
-                loop = path[path.index(nxt):] + [nxt]
+                loop = path[path.index(nxt) :] + [nxt]
                 if frozenset(loop) not in reported:
                     reported.add(frozenset(loop))
                     # Point at a link written in this very file when there is one (the
                     # others may come from the file it extends).
                     keys = [_link_key(doc, start, jumps) for start in loop[:-1]]
                     key = next((k for k in keys if k in doc.lines), keys[0])
-                    problems.append(doc.problem(key, "forced moves loop forever: "
-                                                + " -> ".join(map(str, loop))))
+                    problems.append(doc.problem(key, "forced moves loop forever: " + " -> ".join(map(str, loop))))
                 break
             path.append(nxt)
 
@@ -433,23 +497,21 @@ def geometry_problems(layout: MinosLayout) -> list[str]:
     for link in layout.links:
         for end in (link.start, link.end):
             if end not in cells:
-                problems.append(f"the {link.kind} {link.start} -> {link.end} names a missing "
-                                f"field")
+                problems.append(f"the {link.kind} {link.start} -> {link.end} names a missing field")
     graph = {**layout.jumps, **layout.tunnels}
     for start in graph:
         path = [start]
         while path[-1] in graph and graph[path[-1]] not in path:
             path.append(graph[path[-1]])
         if path[-1] in graph:
-            loop = path[path.index(graph[path[-1]]):]
+            loop = path[path.index(graph[path[-1]]) :]
             if start == min(loop):
-                problems.append("forced moves loop forever: "
-                                + " -> ".join(map(str, loop + [start])))
+                problems.append("forced moves loop forever: " + " -> ".join(map(str, loop + [start])))
     return problems
 
 
 def field_list(fields: list[int], lang: str, *, last: str = "list_or") -> str:
-    """"6, 18, 21, 42 or 59" in English, "la 6, la 18, la 21, la 42 ou la 59" in French (the
+    """ "6, 18, 21, 42 or 59" in English, "la 6, la 18, la 21, la 42 ou la 59" in French (the
     words are ``field_item``, ``list_sep`` and `last` of the strings file)."""
     items = [word(lang, "field_item", n=n) for n in fields]
     if len(items) < 2:
@@ -471,9 +533,13 @@ def rule_values(layout: MinosLayout, lang: str) -> dict[str, object]:
     before_goal = [n for n in sorted(forced) if n < goal]
     exact_before = [n for n in layout.exact if n < goal]
     values: dict[str, object] = {
-        "goal": goal, "goal_name": (layout.names.get(goal) or {}).get(lang, str(goal)),
-        "start": layout.entrance, "entry_face": layout.entry_face, "pieces": layout.pieces_per_player,
-        "traps": field_list(sorted(layout.lose_turns), lang), "forced": field_list(sorted(forced), lang),
+        "goal": goal,
+        "goal_name": (layout.names.get(goal) or {}).get(lang, str(goal)),
+        "start": layout.entrance,
+        "entry_face": layout.entry_face,
+        "pieces": layout.pieces_per_player,
+        "traps": field_list(sorted(layout.lose_turns), lang),
+        "forced": field_list(sorted(forced), lang),
         "exact": field_list(list(layout.exact), lang),
         "exact_nor": field_list(list(layout.exact), lang, last="list_nor"),
         "threshold": exact_before[-1] if exact_before else goal,
@@ -484,7 +550,8 @@ def rule_values(layout: MinosLayout, lang: str) -> dict[str, object]:
         # Without a tunnel behind lost turns, or a forced move before the goal, the
         # sentences naming them print the goal's neighbours (a layout without them would
         # want other readings anyway).
-        "delayed": delayed[0] if delayed else "", "delayed_to": layout.tunnels[delayed[0]] if delayed else "",
+        "delayed": delayed[0] if delayed else "",
+        "delayed_to": layout.tunnels[delayed[0]] if delayed else "",
         "delayed_turns": layout.lose_turns[delayed[0]] if delayed else 0,
         "bounce_field": before_goal[-1] if before_goal else "",
         "bounce_to": forced[before_goal[-1]] if before_goal else "",

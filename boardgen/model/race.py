@@ -67,8 +67,16 @@ JUMP, TUNNEL, LOSE_TURNS, EXACT, SANCTUARY = "jump", "tunnel", "lose_turns", "ex
 DRAW_CARD, STUCK, BACK_TO_START, AGAIN = "draw_card", "stuck", "back_to_start", "again"
 MOVE_ON = "move_on"
 EFFECTS: dict[str, tuple[str, ...]] = {
-    JUMP: ("to",), TUNNEL: ("to",), LOSE_TURNS: ("turns",), EXACT: (), SANCTUARY: (),
-    DRAW_CARD: (), STUCK: ("until",), BACK_TO_START: (), AGAIN: (), MOVE_ON: (),
+    JUMP: ("to",),
+    TUNNEL: ("to",),
+    LOSE_TURNS: ("turns",),
+    EXACT: (),
+    SANCTUARY: (),
+    DRAW_CARD: (),
+    STUCK: ("until",),
+    BACK_TO_START: (),
+    AGAIN: (),
+    MOVE_ON: (),
 }
 STUCK_UNTIL = ("passed", "landed", "replaced")
 # Effects that move a piece on at once when it comes to rest (a tunnel behind lost turns
@@ -124,8 +132,12 @@ class Shape:
         """Whether the two shapes share (part of) an edge or come within `tolerance` mm."""
         left, top, right, bottom = self.box
         o_left, o_top, o_right, o_bottom = other.box
-        return (left - tolerance <= o_right and o_left <= right + tolerance
-                and top - tolerance <= o_bottom and o_top <= bottom + tolerance)
+        return (
+            left - tolerance <= o_right
+            and o_left <= right + tolerance
+            and top - tolerance <= o_bottom
+            and o_top <= bottom + tolerance
+        )
 
 
 @dataclass(frozen=True)
@@ -144,10 +156,21 @@ class Effect:
 # sit out `turns` turns, play another whole turn at once, free every stuck piece, change
 # places with the piece nearest the goal (fewest expected turns left) when it is ahead.
 ADVANCE, BACK, GOTO, ROLL_AGAIN, FREE_ALL, SWAP_LEADER = (
-    "advance", "back", "goto", "roll_again", "free_all", "swap_leader")
+    "advance",
+    "back",
+    "goto",
+    "roll_again",
+    "free_all",
+    "swap_leader",
+)
 CARD_EFFECTS: dict[str, tuple[str, ...]] = {
-    ADVANCE: ("steps",), BACK: ("steps",), GOTO: ("to",), LOSE_TURNS: ("turns",),
-    ROLL_AGAIN: (), FREE_ALL: (), SWAP_LEADER: (),
+    ADVANCE: ("steps",),
+    BACK: ("steps",),
+    GOTO: ("to",),
+    LOSE_TURNS: ("turns",),
+    ROLL_AGAIN: (),
+    FREE_ALL: (),
+    SWAP_LEADER: (),
 }
 
 
@@ -354,8 +377,13 @@ class TrackGraph:
     def links(self) -> tuple[Link, ...]:
         """Jumps, tunnels and returns to the start (in field order, jumps first), then every
         choice that leads somewhere other than the default next field."""
-        out = [Link(e.kind, n.index, self.start if e.kind == BACK_TO_START else e.to)
-               for kind in MOVING for n in self.nodes for e in n.effects if e.kind == kind]
+        out = [
+            Link(e.kind, n.index, self.start if e.kind == BACK_TO_START else e.to)
+            for kind in MOVING
+            for n in self.nodes
+            for e in n.effects
+            if e.kind == kind
+        ]
         out += [Link("choice", n.index, m) for n in self.nodes if n.choice for m in n.next[1:]]
         return tuple(out)
 
@@ -401,8 +429,21 @@ class TrackGraph:
 
 # -- reading a layout's [track] and [fields] -----------------------------------------------
 
-_ROMAN = (("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC", 90), ("L", 50),
-          ("XL", 40), ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))
+_ROMAN = (
+    ("M", 1000),
+    ("CM", 900),
+    ("D", 500),
+    ("CD", 400),
+    ("C", 100),
+    ("XC", 90),
+    ("L", 50),
+    ("XL", 40),
+    ("X", 10),
+    ("IX", 9),
+    ("V", 5),
+    ("IV", 4),
+    ("I", 1),
+)
 
 
 def roman(number: int) -> str:
@@ -415,7 +456,7 @@ def roman(number: int) -> str:
 
 
 def from_roman(text: str) -> int | None:
-    """"XXXVI" -> 36; None when `text` is not a Roman numeral written the usual way."""
+    """ "XXXVI" -> 36; None when `text` is not a Roman numeral written the usual way."""
     if not text or not re.fullmatch(r"[MDCLXVI]+", text):
         return None
     total, i = 0, 0
@@ -433,8 +474,14 @@ def following_key(key: str) -> str | None:
     return roman(number + 1) if number is not None else None
 
 
-def build_track(doc: Document, problems: list[Problem], *, fields_key: str = "fields",
-                track_key: str = "track", board_mm: Point | None = None) -> TrackGraph | None:
+def build_track(
+    doc: Document,
+    problems: list[Problem],
+    *,
+    fields_key: str = "fields",
+    track_key: str = "track",
+    board_mm: Point | None = None,
+) -> TrackGraph | None:
     """The track graph of a schema-valid document (`[track]` and `[fields.KEY]` tables).
 
     Every inconsistency is appended to `problems` with its file, key and line (a field that
@@ -455,8 +502,7 @@ def build_track(doc: Document, problems: list[Problem], *, fields_key: str = "fi
     def find(key: str, where: tuple[Any, ...]) -> int:
         if key in index:
             return index[key]
-        problems.append(doc.problem(where, f"field {key!r} does not exist"
-                                           f"{_known(index)}"))
+        problems.append(doc.problem(where, f"field {key!r} does not exist{_known(index)}"))
         return OUTSIDE
 
     start = find(str(track.get("start", "")), (track_key, "start"))
@@ -478,13 +524,22 @@ def build_track(doc: Document, problems: list[Problem], *, fields_key: str = "fi
         for j, e in enumerate(item.get("effects", [])):
             to = find(e["to"], where + ("effects", j, "to")) if "to" in e else OUTSIDE
             if to == i:
-                problems.append(doc.problem(where + ("effects", j, "to"),
-                                            f"field {key!r} leads to itself"))
-            effects.append(Effect(e["kind"], to, e.get("turns", 0), e.get("until", ""),
-                                  float(e.get("chance", 1.0))))
+                problems.append(doc.problem(where + ("effects", j, "to"), f"field {key!r} leads to itself"))
+            effects.append(Effect(e["kind"], to, e.get("turns", 0), e.get("until", ""), float(e.get("chance", 1.0))))
         shape = _read_shape(doc, where, item, problems)
-        nodes.append(Node(i, key, str(item.get("label", key)), shape, nxt, OUTSIDE, tuple(effects),
-                          str(item.get("colour", "")), item.get("name")))
+        nodes.append(
+            Node(
+                i,
+                key,
+                str(item.get("label", key)),
+                shape,
+                nxt,
+                OUTSIDE,
+                tuple(effects),
+                str(item.get("colour", "")),
+                item.get("name"),
+            )
+        )
     if len(problems) > before or not nodes:
         return None
     # Backward steps: written, or the first field (in file order) leading here.
@@ -505,12 +560,16 @@ def build_track(doc: Document, problems: list[Problem], *, fields_key: str = "fi
 
 def _known(index: Mapping[str, int]) -> str:
     keys = list(index)
-    return f" (fields: {', '.join(keys[:3])}, ..., {keys[-1]})" if len(keys) > 4 else \
-        f" (fields: {', '.join(keys)})" if keys else ""
+    return (
+        f" (fields: {', '.join(keys[:3])}, ..., {keys[-1]})"
+        if len(keys) > 4
+        else f" (fields: {', '.join(keys)})"
+        if keys
+        else ""
+    )
 
 
-def _read_shape(doc: Document, where: tuple[Any, ...], item: Mapping[str, Any],
-                problems: list[Problem]) -> Shape:
+def _read_shape(doc: Document, where: tuple[Any, ...], item: Mapping[str, Any], problems: list[Problem]) -> Shape:
     polygon = tuple((float(x), float(y)) for x, y in item.get("polygon", ()))
     if polygon:
         area = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1], strict=True))
@@ -518,8 +577,7 @@ def _read_shape(doc: Document, where: tuple[Any, ...], item: Mapping[str, Any],
             problems.append(doc.problem(where + ("polygon",), "the outline encloses no area"))
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
         box = (max(xs) - min(xs), max(ys) - min(ys))
-        centre = tuple(map(float, item["at"])) if "at" in item else \
-            (sum(xs) / len(xs), sum(ys) / len(ys))
+        centre = tuple(map(float, item["at"])) if "at" in item else (sum(xs) / len(xs), sum(ys) / len(ys))
         return Shape((centre[0], centre[1]), box, polygon)
     if "at" not in item or "size" not in item:
         problems.append(doc.problem(where, "a field needs `at` and `size`, or a `polygon`"))
@@ -545,13 +603,22 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
         if moving and not delayed:
             # A field reached by exact count may send a piece on along its `next`.
             exact = n.has(EXACT) and moving[0].kind != MOVE_ON
-            clashes = [what for what, on in (
-                ("a sanctuary", n.has(SANCTUARY)), ("an exact-count field", exact),
-                ("a lose-turns field", n.has(LOSE_TURNS)), ("a stuck field", n.has(STUCK)),
-                ("the start", n.index == graph.start), ("the goal", n.index == graph.goal)) if on]
+            clashes = [
+                what
+                for what, on in (
+                    ("a sanctuary", n.has(SANCTUARY)),
+                    ("an exact-count field", exact),
+                    ("a lose-turns field", n.has(LOSE_TURNS)),
+                    ("a stuck field", n.has(STUCK)),
+                    ("the start", n.index == graph.start),
+                    ("the goal", n.index == graph.goal),
+                )
+                if on
+            ]
             if clashes:
-                out.append((f"field {n.label} moves pieces on at once, so it cannot be "
-                            f"{' or '.join(clashes)}", n.index))
+                out.append(
+                    (f"field {n.label} moves pieces on at once, so it cannot be {' or '.join(clashes)}", n.index)
+                )
         if n.has(LOSE_TURNS) and (n.has(SANCTUARY) or n.index == graph.goal):
             out.append((f"field {n.label} cannot both keep pieces safe and hold them", n.index))
         if n.index == graph.goal and n.next:
@@ -564,19 +631,19 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
         while path[-1] in forced and forced[path[-1]] not in path:
             path.append(forced[path[-1]])
         if path[-1] in forced:
-            loop = path[path.index(forced[path[-1]]):]
+            loop = path[path.index(forced[path[-1]]) :]
             if start == min(loop):
-                out.append(("forced moves loop forever: "
-                            + " -> ".join(graph.label(i) for i in loop + [start]), start))
+                out.append(("forced moves loop forever: " + " -> ".join(graph.label(i) for i in loop + [start]), start))
     if out:
         return out
     for n in graph.nodes:
         left, top, right, bottom = n.shape.box
-        if graph.width_mm and graph.height_mm and (
-                left < -0.01 or top < -0.01 or right > graph.width_mm + 0.01
-                or bottom > graph.height_mm + 0.01):
-            out.append((f"field {n.label} is off the {graph.width_mm:g} x {graph.height_mm:g} mm "
-                        f"board", n.index))
+        if (
+            graph.width_mm
+            and graph.height_mm
+            and (left < -0.01 or top < -0.01 or right > graph.width_mm + 0.01 or bottom > graph.height_mm + 0.01)
+        ):
+            out.append((f"field {n.label} is off the {graph.width_mm:g} x {graph.height_mm:g} mm board", n.index))
     # Two upright rectangles whose boxes lie apart cannot overlap (`Shape.overlaps` would
     # find them apart along x or y): only the others are compared.
     boxes = [n.shape.box for n in graph.nodes]
@@ -585,8 +652,16 @@ def track_problems(graph: TrackGraph) -> list[tuple[str, int]]:
         left, top, right, bottom = boxes[k]
         for j in range(k + 1, len(graph.nodes)):
             b_left, b_top, b_right, b_bottom = boxes[j]
-            if upright[k] and upright[j] and (b_left - right > _APART or left - b_right > _APART
-                                               or b_top - bottom > _APART or top - b_bottom > _APART):
+            if (
+                upright[k]
+                and upright[j]
+                and (
+                    b_left - right > _APART
+                    or left - b_right > _APART
+                    or b_top - bottom > _APART
+                    or top - b_bottom > _APART
+                )
+            ):
                 continue
             b = graph.nodes[j]
             if a.shape.overlaps(b.shape):

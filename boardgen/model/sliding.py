@@ -15,9 +15,14 @@ from boardgen.model.game import GameInfo, game_fields
 from boardgen.model.tiles import Tile, mask_of, quarter_turns_between
 
 CARD_SIZES = {
-    "poker": (63.5, 88.9), "standard": (63.0, 88.0), "bridge": (57.2, 88.9),
-    "tarot": (69.9, 120.7), "mini-us": (44.5, 63.5), "mini-euro": (44.0, 67.0),
-    "square": (63.5, 63.5), "square-large": (88.9, 88.9),
+    "poker": (63.5, 88.9),
+    "standard": (63.0, 88.0),
+    "bridge": (57.2, 88.9),
+    "tarot": (69.9, 120.7),
+    "mini-us": (44.5, 63.5),
+    "mini-euro": (44.0, 67.0),
+    "square": (63.5, 63.5),
+    "square-large": (88.9, 88.9),
 }
 
 
@@ -83,8 +88,7 @@ class SlidingLayout(GameInfo):
     @cached_property
     def fixed_grid(self) -> tuple[Tile | None, ...]:
         """The fixed tile of each square, row by row, None where a loose tile goes."""
-        return tuple(self.fixed.get((row, col)) for row in range(self.size)
-                     for col in range(self.size))
+        return tuple(self.fixed.get((row, col)) for row in range(self.size) for col in range(self.size))
 
     @cached_property
     def free_squares(self) -> tuple[int, ...]:
@@ -144,8 +148,9 @@ def build(doc: Document) -> SlidingLayout:
     starts = tuple(Start(s["colour"], tuple(s["at"])) for s in data["board"]["starts"])
     for i, start in enumerate(starts):
         if not _on_board(start.at, size):
-            problems.append(doc.problem(("board", "starts", i, "at"),
-                                        f"{list(start.at)} is off the {size}x{size} board"))
+            problems.append(
+                doc.problem(("board", "starts", i, "at"), f"{list(start.at)} is off the {size}x{size} board")
+            )
 
     lines = tuple(data["board"]["sliding_lines"])
     for i, line in enumerate(lines):
@@ -180,8 +185,11 @@ def build(doc: Document) -> SlidingLayout:
         if shape not in shapes:
             problems.append(doc.problem(key + ("shape",), f"unknown shape {shape!r}{_close(shape, shapes)}"))
         elif quarter_turns_between(shapes[shape], mask) is None:
-            problems.append(doc.problem(key + ("open",), f"{item['open']!r} is not a rotation of shape "
-                                                         f"{shape!r} ({data['shapes'][shape]})"))
+            problems.append(
+                doc.problem(
+                    key + ("open",), f"{item['open']!r} is not a rotation of shape {shape!r} ({data['shapes'][shape]})"
+                )
+            )
         if "treasure" in item:
             place(item["treasure"], f"fixed tile {list(at)}", key + ("treasure",))
         if "start" in item and item["start"] not in start_colours:
@@ -191,9 +199,12 @@ def build(doc: Document) -> SlidingLayout:
     for i, start in enumerate(starts):
         tile = fixed.get(start.at)
         if tile is None or tile.start != start.colour:
-            problems.append(doc.problem(("board", "starts", i, "at"),
-                                        f"start {start.colour!r} at {list(start.at)} has no fixed tile "
-                                        f"marked start = {start.colour!r}"))
+            problems.append(
+                doc.problem(
+                    ("board", "starts", i, "at"),
+                    f"start {start.colour!r} at {list(start.at)} has no fixed tile marked start = {start.colour!r}",
+                )
+            )
 
     loose: list[Tile] = []
     for i, group in enumerate(data["tiles"]["loose"]):
@@ -213,9 +224,11 @@ def build(doc: Document) -> SlidingLayout:
 
     free = size * size - len(fixed)
     if len(loose) != free + 1:
-        problems.append(doc.problem(("tiles", "loose"),
-                                    f"expected {free + 1} loose tiles ({free} free squares + 1 spare), "
-                                    f"got {len(loose)}"))
+        problems.append(
+            doc.problem(
+                ("tiles", "loose"), f"expected {free + 1} loose tiles ({free} free squares + 1 spare), got {len(loose)}"
+            )
+        )
     for i, treasure in enumerate(treasures):
         if treasure.id not in placed:
             problems.append(doc.problem(("treasures", i, "id"), f"treasure {treasure.id!r} is on no tile"))
@@ -224,9 +237,12 @@ def build(doc: Document) -> SlidingLayout:
     deal = {int(k): v for k, v in data.get("deal", {}).items()}
     for count, cards in deal.items():
         if count * cards > len(treasures):
-            problems.append(doc.problem(("deal", str(count)),
-                                        f"{count} players x {cards} cards needs {count * cards} cards, "
-                                        f"the deck has {len(treasures)}"))
+            problems.append(
+                doc.problem(
+                    ("deal", str(count)),
+                    f"{count} players x {cards} cards needs {count * cards} cards, the deck has {len(treasures)}",
+                )
+            )
     for count in range(players[0], players[1] + 1):
         if treasures and count not in deal:
             problems.append(doc.problem(("deal",), f"no deal for {count} players"))
@@ -240,10 +256,17 @@ def build(doc: Document) -> SlidingLayout:
     card_size = CARD_SIZES[size_spec] if isinstance(size_spec, str) else tuple(size_spec)
     pieces = data.get("pieces", {})
     return SlidingLayout(
-        **game_fields(doc), size=size,
-        pitch_mm=float(data["board"]["pitch_mm"]), frame_mm=float(data["board"].get("frame_mm", 0)),
-        sliding_lines=lines, starts=starts, fixed=fixed, loose=tuple(loose),
-        treasures=tuple(treasures), deal=deal, card_size_mm=card_size,
+        **game_fields(doc),
+        size=size,
+        pitch_mm=float(data["board"]["pitch_mm"]),
+        frame_mm=float(data["board"].get("frame_mm", 0)),
+        sliding_lines=lines,
+        starts=starts,
+        fixed=fixed,
+        loose=tuple(loose),
+        treasures=tuple(treasures),
+        deal=deal,
+        card_size_mm=card_size,
         bleed_mm=float(cards.get("bleed_mm", 3.0)),
         pawn_size_mm=(float(pieces.get("pawn_width_mm", 22)), float(pieces.get("pawn_height_mm", 45))),
         playability=dict(data.get("playability", {})),
@@ -265,12 +288,12 @@ def deal(layout: SlidingLayout, seed: int) -> Deal:
         j = below_of(raw[step], i + 1)
         order[i], order[j] = order[j], order[i]
     turnings = layout.turnings
-    pool = [turnings[i][below_of(draw, 4)] for i, draw in zip(order, raw[count - 1:], strict=False)]
+    pool = [turnings[i][below_of(draw, 4)] for i, draw in zip(order, raw[count - 1 :], strict=False)]
     flat = list(layout.fixed_grid)
     for square, tile in zip(layout.free_squares, pool, strict=False):
         flat[square] = tile
     size = layout.size
-    grid = tuple(tuple(flat[row * size:(row + 1) * size]) for row in range(size))
+    grid = tuple(tuple(flat[row * size : (row + 1) * size]) for row in range(size))
     return Deal(layout, seed, cast(tuple[tuple[Tile, ...], ...], grid), pool[-1])
 
 
@@ -283,14 +306,18 @@ def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:
     whole number up to twelve also comes spelt out as ``<name>_word``."""
     counts = [n for n in sorted(layout.deal) if layout.players[0] <= n <= layout.players[1]]
     values: dict[str, object] = {
-        "size": layout.size, "tiles": len(layout.loose), "treasures": len(layout.treasures),
-        "starts": len(layout.starts), "players_min": layout.players[0],
+        "size": layout.size,
+        "tiles": len(layout.loose),
+        "treasures": len(layout.treasures),
+        "starts": len(layout.starts),
+        "players_min": layout.players[0],
         "players_max": layout.players[1],
     }
     values.update({f"deal_{n}": cards for n, cards in sorted(layout.deal.items())})
     values["deal"] = word(lang, "list_sep").join(
         word(lang, "deal_first" if i == 0 else "deal_next", cards=layout.deal[n], players=n)
-        for i, n in enumerate(counts))
+        for i, n in enumerate(counts)
+    )
     fewer = layout.first_seat_fewer_cards
     if fewer:
         key = "deal_fewer_one" if fewer == 1 else "deal_fewer_many"
@@ -301,8 +328,11 @@ def rule_values(layout: SlidingLayout, lang: str) -> dict[str, object]:
 def spelt_out(values: dict[str, object], lang: str) -> dict[str, object]:
     """`values` plus ``<name>_word`` for every whole number that `lang` spells out."""
     words = strings(lang)["number_words"]
-    spelt = {f"{k}_word": words[v] for k, v in values.items()
-             if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(words)}
+    spelt = {
+        f"{k}_word": words[v]
+        for k, v in values.items()
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(words)
+    }
     return {**values, **spelt}
 
 

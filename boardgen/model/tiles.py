@@ -59,8 +59,7 @@ class Tile:
     fixed: bool = False
 
     def turned(self, quarter_turns: int) -> Tile:
-        return Tile(self.id, self.shape, rotate(self.mask, quarter_turns),
-                    self.treasure, self.start, self.fixed)
+        return Tile(self.id, self.shape, rotate(self.mask, quarter_turns), self.treasure, self.start, self.fixed)
 
     def with_mask(self, mask: int) -> Tile:
         return Tile(self.id, self.shape, mask, self.treasure, self.start, self.fixed)

@@ -181,8 +181,9 @@ class WallsLayout(GameInfo):
     def seat_colours(self, players: int) -> tuple[str, ...]:
         """The colour of each seat, in turn order, for a number of players."""
         if players not in self.player_counts:
-            raise ValueError(f"{self.id!r} is played by {' or '.join(map(str, self.player_counts))} players, "
-                             f"not {players!r}")
+            raise ValueError(
+                f"{self.id!r} is played by {' or '.join(map(str, self.player_counts))} players, not {players!r}"
+            )
         if players == 2:
             return self.two_players
         return self.colours[:players]
@@ -202,17 +203,24 @@ def build(doc: Document) -> WallsLayout:
     if size % 2 == 0:
         problems.append(doc.problem(("board", "size"), f"the board needs a middle square: size {size} is even"))
     if centre_size % 2 == 0 or centre_size > size - 2 * corner_size - 2:
-        problems.append(doc.problem(("board", "centre"),
-                                    f"centre {centre_size} must be odd and leave room for the corners"))
+        problems.append(
+            doc.problem(("board", "centre"), f"centre {centre_size} must be odd and leave room for the corners")
+        )
     rules = data["rules"]
     per = rules.get("pawns_per_player", 4)
     to_win = rules.get("pawns_to_win", 3)
     if per > corner_size * corner_size:
-        problems.append(doc.problem(("rules", "pawns_per_player"),
-                                    f"{per} pawns do not fit on a {corner_size}x{corner_size} corner"))
+        problems.append(
+            doc.problem(
+                ("rules", "pawns_per_player"), f"{per} pawns do not fit on a {corner_size}x{corner_size} corner"
+            )
+        )
     if to_win > per or to_win > centre_size * centre_size:
-        problems.append(doc.problem(("rules", "pawns_to_win"),
-                                    f"{to_win} pawns to win is more than a player has or the centre holds"))
+        problems.append(
+            doc.problem(
+                ("rules", "pawns_to_win"), f"{to_win} pawns to win is more than a player has or the centre holds"
+            )
+        )
     colours = tuple(rules.get("colours", COLOURS))
     two = tuple(rules.get("two_players", (colours[0], colours[2])))
     for i, colour in enumerate(two):
@@ -223,25 +231,40 @@ def build(doc: Document) -> WallsLayout:
     game = data["game"]
     players = (game["players"]["min"], game["players"]["max"])
     if players[0] > players[1] or players[1] > len(colours):
-        problems.append(doc.problem(("game", "players"),
-                                    f"{players[0]}..{players[1]} players do not fit {len(colours)} corners"))
+        problems.append(
+            doc.problem(("game", "players"), f"{players[0]}..{players[1]} players do not fit {len(colours)} corners")
+        )
     counts = tuple(sorted(rules.get("player_counts", range(players[0], players[1] + 1))))
     if not all(players[0] <= n <= players[1] for n in counts):
-        problems.append(doc.problem(("rules", "player_counts"),
-                                    f"{list(counts)} is not within {players[0]}..{players[1]} players"))
+        problems.append(
+            doc.problem(("rules", "player_counts"), f"{list(counts)} is not within {players[0]}..{players[1]} players")
+        )
     blocks = _read_blocks(doc, size, problems)
     pawn = float(data.get("pieces", {}).get("pawn_diameter_mm", round(board["pitch_mm"] * PAWN_SHARE, 1)))
     if pawn > board["pitch_mm"]:
-        problems.append(doc.problem(("pieces", "pawn_diameter_mm"), f"a {pawn:g} mm pawn does not fit a "
-                                    f"{board['pitch_mm']:g} mm square (board.pitch_mm)"))
+        problems.append(
+            doc.problem(
+                ("pieces", "pawn_diameter_mm"),
+                f"a {pawn:g} mm pawn does not fit a {board['pitch_mm']:g} mm square (board.pitch_mm)",
+            )
+        )
     if problems:
         raise DataError(problems)
     return WallsLayout(
-        **game_fields(doc), size=size, pitch_mm=float(board["pitch_mm"]),
-        border_mm=float(board.get("border_mm", 0)), centre_size=centre_size, corner_size=corner_size,
-        pawns_per_player=per, pawns_to_win=to_win, colours=colours, two_players=(two[0], two[1]),
-        centre_push=rules.get("centre_push", True), player_counts=counts,
-        block_count=board.get("block_count", len(blocks)), blocks=blocks,
+        **game_fields(doc),
+        size=size,
+        pitch_mm=float(board["pitch_mm"]),
+        border_mm=float(board.get("border_mm", 0)),
+        centre_size=centre_size,
+        corner_size=corner_size,
+        pawns_per_player=per,
+        pawns_to_win=to_win,
+        colours=colours,
+        two_players=(two[0], two[1]),
+        centre_push=rules.get("centre_push", True),
+        player_counts=counts,
+        block_count=board.get("block_count", len(blocks)),
+        blocks=blocks,
         pawn_diameter_mm=pawn,
         playability=dict(data.get("playability", {})),
     )
@@ -264,8 +287,9 @@ def _read_blocks(doc: Document, size: int, problems: list[Problem]) -> tuple[Blo
         seen_ids.add(block_id)
         off = [list(c) for c in cells if not (0 <= c[0] < size and 0 <= c[1] < size)]
         if off:
-            problems.append(doc.problem(key + ("cells",),
-                                        f"block {block_id}: cells {off} are off the {size}x{size} board"))
+            problems.append(
+                doc.problem(key + ("cells",), f"block {block_id}: cells {off} are off the {size}x{size} board")
+            )
             continue
         pairs = [(c[0], c[1]) for c in cells]
         if len(set(pairs)) != len(pairs):
@@ -278,12 +302,14 @@ def _read_blocks(doc: Document, size: int, problems: list[Problem]) -> tuple[Blo
         named = shape_name(shape)
         if named != item["shape"]:
             what = f"an {named}" if named else "not a known shape"
-            problems.append(doc.problem(key + ("shape",), f"block {block_id}: declared {item['shape']}, "
-                                                          f"its cells are {what}"))
+            problems.append(
+                doc.problem(key + ("shape",), f"block {block_id}: declared {item['shape']}, its cells are {what}")
+            )
         for cell in pairs:
             if cell in owner:
-                problems.append(doc.problem(key + ("cells",), f"block {block_id} overlaps block {owner[cell]} "
-                                                              f"at {list(cell)}"))
+                problems.append(
+                    doc.problem(key + ("cells",), f"block {block_id} overlaps block {owner[cell]} at {list(cell)}")
+                )
             owner[cell] = block_id
         out.append(Block(block_id, item["shape"], tuple(sorted(pairs))))
     return tuple(out)
@@ -312,8 +338,10 @@ def placement_problems(layout: WallsLayout) -> list[str]:
             partner = QUADRANTS[(QUADRANTS.index(quadrant) + 1) % 4] + number
             other = by_id.get(partner)
             if other is None or other.cells != turned:
-                problems.append(f"block {block.id} turned a quarter about the centre should be block {partner} "
-                                f"at {[list(c) for c in turned]}")
+                problems.append(
+                    f"block {block.id} turned a quarter about the centre should be block {partner} "
+                    f"at {[list(c) for c in turned]}"
+                )
         else:
             problems.append(f"block {block.id}: ids are a quadrant letter A-D and a number")
     return problems
@@ -327,17 +355,33 @@ def rule_values(layout: WallsLayout, lang: str) -> dict[str, object]:
     corners = strings(lang)["walls_corners"]
     colour = {c: word(lang, c).lower() for c in layout.colours}
     limits = {**PLAYABILITY_DEFAULTS, **layout.playability}
-    values = spelt_out({
-        "size": layout.size, "blocks": len(layout.blocks), "per_quadrant": len(layout.blocks) // len(QUADRANTS),
-        "pawns": layout.pawns_per_player * len(layout.colours), "per": layout.pawns_per_player,
-        "to_win": layout.pawns_to_win, "centre": layout.centre_size, "corner": layout.corner_size,
-        "corner_squares": layout.corner_size ** 2, "min_start": limits["min_start_distance"],
-    }, lang)
+    values = spelt_out(
+        {
+            "size": layout.size,
+            "blocks": len(layout.blocks),
+            "per_quadrant": len(layout.blocks) // len(QUADRANTS),
+            "pawns": layout.pawns_per_player * len(layout.colours),
+            "per": layout.pawns_per_player,
+            "to_win": layout.pawns_to_win,
+            "centre": layout.centre_size,
+            "corner": layout.corner_size,
+            "corner_squares": layout.corner_size**2,
+            "min_start": limits["min_start_distance"],
+        },
+        lang,
+    )
     two = [(colour[c], corners[layout.colours.index(c)]) for c in layout.two_players]
-    values.update({
-        "colours": ", ".join(colour[c] for c in layout.colours),
-        "first_colour": colour[layout.colours[0]], "first_corner": corners[0],
-        "two_a": two[0][0], "two_a_corner": two[0][1], "two_b": two[1][0], "two_b_corner": two[1][1],
-        "first_label": layout.blocks[0].id, "last_label": layout.blocks[-1].id,
-    })
+    values.update(
+        {
+            "colours": ", ".join(colour[c] for c in layout.colours),
+            "first_colour": colour[layout.colours[0]],
+            "first_corner": corners[0],
+            "two_a": two[0][0],
+            "two_a_corner": two[0][1],
+            "two_b": two[1][0],
+            "two_b_corner": two[1][1],
+            "first_label": layout.blocks[0].id,
+            "last_label": layout.blocks[-1].id,
+        }
+    )
     return values

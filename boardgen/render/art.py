@@ -55,6 +55,7 @@ def font_families(theme: Theme) -> tuple[str, ...]:
 
 def rename_ids(nodes: Iterable[Node], prefix: str) -> tuple[Node, ...]:
     """The nodes with every id and internal reference prefixed: one picture may appear many times."""
+
     def walk(node: Node) -> Node:
         attrs = []
         for name, value in node.attrs:
@@ -71,17 +72,29 @@ def rename_ids(nodes: Iterable[Node], prefix: str) -> tuple[Node, ...]:
 
 
 # SVG's initial values for what a picture inherits, set on its group so that nothing around it leaks in.
-PICTURE_DEFAULTS = (("fill", "#000000"), ("stroke", "none"), ("font-family", "DejaVu Sans"),
-                    ("font-size", "16"), ("font-weight", "normal"))
+PICTURE_DEFAULTS = (
+    ("fill", "#000000"),
+    ("stroke", "none"),
+    ("font-family", "DejaVu Sans"),
+    ("font-size", "16"),
+    ("font-weight", "normal"),
+)
 
 
 def picture_document(pic: Picture) -> str:
     """A standalone SVG of a cleaned picture (used to check it draws, and in tests)."""
     from xml.etree import ElementTree as ET
 
-    root = ET.Element("svg", {"xmlns": SVG_URI, "xmlns:xlink": XLINK_URI,
-                              "viewBox": " ".join(number_text(v) for v in pic.viewbox),
-                              "width": number_text(pic.viewbox[2]), "height": number_text(pic.viewbox[3])})
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_URI,
+            "xmlns:xlink": XLINK_URI,
+            "viewBox": " ".join(number_text(v) for v in pic.viewbox),
+            "width": number_text(pic.viewbox[2]),
+            "height": number_text(pic.viewbox[3]),
+        },
+    )
     group = ET.SubElement(root, "g", dict((*PICTURE_DEFAULTS, *pic.root_attrs)))
 
     def add(parent: ET.Element, node: Node) -> None:
@@ -161,8 +174,9 @@ def _used_at(layout: Any) -> dict[str, tuple[str, str, int | None]]:
     return out
 
 
-def check_theme_pictures(theme: Theme, used: Iterable[str] = (),
-                         where: Mapping[str, tuple[str, str, int | None]] | None = None) -> list[Problem]:
+def check_theme_pictures(
+    theme: Theme, used: Iterable[str] = (), where: Mapping[str, tuple[str, str, int | None]] | None = None
+) -> list[Problem]:
     """Every picture problem of a theme at once: unknown keys, missing or broken files, and
     pictures a layout needs that neither boardgen nor the theme has (named where the layout
     uses them, `where`: a deck's CSV file, its line and column, with the closest picture)."""
@@ -187,10 +201,22 @@ def check_theme_pictures(theme: Theme, used: Iterable[str] = (),
             file, dotted, line = where[key]
             column = dotted.rsplit(".", 1)[-1]
             row = f"line {line}, " if line is not None and file.lower().endswith(".csv") else ""
-            problems.append(Problem(file, dotted, f"no picture {key!r} ({row}column {column!r}){closest}; or give "
-                                    f"the theme a file for it in [art] ({theme.doc.path})", line))
+            problems.append(
+                Problem(
+                    file,
+                    dotted,
+                    f"no picture {key!r} ({row}column {column!r}){closest}; or give "
+                    f"the theme a file for it in [art] ({theme.doc.path})",
+                    line,
+                )
+            )
             continue
-        problems.append(Problem(theme.doc.path, f"art.{key}",
-                                f"the game needs a picture {key!r}: boardgen has none by that name, so the theme "
-                                f"must name a file for it{closest}"))
+        problems.append(
+            Problem(
+                theme.doc.path,
+                f"art.{key}",
+                f"the game needs a picture {key!r}: boardgen has none by that name, so the theme "
+                f"must name a file for it{closest}",
+            )
+        )
     return problems

@@ -51,8 +51,11 @@ def _code_digest() -> str:
     cache, PDF and font modules."""
     here = Path(__file__).resolve().parent
     parts: list[str | bytes] = [FORMAT]
-    for package, files in (("svglib", ("svglib.py", "fonts.py", "utils.py")), ("reportlab", ("graphics/shapes.py",)),
-                           ("PIL", ("Image.py",))):
+    for package, files in (
+        ("svglib", ("svglib.py", "fonts.py", "utils.py")),
+        ("reportlab", ("graphics/shapes.py",)),
+        ("PIL", ("Image.py",)),
+    ):
         parts.append(installed(package, *files))
     for path in (here / "pdf.py", here / "fonts.py", here / "drawing_cache.py", here.parent / "cache.py"):
         parts.append(path.read_bytes())
@@ -65,6 +68,7 @@ def drawing_key(svg: str, fonts: Iterable[tuple[str, str]]) -> str:
 
 
 # The data format of a drawing -----------------------------------------------------------------
+
 
 def _names(kinds: Kinds) -> dict[Any, str]:
     """Each class a drawing may hold, to its name in an entry: reportlab's shapes and the
@@ -94,8 +98,14 @@ def _encode_value(value: Any) -> Any:
     if isinstance(value, tuple):
         return {"t": [_encode_value(v) for v in value]}
     if type(value) is Color and set(vars(value)) == {"red", "green", "blue", "alpha"}:
-        return {"c": [_encode_value(value.red), _encode_value(value.green), _encode_value(value.blue),
-                      _encode_value(value.alpha)]}
+        return {
+            "c": [
+                _encode_value(value.red),
+                _encode_value(value.green),
+                _encode_value(value.blue),
+                _encode_value(value.alpha),
+            ]
+        }
     raise _NotData
 
 
@@ -129,16 +139,23 @@ def _decode_value(value: Any) -> Any:
         return [_decode_value(v) for v in value]
     if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("t"), list):
         return tuple(_decode_value(v) for v in value["t"])
-    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("c"), list) and len(value["c"]) == 4 \
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value["c"]):
+    if (
+        isinstance(value, dict)
+        and len(value) == 1
+        and isinstance(value.get("c"), list)
+        and len(value["c"]) == 4
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value["c"])
+    ):
         red, green, blue, alpha = value["c"]
         return Color(red, green, blue, alpha)
     raise _NotData
 
 
 def _decode(node: Any, kinds: Mapping[str, Any], depth: int = 0) -> Any:
-    if not (isinstance(node, list) and len(node) == 2 and isinstance(node[0], str) and isinstance(node[1], dict)) \
-            or depth > MAX_DEPTH:
+    if (
+        not (isinstance(node, list) and len(node) == 2 and isinstance(node[0], str) and isinstance(node[1], dict))
+        or depth > MAX_DEPTH
+    ):
         raise _NotData
     name, state = node
     kind = kinds.get(name)
@@ -188,7 +205,7 @@ def store(key: str, drawing: Any, substitutes: Kinds | None = None) -> None:
     """Keep the drawing under key as data; one holding anything else is converted each time."""
     subs = substitutes or {}
     names = _names(subs)
-    for (module, name) in subs:  # svglib's own classes, where it is loaded (it made the drawing)
+    for module, name in subs:  # svglib's own classes, where it is loaded (it made the drawing)
         found = getattr(sys.modules.get(module), name, None)
         if isinstance(found, type):
             names[found] = name
@@ -227,8 +244,9 @@ def _drawing_code_digest() -> str:
     return digest(*parts)
 
 
-def kit_svgs_key(kit: str, layout_data: Any, seed: int, lang: str, theme_data: Any,
-                 theme_files: Iterable[Path]) -> str | None:
+def kit_svgs_key(
+    kit: str, layout_data: Any, seed: int, lang: str, theme_data: Any, theme_files: Iterable[Path]
+) -> str | None:
     """The key of a kit's SVGs; None when an input cannot be read (then nothing is kept)."""
     blob = canonical_json([kit, seed, lang, layout_data, theme_data])
     if blob is None:

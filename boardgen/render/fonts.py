@@ -90,8 +90,9 @@ def register_file(path: Path) -> str:
     try:
         size = path.stat().st_size
     except (OSError, ValueError) as exc:
-        raise FontFileError(f"font file {name} not found or unreadable ({getattr(exc, 'strerror', None) or exc})") \
-            from None
+        raise FontFileError(
+            f"font file {name} not found or unreadable ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
     if not path.is_file():
         raise FontFileError(f"font file {name} is not a file")
     if size > MAX_FONT_BYTES:
@@ -100,13 +101,21 @@ def register_file(path: Path) -> str:
         probe = TTFont("boardgen-probe", str(path))
     except TTFError as exc:
         if "postscript outlines" in str(exc):
-            raise FontFileError(f"font file {name} has PostScript (CFF) outlines, which cannot be embedded; "
-                                "use a TrueType (.ttf) version of the font") from None
+            raise FontFileError(
+                f"font file {name} has PostScript (CFF) outlines, which cannot be embedded; "
+                "use a TrueType (.ttf) version of the font"
+            ) from None
         raise FontFileError(f"font file {name} cannot be read as a TrueType font: {exc}") from None
     except (OSError, ValueError, KeyError, IndexError, AssertionError, struct_error) as exc:
         raise FontFileError(f"font file {name} cannot be read as a TrueType font ({type(exc).__name__})") from None
-    family = str(probe.face.familyName.decode("latin-1") if isinstance(probe.face.familyName, bytes)
-                 else probe.face.familyName).strip() or path.stem
+    family = (
+        str(
+            probe.face.familyName.decode("latin-1")
+            if isinstance(probe.face.familyName, bytes)
+            else probe.face.familyName
+        ).strip()
+        or path.stem
+    )
     known = faces()
     if (family, "normal") in known and known[(family, "normal")].path != path:
         family = f"{family} {path.stem}"
@@ -115,8 +124,11 @@ def register_file(path: Path) -> str:
         font = TTFont(face_.pdf_name, str(path))
         # reportlab keeps one font per PostScript name: a file named like a face already
         # registered (a theme's own "DejaVu Sans") would silently print as that face.
-        taken = {f.face.name for f in map(pdfmetrics.getFont, pdfmetrics.getRegisteredFontNames())
-                 if isinstance(f, TTFont) and f.face.filename != str(path)}
+        taken = {
+            f.face.name
+            for f in map(pdfmetrics.getFont, pdfmetrics.getRegisteredFontNames())
+            if isinstance(f, TTFont) and f.face.filename != str(path)
+        }
         if font.face.name in taken:  # both weights are the one file, known by its family's own name
             font.face.name = known.get((family, "normal"), face_).pdf_name.encode("ascii")
         pdfmetrics.registerFont(font)
@@ -159,11 +171,22 @@ def font_map() -> FontMap:
         def register_default_fonts(self) -> None:
             """No defaults: an unknown family must fail, not fall back to Helvetica."""
 
-        def register_font(self, font_family: str, font_path: str | None = None, weight: str = "normal",
-                          style: str = "normal", rlgFontName: str | None = None) -> tuple[str, bool]:  # noqa: N803
+        def register_font(
+            self,
+            font_family: str,
+            font_path: str | None = None,
+            weight: str = "normal",
+            style: str = "normal",
+            rlgFontName: str | None = None,
+        ) -> tuple[str, bool]:  # noqa: N803
             internal: str = self.build_internal_name(font_family, weight, style)
-            self._map[internal] = {"svg_family": font_family, "svg_weight": weight,
-                                   "svg_style": style, "rlgFont": rlgFontName or "", "exact": True}
+            self._map[internal] = {
+                "svg_family": font_family,
+                "svg_weight": weight,
+                "svg_style": style,
+                "rlgFont": rlgFontName or "",
+                "exact": True,
+            }
             self._family_index.setdefault(font_family.lower(), font_family)
             return internal, True
 
@@ -256,7 +279,7 @@ def missing_error(found: Sequence[tuple[str, str, str, str]]) -> MissingGlyphErr
     for key, chars in by_font.items():
         listed = [f"{ch!r} (U+{ord(ch):04X})" for ch in sorted(chars)]
         lines.append(f"font {key[0]!r} ({key[1]}) has no glyph for:")
-        lines += ["  " + ", ".join(listed[k:k + 16]) for k in range(0, len(listed), 16)]
+        lines += ["  " + ", ".join(listed[k : k + 16]) for k in range(0, len(listed), 16)]
         seen = list(places[key])
         lines += [f"  in {place}" for place in seen[:3]]
         if len(seen) > 3:
@@ -294,8 +317,7 @@ def text_width(text: str, family: str, weight: str, size: float) -> float:
     return float(sum(pdfmetrics.stringWidth(chunk, face(used, weight).pdf_name, size) for chunk, used in parts))
 
 
-def fit_size(text: str, family: str, weight: str, *, width: float, size: float,
-             smallest: float) -> float:
+def fit_size(text: str, family: str, weight: str, *, width: float, size: float, smallest: float) -> float:
     """The largest size up to `size` at which text fits `width`, never under `smallest`."""
     natural = text_width(text, family, weight, size)
     if natural <= width:

@@ -15,8 +15,11 @@ from boardgen.errors import UsageError
 from boardgen.geometry import Rect
 
 PAPERS = {
-    "a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0),
-    "legal": (215.9, 355.6), "tabloid": (279.4, 431.8),
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+    "legal": (215.9, 355.6),
+    "tabloid": (279.4, 431.8),
 }
 # WxH, in millimetres unless a unit follows (after the pair, or after each number).
 # The stock each kind of page is printed on: paper (80 g) for what is read or written on, card
@@ -65,8 +68,9 @@ def paper(spec: str) -> Paper:
         scale = UNITS_MM[second or first or "mm"]
         w, h = float(match.group(1)) * scale, float(match.group(3)) * scale
         if min(w, h) < 80:
-            raise UsageError(f"paper {spec!r} is {w:g} x {h:g} mm, too small (at least 80 mm a side); "
-                             "a4 and letter are named sizes")
+            raise UsageError(
+                f"paper {spec!r} is {w:g} x {h:g} mm, too small (at least 80 mm a side); a4 and letter are named sizes"
+            )
         return Paper(re.sub(r"\s+", "", key).replace("×", "x"), round(w, 2), round(h, 2))
     raise UsageError(f"unknown paper {spec!r}; use one of {', '.join(PAPERS)} or WxH in mm, e.g. 300x400")
 
@@ -117,6 +121,7 @@ def frame_for(p: Paper, margin: float) -> PageFrame:
 
 # Boards across sheets -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Piece:
     """One sheet's share of a tiled board (board coordinates, mm)."""
@@ -163,8 +168,7 @@ class Tiling:
         every = self.every or self.pieces
         missing = [n for n in numbers if not 1 <= n <= len(every)]
         if missing:
-            raise UsageError(f"no sheet {', '.join(map(str, missing))}: this board has "
-                             f"{len(every)} sheets")
+            raise UsageError(f"no sheet {', '.join(map(str, missing))}: this board has {len(every)} sheets")
         return replace(self, pieces=tuple(p for p in every if p.index + 1 in numbers), every=every)
 
     @property
@@ -188,11 +192,19 @@ CROSS_SIZE = 6.0
 Describe = Callable[[str, float], str]  # ("x" or "y", seam position in mm) -> what it cuts
 
 
-def tile_board(board_w: float, board_h: float, p: Paper, margin: float, *, style: str = "butt",
-               overlap: float = 10.0, orientation: str = "auto",
-               zones_x: tuple[tuple[float, float], ...] = (),
-               zones_y: tuple[tuple[float, float], ...] = (),
-               describe: Describe | None = None) -> Tiling:
+def tile_board(
+    board_w: float,
+    board_h: float,
+    p: Paper,
+    margin: float,
+    *,
+    style: str = "butt",
+    overlap: float = 10.0,
+    orientation: str = "auto",
+    zones_x: tuple[tuple[float, float], ...] = (),
+    zones_y: tuple[tuple[float, float], ...] = (),
+    describe: Describe | None = None,
+) -> Tiling:
     """Split a board across the fewest sheets, seams inside the allowed zones.
 
     Among the arrangements with the fewest sheets (portrait or landscape, as allowed) the first
@@ -283,12 +295,15 @@ def _cut_warning(axis: str, seam: float, describe: Describe | None) -> str:
     where = "vertical seam" if axis == "x" else "horizontal seam"
     edge = "left" if axis == "x" else "top"
     what = describe(axis, seam) if describe else "the board's art"
-    return (f"the {where} {seam:.1f} mm from the board's {edge} edge cuts through {what}: no seam "
-            "position avoids the art with this paper, margin and joint")
+    return (
+        f"the {where} {seam:.1f} mm from the board's {edge} edge cuts through {what}: no seam "
+        "position avoids the art with this paper, margin and joint"
+    )
 
 
-def _seams(length: float, parts: int, room: float, g: float,
-           zones: tuple[tuple[float, float], ...]) -> tuple[float, ...] | None:
+def _seams(
+    length: float, parts: int, room: float, g: float, zones: tuple[tuple[float, float], ...]
+) -> tuple[float, ...] | None:
     """Seam positions with every piece fitting `room` (a piece carries a glue band g unless it is
     the last), each seam inside a zone and as near its even share as possible; None when no
     choice of zones fits."""
@@ -336,8 +351,10 @@ def _nearest(value: float, lo: float, hi: float) -> float:
     return min(max(value, lo), hi)
 
 
-PLACE_NAMES = {"rows": {2: ("up", "down"), 3: ("up", "middle", "down")},
-               "cols": {2: ("left", "right"), 3: ("left", "centre", "right")}}
+PLACE_NAMES = {
+    "rows": {2: ("up", "down"), 3: ("up", "middle", "down")},
+    "cols": {2: ("left", "right"), 3: ("left", "centre", "right")},
+}
 
 
 def place_keys(piece: Piece) -> tuple[str, ...]:
@@ -358,6 +375,7 @@ def place_keys(piece: Piece) -> tuple[str, ...]:
 
 # Grids of cards, tiles and pieces ---------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Grid:
     cols: int
@@ -373,19 +391,33 @@ class Grid:
 
     def cell(self, index: int) -> Rect:
         row, col = divmod(index, self.cols)
-        return Rect(self.origin[0] + col * (self.cell_w + self.gap),
-                    self.origin[1] + row * (self.cell_h + self.gap), self.cell_w, self.cell_h)
+        return Rect(
+            self.origin[0] + col * (self.cell_w + self.gap),
+            self.origin[1] + row * (self.cell_h + self.gap),
+            self.cell_w,
+            self.cell_h,
+        )
 
 
-def grid(area: Rect, cell_w: float, cell_h: float, *, gap: float = 0.0, count: int | None = None,
-         top: bool = False, what: str = "piece") -> Grid:
+def grid(
+    area: Rect,
+    cell_w: float,
+    cell_h: float,
+    *,
+    gap: float = 0.0,
+    count: int | None = None,
+    top: bool = False,
+    what: str = "piece",
+) -> Grid:
     """As many cells as fit the area, centred (or from the top, to leave room below);
     fewer rows when count needs fewer."""
     cols = int((area.w + gap + 1e-9) // (cell_w + gap))
     rows = int((area.h + gap + 1e-9) // (cell_h + gap))
     if cols < 1 or rows < 1:
-        raise UsageError(f"a {cell_w:.1f} x {cell_h:.1f} mm {what} does not fit the "
-                         f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
+        raise UsageError(
+            f"a {cell_w:.1f} x {cell_h:.1f} mm {what} does not fit the "
+            f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins"
+        )
     if count is not None:
         rows = max(1, min(rows, math.ceil(count / cols)))
     used_w = cols * cell_w + (cols - 1) * gap
@@ -460,7 +492,6 @@ def clip_marks(segments: list[Mark], pieces: list[Rect]) -> list[Mark]:
     return list(out.values())
 
 
-
 @dataclass(frozen=True)
 class CardGrid:
     """Cards on a grid: butted edge to edge (`gap` 0: one cut serves two neighbours, bleed only
@@ -495,8 +526,9 @@ class CardGrid:
         step_x = self.trim_w * (2 if self.fold else 1) + self.gap
         for i in range(n):
             r, c = divmod(i, self.cols)
-            trim = Rect(self.origin[0] + c * step_x, self.origin[1] + r * (self.trim_h + self.gap),
-                        self.trim_w, self.trim_h)
+            trim = Rect(
+                self.origin[0] + c * step_x, self.origin[1] + r * (self.trim_h + self.gap), self.trim_w, self.trim_h
+            )
             left = b if c == 0 else inner
             top = b if r == 0 else inner
             right = 0.0 if self.fold else (b if c == self.cols - 1 or i + 1 >= n else inner)
@@ -535,16 +567,25 @@ def free_areas(area: Rect, shown: Rect) -> tuple[Rect, FreeArea]:
     butted block beside it keeps its own crop marks (CROP_RING long) off the neighbour label."""
     clear = BOARD_CLEARANCE
     below = Rect(area.x, shown.bottom + clear, area.w, area.bottom - shown.bottom - clear)
-    beside = FreeArea(shown.right + clear, area.y, area.right - shown.right - clear, shown.bottom - area.y,
-                      keep_left=CROP_RING)
+    beside = FreeArea(
+        shown.right + clear, area.y, area.right - shown.right - clear, shown.bottom - area.y, keep_left=CROP_RING
+    )
     return below, beside
 
 
 MIN_CARD_GAP = 0.5  # mm: a --gap is narrowed no further than this to save a sheet (each card keeps its marks)
 
 
-def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool = False,
-              gap: float = 0.0, count: int | None = None) -> CardGrid:
+def card_grid(
+    frame: PageFrame,
+    card_w: float,
+    card_h: float,
+    bleed: float,
+    *,
+    fold: bool = False,
+    gap: float = 0.0,
+    count: int | None = None,
+) -> CardGrid:
     """The most cards a page holds, upright or turned (upright on a tie), from the top of the
     area inside the crop-mark ring, centred across. `card_w`/`card_h` are trim sizes; with
     `fold` each card takes its back beside it. For `count` cards, a `gap` that would leave one
@@ -562,8 +603,7 @@ def card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, f
     return grid
 
 
-def _card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool,
-               gap: float) -> CardGrid:
+def _card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, fold: bool, gap: float) -> CardGrid:
     area = frame.marked.inset(CROP_RING)
     best: tuple[int, CardGrid] | None = None
     for turned in (False, True):
@@ -578,8 +618,10 @@ def _card_grid(frame: PageFrame, card_w: float, card_h: float, bleed: float, *, 
         if best is None or candidate.per_page > best[0]:
             best = (candidate.per_page, candidate)
     if best is None:
-        raise UsageError(f"a {card_w:.1f} x {card_h:.1f} mm card (with {bleed:g} mm bleed) does not fit the "
-                         f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins")
+        raise UsageError(
+            f"a {card_w:.1f} x {card_h:.1f} mm card (with {bleed:g} mm bleed) does not fit the "
+            f"{area.w:.0f} x {area.h:.0f} mm printable area: use larger paper or smaller margins"
+        )
     return best[1]
 
 

@@ -96,9 +96,19 @@ def svg_key(svg: str) -> str:
 class PdfKit:
     """One PDF being written; every length passed in is millimetres from the page's top-left."""
 
-    def __init__(self, frame: PageFrame, theme: Theme, lang: str, *, title: str, subject: str,
-                 only: Sequence[str] | None = None, keep_stock: str | None = None,
-                 piece_frame: PageFrame | None = None, bleed_under: float = 0.0):
+    def __init__(
+        self,
+        frame: PageFrame,
+        theme: Theme,
+        lang: str,
+        *,
+        title: str,
+        subject: str,
+        only: Sequence[str] | None = None,
+        keep_stock: str | None = None,
+        piece_frame: PageFrame | None = None,
+        bleed_under: float = 0.0,
+    ):
         self.buffer = io.BytesIO()
         self.base_frame = frame
         # Pages of pieces and cards (print and cut: margins that leave room for the marks).
@@ -109,9 +119,14 @@ class PdfKit:
         self.theme = theme
         self.lang = lang
         self.title = title
-        self.c = rl_canvas.Canvas(self.buffer, pagesize=(pt(frame.paper.w), pt(frame.paper.h)),
-                                  invariant=1, pageCompression=1,
-                                  initialFontName=self._font("body", "normal"), initialFontSize=10)
+        self.c = rl_canvas.Canvas(
+            self.buffer,
+            pagesize=(pt(frame.paper.w), pt(frame.paper.h)),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=self._font("body", "normal"),
+            initialFontSize=10,
+        )
         self.c.setViewerPreference("PrintScaling", "None")
         self.c.setTitle(title)
         self.c.setSubject(subject)
@@ -193,14 +208,30 @@ class PdfKit:
         self.c.endForm()
         _complete_form_resources(self.c, name, shading)
 
-    def place(self, form: Form, x: float, y: float, *, clip: Rect | None = None, scale: float = 1.0,
-              rotate: int = 0, showcase: bool = False) -> None:
+    def place(
+        self,
+        form: Form,
+        x: float,
+        y: float,
+        *,
+        clip: Rect | None = None,
+        scale: float = 1.0,
+        rotate: int = 0,
+        showcase: bool = False,
+    ) -> None:
         """Draw a form with its top-left corner at (x, y), optionally clipped to a page rectangle.
         showcase: nothing else is drawn over it, so a preview may be cut from this page."""
-        if showcase and clip is None and rotate == 0 and form.name in self.sources and self.page_open \
-                and self._keeps(self.kinds[-1]):
-            self.showcases.setdefault(self.sources[form.name],
-                                      Showcase(self.kept, Rect(x, y, form.w * scale, form.h * scale), scale))
+        if (
+            showcase
+            and clip is None
+            and rotate == 0
+            and form.name in self.sources
+            and self.page_open
+            and self._keeps(self.kinds[-1])
+        ):
+            self.showcases.setdefault(
+                self.sources[form.name], Showcase(self.kept, Rect(x, y, form.w * scale, form.h * scale), scale)
+            )
         c = self.c
         c.saveState()
         if clip is not None:
@@ -226,8 +257,18 @@ class PdfKit:
         if form.name in self.pending:
             self.on_page.append(form.name)
 
-    def place_piece(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
-                    clip: Rect | None = None, bleed: float = 0.0) -> Placement:
+    def place_piece(
+        self,
+        form: Form,
+        x: float,
+        y: float,
+        *,
+        piece: str,
+        outline: Outline,
+        rotate: int = 0,
+        clip: Rect | None = None,
+        bleed: float = 0.0,
+    ) -> Placement:
         """Place a piece's drawing like `place` and record where its trim outline lies on the
         page (`placements`); `piece` is its id, ``kind:ID``. With `bleed_under` (print and cut)
         a piece drawn with less bleed gets its own art enlarged under it, clipped to its outline
@@ -290,14 +331,36 @@ class PdfKit:
         self.place(form, x, y, rotate=rotate)
         c.restoreState()
 
-    def record(self, form: Form, x: float, y: float, *, piece: str, outline: Outline, rotate: int = 0,
-               bleed: float = 0.0, scale: float = 1.0, kind: str | None = None,
-               folds: tuple[tuple[float, float], tuple[float, float]] | None = None) -> Placement:
+    def record(
+        self,
+        form: Form,
+        x: float,
+        y: float,
+        *,
+        piece: str,
+        outline: Outline,
+        rotate: int = 0,
+        bleed: float = 0.0,
+        scale: float = 1.0,
+        kind: str | None = None,
+        folds: tuple[tuple[float, float], tuple[float, float]] | None = None,
+    ) -> Placement:
         """Record a piece placed on this page (see Placement) without drawing it; `kind`
         defaults to the id's, `folds` adds a fold line already in page mm."""
-        found = placement(piece, kind or piece.partition(":")[0], outline, form.w, form.h, x, y,
-                          stock=stock(self.kinds[-1]), page=len(self.kinds) - 1, rotate=rotate, scale=scale,
-                          bleed=bleed)
+        found = placement(
+            piece,
+            kind or piece.partition(":")[0],
+            outline,
+            form.w,
+            form.h,
+            x,
+            y,
+            stock=stock(self.kinds[-1]),
+            page=len(self.kinds) - 1,
+            rotate=rotate,
+            scale=scale,
+            bleed=bleed,
+        )
         if folds is not None:
             found = replace(found, folds=(*found.folds, folds))
         self.placements.append(found)
@@ -314,8 +377,9 @@ class PdfKit:
         self.page_number += 1
         self.kinds.append(kind)
         self.sizes.append((self.frame.paper.w, self.frame.paper.h))
-        self.shown_number = (self.page_number if self.keep_stock is None
-                             else sum(stock(k) == self.keep_stock for k in self.kinds))
+        self.shown_number = (
+            self.page_number if self.keep_stock is None else sum(stock(k) == self.keep_stock for k in self.kinds)
+        )
         self.page_open = True
         self._furniture(heading)
 
@@ -323,12 +387,21 @@ class PdfKit:
         """Header line and calibration bar, on every page, inside the printable window."""
         head = self.frame.header_rect
         # Some glyphs (a bold "J") reach left of their origin: half a millimetre keeps them in.
-        self.text(heading, head.x + GLYPH_SLACK, head.y + 5.5, size=3.6, weight="bold",
-                  width=head.w * 0.72 - GLYPH_SLACK)
-        self.text(self.title, head.right - GLYPH_SLACK, head.y + 5.5, size=3.0, anchor="end", fill="muted",
-                  width=head.w * 0.26 - GLYPH_SLACK)
-        self.line(head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted",
-                  width=self.theme.strokes["rule"])
+        self.text(
+            heading, head.x + GLYPH_SLACK, head.y + 5.5, size=3.6, weight="bold", width=head.w * 0.72 - GLYPH_SLACK
+        )
+        self.text(
+            self.title,
+            head.right - GLYPH_SLACK,
+            head.y + 5.5,
+            size=3.0,
+            anchor="end",
+            fill="muted",
+            width=head.w * 0.26 - GLYPH_SLACK,
+        )
+        self.line(
+            head.x, head.bottom - 2, head.right, head.bottom - 2, colour="muted", width=self.theme.strokes["rule"]
+        )
         self.calibration_bar()
 
     def calibration_bar(self) -> None:
@@ -344,8 +417,9 @@ class PdfKit:
             if mm % 20 == 0 and mm < 100:
                 c.rect(self._x(x0 + mm), self._y(y0 + 1.6), pt(10), pt(1.6), stroke=0, fill=1)
             tick = 2.6 if mm % 50 == 0 else 1.6
-            self.line(x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink",
-                      width=self.theme.strokes["calibration"])
+            self.line(
+                x0 + mm, y0 - tick + 1.6, x0 + mm, y0 + 1.6, colour="ink", width=self.theme.strokes["calibration"]
+            )
         self.text(word(self.lang, "calibration"), x0, y0 + 5.6, size=2.6, fill="ink", width=100)
         self.text(str(self.shown_number), foot.right, y0 + 5.6, size=3.0, anchor="end", fill="muted")
 
@@ -369,6 +443,7 @@ class PdfKit:
             # Dropped from a reprint: forget the page's drawing and start afresh, as showPage would.
             self.c._startPage()
             self.c._pageNumber -= 1
+
     def later(self, name: str, draw: Callable[[], None]) -> None:
         """Show on this page what `draw` paints once every page exists (a form referenced now,
         filled in by finish): for text that needs the page numbers of what follows, or the
@@ -400,14 +475,26 @@ class PdfKit:
             if name in self.pending:
                 self._define_form(name)
         self.c.save()
-        return ImposedPdf(self.buffer.getvalue(), tuple(self.kinds), tuple(self.sizes), tuple(self.placements),
-                          dict(self.showcases))
+        return ImposedPdf(
+            self.buffer.getvalue(), tuple(self.kinds), tuple(self.sizes), tuple(self.placements), dict(self.showcases)
+        )
 
     # Primitives ------------------------------------------------------------------------
 
-    def text(self, content: str, x: float, y: float, *, size: float, role: str = "body",
-             weight: str = "normal", anchor: str = "start", fill: str = "ink",
-             width: float | None = None, angle: float = 0) -> None:
+    def text(
+        self,
+        content: str,
+        x: float,
+        y: float,
+        *,
+        size: float,
+        role: str = "body",
+        weight: str = "normal",
+        anchor: str = "start",
+        fill: str = "ink",
+        width: float | None = None,
+        angle: float = 0,
+    ) -> None:
         """A single line of text with its baseline at y; shrunk to fit width if given."""
         family = self.theme.fonts[role]
         content = self.typeset(content)
@@ -437,8 +524,17 @@ class PdfKit:
     def text_width(self, content: str, *, size: float, role: str = "body", weight: str = "normal") -> float:
         return fonts.text_width(content, self.theme.fonts[role], weight, size)
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, *, colour: str = "marks",
-             width: float | None = None, dash: Sequence[float] | None = None) -> None:
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        colour: str = "marks",
+        width: float | None = None,
+        dash: Sequence[float] | None = None,
+    ) -> None:
         c = self.c
         c.saveState()
         c.setStrokeColor(self._colour(colour))
@@ -448,8 +544,16 @@ class PdfKit:
         c.line(self._x(x1), self._y(y1), self._x(x2), self._y(y2))
         c.restoreState()
 
-    def rect(self, r: Rect, *, stroke: str | None = None, fill: str | None = None,
-             width: float = 0.2, alpha: float = 1.0, dash: Sequence[float] | None = None) -> None:
+    def rect(
+        self,
+        r: Rect,
+        *,
+        stroke: str | None = None,
+        fill: str | None = None,
+        width: float = 0.2,
+        alpha: float = 1.0,
+        dash: Sequence[float] | None = None,
+    ) -> None:
         c = self.c
         c.saveState()
         if fill:
@@ -461,8 +565,7 @@ class PdfKit:
             c.setLineWidth(pt(width))
             if dash:
                 c.setDash([pt(d) for d in dash])
-        c.rect(self._x(r.x), self._y(r.bottom), pt(r.w), pt(r.h), stroke=1 if stroke else 0,
-               fill=1 if fill else 0)
+        c.rect(self._x(r.x), self._y(r.bottom), pt(r.w), pt(r.h), stroke=1 if stroke else 0, fill=1 if fill else 0)
         c.restoreState()
 
     def crop_marks(self, xs: Sequence[float], ys: Sequence[float], bounds: Rect) -> None:
@@ -491,16 +594,27 @@ class PdfKit:
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.platypus import Paragraph
 
-        body = ParagraphStyle("body", fontName=self._font("body", "normal"), fontSize=pt(size),
-                              bulletFontName=self._font("body", "normal"),
-                              leading=pt(size * 1.32), spaceAfter=pt(size * 0.45),
-                              textColor=self._colour("ink"))
+        body = ParagraphStyle(
+            "body",
+            fontName=self._font("body", "normal"),
+            fontSize=pt(size),
+            bulletFontName=self._font("body", "normal"),
+            leading=pt(size * 1.32),
+            spaceAfter=pt(size * 0.45),
+            textColor=self._colour("ink"),
+        )
         styles = {
             "p": body,
             "li": ParagraphStyle("li", parent=body, leftIndent=pt(4), bulletIndent=pt(0.8)),
-            "h": ParagraphStyle("h", parent=body, fontName=self._font("title", "bold"),
-                                fontSize=pt(size * 1.35), leading=pt(size * 1.7),
-                                spaceBefore=pt(size * 0.8), textColor=self._colour("ink")),
+            "h": ParagraphStyle(
+                "h",
+                parent=body,
+                fontName=self._font("title", "bold"),
+                fontSize=pt(size * 1.35),
+                leading=pt(size * 1.7),
+                spaceBefore=pt(size * 0.8),
+                textColor=self._colour("ink"),
+            ),
         }
         flow = []
         for kind, text in blocks:
@@ -523,16 +637,18 @@ class PdfKit:
             total += h + paragraph.style.spaceAfter + paragraph.style.spaceBefore
         return total / pt(1)
 
-    def paragraphs(self, blocks: Sequence[tuple[str, str]], area: Rect, *, size: float = 3.4,
-                   columns: int = 1) -> list[Any]:
+    def paragraphs(
+        self, blocks: Sequence[tuple[str, str]], area: Rect, *, size: float = 3.4, columns: int = 1
+    ) -> list[Any]:
         """Flow (kind, text) blocks into the area; returns what did not fit (see flow)."""
         return self.flow(self._flowables(blocks, size), area, size=size, columns=columns)
 
     def flowables(self, blocks: Sequence[tuple[str, str]], *, size: float = 3.4) -> list[Any]:
         return self._flowables(blocks, size)
 
-    def flow(self, flow: list[Any], area: Rect, *, size: float = 3.4, columns: int = 1,
-             gutter: float = 6.0) -> list[Any]:
+    def flow(
+        self, flow: list[Any], area: Rect, *, size: float = 3.4, columns: int = 1, gutter: float = 6.0
+    ) -> list[Any]:
         """Flow paragraphs into columns; returns the ones (or the part of one) that did not fit.
 
         A paragraph may continue in the next column; a heading never ends a column.
@@ -551,8 +667,7 @@ class PdfKit:
                 need += min(next_h, pt(size * 1.32 * 2)) + item.style.spaceAfter
             if need <= room:
                 top = used + (item.style.spaceBefore if used else 0)
-                item.drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)),
-                            self._y(area.y) - top - h)
+                item.drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)), self._y(area.y) - top - h)
                 used = top + h + item.style.spaceAfter
                 flow.pop(0)
                 continue
@@ -562,8 +677,7 @@ class PdfKit:
                     part.boardgen_block = item.boardgen_block
                 flow[0:1] = parts
                 _, h = parts[0].wrap(col_w, room)
-                parts[0].drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)),
-                                self._y(area.y) - used - h)
+                parts[0].drawOn(self.c, self._x(area.x) + column * (col_w + pt(gutter)), self._y(area.y) - used - h)
                 flow.pop(0)
             column, used = column + 1, 0.0
         self.flow_end = (column, used / pt(1), (area.w - gutter * (columns - 1)) / columns, gutter)
@@ -571,8 +685,9 @@ class PdfKit:
 
     # Composite pages -------------------------------------------------------------------
 
-    def board_sheets(self, board: Form, tiling: Tiling, *, heading: str,
-                     fill: Callable[[Rect], int] | None = None) -> None:
+    def board_sheets(
+        self, board: Form, tiling: Tiling, *, heading: str, fill: Callable[[Rect], int] | None = None
+    ) -> None:
         """One page per piece of a tiled board, with its place label, marks and joints; `fill`
         gets the free areas below and beside the board part and returns how many pieces it put
         there."""
@@ -588,8 +703,13 @@ class PdfKit:
             ox, oy = piece.origin
             self.place(board, ox, oy, clip=shown)
             # What this sheet keeps once cut (its share of the board and any glue band it carries).
-            self.record(Form(board.name, shown.w, shown.h), shown.x, shown.y, piece=f"board:{piece.index + 1}",
-                        outline=Outline())
+            self.record(
+                Form(board.name, shown.w, shown.h),
+                shown.x,
+                shown.y,
+                piece=f"board:{piece.index + 1}",
+                outline=Outline(),
+            )
             if tiling.style == "overlap":
                 self._glue_bands(piece, tiling)
             trim = Rect(ox + piece.trim.x, oy + piece.trim.y, piece.trim.w, piece.trim.h)
@@ -623,8 +743,15 @@ class PdfKit:
             self.rect(band, fill="glue_band", alpha=0.75)
             cx, cy = band.x + band.w / 2, band.y + band.h / 2
             length = band.h if angle else band.w
-            self.text(word(self.lang, "glue_here"), cx + (1.0 if angle else 0), cy + (0 if angle else 1.0),
-                      size=2.6, anchor="middle", angle=angle, width=length * 0.8)
+            self.text(
+                word(self.lang, "glue_here"),
+                cx + (1.0 if angle else 0),
+                cy + (0 if angle else 1.0),
+                size=2.6,
+                anchor="middle",
+                angle=angle,
+                width=length * 0.8,
+            )
 
     def _seam_cut_lines(self, piece: Piece, trim: Rect, shown: Rect, tiling: Tiling) -> None:
         """Dashed cut lines where this sheet meets a neighbour: on the seam, or on the outer edge
@@ -646,23 +773,43 @@ class PdfKit:
             other = tiling.piece_at(piece.row + dr, piece.col + dc)
             if other is None:
                 continue
-            name = (self.place_name(place_keys(other))
-                    or word(self.lang, "row_col", row=other.row + 1, col=other.col + 1))
+            name = self.place_name(place_keys(other)) or word(
+                self.lang, "row_col", row=other.row + 1, col=other.col + 1
+            )
             arrow = {"right": "→", "left": "←", "down": "↓", "up": "↑"}[side]
             label = f"{arrow} {word(self.lang, 'neighbour', place=name)} ({other.index + 1})"
             if side in ("left", "right"):
                 x = shown.x - 3.4 if side == "left" else shown.right + 3.4
-                self.text(label, x, shown.y + shown.h / 2, size=2.4, anchor="middle",
-                          angle=90 if side == "left" else -90, width=shown.h * 0.5, fill="muted")
+                self.text(
+                    label,
+                    x,
+                    shown.y + shown.h / 2,
+                    size=2.4,
+                    anchor="middle",
+                    angle=90 if side == "left" else -90,
+                    width=shown.h * 0.5,
+                    fill="muted",
+                )
             else:
                 y = shown.y - 3.2 if side == "up" else shown.bottom + 5.2
-                self.text(label, shown.x + shown.w / 2, y, size=2.4, anchor="middle",
-                          width=shown.w * 0.5, fill="muted")
+                self.text(label, shown.x + shown.w / 2, y, size=2.4, anchor="middle", width=shown.w * 0.5, fill="muted")
 
-    def card_sheets(self, fronts: Sequence[Form], back: Form, *, bleed: float, outline: Outline, heading: str,
-                    back_heading: str, backs: str, flip: str, back_offset: tuple[float, float],
-                    ids: Sequence[str] | None = None, gap: float = 0.0,
-                    cut: Callable[[int], str] | None = None) -> None:
+    def card_sheets(
+        self,
+        fronts: Sequence[Form],
+        back: Form,
+        *,
+        bleed: float,
+        outline: Outline,
+        heading: str,
+        back_heading: str,
+        backs: str,
+        flip: str,
+        back_offset: tuple[float, float],
+        ids: Sequence[str] | None = None,
+        gap: float = 0.0,
+        cut: Callable[[int], str] | None = None,
+    ) -> None:
         """Cards on a grid, upright or turned, whichever holds more: butted on shared cut lines
         (bleed around the block) or `gap` apart with their own crop marks; backs as duplex
         pages, fold-over (each back beside its front) or none. `ids` name the cards in the
@@ -676,16 +823,26 @@ class PdfKit:
             return
         names = list(ids) if ids is not None else [form.name for form in fronts]
         card = fronts[0]
-        g = card_grid(self.piece_frame, card.w - 2 * bleed, card.h - 2 * bleed, bleed, fold=backs == "fold", gap=gap,
-                      count=len(fronts))
+        g = card_grid(
+            self.piece_frame,
+            card.w - 2 * bleed,
+            card.h - 2 * bleed,
+            bleed,
+            fold=backs == "fold",
+            gap=gap,
+            count=len(fronts),
+        )
         rotate = 90 if g.turned else 0
         # Never a sheet and its back for one card: then as many cards on each sheet as the
         # others (21 on sheets of 10: 7 + 7 + 7).
-        per_sheet = g.per_page if len(fronts) % g.per_page != 1 or len(fronts) == 1 else \
-            -(-len(fronts) // -(-len(fronts) // g.per_page))
+        per_sheet = (
+            g.per_page
+            if len(fronts) % g.per_page != 1 or len(fronts) == 1
+            else -(-len(fronts) // -(-len(fronts) // g.per_page))
+        )
         for start in range(0, len(fronts), per_sheet):
-            chunk = fronts[start:start + per_sheet]
-            chunk_ids = names[start:start + per_sheet]
+            chunk = fronts[start : start + per_sheet]
+            chunk_ids = names[start : start + per_sheet]
             if backs == "duplex" and self.only is not None:
                 # A reprint is printed whole, double-sided: fronts go on odd pages (the blank is
                 # kept only where needed, see _keeps). A whole kit names its duplex pages instead.
@@ -694,31 +851,65 @@ class PdfKit:
             cells = g.cells(len(chunk))
             for form, name, (trim, clip) in zip(chunk, chunk_ids, cells, strict=True):
                 self.place(form, trim.x - bleed, trim.y - bleed, clip=clip, rotate=rotate)
-                self.record(form, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", outline=outline,
-                            rotate=rotate, bleed=bleed, folds=((trim.right, trim.y), (trim.right, trim.bottom))
-                            if backs == "fold" else None)
+                self.record(
+                    form,
+                    trim.x - bleed,
+                    trim.y - bleed,
+                    piece=f"card:{name}",
+                    outline=outline,
+                    rotate=rotate,
+                    bleed=bleed,
+                    folds=((trim.right, trim.y), (trim.right, trim.bottom)) if backs == "fold" else None,
+                )
             self._card_marks(g, len(chunk))
             if backs == "fold":
                 # Folding mirrors across a vertical line, like a long-edge flip.
                 for name, (trim, clip) in zip(chunk_ids, g.backs(len(chunk)), strict=True):
                     self.place(back, trim.x - bleed, trim.y - bleed, clip=clip, rotate=-rotate % 360)
-                    self.record(back, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", kind="card-back",
-                                outline=outline, rotate=-rotate % 360, bleed=bleed)
+                    self.record(
+                        back,
+                        trim.x - bleed,
+                        trim.y - bleed,
+                        piece=f"card:{name}",
+                        kind="card-back",
+                        outline=outline,
+                        rotate=-rotate % 360,
+                        bleed=bleed,
+                    )
                 block = g.block(len(chunk))
                 top, bottom = block.y - bleed - CROP_RING, block.bottom + bleed + CROP_RING
-                for trim, _ in g.cells(len(chunk))[:g.cols]:
+                for trim, _ in g.cells(len(chunk))[: g.cols]:
                     fold_x = trim.right
-                    self.line(fold_x, top, fold_x, top + CROP_RING, colour="cut", width=self.theme.strokes["cut_line"],
-                              dash=(1.5, 1))
-                    self.line(fold_x, bottom - CROP_RING, fold_x, bottom, colour="cut",
-                              width=self.theme.strokes["cut_line"], dash=(1.5, 1))
+                    self.line(
+                        fold_x,
+                        top,
+                        fold_x,
+                        top + CROP_RING,
+                        colour="cut",
+                        width=self.theme.strokes["cut_line"],
+                        dash=(1.5, 1),
+                    )
+                    self.line(
+                        fold_x,
+                        bottom - CROP_RING,
+                        fold_x,
+                        bottom,
+                        colour="cut",
+                        width=self.theme.strokes["cut_line"],
+                        dash=(1.5, 1),
+                    )
                     self.text(word(self.lang, "fold"), fold_x + 1, top + 2.5, size=2.4, fill="muted")
             elif backs == "duplex":
                 mark = self._duplex_test_mark(g, len(chunk), front=True)
                 self.new_page(back_heading, kind="card-backs")
                 paper_ = self.frame.paper
-                back_cells = [(back_rect(trim, paper_, flip=flip, offset=back_offset),
-                               back_rect(clip, paper_, flip=flip, offset=back_offset)) for trim, clip in cells]
+                back_cells = [
+                    (
+                        back_rect(trim, paper_, flip=flip, offset=back_offset),
+                        back_rect(clip, paper_, flip=flip, offset=back_offset),
+                    )
+                    for trim, clip in cells
+                ]
                 self._check_backs(back_cells, bleed, back_offset)
                 # The flip mirrors the sheet: across a vertical line (long edge) a card turned by
                 # a has its top where a back turned by -a has its own; across a horizontal line
@@ -726,8 +917,16 @@ class PdfKit:
                 turn = (180 - rotate if flip == "short" else -rotate) % 360
                 for name, (trim, clip) in zip(chunk_ids, back_cells, strict=True):
                     self.place(back, trim.x - bleed, trim.y - bleed, clip=clip, rotate=turn)
-                    self.record(back, trim.x - bleed, trim.y - bleed, piece=f"card:{name}", kind="card-back",
-                                outline=outline, rotate=turn, bleed=bleed)
+                    self.record(
+                        back,
+                        trim.x - bleed,
+                        trim.y - bleed,
+                        piece=f"card:{name}",
+                        kind="card-back",
+                        outline=outline,
+                        rotate=turn,
+                        bleed=bleed,
+                    )
                 # No crop marks here: cards are cut from the front, on its marks.
                 if mark is not None:
                     spot = back_rect(Rect(mark[0], mark[1], 0, 0), paper_, flip=flip, offset=back_offset)
@@ -736,12 +935,18 @@ class PdfKit:
     def _check_backs(self, cells: Sequence[tuple[Rect, Rect]], bleed: float, offset: tuple[float, float]) -> None:
         """--back-offset may only move the backs (with their bleed) within the printable area."""
         room = self.frame.window
-        over = max(room.x - min(c.x for _, c in cells), room.y - min(c.y for _, c in cells),
-                   max(c.right for _, c in cells) - room.right, max(c.bottom for _, c in cells) - room.bottom)
+        over = max(
+            room.x - min(c.x for _, c in cells),
+            room.y - min(c.y for _, c in cells),
+            max(c.right for _, c in cells) - room.right,
+            max(c.bottom for _, c in cells) - room.bottom,
+        )
         if over > 1e-6:
-            raise UsageError(f"--back-offset {offset[0]:g},{offset[1]:g} moves the card backs {over:.1f} mm off the "
-                             "printable area; printers are rarely off by more than 2 mm: measure yours with the "
-                             "duplex test mark under the first card sheet")
+            raise UsageError(
+                f"--back-offset {offset[0]:g},{offset[1]:g} moves the card backs {over:.1f} mm off the "
+                "printable area; printers are rarely off by more than 2 mm: measure yours with the "
+                "duplex test mark under the first card sheet"
+            )
 
     def _duplex_test_mark(self, g: CardGrid, count: int, *, front: bool) -> tuple[float, float] | None:
         """A 10 mm scale under the card block on the front page; its back page carries a cross at
@@ -758,10 +963,12 @@ class PdfKit:
             tick = 1.4 if k % 5 == 0 else 0.7
             self.line(cx + k, cy - tick, cx + k, cy, colour="ink", width=width / 2)
             self.line(cx - tick, cy + k, cx, cy + k, colour="ink", width=width / 2)
-        self.text(word(self.lang, "duplex_test"), cx + 7.5, cy - 1.0, size=2.2, fill="muted",
-                  width=area.right - cx - 8.0)
-        self.text(word(self.lang, "duplex_test_how"), cx + 7.5, cy + 2.2, size=2.2, fill="muted",
-                  width=area.right - cx - 8.0)
+        self.text(
+            word(self.lang, "duplex_test"), cx + 7.5, cy - 1.0, size=2.2, fill="muted", width=area.right - cx - 8.0
+        )
+        self.text(
+            word(self.lang, "duplex_test_how"), cx + 7.5, cy + 2.2, size=2.2, fill="muted", width=area.right - cx - 8.0
+        )
         return cx, cy
 
     def _duplex_test_mark_back(self, x: float, y: float) -> None:
@@ -778,9 +985,12 @@ class PdfKit:
             for x1, y1, x2, y2 in clip_marks(mark_segments(pieces, False, reach=b), pieces):
                 self.line(x1, y1, x2, y2)
             return
-        bounds = Rect(min(c.x for c in pieces) - b, min(c.y for c in pieces) - b,
-                      max(c.right for c in pieces) - min(c.x for c in pieces) + 2 * b,
-                      max(c.bottom for c in pieces) - min(c.y for c in pieces) + 2 * b)
+        bounds = Rect(
+            min(c.x for c in pieces) - b,
+            min(c.y for c in pieces) - b,
+            max(c.right for c in pieces) - min(c.x for c in pieces) + 2 * b,
+            max(c.bottom for c in pieces) - min(c.y for c in pieces) + 2 * b,
+        )
         xs = sorted({round(v, 4) for c in pieces for v in (c.x, c.right)})
         ys = sorted({round(v, 4) for c in pieces for v in (c.y, c.bottom)})
         self.crop_marks(xs, ys, bounds)
@@ -791,8 +1001,7 @@ def svg_page(svg: str, theme: Theme) -> bytes:
     drawing = _drawing(svg)
     buffer = io.BytesIO()
     body = fonts.face(theme.fonts["body"]).pdf_name
-    c = rl_canvas.Canvas(buffer, pagesize=(drawing.width, drawing.height), invariant=1,
-                         initialFontName=body)
+    c = rl_canvas.Canvas(buffer, pagesize=(drawing.width, drawing.height), invariant=1, initialFontName=body)
     _draw(drawing, c, body)
     c.showPage()
     c.save()
@@ -831,8 +1040,10 @@ def _fallback_markup(text: str, family: str, weight: str) -> str:
         if not piece or piece.startswith(("<", "&")):
             out.append(piece)
             continue
-        out += [chunk if used == family else f'<font name="{fallback}">{chunk}</font>'
-                for chunk, used in fonts.runs(piece, family, weight)]
+        out += [
+            chunk if used == family else f'<font name="{fallback}">{chunk}</font>'
+            for chunk, used in fonts.runs(piece, family, weight)
+        ]
     return "".join(out)
 
 
@@ -942,8 +1153,7 @@ class _AlphaRenderer(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab
 
     def drawImage(self, image: Any) -> None:  # noqa: N802 (reportlab's name)
         if hasattr(image.path, "mode"):
-            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
-                                   mask="auto")
+            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
         else:
             super().drawImage(image)
 
@@ -964,8 +1174,7 @@ def trial_render(svg: str) -> list[str]:
     propagate, log.propagate = log.propagate, False
     try:
         drawing = _convert(svg)
-        c = rl_canvas.Canvas(io.BytesIO(), pagesize=(max(drawing.width, 1), max(drawing.height, 1)),
-                             invariant=1)
+        c = rl_canvas.Canvas(io.BytesIO(), pagesize=(max(drawing.width, 1), max(drawing.height, 1)), invariant=1)
         _draw(drawing, c, fonts.face("DejaVu Sans").pdf_name)
         c.showPage()
         c.save()

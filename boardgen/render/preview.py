@@ -109,8 +109,9 @@ def as_seen(image: Image.Image, vision: str | None) -> Image.Image:
     return Image.fromarray(seen[where].reshape(pixels.shape), "RGB")
 
 
-def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
-             dpi: int | None = None, vision: str | None = None) -> dict[str, bytes]:
+def previews(
+    pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *, dpi: int | None = None, vision: str | None = None
+) -> dict[str, bytes]:
     """'board.png' plus '<kind>.png' for the first page of every kind in the kit.
 
     board: a one-page PDF of the board picture, or where a page of the kit shows it whole.
@@ -132,8 +133,9 @@ def previews(pdf_bytes: bytes, kinds: list[str], board: bytes | Showcase, *,
                 with opened(board) as alone:
                     jobs["board.png"] = encoder.submit(_png, as_seen(_render(alone, 0, dpi or BOARD_DPI), vision))
             else:
-                jobs["board.png"] = encoder.submit(_png, as_seen(_render_showcase(document, board, dpi or BOARD_DPI),
-                                                                  vision))
+                jobs["board.png"] = encoder.submit(
+                    _png, as_seen(_render_showcase(document, board, dpi or BOARD_DPI), vision)
+                )
             for name, index in wanted:
                 jobs[name] = encoder.submit(_png, as_seen(_render(document, index, dpi or PREVIEW_DPI), vision))
         return {name: job.result() for name, job in jobs.items()}

@@ -92,9 +92,15 @@ class GrandGame(RaceGame):
         routes = [CENTRAL_ROUTE] * (len(track) + 1)
         for field in layout.peripheral:
             routes[layout.index(field)] = PERIPHERAL_ROUTE
-        super().__init__(track, players=layout.players, dice=2, game_id="grand",
-                         deck=tuple(card.effect for card in layout.cards), exact_one_die=layout.exact_one_die,
-                         routes=routes)
+        super().__init__(
+            track,
+            players=layout.players,
+            dice=2,
+            game_id="grand",
+            deck=tuple(card.effect for card in layout.cards),
+            exact_one_die=layout.exact_one_die,
+            routes=routes,
+        )
         self.layout = layout
         self.card_ids = layout.card_ids
         # The kernel's tables: a free pawn's moves by field and roll (`legal_moves`), each
@@ -120,8 +126,9 @@ class GrandGame(RaceGame):
         and being stuck included."""
         return self._heuristic(state.pos, state.free_at, state.stuck, state.turn, state.seats, seat)
 
-    def _heuristic(self, pos: Sequence[int], free: Sequence[int], stuck: Sequence[int], turn: int, seats: int,
-                   seat: int) -> float:
+    def _heuristic(
+        self, pos: Sequence[int], free: Sequence[int], stuck: Sequence[int], turn: int, seats: int, seat: int
+    ) -> float:
         """`heuristic` on a position's lists (``stuck`` may be empty: no pawn is)."""
         total = 0.0
         for k in range(seat * self.per, (seat + 1) * self.per):
@@ -167,13 +174,15 @@ class GrandGame(RaceGame):
         """`apply` in place: the position after `move` (see `RaceGame._play_on`)."""
         choice = state.memo
         if move not in (choice or self._choice(state))[0]:
-            raise IllegalMoveError(f"{move} is not legal here; legal: "
-                                   f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
+            raise IllegalMoveError(
+                f"{move} is not legal here; legal: {', '.join(map(str, self.legal_moves(state))) or 'none'}"
+            )
         state.clear()
         self._play_on(state, move)
 
-    def play_turns(self, state: Position, players: Sequence[Player], rng: Rng,
-                   turn_cap: int) -> tuple[int, int, int, list[str]]:
+    def play_turns(
+        self, state: Position, players: Sequence[Player], rng: Rng, turn_cap: int
+    ) -> tuple[int, int, int, list[str]]:
         """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
         seat's player and played as `play` plays it: how many, the moves offered in all, the
         most at one decision, and the `events` of each in turn

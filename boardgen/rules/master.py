@@ -85,6 +85,7 @@ TAKEN = -1  # the square of a token that has been taken
 STANDING = 3  # greedy play: how far a pawn standing on its token is from taking it
 PLAYERS = ("random", "greedy", "search")  # the protocol players that can play this game
 
+
 @dataclass(frozen=True)
 class Wand:
     """Between turns: hand in a wand for a whole extra turn at once (`use`), or pass."""
@@ -104,9 +105,19 @@ class MasterState(Position):
 
     __slots__ = ("tokens", "taken", "recipes", "wands", "extra")
 
-    def __init__(self, board: Board, pawns: Sequence[int], *, tokens: Sequence[int],
-                 taken: Sequence[int], recipes: Sequence[Sequence[int]], wands: Sequence[int],
-                 extra: bool = False, over: bool = False, **position: Any):
+    def __init__(
+        self,
+        board: Board,
+        pawns: Sequence[int],
+        *,
+        tokens: Sequence[int],
+        taken: Sequence[int],
+        recipes: Sequence[Sequence[int]],
+        wands: Sequence[int],
+        extra: bool = False,
+        over: bool = False,
+        **position: Any,
+    ):
         super().__init__(board, pawns, **position)
         self.tokens = tuple(tokens)  # bit square per object in order of value, TAKEN once taken
         self.taken = tuple(taken)  # the seat that took each of the lowest objects, in order
@@ -139,8 +150,7 @@ class MasterState(Position):
         return tuple(i for i, owner in enumerate(self.taken) if owner == seat)
 
 
-def deal_recipes(cards: Sequence[Sequence[str]], players: int,
-                 seed: int) -> tuple[tuple[str, ...], ...]:
+def deal_recipes(cards: Sequence[Sequence[str]], players: int, seed: int) -> tuple[tuple[str, ...], ...]:
     """Each seat's recipe card: the cards shuffled with the seed, seat i draws the i-th."""
     if players > len(cards):
         raise ValueError(f"{players!r} players but only {len(cards)} recipe cards")
@@ -174,14 +184,26 @@ class MasterGame(SlidingRules[MasterState]):
         """The printed set-up of `seed` (`model.master.setup`), recipes dealt by seat."""
         self.check_players(players)
         start = setup(self.layout, seed)
-        return self.start(Board.from_deal(start.deal, self.geometry), players,
-                          tokens=start.tokens, recipes=deal_recipes(start.recipes, players, seed),
-                          seed=seed)
+        return self.start(
+            Board.from_deal(start.deal, self.geometry),
+            players,
+            tokens=start.tokens,
+            recipes=deal_recipes(start.recipes, players, seed),
+            seed=seed,
+        )
 
-    def start(self, board: Board, players: int, *, tokens: Mapping[tuple[int, int], str],
-              recipes: Sequence[Sequence[str]], seed: int = 0,
-              pawns: Sequence[tuple[int, int]] | None = None, taken: Sequence[int] = (),
-              wands: Sequence[int] | None = None) -> MasterState:
+    def start(
+        self,
+        board: Board,
+        players: int,
+        *,
+        tokens: Mapping[tuple[int, int], str],
+        recipes: Sequence[Sequence[str]],
+        seed: int = 0,
+        pawns: Sequence[tuple[int, int]] | None = None,
+        taken: Sequence[int] = (),
+        wands: Sequence[int] | None = None,
+    ) -> MasterState:
         """A game on a given board, seat 0 to shift.
 
         `tokens` maps (row, col) to the object lying there; the objects taken already are
@@ -190,8 +212,10 @@ class MasterGame(SlidingRules[MasterState]):
         """
         self.check_players(players)
         if board.geometry.size != self.geometry.size:
-            raise ValueError(f"a {board.geometry.size}x{board.geometry.size} board for a "
-                             f"{self.geometry.size}x{self.geometry.size} game")
+            raise ValueError(
+                f"a {board.geometry.size}x{board.geometry.size} board for a "
+                f"{self.geometry.size}x{self.geometry.size} game"
+            )
         squares = [TAKEN] * len(self.ids)
         for cell, object_id in tokens.items():
             if object_id not in self.rank:
@@ -202,8 +226,10 @@ class MasterGame(SlidingRules[MasterState]):
         if placed != expected or len(set(tokens)) != len(tokens):
             missing = [self.ids[i] for i in sorted(expected - placed)]
             extra = [self.ids[i] for i in sorted(placed - expected)]
-            raise ValueError(f"with {len(taken)} objects taken the board needs the others: "
-                             f"missing {missing!r}, taken but placed {extra!r}")
+            raise ValueError(
+                f"with {len(taken)} objects taken the board needs the others: "
+                f"missing {missing!r}, taken but placed {extra!r}"
+            )
         if any(not 0 <= seat < players for seat in taken):
             raise ValueError(f"taken by {list(taken)!r}: seats run 0..{players - 1}")
         if len(recipes) != players:
@@ -211,12 +237,9 @@ class MasterGame(SlidingRules[MasterState]):
         cards = tuple(tuple(self.rank[o] for o in card) for card in recipes)
         if pawns is not None and len(pawns) != players:
             raise ValueError(f"{len(pawns)} pawns for {players!r} players")
-        where = (self.homes[:players] if pawns is None
-                 else tuple(self.geometry.bit(*cell) for cell in pawns))
-        left = (tuple(wands) if wands is not None
-                else (self.layout.wands_per_player,) * players)
-        return MasterState(board, where, tokens=squares, taken=taken, recipes=cards, wands=left,
-                           seed=seed)
+        where = self.homes[:players] if pawns is None else tuple(self.geometry.bit(*cell) for cell in pawns)
+        left = tuple(wands) if wands is not None else (self.layout.wands_per_player,) * players
+        return MasterState(board, where, tokens=squares, taken=taken, recipes=cards, wands=left, seed=seed)
 
     def other_moves(self, state: MasterState) -> Sequence[Wand]:
         return (USE, PASS)
@@ -242,7 +265,7 @@ class MasterGame(SlidingRules[MasterState]):
         tokens = state.tokens
         low = len(state.taken)
         if square != state.pawns[seat] and low < len(tokens) and tokens[low] == square:
-            state.tokens = tokens[:low] + (TAKEN,) + tokens[low + 1:]
+            state.tokens = tokens[:low] + (TAKEN,) + tokens[low + 1 :]
             state.taken += (seat,)
             state.over = low == self.last_rank
         state.pawns[seat] = square
@@ -263,12 +286,11 @@ class MasterGame(SlidingRules[MasterState]):
     def play_other(self, state: MasterState, move: object) -> None:
         """The wand decision: play a wand for an extra turn now, or pass."""
         if not isinstance(move, Wand):
-            raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand "
-                                   f"or pass")
+            raise IllegalMoveError(f"{move} cannot be played: the turn is over, play a wand or pass")
         seat = state.seat
         if move.use:
             wands = state.wands
-            state.wands = wands[:seat] + (wands[seat] - 1,) + wands[seat + 1:]
+            state.wands = wands[:seat] + (wands[seat] - 1,) + wands[seat + 1 :]
             state.extra = True
             state.recorded = ("wands_used",)
         else:
@@ -280,8 +302,7 @@ class MasterGame(SlidingRules[MasterState]):
         """Refuse a player count the layout is not for."""
         low, high = self.layout.players
         if not low <= players <= high:
-            raise ValueError(f"{self.layout.id!r} is for {low} to {high} players, "
-                             f"not {players!r}")
+            raise ValueError(f"{self.layout.id!r} is for {low} to {high} players, not {players!r}")
         if players > len(self.homes):
             raise ValueError(f"{players!r} players but {len(self.homes)} starts")
 
@@ -303,8 +324,8 @@ class MasterGame(SlidingRules[MasterState]):
         """One seat's score as it stands (`scores`)."""
         recipe, values, bonus = state.recipes[seat], self.values, self.layout.recipe_bonus
         return state.wands[seat] * self.layout.unused_wand + sum(
-            values[rank] + (bonus if rank in recipe else 0)
-            for rank, owner in enumerate(state.taken) if owner == seat)
+            values[rank] + (bonus if rank in recipe else 0) for rank, owner in enumerate(state.taken) if owner == seat
+        )
 
     def token_cells(self, state: MasterState) -> dict[tuple[int, int], str]:
         """(row, col) -> object id of every token on the board."""
@@ -323,12 +344,10 @@ class MasterGame(SlidingRules[MasterState]):
         target = state.tokens[low]
         pawn = state.pawns[seat]
         if state.seat == seat and state.phase == WALK:
-            return self._best_walk(state.reach, pawn, target, banked,
-                                   self.gain(state, seat, low))
+            return self._best_walk(state.reach, pawn, target, banked, self.gain(state, seat, low))
         return (-banked, self._distance(pawn, target))
 
-    def score_moves(self, state: MasterState, moves: Sequence[Any],
-                    seat: int) -> list[tuple[int, ...]]:
+    def score_moves(self, state: MasterState, moves: Sequence[Any], seat: int) -> list[tuple[int, ...]]:
         """`heuristic` of each move's result without building the positions; for a wand
         decision, the values of `wand_values`, which look one turn further."""
         if state.seat != seat or state.over:
@@ -363,8 +382,7 @@ class MasterGame(SlidingRules[MasterState]):
             key = (lane(reaches, k), push.carry(target))
             value = memo.get(key)
             if value is None:
-                value = memo[key] = self._best_walk(key[0], push.carry(pawn), key[1], banked,
-                                                    gain)
+                value = memo[key] = self._best_walk(key[0], push.carry(pawn), key[1], banked, gain)
             scores.append(value)
         return scores
 
@@ -444,8 +462,7 @@ class MasterGame(SlidingRules[MasterState]):
         use = (-(banked - wand + gain), 0, 1)
         if gain <= wand:  # not worth a wand even in a race: skip looking at the others
             return use, (-banked, distance, 0)
-        threat = any(around & carries[state.pawns[other]]
-                     for other in range(len(state.pawns)) if other != seat)
+        threat = any(around & carries[state.pawns[other]] for other in range(len(state.pawns)) if other != seat)
         return use, ((-banked, distance, 0) if threat else (-(banked + gain), 0, 0))
 
     def takers(self, state: MasterState, target: int) -> tuple[int, tuple[int, ...]]:
@@ -464,8 +481,7 @@ class MasterGame(SlidingRules[MasterState]):
         use, keep = self.wand_values(state)
         return use < keep
 
-    def can_take(self, board: Board, forbidden: InsertionPoint | None, pawn: int,
-                 target: int) -> bool:
+    def can_take(self, board: Board, forbidden: InsertionPoint | None, pawn: int, target: int) -> bool:
         """Whether one turn on `board` (shift, then walk) can take the token on `target`
         with the pawn on `pawn`."""
         if pawn == target:
@@ -476,8 +492,7 @@ class MasterGame(SlidingRules[MasterState]):
     def _distance(self, square: int, target: int) -> int:
         return STANDING if square == target else self.geometry.distance(square, target)
 
-    def _best_walk(self, reach: int, pawn: int, target: int, banked: int,
-                   gain: int) -> tuple[int, int]:
+    def _best_walk(self, reach: int, pawn: int, target: int, banked: int, gain: int) -> tuple[int, int]:
         bit = 1 << target
         if pawn != target:
             if reach & bit:
@@ -499,15 +514,20 @@ def _squares(bits: int) -> Iterator[int]:
 # -- the solver, for tokens ----------------------------------------------------------------
 
 
-def turns_to_token(board: Board, pawn: int, token: int, *,
-                   forbidden: InsertionPoint | None = None, max_turns: int = 8,
-                   budget: int = DEFAULT_BUDGET,
-                   memo: dict[tuple[int, ...], Flooded] | None = None) -> Solution:
+def turns_to_token(
+    board: Board,
+    pawn: int,
+    token: int,
+    *,
+    forbidden: InsertionPoint | None = None,
+    max_turns: int = 8,
+    budget: int = DEFAULT_BUDGET,
+    memo: dict[tuple[int, ...], Flooded] | None = None,
+) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the token on bit square
     `token`, other pawns ignored. The pawn rides the pushes the same way as the token, so it
     never lands on it without walking there: every answer is an arrival. `memo` shares the
     search's floods with other searches (`solve`)."""
     if pawn == token:
         raise ValueError("the pawn already stands on the token")
-    return solve(board, pawn, token, forbidden=forbidden, max_turns=max_turns, budget=budget,
-                 rides=True, memo=memo)
+    return solve(board, pawn, token, forbidden=forbidden, max_turns=max_turns, budget=budget, rides=True, memo=memo)

@@ -80,8 +80,22 @@ MinosState = RaceState  # a King Minos position, frozen, is a race state (its of
 _LANDED = [f"landed:{field}" for field in range(256)]
 _INFINITY = float("inf")
 
-__all__ = ["CROSS", "DIE", "FACES", "OTHERS_WEIGHT", "OUTSIDE", "PASS", "RIDE", "STAY",
-           "IllegalMoveError", "MinosGame", "MinosPosition", "MinosState", "Move", "roll"]
+__all__ = [
+    "CROSS",
+    "DIE",
+    "FACES",
+    "OTHERS_WEIGHT",
+    "OUTSIDE",
+    "PASS",
+    "RIDE",
+    "STAY",
+    "IllegalMoveError",
+    "MinosGame",
+    "MinosPosition",
+    "MinosState",
+    "Move",
+    "roll",
+]
 
 
 class MinosGame(RaceGame):
@@ -100,8 +114,13 @@ class MinosGame(RaceGame):
     id = "minos"
 
     def __init__(self, layout: MinosLayout):
-        super().__init__(layout.track, players=layout.players, pieces_per_player=layout.pieces_per_player,
-                         dice=layout.dice, game_id="minos")
+        super().__init__(
+            layout.track,
+            players=layout.players,
+            pieces_per_player=layout.pieces_per_player,
+            dice=layout.dice,
+            game_id="minos",
+        )
         self.layout = layout
         goal, trap, safe = self.goal, self.trap, self.safe
         self.entry_face = layout.entry_face
@@ -110,8 +129,9 @@ class MinosGame(RaceGame):
         self.partner: dict[int, int] = {}
         for a, b in layout.millstone:
             self.partner[a], self.partner[b] = b, a
-        self.ride_to = {f: tuple(self._ride_end(f, r) for r in range(1, FACES + 1))
-                        for f in self.orbit_index if not trap[f]}
+        self.ride_to = {
+            f: tuple(self._ride_end(f, r) for r in range(1, FACES + 1)) for f in self.orbit_index if not trap[f]
+        }
         values = self._values = self._field_values()
         gain = [0.0] * (goal + 1)  # what an offer made on a field is worth taking, at best
         for field, ends in self.ride_to.items():
@@ -121,21 +141,33 @@ class MinosGame(RaceGame):
             gain[field] = max(0.0, values[other] - values[field])
         # The offer a count ending on each field makes (none on a trap or Elysium).
         self._offer_at: list[str | None] = [
-            None if field == goal or trap[field] else RIDE if field in self.orbit_index
-            else CROSS if field in self.partner else None for field in range(goal + 1)]
+            None
+            if field == goal or trap[field]
+            else RIDE
+            if field in self.orbit_index
+            else CROSS
+            if field in self.partner
+            else None
+            for field in range(goal + 1)
+        ]
         # Per field a piece is put on: the fields it lands on, as events, and where it rests.
         self._landing = [(tuple(_LANDED[f] for f in chain), chain[-1]) for chain in self.chain]
         pieces = layout.players[1] * self.per
         self._die_moves = [[Move(DIE, points, k) for k in range(pieces)] for points in range(FACES + 1)]
-        self._offer_moves = {(kind, k): (Move(kind, 0, k), Move(STAY, 0, k))
-                             for kind in (RIDE, CROSS) for k in range(pieces)}
+        self._offer_moves = {
+            (kind, k): (Move(kind, 0, k), Move(STAY, 0, k)) for kind in (RIDE, CROSS) for k in range(pieces)
+        }
         self._seat_pieces = [list(range(s * self.per, (s + 1) * self.per)) for s in range(layout.players[1])]
         # Per number of seats, per seat: how each piece's worth counts for that seat (the
         # last entry, for "no piece", is 0), and the opponents' weight.
-        self._weights = {n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1) for s in range(n)]
-                             for seat in range(n)] for n in range(1, layout.players[1] + 1)}
-        self._piece_weights = {n: [[w[k // self.per] for k in range(n * self.per)] + [0.0] for w in by_seat]
-                               for n, by_seat in self._weights.items()}
+        self._weights = {
+            n: [[-1.0 if s == seat else OTHERS_WEIGHT / max(1, n - 1) for s in range(n)] for seat in range(n)]
+            for n in range(1, layout.players[1] + 1)
+        }
+        self._piece_weights = {
+            n: [[w[k // self.per] for k in range(n * self.per)] + [0.0] for w in by_seat]
+            for n, by_seat in self._weights.items()
+        }
         self._others_weight = {n: OTHERS_WEIGHT / max(1, n - 1) for n in self._weights}
         # Per die move, by key origin * 8 + points: where the count ends before forced moves
         # (`target`) and whether the piece then rests free on the board (so it can use another
@@ -162,8 +194,11 @@ class MinosGame(RaceGame):
                     tail = -1.0 * (values[field] + gain[field])
                 swaps = field not in (goal, origin) and not safe[field]
                 self._keeps[key] = field != goal and not trap[field]
-                self._ends[points][origin] = ((field, values[origin], values[origin] - values[field], tail)
-                                              if swaps else (nobody, values[origin], 0.0, tail))
+                self._ends[points][origin] = (
+                    (field, values[origin], values[origin] - values[field], tail)
+                    if swaps
+                    else (nobody, values[origin], 0.0, tail)
+                )
         self._offer_terms = {RIDE: self._offer_table(RIDE), CROSS: self._offer_table(CROSS)}
         self._enters_free = self._keeps[OUTSIDE * 8 + self.entry_face]  # a piece brought in rests free
 
@@ -217,8 +252,9 @@ class MinosGame(RaceGame):
         state.events = []
         self._play_in(state, move, state.events)
 
-    def play_turns(self, state: MinosPosition, players: Sequence[Player], rng: Rng,
-                   turn_cap: int) -> tuple[int, int, int, list[str]]:
+    def play_turns(
+        self, state: MinosPosition, players: Sequence[Player], rng: Rng, turn_cap: int
+    ) -> tuple[int, int, int, list[str]]:
         """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
         seat's player and played as `play` plays it (`_decide`): how many, the moves offered
         in all, the most at one decision, and what they set off
@@ -324,7 +360,7 @@ class MinosGame(RaceGame):
                         pieces.append(k)
         else:
             board = per - out - p.off[seat]
-            fields = pos[k0:k0 + per]
+            fields = pos[k0 : k0 + per]
             if board < per or len(set(fields)) < per:
                 # Pieces outside, borne off or sharing a field: each field once, with its first
                 # piece, in order (Elysium left out).
@@ -361,8 +397,9 @@ class MinosGame(RaceGame):
         p.keys = segments
         return segments
 
-    def _either(self, p: MinosPosition, pieces: list[int], fields: list[int], dice: tuple[int, ...],
-                board: int) -> list[tuple[list[int], int, list[int]]]:
+    def _either(
+        self, p: MinosPosition, pieces: list[int], fields: list[int], dice: tuple[int, ...], board: int
+    ) -> list[tuple[list[int], int, list[int]]]:
         """Two dice where a move may leave the other die unusable: the moves that keep it
         usable (the mover rests free on the board, `_keeps`, or another free piece of the seat
         stays there, or the move played out, `_leaves_playable`), else those of the higher
@@ -407,11 +444,9 @@ class MinosGame(RaceGame):
         origin = p.pos[piece]
         self._arrive_on(after, piece, self._target[key], origin, False, [])
         seat = p.turn % p.seats
-        return (self.can_use(after.pos, after.free_at, seat, other, p.turn)
-                or self._has_finished(after.pos, seat))
+        return self.can_use(after.pos, after.free_at, seat, other, p.turn) or self._has_finished(after.pos, seat)
 
-    def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int,
-                turn: int) -> bool:
+    def can_use(self, pos: Sequence[int], free: Sequence[int], seat: int, points: int, turn: int) -> bool:
         """Whether any piece of `seat` can move by a die showing `points`."""
         goal, entry = self.goal, points == self.entry_face
         for k in range(seat * self.per, (seat + 1) * self.per):
@@ -484,8 +519,9 @@ class MinosGame(RaceGame):
         if bumped >= 0:
             events.append("swaps")
 
-    def _arrive_on(self, p: MinosPosition, piece: int, field: int, origin: int, offers: bool,
-                   events: list[str]) -> tuple[str | None, int]:
+    def _arrive_on(
+        self, p: MinosPosition, piece: int, field: int, origin: int, offers: bool, events: list[str]
+    ) -> tuple[str | None, int]:
         """Put `piece` on `field`, coming from `origin` (where it stands): follow forced moves,
         swap out an occupant (rule 3), apply the field; return the offer it makes (or None)
         and the piece it swapped out (or -1)."""
@@ -529,8 +565,9 @@ class MinosGame(RaceGame):
             return None, bumped
         return (self._offer_at[field] if offers else None), bumped
 
-    def _proceed_on(self, p: MinosPosition, events: list[str], mover: int, origin: int,
-                    bumped: int) -> list[int] | None:
+    def _proceed_on(
+        self, p: MinosPosition, events: list[str], mover: int, origin: int, bumped: int
+    ) -> list[int] | None:
         """Carry the game on until a decision is needed: release pieces due out of 52's
         tunnel (rule 2), go on while the turn does (both dice, or a last die that some piece
         can use), else roll for the next seat. Returns the fields before the decision (`mover`
@@ -594,7 +631,7 @@ class MinosGame(RaceGame):
         (WAIT_COST a turn to sit out)."""
         per, values, turn, seats, free = self.per, self._values, state.turn, state.seats, state.free_at
         weight = self._weights[seats][seat]
-        own = sum(map(values.__getitem__, state.pos[seat * per:(seat + 1) * per]))
+        own = sum(map(values.__getitem__, state.pos[seat * per : (seat + 1) * per]))
         others = sum(map(values.__getitem__, state.pos)) - own
         total = weight[seat] * own + OTHERS_WEIGHT / max(1, seats - 1) * others
         if max(free) > turn:
@@ -603,8 +640,7 @@ class MinosGame(RaceGame):
                     total -= weight[k // per] * WAIT_COST * ((at - turn) // seats)
         return total
 
-    def score_moves(self, state: MinosState | MinosPosition, moves: Sequence[Move],
-                    seat: int) -> list[float]:
+    def score_moves(self, state: MinosState | MinosPosition, moves: Sequence[Move], seat: int) -> list[float]:
         """`heuristic` after each move for the seat to move (another seat: after `apply`),
         with a die move valued with what the offer it makes is worth (`_die_scores`) and a
         ride or crossing at its mean over where it may end (`_offer_scores`)."""
@@ -688,8 +724,9 @@ class MinosGame(RaceGame):
                 p.held = [k for k in held if free[k] > turn]
         return base
 
-    def _die_scores(self, p: MinosPosition, segments: Sequence[tuple[Sequence[int], int, Sequence[int]]],
-                    seat: int, base: float) -> list[float]:
+    def _die_scores(
+        self, p: MinosPosition, segments: Sequence[tuple[Sequence[int], int, Sequence[int]]], seat: int, base: float
+    ) -> list[float]:
         """`heuristic` after each die move of the seat to move, given as (origins, points,
         pieces) in order, as `_options` gives them, `base` before: the mover's change and that
         of the piece it swaps out (which is freed; none weighs 0.0), from the table `_ends`,
@@ -708,8 +745,10 @@ class MinosGame(RaceGame):
                     out.append(base + origin_value + weight[other] * difference + tail)
             return out
         for origins, points, _ in segments:
-            out += [base + origin_value + weight[occ[swap]] * difference + tail
-                    for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins)]
+            out += [
+                base + origin_value + weight[occ[swap]] * difference + tail
+                for swap, origin_value, difference, tail in map(self._ends[points].__getitem__, origins)
+            ]
         return out
 
     def _offer_score(self, p: MinosPosition, kind: str, piece: int, seat: int, base: float) -> float:
@@ -742,8 +781,9 @@ class MinosGame(RaceGame):
             for end in ends:
                 at = self.chain[end][-1]
                 after = values[at] - WAIT_COST * (trap[at] + 1) if at != goal and trap[at] else values[at]
-                terms.append((at, 0.0 + -1.0 * (after - values[origin]),
-                              at not in (origin, goal) and not self.safe[at]))
+                terms.append(
+                    (at, 0.0 + -1.0 * (after - values[origin]), at not in (origin, goal) and not self.safe[at])
+                )
             table[origin] = tuple(terms)
         return table
 
@@ -767,12 +807,12 @@ class MinosPosition(Position):
         for k in range(len(pos) - 1, -1, -1):  # the first piece on a field, as the rules find it
             if pos[k] != OUTSIDE and pos[k] != goal and not game.safe[pos[k]]:
                 self.occ[pos[k]] = k
-        self.sums = [sum(map(game._values.__getitem__, pos[s * per:(s + 1) * per])) for s in range(self.seats)]
+        self.sums = [sum(map(game._values.__getitem__, pos[s * per : (s + 1) * per])) for s in range(self.seats)]
         self.total = sum(self.sums)
-        self.out = [pos[s * per:(s + 1) * per].count(OUTSIDE) for s in range(self.seats)]
-        self.off = [pos[s * per:(s + 1) * per].count(goal) for s in range(self.seats)]
+        self.out = [pos[s * per : (s + 1) * per].count(OUTSIDE) for s in range(self.seats)]
+        self.off = [pos[s * per : (s + 1) * per].count(goal) for s in range(self.seats)]
         self.held = [k for k, at in enumerate(free) if at > turn]
-        self.seat_held = [max(free[s * per:(s + 1) * per]) for s in range(self.seats)]
+        self.seat_held = [max(free[s * per : (s + 1) * per]) for s in range(self.seats)]
         self.releases = {at for k, at in enumerate(free) if game.delayed[pos[k]]}
         self.keys: list[tuple[list[int], int, list[int]]] | None = None
 
@@ -787,5 +827,15 @@ class MinosPosition(Position):
         """The position, frozen, with what the last decision did (`events`; `landings`: the
         fields it landed on, read from them)."""
         landings = tuple(int(event[7:]) for event in self.events if event.startswith("landed:"))
-        return MinosState(self.seats, self.turn, tuple(self.pos), tuple(self.free_at), tuple(self.dice),
-                          self.offer, self.rng, self.winner, landings, events=tuple(self.events))
+        return MinosState(
+            self.seats,
+            self.turn,
+            tuple(self.pos),
+            tuple(self.free_at),
+            tuple(self.dice),
+            self.offer,
+            self.rng,
+            self.winner,
+            landings,
+            events=tuple(self.events),
+        )

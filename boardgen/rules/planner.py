@@ -28,11 +28,11 @@ class PlannerPlayer:
                 board = state.board.pushed(move.point, move.rotation)
                 pawn = game.geometry.pushes[move.point].carry(state.pawns[seat])
                 reach = board.reach(1 << pawn)
-                values.append(next_turn_hits(board, reach, tiles, squares,
-                                             forbidden=move.point.opposite))
+                values.append(next_turn_hits(board, reach, tiles, squares, forbidden=move.point.opposite))
         else:
             bit = game.geometry.bit
             for move in moves:
-                values.append(next_turn_hits(state.board, 1 << bit(*move.to), tiles, squares,
-                                             forbidden=state.forbidden))
+                values.append(
+                    next_turn_hits(state.board, 1 << bit(*move.to), tiles, squares, forbidden=state.forbidden)
+                )
         return pick_best(moves, [(-v, s) for v, s in zip(values, scores, strict=True)], rng)

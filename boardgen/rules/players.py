@@ -64,18 +64,20 @@ class SearchPlayer:
     def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
         moves, seat, scores = scored(game, state)
         if self.depth > 1:
-            ranked = sorted(range(len(moves)), key=scores.__getitem__)[:self.width]
+            ranked = sorted(range(len(moves)), key=scores.__getitem__)[: self.width]
             moves = [moves[i] for i in ranked]
-            scores = [self._value(game, game.apply(state, m), seat, self.depth - 1)
-                      for m in moves]
+            scores = [self._value(game, game.apply(state, m), seat, self.depth - 1) for m in moves]
         return pick_best(moves, scores, rng)
 
     def _value(self, game: HeuristicGame[Any, Any], state: Any, seat: int, depth: int) -> Any:
         if depth == 0 or game.outcome(state) is not None or game.to_move(state) != seat:
             return game.heuristic(state, seat)
         moves = list(game.legal_moves(state))
-        return min(score(game, state, moves, seat)) if depth == 1 else min(
-            self._value(game, game.apply(state, m), seat, depth - 1) for m in moves)
+        return (
+            min(score(game, state, moves, seat))
+            if depth == 1
+            else min(self._value(game, game.apply(state, m), seat, depth - 1) for m in moves)
+        )
 
 
 def scored(game: HeuristicGame[Any, Any], state: Any) -> tuple[list[Any], int, list[Any]]:
@@ -109,4 +111,7 @@ def score(game: HeuristicGame[Any, Any], state: Any, moves: Sequence[Any], seat:
 # The players that can play any game that has a heuristic, by name. An engine names the
 # players of its game (`boardgen.engine.Engine.players`): these, and any of its own.
 GENERIC_PLAYERS: dict[str, Callable[[], Player]] = {
-    "random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer}
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "search": SearchPlayer,
+}

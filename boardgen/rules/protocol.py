@@ -100,8 +100,9 @@ class TurnPlaying(Protocol):
     and the events they set off: what playing them one at a time would give, with the play
     loop's cost paid once a game."""
 
-    def play_turns(self, state: Any, players: Sequence[Player], rng: Rng,
-                   turn_cap: int) -> tuple[int, int, int, Sequence[Event]]: ...
+    def play_turns(
+        self, state: Any, players: Sequence[Player], rng: Rng, turn_cap: int
+    ) -> tuple[int, int, int, Sequence[Event]]: ...
 
 
 class Scoring(Protocol):

@@ -144,9 +144,18 @@ class RaceGame:
 
     id = "race"
 
-    def __init__(self, track: TrackGraph, *, players: tuple[int, int], pieces_per_player: int = 1,
-                 dice: int = 2, game_id: str | None = None, deck: Sequence[CardEffect] = (),
-                 exact_one_die: bool = False, routes: Sequence[int] | None = None):
+    def __init__(
+        self,
+        track: TrackGraph,
+        *,
+        players: tuple[int, int],
+        pieces_per_player: int = 1,
+        dice: int = 2,
+        game_id: str | None = None,
+        deck: Sequence[CardEffect] = (),
+        exact_one_die: bool = False,
+        routes: Sequence[int] | None = None,
+    ):
         self.track = track
         self.id = game_id or self.id
         self.players = players
@@ -158,8 +167,10 @@ class RaceGame:
         nodes = [None, *track.nodes]
         # Per field index (0 = OUTSIDE): what the field does where a count ends.
         self.safe = [bool(n and n.has(SANCTUARY)) for n in nodes]
-        self.trap = [n.effect(LOSE_TURNS).turns if n and n.has(LOSE_TURNS) else 0  # type: ignore[union-attr]
-                     for n in nodes]
+        self.trap = [
+            n.effect(LOSE_TURNS).turns if n and n.has(LOSE_TURNS) else 0  # type: ignore[union-attr]
+            for n in nodes
+        ]
         self.delayed = [0] * size
         for n in track.nodes:
             tunnel = n.effect(TUNNEL)
@@ -173,14 +184,15 @@ class RaceGame:
         # where it must move on from at once, choosing the way (a "move_on" with a choice).
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
         self.ways_on: list[tuple[int, ...]] = [()] + [
-            ways if len(ways) > 1 else () for ways in map(track.moves_on, track.indexes)]
+            ways if len(ways) > 1 else () for ways in map(track.moves_on, track.indexes)
+        ]
         # walks[field][points]: every way a forward count goes (the fields it enters), one
         # per way the branches allow; ends[field][points]: where each ends (before forced moves).
         most = FACES * dice
         self.walks: list[list[tuple[tuple[int, ...], ...]]] = [
-            [()] + [track.walks(f, p) for p in range(1, most + 1)] for f in range(size)]
-        self.ends: list[list[tuple[int, ...]]] = [[tuple(w[-1] for w in by) for by in walks]
-                                                  for walks in self.walks]
+            [()] + [track.walks(f, p) for p in range(1, most + 1)] for f in range(size)
+        ]
+        self.ends: list[list[tuple[int, ...]]] = [[tuple(w[-1] for w in by) for by in walks] for walks in self.walks]
         self._distance = self._distances()
         self._cached: tuple[AnyPosition | None, tuple[Move, ...]] = (None, ())
         # Chance and hold-ups (see the module doc); a plain race has none of them.
@@ -188,10 +200,14 @@ class RaceGame:
         self.exact_one_die = exact_one_die and dice == 2
         self.routes = list(routes) if routes is not None else [0] * size
         self.draws = [bool(n and n.has(DRAW_CARD)) for n in nodes]
-        self.again_chance = [n.effect(AGAIN).chance if n and n.has(AGAIN) else 0.0  # type: ignore[union-attr]
-                             for n in nodes]
-        self.hold = [1 + STUCK_UNTIL.index(n.effect(STUCK).until) if n and n.has(STUCK) else 0  # type: ignore[union-attr]
-                     for n in nodes]
+        self.again_chance = [
+            n.effect(AGAIN).chance if n and n.has(AGAIN) else 0.0  # type: ignore[union-attr]
+            for n in nodes
+        ]
+        self.hold = [
+            1 + STUCK_UNTIL.index(n.effect(STUCK).until) if n and n.has(STUCK) else 0  # type: ignore[union-attr]
+            for n in nodes
+        ]
         self.exact = [bool(n and (n.has(EXACT) or n.index == track.goal)) for n in nodes]
         self.chance = bool(self.deck or any(self.hold) or any(self.again_chance) or self.exact_one_die)
         # Per field: the fields a count chooses between there (empty where there is no choice).
@@ -221,13 +237,24 @@ class RaceGame:
         draws = random_block(start)
         while len(draws) < taken:
             draws += random_block((start + len(draws) * STEP) & MASK)
-        dice = tuple(z % FACES + 1 for z in draws[:self.dice_count])
+        dice = tuple(z % FACES + 1 for z in draws[: self.dice_count])
         rng = (start + taken * STEP) & MASK
         if not self.chance:
             return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, dice, None, rng), start, draws, taken
-        deck = shuffle_by(draws[self.dice_count:taken], len(self.deck)) if self.deck else []
-        state = RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, dice, None, rng,
-                          stuck=(0,) * count, route=(0,) * count, first_route=(-1,) * count, deck=tuple(deck))
+        deck = shuffle_by(draws[self.dice_count : taken], len(self.deck)) if self.deck else []
+        state = RaceState(
+            players,
+            0,
+            (OUTSIDE,) * count,
+            (0,) * count,
+            dice,
+            None,
+            rng,
+            stuck=(0,) * count,
+            route=(0,) * count,
+            first_route=(-1,) * count,
+            deck=tuple(deck),
+        )
         return state, start, draws, taken
 
     def to_move(self, state: AnyPosition) -> int:
@@ -245,8 +272,9 @@ class RaceGame:
 
     def apply(self, state: RaceState, move: Move) -> RaceState:
         if move not in self.legal_moves(state):
-            raise IllegalMoveError(f"{move} is not legal here; legal: "
-                                   f"{', '.join(map(str, self.legal_moves(state))) or 'none'}")
+            raise IllegalMoveError(
+                f"{move} is not legal here; legal: {', '.join(map(str, self.legal_moves(state))) or 'none'}"
+            )
         return self._apply(state, move)
 
     def outcome(self, state: AnyPosition) -> Outcome | None:
@@ -290,23 +318,34 @@ class RaceGame:
         offer = None
         origin = pos[move.piece]
         if move.kind == DIE:
-            offer = self._arrive(pos, free, move.piece, self.ends[origin][move.die][move.way], origin, turn,
-                                 seats, landings, True)[0]
+            offer = self._arrive(
+                pos, free, move.piece, self.ends[origin][move.die][move.way], origin, turn, seats, landings, True
+            )[0]
         elif move.kind == MOVE_ON:
-            offer = self._arrive(pos, free, move.piece, self.ways_on[origin][move.way], origin, turn,
-                                 seats, landings, True)[0]
+            offer = self._arrive(
+                pos, free, move.piece, self.ways_on[origin][move.way], origin, turn, seats, landings, True
+            )[0]
         seat = turn % seats
         if pos[move.piece] == self.goal and self._has_finished(pos, seat):
-            return RaceState(seats, turn, tuple(pos), tuple(free), (), None, state.rng, seat,
-                             tuple(landings))
+            return RaceState(seats, turn, tuple(pos), tuple(free), (), None, state.rng, seat, tuple(landings))
         if offer is not None:
-            return RaceState(seats, turn, tuple(pos), tuple(free), (), (offer, move.piece), state.rng, -1,
-                             tuple(landings))
+            return RaceState(
+                seats, turn, tuple(pos), tuple(free), (), (offer, move.piece), state.rng, -1, tuple(landings)
+            )
         return self._go_on(seats, turn, pos, free, [], state.rng, landings)
 
-    def _arrive(self, pos: list[int], free: list[int], piece: int, field: int, origin: int,
-                turn: int, seats: int, landings: list[int],
-                offers: bool) -> tuple[str | None, int]:
+    def _arrive(
+        self,
+        pos: list[int],
+        free: list[int],
+        piece: int,
+        field: int,
+        origin: int,
+        turn: int,
+        seats: int,
+        landings: list[int],
+        offers: bool,
+    ) -> tuple[str | None, int]:
         """Put `piece` on `field` (coming from `origin`) and follow forced moves; a field
         that takes turns holds it. Returns the decision it asks for ("move_on" where the
         piece must move on and choose the way, else None) and the piece it displaced (-1
@@ -325,14 +364,16 @@ class RaceGame:
             free[piece] = turn + seats * (lost + 1)
         return None, -1
 
-    def _go_on(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
-               rng: int, landings: list[int]) -> RaceState:
+    def _go_on(
+        self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int], rng: int, landings: list[int]
+    ) -> RaceState:
         """The state once the game has gone on to the next decision (see `_proceed`)."""
         turn, dice, rng, offer = self._proceed(seats, turn, pos, free, dice, rng, landings)
         return RaceState(seats, turn, tuple(pos), tuple(free), tuple(dice), offer, rng, -1, tuple(landings))
 
-    def _proceed(self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int],
-                 rng: int, landings: list[int]) -> tuple[int, list[int], int, tuple[str, int] | None]:
+    def _proceed(
+        self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int], rng: int, landings: list[int]
+    ) -> tuple[int, list[int], int, tuple[str, int] | None]:
         """Carry the game on until a decision is needed: release pieces due out of a tunnel
         behind lost turns, end the turn and roll for the next seat when no die is left.
         Changes the lists; returns the turn, the dice, the generator and any offer made."""
@@ -351,13 +392,12 @@ class RaceGame:
             rng, rolled = self._roller.roll(rng, self.dice_count)
             dice = list(rolled)
 
-    def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int],
-                      turn: int) -> bool:
+    def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int], turn: int) -> bool:
         """Whether the seat still has a decision to make with `dice` this turn."""
         return bool(dice)
 
     def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
-        return all(p == self.goal for p in pos[seat * self.per:(seat + 1) * self.per])
+        return all(p == self.goal for p in pos[seat * self.per : (seat + 1) * self.per])
 
     # -- chance and hold-ups (see the module doc) ----------------------------------------------
     # One decision is played on a mutable `Position`; `_play` turns it back into a state.
@@ -400,8 +440,12 @@ class RaceGame:
             t.dice, t.offer = (), (offer, piece)
             return
         t.offer = None
-        if move.kind != PASS and t.rolls_again and t.again < MAX_AGAIN and not any(
-                t.stuck[k] or t.free_at[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per)):
+        if (
+            move.kind != PASS
+            and t.rolls_again
+            and t.again < MAX_AGAIN
+            and not any(t.stuck[k] or t.free_at[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per))
+        ):
             # A "roll again" card: another whole turn at once, with new dice.
             t.again += 1
             t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
@@ -433,8 +477,15 @@ class RaceGame:
         if known is None:
             walk = self.walks[origin][points][way]
             end = self.chain[walk[-1]][-1]
-            acts = (end == self.goal or self.ways_on[end] or self.hold[end] or self.trap[end]
-                    or self.again_chance[end] or self.draws[end] or any(self.hold[f] == 1 for f in walk[:-1]))
+            acts = (
+                end == self.goal
+                or self.ways_on[end]
+                or self.hold[end]
+                or self.trap[end]
+                or self.again_chance[end]
+                or self.draws[end]
+                or any(self.hold[f] == 1 for f in walk[:-1])
+            )
             known = self._steps[key] = (walk, self._walk_routes(origin, walk), None if acts else end)
         return known
 
@@ -446,8 +497,9 @@ class RaceGame:
             if t.first_route[piece] < 0:
                 t.first_route[piece] = t.chose = route
 
-    def _walk(self, t: Position, piece: int, walk: Sequence[int], origin: int, points: int, depth: int,
-              asks: bool) -> str | None:
+    def _walk(
+        self, t: Position, piece: int, walk: Sequence[int], origin: int, points: int, depth: int, asks: bool
+    ) -> str | None:
         """Move `piece` along `walk` (freeing the pieces stuck "until passed" on the fields it
         goes through) and let it come to rest on its last field."""
         for passed in walk[:-1]:
@@ -461,8 +513,9 @@ class RaceGame:
                 t.stuck[other] = 0
                 t.events.append("rescued")
 
-    def _settle(self, t: Position, piece: int, field: int, origin: int, points: int, depth: int,
-                asks: bool) -> str | None:
+    def _settle(
+        self, t: Position, piece: int, field: int, origin: int, points: int, depth: int, asks: bool
+    ) -> str | None:
         """`piece` comes to rest on `field`, coming from `origin` by a count of `points`:
         forced moves, then what the field does. Returns "move_on" when the player must choose
         where the piece moves on (a count the dice made: `asks`); otherwise it follows the
@@ -564,8 +617,7 @@ class RaceGame:
         kind, here = effect.kind, t.pos[piece]
         # A pun where the card leaves the piece repeats the dice's count (`points`), not the card's.
         if kind == ADVANCE:
-            self._walk(t, piece, self._preferred(here, effect.steps, t.route[piece]), here, points,
-                       depth + 1, False)
+            self._walk(t, piece, self._preferred(here, effect.steps, t.route[piece]), here, points, depth + 1, False)
         elif kind == BACK:
             walk, at = [], here
             for _ in range(effect.steps):
@@ -687,7 +739,7 @@ class RaceGame:
         """Lower is better for `seat`: its own pieces' distance to the goal minus the
         opponents' mean distance weighted by OTHERS_WEIGHT."""
         per, dist = self.per, self._distance
-        own = sum(dist[p] for p in state.pos[seat * per:(seat + 1) * per])
+        own = sum(dist[p] for p in state.pos[seat * per : (seat + 1) * per])
         others = sum(dist[p] for p in state.pos) - own
         return own - OTHERS_WEIGHT / max(1, state.seats - 1) * others
 
@@ -735,8 +787,26 @@ class Position:
     moves, the heuristic, the players) reads either; `landings`, `events` and `chose` are what
     the last decision did (`chose`: the route of a piece's first choice made by it, -1 none)."""
 
-    __slots__ = ("seats", "turn", "pos", "free_at", "dice", "offer", "rng", "winner", "landings", "stuck",
-                 "route", "first_route", "deck", "again", "events", "rolls_again", "chose", "memo")
+    __slots__ = (
+        "seats",
+        "turn",
+        "pos",
+        "free_at",
+        "dice",
+        "offer",
+        "rng",
+        "winner",
+        "landings",
+        "stuck",
+        "route",
+        "first_route",
+        "deck",
+        "again",
+        "events",
+        "rolls_again",
+        "chose",
+        "memo",
+    )
 
     def __init__(self, state: RaceState | Position):
         n = len(state.pos)
@@ -780,9 +850,24 @@ class Position:
 
     def snapshot(self) -> RaceState:
         """The position, frozen."""
-        return RaceState(self.seats, self.turn, tuple(self.pos), tuple(self.free_at), tuple(self.dice), self.offer,
-                         self.rng, self.winner, tuple(self.landings), tuple(self.stuck), tuple(self.route),
-                         tuple(self.first_route), tuple(self.deck), self.again, tuple(self.events), self.chose)
+        return RaceState(
+            self.seats,
+            self.turn,
+            tuple(self.pos),
+            tuple(self.free_at),
+            tuple(self.dice),
+            self.offer,
+            self.rng,
+            self.winner,
+            tuple(self.landings),
+            tuple(self.stuck),
+            tuple(self.route),
+            tuple(self.first_route),
+            tuple(self.deck),
+            self.again,
+            tuple(self.events),
+            self.chose,
+        )
 
 
 AnyPosition = RaceState | Position

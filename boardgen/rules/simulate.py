@@ -118,17 +118,25 @@ class SimulationStats:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON; timing is left out so equal runs give equal output."""
         return {
-            "game": self.game, "seats": self.seats, "players": list(self.player_names),
-            "games": self.games, "turn_cap": self.turn_cap, "finished": self.finished,
+            "game": self.game,
+            "seats": self.seats,
+            "players": list(self.player_names),
+            "games": self.games,
+            "turn_cap": self.turn_cap,
+            "finished": self.finished,
             "completion_rate": round(self.completion_rate, 4),
             "mean_length": None if self.mean_length is None else round(self.mean_length, 2),
-            "p95_length": self.p95_length, "max_length": self.max_length,
-            "median_length": self.median_length, "p90_length": self.p90_length,
+            "p95_length": self.p95_length,
+            "max_length": self.max_length,
+            "median_length": self.median_length,
+            "p90_length": self.p90_length,
             "seat_wins": list(self.seat_wins),
             "seat_win_rates": [round(rate, 4) for rate in self.seat_win_rates],
-            "seat_gap": round(self.seat_gap, 4), "seat_p": round(self.seat_p, 4),
+            "seat_gap": round(self.seat_gap, 4),
+            "seat_p": round(self.seat_p, 4),
             "draws": self.draws,
-            "branching_mean": round(self.branching_mean, 2), "branching_max": self.branching_max,
+            "branching_mean": round(self.branching_mean, 2),
+            "branching_max": self.branching_max,
             "decisions_mean": round(self.decisions_mean, 2),
             "extra": {key: round(value, 4) for key, value in sorted(self.extra.items())},
         }
@@ -138,17 +146,13 @@ class SimulationStats:
         rates = " ".join(f"{rate:.2f}" for rate in self.seat_win_rates)
         mean = "-" if self.mean_length is None else f"{self.mean_length:.1f}"
         lines = [
-            f"{self.seats} players ({', '.join(self.player_names)}), {self.games} games, "
-            f"cap {self.turn_cap} turns",
+            f"{self.seats} players ({', '.join(self.player_names)}), {self.games} games, cap {self.turn_cap} turns",
             f"  completed      {self.finished}/{self.games} ({self.completion_rate:.1%})",
-            f"  length         mean {mean}, p95 {self.p95_length or '-'}, "
-            f"max {self.max_length or '-'} turns",
+            f"  length         mean {mean}, p95 {self.p95_length or '-'}, max {self.max_length or '-'} turns",
             f"  seat win rate  {rates} (gap {self.seat_gap:.2f}, p = {self.seat_p:.3f})",
-            f"  branching      mean {self.branching_mean:.1f}, max {self.branching_max} "
-            f"moves per decision",
+            f"  branching      mean {self.branching_mean:.1f}, max {self.branching_max} moves per decision",
         ]
-        lines.extend(f"  {key.replace('_', ' '):<14} {value:.2f}"
-                     for key, value in sorted(self.extra.items()))
+        lines.extend(f"  {key.replace('_', ' '):<14} {value:.2f}" for key, value in sorted(self.extra.items()))
         return "\n".join(lines)
 
 
@@ -244,8 +248,13 @@ def binomial_cdf(k: int, n: int, p: float) -> float:
         return 0.0
     log_p, log_q = math.log(p), math.log1p(-p)
     lg = math.lgamma(n + 1)
-    return min(1.0, sum(math.exp(lg - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
-                        for i in range(k + 1)))
+    return min(
+        1.0,
+        sum(
+            math.exp(lg - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+            for i in range(k + 1)
+        ),
+    )
 
 
 def quantile_upper_bound(values: Sequence[float], fraction: float, confidence: float) -> float | None:
@@ -281,8 +290,9 @@ def chi_square_critical(df: int, level: float) -> float:
     return high
 
 
-def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significance: float, *,
-                     draws: int = 1000) -> float:
+def seat_fail_chance(
+    wins: Sequence[int], more: int, max_gap: float, significance: float, *, draws: int = 1000
+) -> float:
     """The chance that `more` further decided games make the seat-balance rule fail (gap over
     `max_gap` and chi-square p under `significance` over all the wins), were the seats truly
     as uneven as the wins so far but never less than `max_gap` apart: the conditional power
@@ -322,10 +332,11 @@ def seat_fail_chance(wins: Sequence[int], more: int, max_gap: float, significanc
     failed = 0
     table = _normals(draws * seats)
     for at in range(0, draws * seats, seats):
-        normal = table[at:at + seats]
+        normal = table[at : at + seats]
         common = sum(r * z for r, z in zip(roots, normal, strict=True))
-        counts = [w + more * s + scale * (r * z - s * common)
-                  for w, s, r, z in zip(wins, shares, roots, normal, strict=True)]
+        counts = [
+            w + more * s + scale * (r * z - s * common) for w, s, r, z in zip(wins, shares, roots, normal, strict=True)
+        ]
         failed += fails(counts)
     return failed / draws
 
@@ -381,10 +392,10 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         decisions += 1
         outcome = outcome_of(state)
     if outcome is None:
-        return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest,
-                          counters)
-    return GameRecord(seed, len(players), outcome.winner, outcome.turns, True, decisions,
-                      offered, widest, counters, outcome.scores)
+        return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest, counters)
+    return GameRecord(
+        seed, len(players), outcome.winner, outcome.turns, True, decisions, offered, widest, counters, outcome.scores
+    )
 
 
 def add(counters: dict[str, float], events: Iterable[Event]) -> None:
@@ -398,8 +409,17 @@ def add(counters: dict[str, float], events: Iterable[Event]) -> None:
             counters[key] = get(key, 0.0) + amount
 
 
-def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, seed: int, turn_cap: int,
-             progress: Progress | None = None, label: str = "", workers: int = 1) -> SimulationStats:
+def simulate(
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    *,
+    games: int,
+    seed: int,
+    turn_cap: int,
+    progress: Progress | None = None,
+    label: str = "",
+    workers: int = 1,
+) -> SimulationStats:
     """Play `games` games and aggregate completion, length, seat balance and branching.
 
     With ``workers`` > 1 (and where processes can be forked) the games are shared among
@@ -408,18 +428,27 @@ def simulate(game: Game[Any, Any], players: Sequence[Player], *, games: int, see
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     started = time.perf_counter()
-    records = play_many(game, players, game_seeds(seed, games), turn_cap=turn_cap,
-                        workers=workers, progress=progress, label=label)
+    records = play_many(
+        game, players, game_seeds(seed, games), turn_cap=turn_cap, workers=workers, progress=progress, label=label
+    )
     stats = aggregate(game.id, tuple(p.name for p in players), records, turn_cap)
     return replace(stats, elapsed_s=time.perf_counter() - started)
 
 
-def play_many(game: Game[Any, Any], players: Sequence[Player], seeds: Sequence[int], *,
-              turn_cap: int, workers: int = 1,
-              progress: Progress | None = None, label: str = "") -> list[GameRecord]:
+def play_many(
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    seeds: Sequence[int],
+    *,
+    turn_cap: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+    label: str = "",
+) -> list[GameRecord]:
     """One game per seed, records in seed order, whatever the number of workers."""
-    return play_batches(game, [Batch(tuple(players), tuple(seeds), label)], turn_cap=turn_cap,
-                        workers=workers, progress=progress)[0]
+    return play_batches(
+        game, [Batch(tuple(players), tuple(seeds), label)], turn_cap=turn_cap, workers=workers, progress=progress
+    )[0]
 
 
 @dataclass(frozen=True)
@@ -431,8 +460,9 @@ class Batch:
     label: str = ""
 
 
-def play_batches(game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
-                 workers: int = 1, progress: Progress | None = None) -> list[list[GameRecord]]:
+def play_batches(
+    game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int, workers: int = 1, progress: Progress | None = None
+) -> list[list[GameRecord]]:
     """Every batch's records in seed order. This is the one process pool of boardgen
     (`SelfPlayPool`, once): the games of all batches are cut into chunks of `CHUNK` and
     shared among `workers` forked processes (where the platform can fork and it is worth
@@ -448,8 +478,7 @@ class SelfPlayPool:
     the workers keep whatever the game warmed up (tables, caches) from one round to the next.
     Use it as a context manager."""
 
-    def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int,
-                 workers: int = 1) -> None:
+    def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int, workers: int = 1) -> None:
         self.game, self.batches, self.turn_cap, self.workers = game, batches, turn_cap, workers
         self._pool: Any = None
         self._forkless = workers <= 1 or not can_fork()
@@ -468,11 +497,15 @@ class SelfPlayPool:
             self._pool = None
             _job = None
 
-    def play(self, ranges: Sequence[tuple[int, int, int]], *,
-             progress: Progress | None = None) -> list[list[GameRecord]]:
+    def play(
+        self, ranges: Sequence[tuple[int, int, int]], *, progress: Progress | None = None
+    ) -> list[list[GameRecord]]:
         """The records of each ``(batch, start, stop)`` range of seeds, in seed order."""
-        tasks = [(r, i, self.batches[b].seeds[i:min(i + CHUNK, stop)])
-                 for r, (b, start, stop) in enumerate(ranges) for i in range(start, stop, CHUNK)]
+        tasks = [
+            (r, i, self.batches[b].seeds[i : min(i + CHUNK, stop)])
+            for r, (b, start, stop) in enumerate(ranges)
+            for i in range(start, stop, CHUNK)
+        ]
         total = sum(stop - start for _, start, stop in ranges)
         labels = [self.batches[b].label for b, _, _ in ranges]
         results: dict[tuple[int, int], list[GameRecord]] | None = None
@@ -491,9 +524,14 @@ class SelfPlayPool:
                         progress(done, total, labels[r])
         return [[record for r2, i, _ in tasks if r2 == r for record in results[r2, i]] for r in range(len(ranges))]
 
-    def _in_processes(self, ranges: Sequence[tuple[int, int, int]], tasks: list[tuple[int, int, tuple[int, ...]]],
-                      total: int, labels: list[str],
-                      progress: Progress | None) -> dict[tuple[int, int], list[GameRecord]] | None:
+    def _in_processes(
+        self,
+        ranges: Sequence[tuple[int, int, int]],
+        tasks: list[tuple[int, int, tuple[int, ...]]],
+        total: int,
+        labels: list[str],
+        progress: Progress | None,
+    ) -> dict[tuple[int, int], list[GameRecord]] | None:
         """The tasks played by the workers; None where processes cannot be had (some
         sandboxes forbid them), so the caller plays them itself."""
         global _job
@@ -546,8 +584,9 @@ def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, 
     return key, index, [play(game, players, s, turn_cap=turn_cap) for s in seeds]
 
 
-def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord],
-              turn_cap: int) -> SimulationStats:
+def aggregate(
+    game_id: str, player_names: tuple[str, ...], records: Sequence[GameRecord], turn_cap: int
+) -> SimulationStats:
     """Summarise game records (all with the same number of seats)."""
     seats = len(player_names)
     finished = [r for r in records if r.finished]
@@ -564,15 +603,20 @@ def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[Gam
         for key, value in record.counters.items():
             totals[key] = totals.get(key, 0.0) + value
     return SimulationStats(
-        game=game_id, seats=seats, player_names=player_names, games=len(records),
-        turn_cap=turn_cap, finished=len(finished),
+        game=game_id,
+        seats=seats,
+        player_names=player_names,
+        games=len(records),
+        turn_cap=turn_cap,
+        finished=len(finished),
         completion_rate=len(finished) / len(records) if records else 0.0,
         mean_length=sum(lengths) / len(lengths) if lengths else None,
         p95_length=int(percentile(lengths, 0.95)) if lengths else None,
         max_length=max(lengths) if lengths else None,
         median_length=int(percentile(lengths, 0.5)) if lengths else None,
         p90_length=int(percentile(lengths, 0.9)) if lengths else None,
-        seat_wins=tuple(wins), seat_win_rates=rates,
+        seat_wins=tuple(wins),
+        seat_win_rates=rates,
         seat_gap=max(rates) - min(rates) if decided else 0.0,
         seat_p=seat_balance_p(wins),
         draws=len(finished) - decided,
@@ -582,4 +626,3 @@ def aggregate(game_id: str, player_names: tuple[str, ...], records: Sequence[Gam
         extra={key: value / len(records) for key, value in totals.items()},
         extra_totals=totals,
     )
-

@@ -119,8 +119,12 @@ class Push(NamedTuple):
     def sides(self, n: int, e: int, s: int, w: int, mask: int) -> tuple[int, int, int, int]:
         """The open sides (N, E, S, W) of a board after this push, the spare entering open
         on the sides of `mask`."""
-        return (self.move(n, mask & 1), self.move(e, (mask >> 1) & 1),
-                self.move(s, (mask >> 2) & 1), self.move(w, (mask >> 3) & 1))
+        return (
+            self.move(n, mask & 1),
+            self.move(e, (mask >> 1) & 1),
+            self.move(s, (mask >> 2) & 1),
+            self.move(w, (mask >> 3) & 1),
+        )
 
     def carry(self, square: int) -> int:
         """Where a pawn on `square` ends up: ridden along the line, wrapped at the far end."""
@@ -163,13 +167,14 @@ class Geometry:
         # `points`: where a pawn on each square ends up (`Push.carry`), the line as a slice
         # of a list of the squares, whether it runs towards higher squares, its exit square.
         span = size * stride
-        self.carries = tuple(tuple(push.carry(sq) for sq in range(span))
-                             for push in self.pushes.values())
+        self.carries = tuple(tuple(push.carry(sq) for sq in range(span)) for push in self.pushes.values())
         # And where the tile on each square lies (`Push.slide`), the spare's last (SPARE).
-        self.slides = tuple((*(push.slide(sq) for sq in range(span)), push.slide(SPARE))
-                            for push in self.pushes.values())
-        self.slices = tuple(slice(min(push.order), max(push.order) + 1, abs(push.delta))
-                            for push in self.pushes.values())
+        self.slides = tuple(
+            (*(push.slide(sq) for sq in range(span)), push.slide(SPARE)) for push in self.pushes.values()
+        )
+        self.slices = tuple(
+            slice(min(push.order), max(push.order) + 1, abs(push.delta)) for push in self.pushes.values()
+        )
         self.forwards = tuple(push.delta > 0 for push in self.pushes.values())
         self.exits = tuple(push.exit for push in self.pushes.values())
 
@@ -215,8 +220,18 @@ class Geometry:
         halo = line
         for sq in order:
             halo |= self._neighbours(sq)
-        return Push(point, line, self.full & ~line, line & ~(1 << order[-1]), delta,
-                    order[0], order[-1], tuple(order), halo, self._neighbours(order[0]))
+        return Push(
+            point,
+            line,
+            self.full & ~line,
+            line & ~(1 << order[-1]),
+            delta,
+            order[0],
+            order[-1],
+            tuple(order),
+            halo,
+            self._neighbours(order[0]),
+        )
 
     def _neighbours(self, square: int) -> int:
         r, c = divmod(square, self.stride)
@@ -276,18 +291,22 @@ class Board:
         masks = bytearray(geometry.size * stride)
         for row, line in enumerate(the_deal.grid):
             at = row * stride
-            tiles[at:at + len(line)] = [index[tile.id] for tile in line]
-            masks[at:at + len(line)] = bytes([tile.mask for tile in line])
+            tiles[at : at + len(line)] = [index[tile.id] for tile in line]
+            masks[at : at + len(line)] = bytes([tile.mask for tile in line])
         # One side's bitboard: a "1" per square open on that side, read as a binary number.
         digits = masks[::-1]
         n, e, s, w = (int(digits.translate(side), 2) for side in _SIDE_DIGITS)
-        return cls(geometry, table, tuple(tiles), index[the_deal.spare.id],
-                   the_deal.spare.mask, n, e, s, w)
+        return cls(geometry, table, tuple(tiles), index[the_deal.spare.id], the_deal.spare.mask, n, e, s, w)
 
     @classmethod
-    def from_text(cls, text: str, *, spare: str = "┼",
-                  treasures: Mapping[tuple[int, int] | str, str] | None = None,
-                  sliding_lines: Sequence[int] | None = None) -> Board:
+    def from_text(
+        cls,
+        text: str,
+        *,
+        spare: str = "┼",
+        treasures: Mapping[tuple[int, int] | str, str] | None = None,
+        sliding_lines: Sequence[int] | None = None,
+    ) -> Board:
         """A board drawn with box-drawing characters, one row per line (see `DRAWING`).
 
         `treasures` maps (row, col) or "spare" to a treasure id; sliding lines default to
@@ -302,10 +321,12 @@ class Board:
         if unknown:
             raise ValueError(f"unknown tile characters {''.join(unknown)!r}; use {DRAWING!r}")
         treasures = dict(treasures or {})
-        geometry = Geometry(size, list(sliding_lines if sliding_lines is not None
-                                       else range(1, size, 2)))
-        table = [Tile(f"{r}-{c}", "drawn", masks[rows[r][c]], treasures.get((r, c)))
-                 for r in range(size) for c in range(size)]
+        geometry = Geometry(size, list(sliding_lines if sliding_lines is not None else range(1, size, 2)))
+        table = [
+            Tile(f"{r}-{c}", "drawn", masks[rows[r][c]], treasures.get((r, c)))
+            for r in range(size)
+            for c in range(size)
+        ]
         table.append(Tile("spare", "drawn", masks[spare], treasures.get("spare")))
         tiles = [-1] * (size * geometry.stride)
         sides = {N: 0, E: 0, S: 0, W: 0}
@@ -315,18 +336,24 @@ class Board:
             for side in sides:
                 if tile.mask & side:
                     sides[side] |= 1 << square
-        return cls(geometry, tuple(table), tuple(tiles), len(table) - 1, masks[spare],
-                   sides[N], sides[E], sides[S], sides[W])
+        return cls(
+            geometry, tuple(table), tuple(tiles), len(table) - 1, masks[spare], sides[N], sides[E], sides[S], sides[W]
+        )
 
     def to_text(self) -> str:
         """The board drawn as `from_text` reads it (the spare is not shown)."""
         size = self.geometry.size
-        return "\n".join("".join(DRAWING[self.mask_at(self.geometry.bit(r, c))]
-                                 for c in range(size)) for r in range(size))
+        return "\n".join(
+            "".join(DRAWING[self.mask_at(self.geometry.bit(r, c))] for c in range(size)) for r in range(size)
+        )
 
     def mask_at(self, square: int) -> int:
-        return (((self.n >> square) & 1) | (((self.e >> square) & 1) << 1)
-                | (((self.s >> square) & 1) << 2) | (((self.w >> square) & 1) << 3))
+        return (
+            ((self.n >> square) & 1)
+            | (((self.e >> square) & 1) << 1)
+            | (((self.s >> square) & 1) << 2)
+            | (((self.w >> square) & 1) << 3)
+        )
 
     def tile_at(self, row: int, col: int) -> Tile:
         square = self.geometry.bit(row, col)
@@ -356,8 +383,7 @@ class Board:
         ew, ns = self.links()
         return flood(seeds, ew, ns, self.geometry.stride)
 
-    def pushed(self, point: InsertionPoint, rotation: int = 0,
-               sides: tuple[int, int, int, int] | None = None) -> Board:
+    def pushed(self, point: InsertionPoint, rotation: int = 0, sides: tuple[int, int, int, int] | None = None) -> Board:
         """The board after turning the spare and pushing it in at `point`; `sides`, if
         known already, are its open sides (N, E, S, W) after the push."""
         geometry = self.geometry
@@ -384,10 +410,10 @@ def _slide_line(tiles: list[int], spare: int, line: slice, forward: bool) -> int
 
 # _SIDE_DIGITS[side]: a byte translation from a tile's open sides to "1" if it opens on that
 # side (N, E, S, W), else "0" (`Board.from_deal`).
-_SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in range(256))
-                     for side in range(4))
+_SIDE_DIGITS = tuple(bytes(b"1"[0] if mask >> side & 1 else b"0"[0] for mask in range(256)) for side in range(4))
 # _TURNED[mask][t]: the mask turned t clockwise quarter turns.
 _TURNED = tuple(tuple(rotate(mask, t) for t in range(4)) for mask in range(16))
+
 
 def distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
     """(quarter turns, resulting mask) for each different orientation of a tile: always
@@ -413,13 +439,43 @@ class Position:
     `boardgen.rules.master.MasterState`: tokens and wands), extending `copy` and `key`.
     """
 
-    __slots__ = ("geometry", "table", "n", "e", "s", "w", "tiles", "spare", "spare_mask",
-                 "pawns", "seat", "phase", "banned", "turn", "reach", "seed", "over", "recorded",
-                 "_outlook", "_sides", "_board", "_moves")
+    __slots__ = (
+        "geometry",
+        "table",
+        "n",
+        "e",
+        "s",
+        "w",
+        "tiles",
+        "spare",
+        "spare_mask",
+        "pawns",
+        "seat",
+        "phase",
+        "banned",
+        "turn",
+        "reach",
+        "seed",
+        "over",
+        "recorded",
+        "_outlook",
+        "_sides",
+        "_board",
+        "_moves",
+    )
 
-    def __init__(self, board: Board, pawns: Sequence[int], *, seat: int = 0,
-                 phase: str = SHIFT, last: InsertionPoint | None = None, turn: int = 0,
-                 reach: int = 0, seed: int = 0):
+    def __init__(
+        self,
+        board: Board,
+        pawns: Sequence[int],
+        *,
+        seat: int = 0,
+        phase: str = SHIFT,
+        last: InsertionPoint | None = None,
+        turn: int = 0,
+        reach: int = 0,
+        seed: int = 0,
+    ):
         geometry = board.geometry
         self.geometry, self.table = geometry, board.table
         self.n, self.e, self.s, self.w = board.n, board.e, board.s, board.w
@@ -472,8 +528,17 @@ class Position:
         """The board as a frozen `Board`."""
         board = self._board
         if board is None:
-            board = self._board = Board(self.geometry, self.table, tuple(self.tiles), self.spare,
-                                        self.spare_mask, self.n, self.e, self.s, self.w)
+            board = self._board = Board(
+                self.geometry,
+                self.table,
+                tuple(self.tiles),
+                self.spare,
+                self.spare_mask,
+                self.n,
+                self.e,
+                self.s,
+                self.w,
+            )
         return board
 
     @property
@@ -495,9 +560,23 @@ class Position:
 
     def key(self) -> tuple[Any, ...]:
         """Everything the position holds, as plain data: equal positions, equal keys."""
-        return (self.n, self.e, self.s, self.w, tuple(self.tiles), self.spare, self.spare_mask,
-                tuple(self.pawns), self.seat, self.phase, self.banned, self.turn, self.reach,
-                self.seed, self.over)
+        return (
+            self.n,
+            self.e,
+            self.s,
+            self.w,
+            tuple(self.tiles),
+            self.spare,
+            self.spare_mask,
+            tuple(self.pawns),
+            self.seat,
+            self.phase,
+            self.banned,
+            self.turn,
+            self.reach,
+            self.seed,
+            self.over,
+        )
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.key() == other.key()
@@ -505,8 +584,10 @@ class Position:
     __hash__ = None  # type: ignore[assignment]  # it changes in place
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(seat={self.seat}, phase={self.phase!r}, "
-                f"turn={self.turn}, pawns={[self.pawn_cell(s) for s in range(len(self.pawns))]})")
+        return (
+            f"{type(self).__name__}(seat={self.seat}, phase={self.phase!r}, "
+            f"turn={self.turn}, pawns={[self.pawn_cell(s) for s in range(len(self.pawns))]})"
+        )
 
 
 class SlidingState(Position):
@@ -514,8 +595,16 @@ class SlidingState(Position):
 
     __slots__ = ("cards", "dealt", "winner")
 
-    def __init__(self, board: Board, pawns: Sequence[int], cards: Sequence[Sequence[str]],
-                 dealt: int, *, winner: int | None = None, **position: Any):
+    def __init__(
+        self,
+        board: Board,
+        pawns: Sequence[int],
+        cards: Sequence[Sequence[str]],
+        dealt: int,
+        *,
+        winner: int | None = None,
+        **position: Any,
+    ):
         super().__init__(board, pawns, **position)
         self.cards = tuple(tuple(pile) for pile in cards)  # per seat, cards still to find, top first
         self.dealt = dealt  # cards per seat at the start
@@ -593,8 +682,7 @@ class Lanes:
         self.spacing = width // 8  # bytes from one lane's first byte to the next one's
         # `chosen_indices` folds each lane onto its first 64-bit word (or byte, if narrower).
         self._words = width // 64
-        self._byte_folds = [(shift, mask) for shift, mask in self.folds
-                            if shift >= (64 if self._words else 8)]
+        self._byte_folds = [(shift, mask) for shift, mask in self.folds if shift >= (64 if self._words else 8)]
         self._incoming: dict[int, tuple[int, int, int, int]] = {}
         # `ride`: per direction, the lanes' exit squares and how far their bits wrap back to
         # the entry squares; `slid` of the spare: every lane's entry square.
@@ -636,8 +724,7 @@ class Lanes:
             out |= moved << delta if delta > 0 else moved >> -delta
         return out
 
-    def flooded(self, n: int, e: int, s: int, w: int, spare_mask: int,
-                seeds: int) -> tuple[int, int, int, int, int]:
+    def flooded(self, n: int, e: int, s: int, w: int, spare_mask: int, seeds: int) -> tuple[int, int, int, int, int]:
         """`reaches` from the open sides of a board and its spare, without a `Board`: every
         lane's squares joined to its `seeds`, then the lanes' open sides (N, E, S, W)."""
         sides = self._incoming.get(spare_mask)
@@ -648,17 +735,41 @@ class Lanes:
         else:  # `push` of each side, written out
             ones, keep, (a, m_a, b, m_b, c, m_c, d, m_d) = self.ones, self.keep, self.four
             copies = n * ones
-            ln = ((copies & keep) | n_in | (copies & m_a) << a | (copies & m_b) << b
-                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            ln = (
+                (copies & keep)
+                | n_in
+                | (copies & m_a) << a
+                | (copies & m_b) << b
+                | (copies & m_c) >> c
+                | (copies & m_d) >> d
+            )
             copies = e * ones
-            le = ((copies & keep) | e_in | (copies & m_a) << a | (copies & m_b) << b
-                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            le = (
+                (copies & keep)
+                | e_in
+                | (copies & m_a) << a
+                | (copies & m_b) << b
+                | (copies & m_c) >> c
+                | (copies & m_d) >> d
+            )
             copies = s * ones
-            ls = ((copies & keep) | s_in | (copies & m_a) << a | (copies & m_b) << b
-                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            ls = (
+                (copies & keep)
+                | s_in
+                | (copies & m_a) << a
+                | (copies & m_b) << b
+                | (copies & m_c) >> c
+                | (copies & m_d) >> d
+            )
             copies = w * ones
-            lw = ((copies & keep) | w_in | (copies & m_a) << a | (copies & m_b) << b
-                  | (copies & m_c) >> c | (copies & m_d) >> d)
+            lw = (
+                (copies & keep)
+                | w_in
+                | (copies & m_a) << a
+                | (copies & m_b) << b
+                | (copies & m_c) >> c
+                | (copies & m_d) >> d
+            )
         stride = self.geometry.stride
         return flood(seeds, le & (lw >> 1), ls & (ln >> stride), stride), ln, le, ls, lw
 
@@ -703,15 +814,14 @@ class Lanes:
         if self._code is not None:
             return memoryview(bits.to_bytes(self.nbytes, sys.byteorder)).cast(self._code).tolist()
         data, size = bits.to_bytes(self.nbytes, "little"), self.width // 8
-        return [int.from_bytes(data[at:at + size], "little") for at in range(0, self.nbytes, size)]
+        return [int.from_bytes(data[at : at + size], "little") for at in range(0, self.nbytes, size)]
 
     def exits(self, board: Board, edges: tuple[int, int, int, int]) -> int:
         """Every lane's squares at the board's edge whose tile opens off the board;
         `edges` are the squares along the N, E, S and W sides."""
         n, e, s, w = self.sides(board)
         ones = self.ones
-        return ((n & edges[0] * ones) | (e & edges[1] * ones) | (s & edges[2] * ones)
-                | (w & edges[3] * ones))
+        return (n & edges[0] * ones) | (e & edges[1] * ones) | (s & edges[2] * ones) | (w & edges[3] * ones)
 
     def grow(self, bits: int) -> int:
         """Every lane's squares one step (Manhattan, walls ignored) from its `bits`, or on them."""
@@ -726,7 +836,7 @@ class Lanes:
 
     def chosen(self, flags: int) -> list[Shift]:
         """The moves of the lanes whose bit 0 is set in `flags`, in order."""
-        return list(compress(self.moves, flags.to_bytes(self.nbytes, "little")[::self.width // 8]))
+        return list(compress(self.moves, flags.to_bytes(self.nbytes, "little")[:: self.width // 8]))
 
     def chosen_indices(self, bits: int) -> list[int]:
         """The indices of the lanes where `bits` is not empty, in order."""
@@ -742,9 +852,10 @@ class Lanes:
         for shift, mask in self._byte_folds:
             bits = (bits | bits >> shift) & mask
         if self._words:  # a lane is one or more 64-bit words: test its first word
-            return list(compress(items, memoryview(
-                bits.to_bytes(self.nbytes, sys.byteorder)).cast("Q")[::self._words]))
-        return list(compress(items, bits.to_bytes(self.nbytes, "little")[::self.spacing]))
+            return list(
+                compress(items, memoryview(bits.to_bytes(self.nbytes, sys.byteorder)).cast("Q")[:: self._words])
+            )
+        return list(compress(items, bits.to_bytes(self.nbytes, "little")[:: self.spacing]))
 
     def lane(self, bits: int, k: int) -> int:
         """Lane `k` of `bits` as a plain bitboard."""
@@ -800,8 +911,9 @@ class ShiftMoves:
         key = (forbidden, _ORIENTATIONS[spare_mask])
         lanes = self._lanes.get(key)
         if lanes is None:
-            moves = tuple(Shift(point, t) for point in self.geometry.points
-                          if point != forbidden for t in range(key[1]))
+            moves = tuple(
+                Shift(point, t) for point in self.geometry.points if point != forbidden for t in range(key[1])
+            )
             lanes = self._lanes[key] = Lanes(self.geometry, moves)
         return lanes
 
@@ -838,9 +950,12 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         self._walks = {sq: Walk(divmod(sq, stride)) for sq in self.geometry.squares}
         # _walk_bytes[i][b]: the walks to the squares of bits b of byte i of a bitboard.
         self._walk_bytes = tuple(
-            tuple(tuple(self._walks[8 * i + bit] for bit in range(8)
-                        if (byte >> bit) & 1 and 8 * i + bit in self._walks) for byte in range(256))
-            for i in range(-(-self.geometry.full.bit_length() // 8)))
+            tuple(
+                tuple(self._walks[8 * i + bit] for bit in range(8) if (byte >> bit) & 1 and 8 * i + bit in self._walks)
+                for byte in range(256)
+            )
+            for i in range(-(-self.geometry.full.bit_length() // 8))
+        )
 
     # -- what a game on this board provides --------------------------------------------------
 
@@ -950,8 +1065,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         geometry = self.geometry
         every = self.branching_every
         if every and state.turn % every == 0:
-            state.recorded = (("turn_branching", float(self.count_turns(state))),
-                              "branching_samples")
+            state.recorded = (("turn_branching", float(self.count_turns(state))), "branching_samples")
         outlook = state._outlook
         k = -1 if outlook is None else outlook[0].index.get(move, -1)
         if k < 0:  # not one of the shifts flooded already (then known to be allowed)
@@ -961,8 +1075,9 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             if point < 0:
                 raise IllegalMoveError(f"{move.point.label!r} is not an insertion point")
             if point == state.banned:
-                raise IllegalMoveError(f"{move.point.label} would undo the previous push "
-                                       f"({state.last.label if state.last else '-'})")
+                raise IllegalMoveError(
+                    f"{move.point.label} would undo the previous push ({state.last.label if state.last else '-'})"
+                )
             if outlook is not None:  # the same push as a flooded one with a distinct rotation
                 k = outlook[0].index[Shift(move.point, move.rotation % _ORIENTATIONS[state.spare_mask])]
         n, e, s, w = state.n, state.e, state.s, state.w
@@ -971,18 +1086,23 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             lanes, reaches, ln, le, ls, lw = outlook  # type: ignore[misc]
             point = lanes.point_ids[k]
             at, lane = k << lanes.bits, lanes.lane_mask
-            state.n, state.e, state.s, state.w = ((ln >> at) & lane, (le >> at) & lane,
-                                                  (ls >> at) & lane, (lw >> at) & lane)
+            state.n, state.e, state.s, state.w = (
+                (ln >> at) & lane,
+                (le >> at) & lane,
+                (ls >> at) & lane,
+                (lw >> at) & lane,
+            )
             reach = (reaches >> at) & lane
         else:
             state.n, state.e, state.s, state.w = geometry.pushes[move.point].sides(
-                n, e, s, w, _TURNED[state.spare_mask][move.rotation % 4])
+                n, e, s, w, _TURNED[state.spare_mask][move.rotation % 4]
+            )
             reach = -1
         out = geometry.exits[point]
-        state.spare_mask = (((n >> out) & 1) | (((e >> out) & 1) << 1)
-                            | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3))
-        state.spare = _slide_line(state.tiles, state.spare, geometry.slices[point],
-                                  geometry.forwards[point])
+        state.spare_mask = (
+            ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3)
+        )
+        state.spare = _slide_line(state.tiles, state.spare, geometry.slices[point], geometry.forwards[point])
         carry = geometry.carries[point]
         pawns = state.pawns = [carry[p] for p in state.pawns]
         state.banned = geometry.opposites[point]
@@ -990,8 +1110,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         state._outlook = state._sides = state._board = state._moves = None
         if reach < 0:
             stride = geometry.stride
-            reach = flood(1 << pawns[state.seat], state.e & (state.w >> 1),
-                          state.s & (state.n >> stride), stride)
+            reach = flood(1 << pawns[state.seat], state.e & (state.w >> 1), state.s & (state.n >> stride), stride)
         state.reach = reach
         self.shifted(state, point)
 
@@ -1002,8 +1121,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         size = self.geometry.size
         square = row * self.geometry.stride + col if 0 <= row < size and 0 <= col < size else -1
         if square < 0 or not (state.reach >> square) & 1:
-            raise IllegalMoveError(f"{move.to} cannot be reached from "
-                                   f"{self.geometry.cell(state.pawns[state.seat])}")
+            raise IllegalMoveError(f"{move.to} cannot be reached from {self.geometry.cell(state.pawns[state.seat])}")
         self.arrive(state, square)
         state._outlook = state._board = state._moves = None  # `changed`: a walk moves no tile
         self.end_turn(state)
@@ -1039,16 +1157,16 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         sides = state._sides
         if sides is None:
             lanes = self.lanes_at(state)
-            reaches, ln, le, ls, lw = lanes.flooded(state.n, state.e, state.s, state.w,
-                                                    state.spare_mask, lanes.carries[square])
+            reaches, ln, le, ls, lw = lanes.flooded(
+                state.n, state.e, state.s, state.w, state.spare_mask, lanes.carries[square]
+            )
             state._sides = (lanes, ln, le, ls, lw)
             return lanes, reaches
         lanes, ln, le, ls, lw = sides
         stride = self.geometry.stride
         return lanes, flood(lanes.carries[square], le & (lw >> 1), ls & (ln >> stride), stride)
 
-    def lane_reaches(self, board: Board, forbidden: InsertionPoint | None,
-                     pawn: int) -> tuple[Lanes, int]:
+    def lane_reaches(self, board: Board, forbidden: InsertionPoint | None, pawn: int) -> tuple[Lanes, int]:
         """Every shift allowed on `board` as `Lanes`, and in each lane the squares the pawn
         on `pawn` can walk to after that shift."""
         lanes = self.lanes(forbidden, board.spare_mask)
@@ -1082,9 +1200,15 @@ class SlidingGame(SlidingRules[SlidingState]):
         self.tile_of = {t.treasure: i for i, t in enumerate(layout.all_tiles) if t.treasure}
         geometry = self.geometry
         last = geometry.size - 1
-        edge = {side: sum(1 << geometry.bit(*cell) for cell in cells) for side, cells in (
-            (N, [(0, c) for c in range(geometry.size)]), (S, [(last, c) for c in range(geometry.size)]),
-            (W, [(r, 0) for r in range(geometry.size)]), (E, [(r, last) for r in range(geometry.size)]))}
+        edge = {
+            side: sum(1 << geometry.bit(*cell) for cell in cells)
+            for side, cells in (
+                (N, [(0, c) for c in range(geometry.size)]),
+                (S, [(last, c) for c in range(geometry.size)]),
+                (W, [(r, 0) for r in range(geometry.size)]),
+                (E, [(r, last) for r in range(geometry.size)]),
+            )
+        }
         self.edges = (edge[N], edge[E], edge[S], edge[W])  # squares on each side of the board
 
     # -- the protocol --------------------------------------------------------------------
@@ -1094,14 +1218,12 @@ class SlidingGame(SlidingRules[SlidingState]):
             raise ValueError(f"{self.layout.id!r} has no deal for {players!r} players")
         if players > len(self.homes):
             raise ValueError(f"{players!r} players but {len(self.homes)} starts")
-        return self.start(Board.from_deal(deal(self.layout, seed), self.geometry), players,
-                          seed)
+        return self.start(Board.from_deal(deal(self.layout, seed), self.geometry), players, seed)
 
     def start(self, board: Board, players: int, seed: int) -> SlidingState:
         """A new game on a given board: cards shuffled and dealt from `seed`."""
         cards = self.deal_cards([t.id for t in self.layout.treasures], players, seed)
-        return SlidingState(board, self.homes[:players], cards, self.layout.deal[players],
-                            seed=seed)
+        return SlidingState(board, self.homes[:players], cards, self.layout.deal[players], seed=seed)
 
     def deal_cards(self, deck: list[T], players: int, seed: int) -> tuple[tuple[T, ...], ...]:
         """Each seat's pile: `deck` (the treasures in layout order) shuffled with `seed`,
@@ -1109,7 +1231,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         for_purpose(seed, "cards").shuffle(deck)
         size = self.layout.deal[players]
         fewer = self.layout.first_seat_fewer_cards  # the compensation: the first seat's last cards stay out
-        return tuple(tuple(deck[i * size:(i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
+        return tuple(tuple(deck[i * size : (i + 1) * size - (fewer if i == 0 else 0)]) for i in range(players))
 
     def outcome(self, state: SlidingState) -> Outcome | None:
         if state.winner is None:
@@ -1117,8 +1239,9 @@ class SlidingGame(SlidingRules[SlidingState]):
         # The cards the compensation keeps out of the first seat's pile are not found: they
         # go back in the box unseen (the rules sheet says so).
         fewer = self.layout.first_seat_fewer_cards
-        return Outcome(state.winner, state.turn, tuple(state.found(s) - (fewer if s == 0 else 0) for s in
-                                                       range(len(state.pawns))))
+        return Outcome(
+            state.winner, state.turn, tuple(state.found(s) - (fewer if s == 0 else 0) for s in range(len(state.pawns)))
+        )
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -1133,7 +1256,7 @@ class SlidingGame(SlidingRules[SlidingState]):
             for card in self.wanted(pile):
                 if tile_of[card] == tile:
                     pile = tuple(c for c in pile if c != card)
-                    state.cards = cards[:seat] + (pile,) + cards[seat + 1:]
+                    state.cards = cards[:seat] + (pile,) + cards[seat + 1 :]
                     break
         if not pile and (self.finish(state, seat) >> square) & 1:
             state.winner, state.over = seat, True
@@ -1177,8 +1300,7 @@ class SlidingGame(SlidingRules[SlidingState]):
                 bits |= 1 << square
         return bits
 
-    def lane_targets(self, state: SlidingState,
-                     outlook: tuple[Lanes, int, int, int, int, int] | None = None) -> int:
+    def lane_targets(self, state: SlidingState, outlook: tuple[Lanes, int, int, int, int, int] | None = None) -> int:
         """`targets` of the mover in every lane of `outlook` (given, or worked out): where
         each wanted treasure's tile lies after each shift, or where the mover finishes."""
         lanes, _, ln, le, ls, lw = outlook or self.outlook(state)
@@ -1194,8 +1316,7 @@ class SlidingGame(SlidingRules[SlidingState]):
         if self.ending is HOME:
             return lanes.ones << self.homes[seat]
         ones, (north, east, south, west) = lanes.ones, self.edges
-        return ((ln & north * ones) | (le & east * ones) | (ls & south * ones)
-                | (lw & west * ones))
+        return (ln & north * ones) | (le & east * ones) | (ls & south * ones) | (lw & west * ones)
 
     def heading(self, state: SlidingState, seat: int) -> tuple[list[int], int]:
         """What the seat is after: (tiles of the cards it may find, squares to finish on)."""
@@ -1235,8 +1356,7 @@ class SlidingGame(SlidingRules[SlidingState]):
             return (steps, nearest(reach, targets.bit_length() - 1))
         return (steps, min(nearest(reach, sq) for sq in _squares(targets)))
 
-    def score_moves(self, state: SlidingState, moves: Sequence[Shift | Walk],
-                    seat: int) -> list[tuple[int, int]]:
+    def score_moves(self, state: SlidingState, moves: Sequence[Shift | Walk], seat: int) -> list[tuple[int, int]]:
         """`heuristic` of each move's result, without building the positions (a walk onto a
         wanted treasure scores ``(steps left - 1, 0)``)."""
         if state.seat != seat or state.winner is not None:
@@ -1285,8 +1405,7 @@ class SlidingGame(SlidingRules[SlidingState]):
                     return self.walks(reach)
                 stride, full = self.geometry.stride, self.geometry.full
                 while not hits:
-                    targets = (targets | targets << 1 | targets >> 1 | targets << stride
-                               | targets >> stride) & full
+                    targets = (targets | targets << 1 | targets >> 1 | targets << stride | targets >> stride) & full
                     hits = reach & targets
             return self.walks(hits)
         outlook = state._outlook or self.outlook(state)
@@ -1316,8 +1435,7 @@ class SlidingGame(SlidingRules[SlidingState]):
             hits = reaches & grown
         return lanes.best(hits)
 
-    def shift_reaches(self, state: SlidingState,
-                      moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
+    def shift_reaches(self, state: SlidingState, moves: Sequence[Shift]) -> Iterator[tuple[int, int]]:
         """For each shift of the mover in `moves`: (squares its pawn can then walk to, its
         targets), from `outlook`."""
         lanes, reaches = self.outlook(state)[:2]
@@ -1327,8 +1445,9 @@ class SlidingGame(SlidingRules[SlidingState]):
             k = index[move]
             yield lane(reaches, k), lane(targets, k)
 
-    def _score_walks(self, state: SlidingState, moves: Sequence[Shift | Walk], seat: int,
-                     steps: int) -> list[tuple[int, int]]:
+    def _score_walks(
+        self, state: SlidingState, moves: Sequence[Shift | Walk], seat: int, steps: int
+    ) -> list[tuple[int, int]]:
         targets = self.targets(state, seat)
         geometry = self.geometry
         width = geometry.size
@@ -1362,7 +1481,10 @@ class YoungExitGame(YoungSlidingGame):
 
 
 VARIANTS: dict[str, type[SlidingGame]] = {
-    "classic": SlidingGame, "young": YoungSlidingGame, "young-exit": YoungExitGame}
+    "classic": SlidingGame,
+    "young": YoungSlidingGame,
+    "young-exit": YoungExitGame,
+}
 
 
 def find_variant(name: str) -> type[SlidingGame]:
@@ -1376,8 +1498,7 @@ def find_variant(name: str) -> type[SlidingGame]:
 def opens_onto_board(mask: int, row: int, col: int, size: int) -> bool:
     """Whether a tile open on `mask` at (row, col) of a size x size board has a side open
     towards a neighbouring square (a start must, or its pawn could never leave)."""
-    return any(mask & side and 0 <= row + dr < size and 0 <= col + dc < size
-               for side, (dr, dc) in STEP.items())
+    return any(mask & side and 0 <= row + dr < size and 0 <= col + dc < size for side, (dr, dc) in STEP.items())
 
 
 # The tile table of a layout (`SlidingLayout.all_tiles`) and each tile's index in it, by id:

@@ -114,7 +114,8 @@ class _Fans(ShiftMoves):
     def fan(self, banned: int, spare: int) -> _Fan:
         per = _ORIENTATIONS[spare]
         found = self.fans[banned * 8 + per] = _Fan(
-            self.lanes(None if banned < 0 else self.geometry.points[banned], spare), per)
+            self.lanes(None if banned < 0 else self.geometry.points[banned], spare), per
+        )
         return found
 
 
@@ -132,9 +133,17 @@ def _fans(geometry: Geometry) -> _Fans:
     return found
 
 
-def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | None = None,
-          max_turns: int = 8, budget: int = DEFAULT_BUDGET, rides: bool = False,
-          memo: dict[tuple[int, ...], Flooded] | None = None) -> Solution:
+def solve(
+    board: Board,
+    pawn: int,
+    target: int,
+    *,
+    forbidden: InsertionPoint | None = None,
+    max_turns: int = 8,
+    budget: int = DEFAULT_BUDGET,
+    rides: bool = False,
+    memo: dict[tuple[int, ...], Flooded] | None = None,
+) -> Solution:
     """Fewest turns from bit square `pawn` until a walk can end on the tile `target`.
 
     `target` is an index into ``board.table``; `forbidden` is the insertion point the
@@ -149,8 +158,7 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
     table, make = fans.fans, fans.fan
     banned = -1 if forbidden is None else geometry.points.index(forbidden)
     start = target if rides else board.locate(target)
-    layer: dict[NodeKey, int] = {
-        (board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
+    layer: dict[NodeKey, int] = {(board.n, board.e, board.s, board.w, board.spare_mask, start, banned): 1 << pawn}
     seen = dict(layer)
     floods = memo if memo is not None else {}
     nodes = 0
@@ -186,8 +194,9 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
                         memo.clear()
                     memo[(n, e, s, w, spare, banned, pawns)] = found
             if last:
-                answer = _last_layer(fan, found[0], where, nodes, budget, turn, flood(
-                    pawns, e & (w >> 1), s & (n >> stride), stride))
+                answer = _last_layer(
+                    fan, found[0], where, nodes, budget, turn, flood(pawns, e & (w >> 1), s & (n >> stride), stride)
+                )
                 if isinstance(answer, Solution):
                     return answer
                 nodes = answer
@@ -200,8 +209,7 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
                 if k < per or nodes + (k // per) * per <= budget:
                     return Solution(turn, nodes + k + 1)
             if nodes + fan.count > budget:
-                return Solution(None, nodes + (max(0, budget - nodes) // per + 1) * per,
-                                proven=False)
+                return Solution(None, nodes + (max(0, budget - nodes) // per + 1) * per, proven=False)
             nodes += fan.count
             expanded.append((fan, key, where, found))
         if last:
@@ -211,15 +219,26 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
         # target first; the first that reaches it answers, since no shorter answer exists.
         children = sum(fan.count for fan, _, _, _ in expanded)
         if nodes + children * children // max(1, len(expanded)) > budget:
-            return _nearest_first(expanded, seen, table, make, floods, memo is not None, rides,
-                                  nodes, budget, turn + 1, turn + 1 == max_turns)
+            return _nearest_first(
+                expanded,
+                seen,
+                table,
+                make,
+                floods,
+                memo is not None,
+                rides,
+                nodes,
+                budget,
+                turn + 1,
+                turn + 1 == max_turns,
+            )
         following: dict[NodeKey, int] = {}
         seen_get, following_get = seen.get, following.get
         for fan, (n, e, s, w, _, _, _), where, (reaches, ln, le, ls, lw) in expanded:
             split, ejected = fan.lanes.split, _ejected(fan, n, e, s, w)
             for reach, a, b, c, d, out, goal, ban in zip(
-                    split(reaches), split(ln), split(le), split(ls), split(lw), ejected, where,
-                    fan.bans, strict=True):
+                split(reaches), split(ln), split(le), split(ls), split(lw), ejected, where, fan.bans, strict=True
+            ):
                 child_key = (a, b, c, d, out, goal, ban)
                 known = seen_get(child_key, 0)
                 if reach & ~known:
@@ -231,11 +250,19 @@ def solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | N
     return Solution(None, nodes)
 
 
-def _nearest_first(expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]],
-                   seen: dict[NodeKey, int], table: dict[int, _Fan],
-                   make: Callable[[int, int], _Fan], floods: dict[tuple[int, ...], Flooded],
-                   keep: bool, rides: bool, nodes: int, budget: int, turn: int,
-                   last: bool) -> Solution:
+def _nearest_first(
+    expanded: list[tuple[_Fan, NodeKey, tuple[int, ...], Flooded]],
+    seen: dict[NodeKey, int],
+    table: dict[int, _Fan],
+    make: Callable[[int, int], _Fan],
+    floods: dict[tuple[int, ...], Flooded],
+    keep: bool,
+    rides: bool,
+    nodes: int,
+    budget: int,
+    turn: int,
+    last: bool,
+) -> Solution:
     """Layer `turn` searched child by child, nearest first (`_nearest_children`). Each child
     flooded counts its fan against the budget. Without a hit the search stops here:
     unproven, unless this was the last turn allowed."""
@@ -286,8 +313,15 @@ def _nearest_children(parents: list[list[Any]]) -> Iterator[tuple[list[Any], int
                 yield parent, k, tuple(part[k] for part in parts)
 
 
-def _new_child(seen: dict[Any, int], key: Any, reach: int, ban: int, out: int, table: dict[int, _Fan],
-               make: Callable[[int, int], _Fan]) -> _Fan | None:
+def _new_child(
+    seen: dict[Any, int],
+    key: Any,
+    reach: int,
+    ban: int,
+    out: int,
+    table: dict[int, _Fan],
+    make: Callable[[int, int], _Fan],
+) -> _Fan | None:
     """The fan of the child `key` (forbidden point `ban`, spare `out`), or None when `seen`
     already holds every square of its `reach` (then it adds nothing)."""
     known = seen.get(key, 0)
@@ -300,12 +334,16 @@ def _new_child(seen: dict[Any, int], key: Any, reach: int, ban: int, out: int, t
 
 def _ejected(fan: _Fan, n: int, e: int, s: int, w: int) -> list[int]:
     """Per lane of `fan`, the open sides of the tile its push ejects: the child's spare."""
-    return [((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3)
-            for out in fan.exits for _ in range(fan.per)]
+    return [
+        ((n >> out) & 1) | (((e >> out) & 1) << 1) | (((s >> out) & 1) << 2) | (((w >> out) & 1) << 3)
+        for out in fan.exits
+        for _ in range(fan.per)
+    ]
 
 
-def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, budget: int,
-                turn: int, region: int) -> Solution | int:
+def _last_layer(
+    fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, budget: int, turn: int, region: int
+) -> Solution | int:
     """A node of the last layer, counted as a push-by-push search counts it: a push that
     changes nothing next to the pawns' `region` is one node (its orientations cannot
     differ), any other one node per orientation. The answer, or the nodes counted."""
@@ -330,8 +368,9 @@ def _last_layer(fan: _Fan, reaches: int, where: tuple[int, ...], nodes: int, bud
 MultiKey = tuple[int, int, int, int, int, int, tuple[int, ...]]  # n, e, s, w, spare, banned point, targets
 
 
-def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: int = 8,
-               budget: int = DEFAULT_BUDGET) -> list[Solution]:
+def solve_from(
+    board: Board, pawn: int, targets: Sequence[int], *, max_turns: int = 8, budget: int = DEFAULT_BUDGET
+) -> list[Solution]:
     """`solve` for several target tiles from one pawn square at once, each answer the one
     `solve` gives (its fewest turns; not found within `max_turns`; never reachable; out of
     budget). One search serves them all: a node is a board with where every target tile
@@ -344,8 +383,15 @@ def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: in
     table, make = fans.fans, fans.fan
     answers: list[Solution | None] = [None] * len(targets)
     open_targets = list(range(len(targets)))
-    start: MultiKey = (board.n, board.e, board.s, board.w, board.spare_mask, -1,
-                       tuple(board.locate(t) for t in targets))
+    start: MultiKey = (
+        board.n,
+        board.e,
+        board.s,
+        board.w,
+        board.spare_mask,
+        -1,
+        tuple(board.locate(t) for t in targets),
+    )
     layer: dict[MultiKey, int] = {start: 1 << pawn}
     seen = dict(layer)
     nodes = 0
@@ -392,15 +438,17 @@ def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: in
             break
         children = sum(fan.count for fan, _, _ in expanded)
         if nodes + children * children // max(1, len(expanded)) > budget:
-            return _nearest_first_all(expanded, seen, table, make, answers, open_targets, nodes, budget,
-                                      turn + 1, turn + 1 == max_turns)
+            return _nearest_first_all(
+                expanded, seen, table, make, answers, open_targets, nodes, budget, turn + 1, turn + 1 == max_turns
+            )
         following: dict[MultiKey, int] = {}
         seen_get, following_get = seen.get, following.get
         for fan, (n, e, s, w, _, _, where), (reaches, ln, le, ls, lw) in expanded:
             split, ejected = fan.lanes.split, _ejected(fan, n, e, s, w)
             moved = [fan.goal(square, False)[0] for square in where]
-            for k, (reach, a, b, c, d, out, ban) in enumerate(zip(
-                    split(reaches), split(ln), split(le), split(ls), split(lw), ejected, fan.bans, strict=True)):
+            for k, (reach, a, b, c, d, out, ban) in enumerate(
+                zip(split(reaches), split(ln), split(le), split(ls), split(lw), ejected, fan.bans, strict=True)
+            ):
                 child_key = (a, b, c, d, out, ban, tuple(m[k] for m in moved))
                 known = seen_get(child_key, 0)
                 if reach & ~known:
@@ -412,10 +460,18 @@ def solve_from(board: Board, pawn: int, targets: Sequence[int], *, max_turns: in
     return settle(Solution(None, nodes))
 
 
-def _nearest_first_all(expanded: list[tuple[_Fan, MultiKey, Flooded]], seen: dict[MultiKey, int],
-                       table: dict[int, _Fan], make: Callable[[int, int], _Fan],
-                       answers: list[Solution | None], open_targets: list[int], nodes: int, budget: int,
-                       turn: int, last: bool) -> list[Solution]:
+def _nearest_first_all(
+    expanded: list[tuple[_Fan, MultiKey, Flooded]],
+    seen: dict[MultiKey, int],
+    table: dict[int, _Fan],
+    make: Callable[[int, int], _Fan],
+    answers: list[Solution | None],
+    open_targets: list[int],
+    nodes: int,
+    budget: int,
+    turn: int,
+    last: bool,
+) -> list[Solution]:
     """`_nearest_first` for `solve_from`: the children nearest any open target first, each
     target answered by the first child that reaches it."""
     parents: list[list[Any]] = []
@@ -452,10 +508,16 @@ class PairResult:
     solution: Solution
 
 
-def solve_many(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], *, max_turns: int,
-               budget: int = DEFAULT_BUDGET,
-               progress: Callable[[int, int, str], None] | None = None,
-               label: str = "solver", workers: int | None = None) -> list[PairResult]:
+def solve_many(
+    board: Board,
+    pairs: Sequence[tuple[tuple[int, int], str]],
+    *,
+    max_turns: int,
+    budget: int = DEFAULT_BUDGET,
+    progress: Callable[[int, int, str], None] | None = None,
+    label: str = "solver",
+    workers: int | None = None,
+) -> list[PairResult]:
     """Solve (pawn cell, treasure id) pairs on one board, in order. On a board of
     `PARALLEL_SIZE` or more a side, the pairs of each origin (whose searches share their
     floods) go to one of `workers` forked processes (default: the CPUs available); the
@@ -475,9 +537,15 @@ def solve_many(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], *, ma
 PARALLEL_SIZE = 11
 
 
-def _solve_group(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], indices: Sequence[int],
-                 max_turns: int, budget: int, progress: Callable[[int, int, str], None] | None,
-                 label: str) -> list[PairResult]:
+def _solve_group(
+    board: Board,
+    pairs: Sequence[tuple[tuple[int, int], str]],
+    indices: Sequence[int],
+    max_turns: int,
+    budget: int,
+    progress: Callable[[int, int, str], None] | None,
+    label: str,
+) -> list[PairResult]:
     """The pairs at `indices`, in order: the targets of each origin in one `solve_from`."""
     geometry = board.geometry
     tile_of = {t.treasure: i for i, t in enumerate(board.table) if t.treasure}
@@ -489,8 +557,9 @@ def _solve_group(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], ind
     for cell, group in by_origin.items():
         targets = [tile_of[pairs[index][1]] for index in group]
         pawn = geometry.bit(*cell)
-        for index, target, solution in zip(group, targets, solve_from(
-                board, pawn, targets, max_turns=max_turns, budget=budget), strict=True):
+        for index, target, solution in zip(
+            group, targets, solve_from(board, pawn, targets, max_turns=max_turns, budget=budget), strict=True
+        ):
             if solution.turns is None and not solution.exhausted:
                 # Unanswered: a search for this target alone merges the boards that differ only
                 # where the other targets lie, so it may prove what the shared one could not.
@@ -521,9 +590,16 @@ def _solve_indices(indices: list[int]) -> tuple[list[int], list[PairResult]]:
     return indices, _solve_group(board, pairs, indices, max_turns, budget, None, "")
 
 
-def _in_processes(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], groups: list[list[int]],
-                  max_turns: int, budget: int, workers: int,
-                  progress: Callable[[int, int, str], None] | None, label: str) -> list[PairResult] | None:
+def _in_processes(
+    board: Board,
+    pairs: Sequence[tuple[tuple[int, int], str]],
+    groups: list[list[int]],
+    max_turns: int,
+    budget: int,
+    workers: int,
+    progress: Callable[[int, int, str], None] | None,
+    label: str,
+) -> list[PairResult] | None:
     """Each origin's pairs in a worker; None where processes cannot be had."""
     global _job
     _job = (board, pairs, max_turns, budget)
@@ -548,8 +624,9 @@ def _in_processes(board: Board, pairs: Sequence[tuple[tuple[int, int], str]], gr
     return [r for r in results if r is not None]
 
 
-def next_turn_hits(board: Board, pawns: int, tiles: Sequence[int], squares: int, *,
-                   forbidden: InsertionPoint | None = None) -> int:
+def next_turn_hits(
+    board: Board, pawns: int, tiles: Sequence[int], squares: int, *, forbidden: InsertionPoint | None = None
+) -> int:
     """How many (insertion point, orientation) shifts let a pawn in `pawns` walk onto a
     target next turn: the tiles `tiles` (indices into ``board.table``) or the fixed
     `squares`. A planning player prefers squares from which many shifts work, since the

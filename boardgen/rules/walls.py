@@ -234,8 +234,9 @@ class WallsGame:
         """The printed start: every block on its outline, pawns on their corners (the seed
         plays no part: the game has no chance)."""
         g = self.geometry
-        pawns = tuple(g.bit(cell) for colour in self.layout.seat_colours(players)
-                      for cell in self.layout.starts(colour))
+        pawns = tuple(
+            g.bit(cell) for colour in self.layout.seat_colours(players) for cell in self.layout.starts(colour)
+        )
         mask = 0
         for bit in pawns:
             mask |= 1 << bit
@@ -243,8 +244,7 @@ class WallsGame:
         for block in self.start_blocks:
             walls |= block
         best = tuple(self._progress(pawns, seat) for seat in range(players))
-        return WallsState(players, 0, pawns, mask, self.start_blocks, walls, -1, -1, False, False, -1,
-                          0, best)
+        return WallsState(players, 0, pawns, mask, self.start_blocks, walls, -1, -1, False, False, -1, 0, best)
 
     def to_move(self, state: WallsState) -> int:
         return state.turn % state.seats
@@ -355,8 +355,13 @@ class WallsGame:
             blocks = list(state.blocks)
             old = blocks[move.piece]
             blocks[move.piece] = shift(old, move.target)
-            after = state._replace(blocks=tuple(blocks), walls=state.walls ^ old | blocks[move.piece],
-                                   moved=move.piece, block_done=True, events=(_MOVED[move.piece],))
+            after = state._replace(
+                blocks=tuple(blocks),
+                walls=state.walls ^ old | blocks[move.piece],
+                moved=move.piece,
+                block_done=True,
+                events=(_MOVED[move.piece],),
+            )
         else:
             after = state._replace(pawn_done=True, block_done=True, events=())
         if after.pawn_done and after.block_done:
@@ -369,28 +374,36 @@ class WallsGame:
         now = self._progress(state.pawns, seat)
         best, quiet = state.best, state.quiet + 1
         if now < best[seat]:
-            best = best[:seat] + (now,) + best[seat + 1:]
+            best = best[:seat] + (now,) + best[seat + 1 :]
             quiet = 0
         events = state.events
         if self.stall_rounds is not None and quiet == self.stall_rounds * state.seats:
             events += ("stalls",)  # the game has gone `stall_rounds` rounds without progress
-        return state._replace(turn=state.turn + 1, previous=state.moved, moved=-1, pawn_done=False,
-                              block_done=False, quiet=quiet, best=best, events=events)
+        return state._replace(
+            turn=state.turn + 1,
+            previous=state.moved,
+            moved=-1,
+            pawn_done=False,
+            block_done=False,
+            quiet=quiet,
+            best=best,
+            events=events,
+        )
 
     def _progress(self, pawns: Sequence[int], seat: int) -> int:
         """How far the seat's `pawns_to_win` nearest pawns are from the centre in rows plus
         columns: a plain measure, blind to blocks, used to notice games going nowhere."""
         far = self._far
-        return sum(sorted(far[bit] for bit in pawns[seat * self.per:(seat + 1) * self.per])[:self.to_win])
+        return sum(sorted(far[bit] for bit in pawns[seat * self.per : (seat + 1) * self.per])[: self.to_win])
 
     def _in_centre(self, pawns: Sequence[int], seat: int) -> int:
         centre = self.geometry.centre
-        return sum(centre >> bit & 1 for bit in pawns[seat * self.per:(seat + 1) * self.per])
+        return sum(centre >> bit & 1 for bit in pawns[seat * self.per : (seat + 1) * self.per])
 
     def seat_distance(self, levels: Sequence[int], pawns: Sequence[int], seat: int) -> int:
         """Pawn moves the seat's `pawns_to_win` nearest pawns need, blocks as they stand."""
-        own = sorted(distances(levels, pawns[seat * self.per:(seat + 1) * self.per]))
-        return sum(own[:self.to_win])
+        own = sorted(distances(levels, pawns[seat * self.per : (seat + 1) * self.per]))
+        return sum(own[: self.to_win])
 
     def heuristic(self, state: WallsState, seat: int) -> float:
         """Lower is better for `seat`: the pawn moves its nearest pawns need, minus half those
@@ -402,8 +415,8 @@ class WallsGame:
     def value(self, dist: Sequence[int], pawns: Sequence[int], seats: int, seat: int) -> float:
         """`heuristic` from the distance of every pawn."""
         per, keep = self.per, self.to_win
-        rival = min(sum(sorted(dist[s * per:(s + 1) * per])[:keep]) for s in range(seats) if s != seat)
-        return self._own_value(dist[seat * per:(seat + 1) * per], pawns[seat * per:(seat + 1) * per], rival)
+        rival = min(sum(sorted(dist[s * per : (s + 1) * per])[:keep]) for s in range(seats) if s != seat)
+        return self._own_value(dist[seat * per : (seat + 1) * per], pawns[seat * per : (seat + 1) * per], rival)
 
     def _own_value(self, dist: Sequence[int], pawns: Sequence[int], rival: int) -> float:
         keep = self.to_win
@@ -413,16 +426,16 @@ class WallsGame:
         far = self._far
         return own - HINDER * rival + 0.02 * sum(sorted(far[bit] for bit in pawns)[:keep])
 
-    def pawn_move_values(self, state: WallsState, moves: Sequence[Move], levels: Sequence[int],
-                         seat: int) -> list[float]:
+    def pawn_move_values(
+        self, state: WallsState, moves: Sequence[Move], levels: Sequence[int], seat: int
+    ) -> list[float]:
         """`value` for `seat` after each of its pawn slides, blocks unchanged: only its own
         pawns' distances change (a pushed pawn stays in the centre)."""
         per = self.per
         dist = distances(levels, state.pawns)
-        rival = min(sum(sorted(dist[s * per:(s + 1) * per])[:self.to_win])
-                    for s in range(state.seats) if s != seat)
+        rival = min(sum(sorted(dist[s * per : (s + 1) * per])[: self.to_win]) for s in range(state.seats) if s != seat)
         low = seat * per
-        own_dist, own_bits = dist[low:low + per], list(state.pawns[low:low + per])
+        own_dist, own_bits = dist[low : low + per], list(state.pawns[low : low + per])
         out = []
         for move in moves:
             k = move.piece - low
@@ -436,8 +449,9 @@ class WallsGame:
 # -- players ---------------------------------------------------------------------------------
 
 
-def pawn_values(game: WallsGame, state: WallsState, moves: Sequence[Move], levels: Sequence[int],
-                seat: int) -> list[float]:
+def pawn_values(
+    game: WallsGame, state: WallsState, moves: Sequence[Move], levels: Sequence[int], seat: int
+) -> list[float]:
     """The heuristic for `seat` after each pawn slide, blocks unchanged."""
     return game.pawn_move_values(state, moves, levels, seat)
 
@@ -449,8 +463,7 @@ def block_value(game: WallsGame, state: WallsState, move: Move, seat: int) -> fl
     return game.value(distances(levels, state.pawns), state.pawns, state.seats, seat)
 
 
-def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
-                rng: Rng) -> list[Move]:
+def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int, rng: Rng) -> list[Move]:
     """Block slides that may change a distance that matters: those leaving or entering the
     lines of sight of the mover's pawns and of the leading opponent's, or the edge of the
     region from which the centre can be reached."""
@@ -463,15 +476,18 @@ def near_blocks(game: WallsGame, state: WallsState, moves: Sequence[Move], seat:
     per, keep = game.per, game.to_win
     rivals = [s for s in range(state.seats) if s != seat]
     # Among equally placed rivals the leader is drawn at random, so no seat is singled out.
-    leader = min(rivals, key=lambda s: (sum(sorted(dist[s * per:(s + 1) * per])[:keep]), rng.random()))
+    leader = min(rivals, key=lambda s: (sum(sorted(dist[s * per : (s + 1) * per])[:keep]), rng.random()))
     free = g.board & ~state.walls
     watch = g.halo(region) | region
     for s in (seat, leader):
-        for bit in state.pawns[s * per:(s + 1) * per]:
+        for bit in state.pawns[s * per : (s + 1) * per]:
             if not g.centre >> bit & 1:
                 watch |= g.slide(1 << bit, free)
-    return [m for m in moves if m.kind == BLOCK and (state.blocks[m.piece] & watch
-                                                     or shift(state.blocks[m.piece], m.target) & watch)]
+    return [
+        m
+        for m in moves
+        if m.kind == BLOCK and (state.blocks[m.piece] & watch or shift(state.blocks[m.piece], m.target) & watch)
+    ]
 
 
 def pick(moves: Sequence[Move], values: Sequence[float], rng: Rng) -> tuple[Move, float]:
@@ -507,8 +523,7 @@ class HeuristicPlayer:
                 return move
         return self.best_block(game, state, blocks, seat, rng)
 
-    def best_block(self, game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int,
-                   rng: Rng) -> Move:
+    def best_block(self, game: WallsGame, state: WallsState, moves: Sequence[Move], seat: int, rng: Rng) -> Move:
         near = near_blocks(game, state, moves, seat, rng)
         if not near:
             return rng.choice(list(moves))
@@ -546,7 +561,7 @@ class SearchPlayer:
         scored: list[tuple[float, float, Move]] = []
         share = max(1, self.nodes // (2 * self.pawns))
         values = pawn_values(game, state, pawn, levels, seat)
-        ranked = sorted(zip(values, [rng.random() for _ in pawn], pawn, strict=True))[:self.pawns]
+        ranked = sorted(zip(values, [rng.random() for _ in pawn], pawn, strict=True))[: self.pawns]
         for value, _, move in ranked:
             if value <= -1000:
                 return move
@@ -582,7 +597,10 @@ class RandomPlayer:
 
 
 PLAYERS: Mapping[str, type[RandomPlayer | HeuristicPlayer | SearchPlayer]] = {
-    "random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}
+    "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+    "search": SearchPlayer,
+}
 
 
 def find_player(name: str) -> Player:

@@ -46,12 +46,28 @@ def game(layout: GrandLayout) -> GrandGame:
     return GrandGame(layout)
 
 
-def at(*pos: int, dice: tuple[int, int] = (1, 1), turn: int = 0, stuck: tuple[int, ...] | None = None,
-       deck: tuple[int, ...] = ()) -> RaceState:
+def at(
+    *pos: int,
+    dice: tuple[int, int] = (1, 1),
+    turn: int = 0,
+    stuck: tuple[int, ...] | None = None,
+    deck: tuple[int, ...] = (),
+) -> RaceState:
     """A hand-built position: seat ``turn % seats`` to play these dice."""
     n = len(pos)
-    return RaceState(n, turn, pos, (0,) * n, dice, None, 11, stuck=stuck or (0,) * n, route=(0,) * n,
-                     first_route=(-1,) * n, deck=deck)
+    return RaceState(
+        n,
+        turn,
+        pos,
+        (0,) * n,
+        dice,
+        None,
+        11,
+        stuck=stuck or (0,) * n,
+        route=(0,) * n,
+        first_route=(-1,) * n,
+        deck=deck,
+    )
 
 
 def card(game: GrandGame, card_id: str) -> int:
@@ -198,10 +214,16 @@ def test_pun_moves_again_or_draws_a_card(layout: GrandLayout) -> None:
     assert s.pos[0] == 11 and s.lost_turns(0) == 1 and s.events == (f"card:{card(never, 'sirens')}",)
 
 
-@pytest.mark.parametrize(("card_id", "field", "expected"), [
-    ("first-light", 7, 10), ("eureka", 24, 30), ("primeval-night", 12, 8), ("pegasus", 34, 61),
-    ("ariadne", 77, 81),  # 77 + 8: 83 after 6, back 2
-])
+@pytest.mark.parametrize(
+    ("card_id", "field", "expected"),
+    [
+        ("first-light", 7, 10),
+        ("eureka", 24, 30),
+        ("primeval-night", 12, 8),
+        ("pegasus", 34, 61),
+        ("ariadne", 77, 81),  # 77 + 8: 83 after 6, back 2
+    ],
+)
 def test_cards_that_move(game: GrandGame, card_id: str, field: int, expected: int) -> None:
     # A count of 2 ends on the card field, whose top card is the one named.
     start = at(field - 2, 1, deck=(card(game, card_id),))
@@ -247,16 +269,23 @@ def test_broken_layouts_are_refused(layout: GrandLayout) -> None:
     text = str(error.value)
     assert "XL" in text and "does not exist" in text and "is already field 2" in text
     # Cut the branch into the peripheral labyrinths: they can no longer be reached.
-    cut = dataclasses.replace(layout, branches={k: v for k, v in layout.branches.items() if k != 3},
-                              jumps={k: v for k, v in layout.jumps.items() if k != 20})
+    cut = dataclasses.replace(
+        layout,
+        branches={k: v for k, v in layout.branches.items() if k != 3},
+        jumps={k: v for k, v in layout.jumps.items() if k != 20},
+    )
     assert any("reach field(s) I, II" in p and "from the start" in p for p in static_problems(cut))
     moved = dict(layout.cells)
     moved[50] = moved[10]
     assert any("fields 49 and 50 do not touch" in p for p in static_problems(dataclasses.replace(layout, cells=moved)))
     short = dataclasses.replace(layout, deck=layout.deck[:-1])
     assert any("not 32" in p for p in static_problems(short))
-    lost = dataclasses.replace(layout, deck=(dataclasses.replace(
-        layout.deck[0], effect=dataclasses.replace(layout.deck[0].effect, kind="goto", to=999)),))
+    lost = dataclasses.replace(
+        layout,
+        deck=(
+            dataclasses.replace(layout.deck[0], effect=dataclasses.replace(layout.deck[0].effect, kind="goto", to=999)),
+        ),
+    )
     assert any("missing field" in p for p in static_problems(lost))
 
 
@@ -270,7 +299,8 @@ def test_check_passes_and_counts_every_card_and_field(layout: GrandLayout) -> No
     assert {"track", "route balance", "route policies", "special fields and cards"} <= set(names)
     rows = report.stats["policies"]
     assert {(r["players"], r["policy"]) for r in rows} == {
-        (p, q) for p in (2, 3, 4) for q in ("greedy", "central", "peripheral", "mixed", "mixed-swapped")}
+        (p, q) for p in (2, 3, 4) for q in ("greedy", "central", "peripheral", "mixed", "mixed-swapped")
+    }
     central = next(r for r in rows if r["policy"] == "central" and r["players"] == 2)
     assert central["route_taken"]["central"] == 1.0 and central["route_taken"]["peripheral"] == 0.0
 
@@ -316,8 +346,9 @@ def test_peripheral_centres_without_exact_count_still_check(layout: GrandLayout)
     the next has no arrow, and the check says so); without the jump out of the last one the
     route runs off its end: the static checks say so instead of failing."""
     plain = dataclasses.replace(layout, exact=frozenset({83}), branches={3: layout.branches[3]})
-    assert static_problems(plain) == [f"fields {a} and {b} do not touch"
-                                      for a, b in (("IX", "X"), ("XVIII", "XIX"), ("XXVII", "XXVIII"))]
+    assert static_problems(plain) == [
+        f"fields {a} and {b} do not touch" for a, b in (("IX", "X"), ("XVIII", "XIX"), ("XXVII", "XXVIII"))
+    ]
     # A count goes through XXXVI along its arrow (the track's next field).
     assert GrandGame(plain).walks[f("XXXV")][3] == ((f("XXXVI"), 82, 83),)
     stuck = dataclasses.replace(plain, jumps={k: v for k, v in layout.jumps.items() if k != parse_label("XXXVI")})
@@ -415,4 +446,3 @@ def test_change_places_takes_the_first_in_the_order_of_play_of_equally_near_pawn
     start = at(5, 40, 40, deck=(card(game, "lever"),))
     s = game.apply(start, by_sum(game, start))
     assert s.pos == (40, 7, 40) and "swap" in s.events
-

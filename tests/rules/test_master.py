@@ -47,6 +47,7 @@ def check_master(layout, seed: int, **options) -> Report:
 def simulate_master(layout, **options):
     return simulate(ENGINE, layout, **options)
 
+
 N1, N5, W1 = (InsertionPoint(side, i) for side, i in (("N", 1), ("N", 5), ("W", 1)))
 CROSSES = "\n".join(["┼" * 7] * 7)  # every square open every way: all squares in reach
 WALLS = "\n".join(["·" * 7] * 7)  # every square closed: nobody moves
@@ -68,11 +69,16 @@ def tokens(named: dict[tuple[int, int], str], taken: int = 0) -> dict[tuple[int,
     return out
 
 
-def position(named, *, board=CROSSES, pawns=((2, 2), (2, 4)), taken=(), wands=None,
-             recipes=RECIPES, spare="┼"):
-    return GAME.start(Board.from_text(board, spare=spare), len(pawns),
-                      tokens=tokens(named, len(taken)), recipes=recipes, pawns=pawns,
-                      taken=taken, wands=wands)
+def position(named, *, board=CROSSES, pawns=((2, 2), (2, 4)), taken=(), wands=None, recipes=RECIPES, spare="┼"):
+    return GAME.start(
+        Board.from_text(board, spare=spare),
+        len(pawns),
+        tokens=tokens(named, len(taken)),
+        recipes=recipes,
+        pawns=pawns,
+        taken=taken,
+        wands=wands,
+    )
 
 
 def where(state, object_id: str) -> tuple[int, int] | None:
@@ -89,8 +95,7 @@ def turn(state, point, to, rotation=0):
 
 
 def test_a_token_on_the_pushed_off_tile_rides_onto_the_inserted_one():
-    state = position({(1, 6): "horse-dung", (1, 2): "fir-cone", (3, 3): "oak-leaf"},
-                     pawns=((2, 2), (1, 6)))
+    state = position({(1, 6): "horse-dung", (1, 2): "fir-cone", (3, 3): "oak-leaf"}, pawns=((2, 2), (1, 6)))
     ejected = state.board.tiles[state.board.geometry.bit(1, 6)]
     after = GAME.apply(state, Shift(W1))
     assert where(after, "horse-dung") == (1, 0)  # wrapped round with the tile pushed in
@@ -177,8 +182,7 @@ def test_final_score_by_hand():
 
 def test_equal_best_scores_share_the_victory():
     # Red took the 1 and the 2, yellow the 3: 3 points each, same wands, no recipe objects.
-    state = position({}, taken=(0, 0, 1), recipes=(("toad", "snake", "emerald"),
-                                                   ("weasel", "snake", "spider")))
+    state = position({}, taken=(0, 0, 1), recipes=(("toad", "snake", "emerald"), ("weasel", "snake", "spider")))
     outcome = GAME.outcome(state.replaced(over=True))
     assert outcome.winner is None and outcome.scores == (3 + 9, 3 + 9)
 
@@ -227,7 +231,7 @@ def check_invariants(state) -> None:
     on_board = [sq for sq in state.tokens if sq != TAKEN]
     assert state.on_board() + len(state.taken) == len(IDS) == 21
     assert sum(len(state.taken_by(s)) for s in range(len(state.pawns))) == len(state.taken)
-    assert all(sq == TAKEN for sq in state.tokens[:len(state.taken)])
+    assert all(sq == TAKEN for sq in state.tokens[: len(state.taken)])
     assert len(set(on_board)) == len(on_board)  # tokens never share a square
     squares = set(state.board.geometry.squares)
     assert set(on_board) <= squares and set(state.pawns) <= squares
@@ -310,8 +314,7 @@ def test_check_master_passes_the_bundled_layout():
     report = check_master(LAYOUT, 1, games=20, workers=1)
     assert report.playable, report.to_text()
     names = [c.name for c in report.checks]
-    assert names[:6] == ["tile inventory", "fixed tiles", "insertion points", "starts",
-                         "tokens", "recipes"]
+    assert names[:6] == ["tile inventory", "fixed tiles", "insertion points", "starts", "tokens", "recipes"]
     assert names[6:] == ["reachability"] + [f"self-play, {n} players" for n in (2, 3, 4)]
     assert report.summary_line().startswith("passed (seed 1): every object within ")
     assert "Turns to reach each object" in report.to_text()
@@ -325,28 +328,33 @@ def test_token_squares_outside_the_inner_square_fail_the_check():
     assert not report.playable
     assert report.reasons == [
         "token squares outside the inner 5x5 (rows and columns 1-5): [0, 0], [0, 1], [0, 2], "
-        "[0, 3], [0, 4], [1, 0], [2, 0], [3, 0], [4, 0]"]
+        "[0, 3], [0, 4], [1, 0], [2, 0], [3, 0], [4, 0]"
+    ]
     assert report.summary_line().startswith("FAILED (seed 1): token squares outside")
 
 
 def test_objects_out_of_reach_fail_the_check():
     report = check_master(fixture("reach_one_turn"), 1, workers=1)
     assert not report.playable
-    assert ("object 'oak-leaf' cannot be reached from the red start [2, 2] within 1 turn"
-            in report.reasons)
+    assert "object 'oak-leaf' cannot be reached from the red start [2, 2] within 1 turn" in report.reasons
     assert all("within 1 turn" in reason for reason in report.reasons)
 
 
-@pytest.mark.parametrize("name, messages", [
-    ("tokens_count", ["master_tokens_count.toml:6: tokens.area: 16 token squares for 21 "
-                      "objects"]),
-    ("recipes_broken", [
-        "recipes.fixed: card 1 shows an object twice: horse-dung, horse-dung, black-snail",
-        "recipes.fixed: 'horse-dung' is on 4 cards, expected 3",
-        "recipes.fixed: 'black-snail' is on 2 cards, expected 3",
-        "recipes.fixed: cards 2 and 3 are alike",
-    ]),
-])
+@pytest.mark.parametrize(
+    "name, messages",
+    [
+        ("tokens_count", ["master_tokens_count.toml:6: tokens.area: 16 token squares for 21 objects"]),
+        (
+            "recipes_broken",
+            [
+                "recipes.fixed: card 1 shows an object twice: horse-dung, horse-dung, black-snail",
+                "recipes.fixed: 'horse-dung' is on 4 cards, expected 3",
+                "recipes.fixed: 'black-snail' is on 2 cards, expected 3",
+                "recipes.fixed: cards 2 and 3 are alike",
+            ],
+        ),
+    ],
+)
 def test_negative_fixture(name, messages):
     with pytest.raises(DataError) as info:
         fixture(name)
@@ -369,8 +377,7 @@ def test_simulate_master_is_reproducible_and_reports_scores():
     two = simulate_master(LAYOUT, games=20, players=3, seed=4, workers=2)
     assert one.to_dict() == two.to_dict()
     assert one.completion_rate == 1.0
-    assert set(one.extra) == {"score_mean", "score_min", "score_max", "winner_margin",
-                              "wands_used"}
+    assert set(one.extra) == {"score_mean", "score_min", "score_max", "winner_margin", "wands_used"}
     with pytest.raises(ValueError, match="planner"):
         simulate_master(LAYOUT, games=1, players=2, seed=0, player="planner")
     with pytest.raises(ValueError, match="not 5"):

@@ -48,8 +48,9 @@ def test_best_moves_are_the_best_scored_moves(seed, players, warmup, on_token):
         start = setup(LAYOUT, seed)
         cells = {object_id: cell for cell, object_id in start.tokens.items()}
         pawns = [cells[GAME.ids[0]]] + [s.at for s in LAYOUT.starts[1:players]]
-        state = GAME.start(Board.from_deal(start.deal), players, tokens=start.tokens,
-                           recipes=start.recipes[:players], pawns=pawns)
+        state = GAME.start(
+            Board.from_deal(start.deal), players, tokens=start.tokens, recipes=start.recipes[:players], pawns=pawns
+        )
         warmup = 0
     else:
         state = GAME.initial_state(players, seed)
@@ -81,8 +82,7 @@ class Recorded:
 @pytest.mark.parametrize("players, seed", [(2, 3), (3, 8), (4, 1)])
 def test_a_greedy_game_makes_the_moves_of_the_scoring_player(players, seed):
     fast, slow = Recorded(GreedyPlayer()), Recorded(ScoringGreedy())
-    assert play(GAME, [fast] * players, seed, turn_cap=400) == play(GAME, [slow] * players, seed,
-                                                                     turn_cap=400)
+    assert play(GAME, [fast] * players, seed, turn_cap=400) == play(GAME, [slow] * players, seed, turn_cap=400)
     assert fast.moves == slow.moves and len(fast.moves) > 40 and USE in fast.moves
 
 
@@ -91,8 +91,7 @@ def standing(board: str) -> Any:
     free = iter([(r, c) for r in (6, 0, 5) for c in range(7)])
     tokens = {(2, 2): GAME.ids[0], **{next(free): object_id for object_id in GAME.ids[1:]}}
     recipes = (tuple(GAME.ids[:3]), tuple(GAME.ids[3:6]))
-    return GAME.start(Board.from_text(board, spare="·"), 2, tokens=tokens, recipes=recipes,
-                      pawns=[(2, 2), (4, 4)])
+    return GAME.start(Board.from_text(board, spare="·"), 2, tokens=tokens, recipes=recipes, pawns=[(2, 2), (4, 4)])
 
 
 def test_a_pawn_on_its_token_steps_off_to_a_neighbour_or_stays_if_walled_in():
@@ -106,4 +105,5 @@ def test_a_pawn_on_its_token_steps_off_to_a_neighbour_or_stays_if_walled_in():
     walk = GAME.apply(crossed, moves[0])
     on = walk.pawns[0]
     assert [GAME.geometry.bit(*w.to) for w in GAME.best_moves(walk)] == sorted(
-        sq for sq in GAME.geometry.squares if GAME.geometry.distance(sq, on) == 1)
+        sq for sq in GAME.geometry.squares if GAME.geometry.distance(sq, on) == 1
+    )

@@ -44,8 +44,15 @@ def game() -> MinosGame:
     return MinosGame(build(load("game", "minos")))
 
 
-def state(seats: int = 2, at: dict[int, int] | None = None, dice=(3, 4), turn: int = 0,
-          free: dict[int, int] | None = None, offer=None, rng: int = 1) -> MinosState:
+def state(
+    seats: int = 2,
+    at: dict[int, int] | None = None,
+    dice=(3, 4),
+    turn: int = 0,
+    free: dict[int, int] | None = None,
+    offer=None,
+    rng: int = 1,
+) -> MinosState:
     """A position: `at` maps piece index -> field (others outside), `free` piece -> free_at."""
     count = seats * 4
     pos = [0] * count
@@ -194,8 +201,7 @@ def test_a_piece_sent_away_triggers_nothing_and_is_freed(game):
 # -- fields that move a piece on ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("start, points, end", [
-    (4, 2, 12), (16, 2, 26), (19, 2, 26), (40, 2, 56), (58, 1, 47)])
+@pytest.mark.parametrize("start, points, end", [(4, 2, 12), (16, 2, 26), (19, 2, 26), (40, 2, 56), (58, 1, 47)])
 def test_jumps_and_tunnels(game, start, points, end):
     s = play_moves(game, state(at={0: start, 1: 30}, dice=(points, 6)), die(points, 0))
     assert s.pos[0] == end
@@ -243,9 +249,21 @@ def test_the_tunnel_out_of_fifty_two_swaps_with_a_piece_on_seven(game):
 # -- exact counts ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("start, points, end", [
-    (29, 2, 31), (29, 5, 28), (30, 6, 26), (56, 2, 58), (56, 4, 56), (57, 3, 56),
-    (60, 1, OFF), (58, 3, OFF), (60, 5, 57), (60, 4, 58)])
+@pytest.mark.parametrize(
+    "start, points, end",
+    [
+        (29, 2, 31),
+        (29, 5, 28),
+        (30, 6, 26),
+        (56, 2, 58),
+        (56, 4, 56),
+        (57, 3, 56),
+        (60, 1, OFF),
+        (58, 3, OFF),
+        (60, 5, 57),
+        (60, 4, 58),
+    ],
+)
 def test_exact_counts_and_bounces(game, start, points, end):
     s = play_moves(game, state(at={0: start, 1: 20}, dice=(points, 6)), die(points, 0))
     assert s.pos[0] == end
@@ -363,8 +381,12 @@ def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
     from boardgen.kits.rules_text import interpretation_blocks
     from boardgen.model.minos import rule_values
 
-    texts = {lang: [text for kind, text in interpretation_blocks("minos", lang, rule_values(game.layout, lang))
-                    if kind == "li"] for lang in ("en", "fr")}
+    texts = {
+        lang: [
+            text for kind, text in interpretation_blocks("minos", lang, rule_values(game.layout, lang)) if kind == "li"
+        ]
+        for lang in ("en", "fr")
+    }
     assert len(texts["en"]) == len(texts["fr"]) >= 10
     for en, fr in zip(texts["en"], texts["fr"], strict=True):
         assert en.endswith(".") and fr.endswith(".") and en != fr and "{" not in en + fr
@@ -414,7 +436,7 @@ def test_playouts_keep_the_rules(game, seed, seats, greedy):
         assert len(taken) == len(set(taken)), "two pieces share a field"
         assert all(p not in game.layout.forced() for p in after.pos if p)
         s = after
-    assert sum(p == OFF for p in s.pos[s.winner * 4:(s.winner + 1) * 4]) == 4
+    assert sum(p == OFF for p in s.pos[s.winner * 4 : (s.winner + 1) * 4]) == 4
 
 
 @settings(max_examples=40, deadline=None)
@@ -441,15 +463,20 @@ def test_scores_match_the_heuristic_of_the_result(game, seed, steps):
 
 def test_check_reports_self_play_for_every_player_count(game):
     calls = []
-    report = check_minos(game.layout, 3, games=12, workers=1,
-                         progress=lambda done, total, label: calls.append((done, total)))
+    report = check_minos(
+        game.layout, 3, games=12, workers=1, progress=lambda done, total, label: calls.append((done, total))
+    )
     assert report.playable, report.to_text()
     assert sorted(report.stats["self_play"]) == ["2", "3", "4"]
     assert report.stats["self_play"]["4"]["games"] == 12
     assert calls[-1] == (36, 36)
     assert [c.name for c in report.checks] == [
-        "geometry", "self-play, 2 players", "self-play, 3 players", "self-play, 4 players",
-        "special fields"]
+        "geometry",
+        "self-play, 2 players",
+        "self-play, 3 players",
+        "self-play, 4 players",
+        "special fields",
+    ]
     data = json.loads(report.to_json())
     assert data["playable"] is True and data["reasons"] == []
     assert "visits" in data["stats"] and data["stats"]["visits"]["games"] == 36
@@ -468,8 +495,7 @@ def test_check_names_what_fails(game):
     report = check_minos(strict, 1, games=4, workers=1)
     assert not report.playable
     assert any("rounds on average (maximum 5)" in r for r in report.reasons)
-    assert any(r.startswith("special field 13 (Unlucky thirteen: lose-turns) was reached")
-               for r in report.reasons)
+    assert any(r.startswith("special field 13 (Unlucky thirteen: lose-turns) was reached") for r in report.reasons)
     assert any(r.startswith("the Orbit ride was taken") for r in report.reasons)
 
 
@@ -490,5 +516,3 @@ def test_simulate_through_the_engine(game):
         simulate(ENGINE, game.layout, games=1, players=5, seed=1)
     report = check(ENGINE, game.layout, 2, games=3, workers=1)
     assert report.stats["self_play"]["2"]["games"] == 3
-
-

@@ -38,8 +38,9 @@ def through_apply(game: MinosGame, players, seed: int, cap: int) -> GameRecord:
     outcome = game.outcome(state)
     if outcome is None:
         return GameRecord(seed, len(players), None, cap, False, decisions, offered, widest, counters)
-    return GameRecord(seed, len(players), outcome.winner, outcome.turns, True, decisions, offered, widest,
-                      counters, None)
+    return GameRecord(
+        seed, len(players), outcome.winner, outcome.turns, True, decisions, offered, widest, counters, None
+    )
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -54,4 +55,3 @@ def test_self_play_in_place_is_the_game_apply_plays(seats):
     assert play(game, mixed[:seats], 9, turn_cap=1000) == through_apply(game, mixed[:seats], 9, 1000)
     capped = play(game, [GreedyPlayer()] * seats, 3, turn_cap=5)
     assert not capped.finished and capped == through_apply(game, [GreedyPlayer()] * seats, 3, 5)
-

@@ -90,10 +90,16 @@ def test_links_for_the_renderer(layout):
     assert Link("jump", 6, 12) in links
     assert Link("tunnel", 52, 7) in links
     assert [link for link in links if link.kind == "orbit"] == [
-        Link("orbit", 7, 46), Link("orbit", 46, 49), Link("orbit", 49, 52),
-        Link("orbit", 52, 55), Link("orbit", 55, 34)]
+        Link("orbit", 7, 46),
+        Link("orbit", 46, 49),
+        Link("orbit", 49, 52),
+        Link("orbit", 52, 55),
+        Link("orbit", 55, 34),
+    ]
     assert [link for link in links if link.kind == "millstone"] == [
-        Link("millstone", 44, 50), Link("millstone", 45, 51)]
+        Link("millstone", 44, 50),
+        Link("millstone", 45, 51),
+    ]
     fields = layout.fields
     assert [f.number for f in fields] == list(range(1, 62))
     assert fields[0].kinds == ("entrance", "sanctuary")
@@ -141,21 +147,26 @@ def test_written_layout_reads_back_the_same(tmp_path):
     assert layout.cells == {int(k): tuple(v) for k, v in data["fields"].items()}
 
 
-@pytest.mark.parametrize("name, message", [
-    ("orbit_not_knight",
-     "minos_orbit_not_knight.toml:5: orbit.fields[5]: 33 at [1, 1] is not a knight's move "
-     "from 55 at [4, 0]"),
-    ("jump_missing_field",
-     "minos_jump_missing_field.toml:10: jumps[1].to: field 62 does not exist "
-     "(fields run 1..61)"),
-    ("forced_loop",
-     "minos_forced_loop.toml:9: tunnels[1].from: forced moves loop forever: 6 -> 12 -> 6"),
-    ("gap",
-     "minos_gap.toml:5: fields.20: [0, 8] does not share a side with field 19 at [4, 6]"),
-    ("millstone_not_diagonal",
-     "minos_millstone_not_diagonal.toml:5: millstone.pairs[0]: 44 at [6, 3] and 51 at [6, 2] "
-     "are not diagonal neighbours"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        (
+            "orbit_not_knight",
+            "minos_orbit_not_knight.toml:5: orbit.fields[5]: 33 at [1, 1] is not a knight's move from 55 at [4, 0]",
+        ),
+        (
+            "jump_missing_field",
+            "minos_jump_missing_field.toml:10: jumps[1].to: field 62 does not exist (fields run 1..61)",
+        ),
+        ("forced_loop", "minos_forced_loop.toml:9: tunnels[1].from: forced moves loop forever: 6 -> 12 -> 6"),
+        ("gap", "minos_gap.toml:5: fields.20: [0, 8] does not share a side with field 19 at [4, 6]"),
+        (
+            "millstone_not_diagonal",
+            "minos_millstone_not_diagonal.toml:5: millstone.pairs[0]: 44 at [6, 3] and 51 at [6, 2] "
+            "are not diagonal neighbours",
+        ),
+    ],
+)
 def test_negative_fixture(name, message):
     with pytest.raises(DataError) as info:
         build(load("game", str(FIXTURES / f"minos_{name}.toml")))
@@ -178,20 +189,21 @@ def test_unknown_key_is_a_schema_error():
     assert "unknown key 'feilds' (did you mean 'fields'?)" in info.value.format()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["fields"].pop("30"), "fields must run 1..61 without gaps; missing 30"),
-    (lambda d: d["fields"].update({"30": [4, 4]}), "[4, 4] is already field"),
-    (lambda d: d["fields"].update({"1": [4, 3]}), "the entrance [4, 3] is not on the edge"),
-    (lambda d: d["fields"].update({"61": [9, 9]}), "[9, 9] is off the 9x9 board"),
-    (lambda d: d["specials"].update({"exact": [31, 58]}), "the goal, field 61, must be reached"),
-    (lambda d: d["jumps"].append({"from": 31, "to": 40}), "cannot be a sanctuary or an exact"),
-    (lambda d: d["jumps"].append({"from": 60, "to": 60}), "field 60 leads to itself"),
-    (lambda d: d["lose_turns"].append({"field": 3, "turns": 1}), "cannot both keep pieces"),
-    (lambda d: d["millstone"].update({"pairs": [[44, 50], [44, 50]]}),
-     "each Millstone field belongs to one pair"),
-    (lambda d: d["orbit"].update({"fields": [7, 46, 49, 52, 55, 34, 7]}),
-     "field 7 is on the Orbit twice"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["fields"].pop("30"), "fields must run 1..61 without gaps; missing 30"),
+        (lambda d: d["fields"].update({"30": [4, 4]}), "[4, 4] is already field"),
+        (lambda d: d["fields"].update({"1": [4, 3]}), "the entrance [4, 3] is not on the edge"),
+        (lambda d: d["fields"].update({"61": [9, 9]}), "[9, 9] is off the 9x9 board"),
+        (lambda d: d["specials"].update({"exact": [31, 58]}), "the goal, field 61, must be reached"),
+        (lambda d: d["jumps"].append({"from": 31, "to": 40}), "cannot be a sanctuary or an exact"),
+        (lambda d: d["jumps"].append({"from": 60, "to": 60}), "field 60 leads to itself"),
+        (lambda d: d["lose_turns"].append({"field": 3, "turns": 1}), "cannot both keep pieces"),
+        (lambda d: d["millstone"].update({"pairs": [[44, 50], [44, 50]]}), "each Millstone field belongs to one pair"),
+        (lambda d: d["orbit"].update({"fields": [7, 46, 49, 52, 55, 34, 7]}), "field 7 is on the Orbit twice"),
+    ],
+)
 def test_model_problem(change, message):
     data = copy.deepcopy(generate(0))
     change(data)

@@ -71,9 +71,19 @@ def grand_position(text: str) -> tuple[GrandGame, RaceState]:
     pos = ints(given["pos"])
     n = len(pos)
     stuck = ints(given["stuck"]) if "stuck" in given else (0,) * n
-    state = RaceState(n, int(given.get("turn", 0)), pos, (0,) * n, ints(given["dice"]), None,
-                      int(given.get("rng", 11)), stuck=stuck, route=(0,) * n, first_route=(-1,) * n,
-                      deck=tuple(range(len(game.deck))))
+    state = RaceState(
+        n,
+        int(given.get("turn", 0)),
+        pos,
+        (0,) * n,
+        ints(given["dice"]),
+        None,
+        int(given.get("rng", 11)),
+        stuck=stuck,
+        route=(0,) * n,
+        first_route=(-1,) * n,
+        deck=tuple(range(len(game.deck))),
+    )
     return game, state
 
 

@@ -49,8 +49,7 @@ def put(the_deal: Deal, row: int, col: int, tile: Tile) -> Deal:
 
 
 def find(the_deal: Deal, test) -> tuple[int, int, Tile]:
-    return next((r, c, t) for r, line in enumerate(the_deal.grid)
-                for c, t in enumerate(line) if test(t))
+    return next((r, c, t) for r, line in enumerate(the_deal.grid) for c, t in enumerate(line) if test(t))
 
 
 def problems(the_deal: Deal) -> list[str]:
@@ -62,8 +61,14 @@ def problems(the_deal: Deal) -> list[str]:
 
 def test_the_printed_classic_deal_passes_every_static_check(printed):
     checks = static_checks(printed)
-    assert [c.name for c in checks] == ["tile inventory", "treasures", "fixed tiles", "starts",
-                                        "cards", "insertion points"]
+    assert [c.name for c in checks] == [
+        "tile inventory",
+        "treasures",
+        "fixed tiles",
+        "starts",
+        "cards",
+        "insertion points",
+    ]
     assert all(c.ok for c in checks)
 
 
@@ -71,10 +76,8 @@ def test_a_tile_dealt_twice_breaks_the_inventory_and_the_treasures(printed):
     row, col, straight = find(printed, lambda t: t.shape == "straight")
     r, c, owl = find(printed, lambda t: t.treasure == "owl")
     found = problems(put(printed, row, col, owl))
-    assert "tile inventory: 11 straight tiles on the board and spare, the layout declares 12" \
-        in found
-    assert "tile inventory: 21 corner tiles on the board and spare, the layout declares 20" \
-        in found
+    assert "tile inventory: 11 straight tiles on the board and spare, the layout declares 12" in found
+    assert "tile inventory: 21 corner tiles on the board and spare, the layout declares 20" in found
     assert f"tile inventory: tile {owl.id!r} is dealt 2 times" in found
     places = sorted([f"[{row}, {col}]", f"[{r}, {c}]"])
     assert f"treasure 'owl' is on 2 tiles: {', '.join(places)}" in found
@@ -83,15 +86,13 @@ def test_a_tile_dealt_twice_breaks_the_inventory_and_the_treasures(printed):
 def test_a_treasure_missing_from_the_deal_is_reported_twice_over(printed):
     row, col, owl = find(printed, lambda t: t.treasure == "owl")
     found = problems(put(printed, row, col, replace(owl, treasure=None)))
-    assert found == ["treasure 'owl' is on no tile",
-                     "card 'owl' has no treasure on the board or the spare"]
+    assert found == ["treasure 'owl' is on no tile", "card 'owl' has no treasure on the board or the spare"]
 
 
 def test_an_undeclared_treasure_is_reported(printed):
     row, col, owl = find(printed, lambda t: t.treasure == "owl")
     found = problems(put(printed, row, col, replace(owl, treasure="unicorn")))
-    assert f"treasure 'unicorn' on [{row}, {col}] is not declared in the layout's treasures" \
-        in found
+    assert f"treasure 'unicorn' on [{row}, {col}] is not declared in the layout's treasures" in found
 
 
 def test_a_fixed_tile_turned_or_displaced_is_reported(printed, classic):
@@ -119,29 +120,37 @@ def test_a_start_moved_off_its_tile_is_reported(printed, classic):
 # -- negative fixtures ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, message", [
-    ("missing_treasure", "treasures[23].id: treasure 'moth' is on no tile"),
-    ("duplicate_treasure",
-     "tiles.loose[1].treasures[6]: treasure 'owl' is already on a loose corner tile"),
-    ("wrong_inventory",
-     "tiles.loose: expected 34 loose tiles (33 free squares + 1 spare), got 33"),
-    ("deal_too_big", "deal.2: 2 players x 13 cards needs 26 cards, the deck has 24"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("missing_treasure", "treasures[23].id: treasure 'moth' is on no tile"),
+        ("duplicate_treasure", "tiles.loose[1].treasures[6]: treasure 'owl' is already on a loose corner tile"),
+        ("wrong_inventory", "tiles.loose: expected 34 loose tiles (33 free squares + 1 spare), got 33"),
+        ("deal_too_big", "deal.2: 2 players x 13 cards needs 26 cards, the deck has 24"),
+    ],
+)
 def test_layouts_the_loader_refuses(name, message):
     with pytest.raises(DataError) as caught:
         fixture(name)
     assert any(str(p).endswith(message) for p in caught.value.problems), caught.value.format()
 
 
-@pytest.mark.parametrize("name, reasons", [
-    ("start_off_corner", ["start 'red' at [2, 2] is not on a corner of the 5x5 board"]),
-    ("start_facing_out", ["start 'red' at [0, 0] is open 'NW': no side opens onto the board"]),
-    ("unreachable_treasure", [
-        "treasure 'idol' can never be reached from the red start [0, 0]: every board the "
-        "pushes can make was searched",
-        "treasure 'idol' can never be reached from the blue start [4, 4]: every board the "
-        "pushes can make was searched"]),
-])
+@pytest.mark.parametrize(
+    "name, reasons",
+    [
+        ("start_off_corner", ["start 'red' at [2, 2] is not on a corner of the 5x5 board"]),
+        ("start_facing_out", ["start 'red' at [0, 0] is open 'NW': no side opens onto the board"]),
+        (
+            "unreachable_treasure",
+            [
+                "treasure 'idol' can never be reached from the red start [0, 0]: every board the "
+                "pushes can make was searched",
+                "treasure 'idol' can never be reached from the blue start [4, 4]: every board the "
+                "pushes can make was searched",
+            ],
+        ),
+    ],
+)
 def test_layouts_the_check_refuses(name, reasons):
     report = check_sliding(fixture(name), 1)
     assert not report.playable
@@ -153,11 +162,11 @@ def test_layouts_the_check_refuses(name, reasons):
 def test_self_play_that_cannot_finish_is_refused():
     report = check_sliding(fixture("turn_cap_too_low"), 1)
     assert report.reasons == [
-        f"self-play, {k} players: 0.0% of 3 games finished within 3 turns (minimum 95%)"
-        for k in (2, 3, 4)]
+        f"self-play, {k} players: 0.0% of 3 games finished within 3 turns (minimum 95%)" for k in (2, 3, 4)
+    ]
     assert report.summary_line() == (
-        "FAILED (seed 1): self-play, 2 players: 0.0% of 3 games finished within 3 turns "
-        "(minimum 95%) (and 2 more)")
+        "FAILED (seed 1): self-play, 2 players: 0.0% of 3 games finished within 3 turns (minimum 95%) (and 2 more)"
+    )
 
 
 @pytest.mark.parametrize("name", ["five", "nine"])
@@ -174,16 +183,17 @@ def test_other_board_sizes_work_from_data_alone(name):
 
 def test_the_classic_report_in_every_format(classic):
     calls = []
-    report = check_sliding(classic, 1, games=4,
-                           progress=lambda done, total, label: calls.append((done, total,
-                                                                             label)))
+    report = check_sliding(classic, 1, games=4, progress=lambda done, total, label: calls.append((done, total, label)))
     assert report.playable and report.reasons == []
     total = 4 * 24 + 3 * 4
     assert calls[-1] == (total, total, "self-play, 4 players")
     assert [done for done, _, _ in calls] == list(range(1, total + 1))
-    assert {label for _, _, label in calls} == {"solver", "self-play, 2 players",
-                                                 "self-play, 3 players",
-                                                 "self-play, 4 players"}
+    assert {label for _, _, label in calls} == {
+        "solver",
+        "self-play, 2 players",
+        "self-play, 3 players",
+        "self-play, 4 players",
+    }
     data = report.to_dict()
     assert list(data)[:4] == ["game", "seed", "playable", "reasons"]
     assert sum(data["stats"]["turns_to_target"].values()) == 96

@@ -24,8 +24,9 @@ def target_square(game, state):
     return state.board.locate(game.tile_of[state.cards[state.seat][0]])
 
 
-@pytest.mark.parametrize("player", [RandomPlayer(), GreedyPlayer(), SearchPlayer(),
-                                    PlannerPlayer()], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "player", [RandomPlayer(), GreedyPlayer(), SearchPlayer(), PlannerPlayer()], ids=lambda p: p.name
+)
 def test_players_only_choose_legal_moves(game, player):
     rng = random.Random(3)
     state = game.initial_state(3, 3)
@@ -68,8 +69,9 @@ def test_greedy_otherwise_gets_as_close_as_it_can(game):
             goal = target_square(game, after)
             walk = player.choose(game, after, rng)
             distance = game.geometry.distance(game.geometry.bit(*walk.to), goal)
-            assert distance == min(game.geometry.distance(game.geometry.bit(*m.to), goal)
-                                   for m in game.legal_moves(after))
+            assert distance == min(
+                game.geometry.distance(game.geometry.bit(*m.to), goal) for m in game.legal_moves(after)
+            )
             return
     pytest.fail("every deal had a target in reach")
 
@@ -77,7 +79,11 @@ def test_greedy_otherwise_gets_as_close_as_it_can(game):
 def test_players_are_found_by_name():
     engine = get_engine("sliding")
     assert {name: make().name for name, make in engine.players().items()} == {
-        "random": "random", "greedy": "greedy", "search": "search2", "planner": "planner"}
+        "random": "random",
+        "greedy": "greedy",
+        "search": "search2",
+        "planner": "planner",
+    }
     assert "planner" not in get_engine("master").players()  # the planner knows only the sliding game
     with pytest.raises(ValueError, match="player 'smart' cannot play 'classic'"):
         simulate(engine, build(load("game", "classic")), games=1, players=2, seed=1, player="smart")

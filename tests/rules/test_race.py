@@ -36,8 +36,13 @@ def game() -> RaceGame:
     return RaceGame(graph, players=(2, 4), pieces_per_player=1, dice=1, game_id="tiny")
 
 
-def at(game: RaceGame, pos: tuple[int, ...], dice: tuple[int, ...] = (3,), turn: int = 0,
-       free: tuple[int, ...] | None = None) -> RaceState:
+def at(
+    game: RaceGame,
+    pos: tuple[int, ...],
+    dice: tuple[int, ...] = (3,),
+    turn: int = 0,
+    free: tuple[int, ...] | None = None,
+) -> RaceState:
     return RaceState(len(pos), turn, pos, free or (0,) * len(pos), dice, None, 1)
 
 
@@ -106,16 +111,31 @@ def test_a_field_that_moves_pieces_on_asks_for_the_way():
 # (or stops on it), 5 moves a piece again by the same count (always, here), 6 holds it until
 # another piece stops there and takes its place; 8 is the goal (exact count).
 
+
 def chance_track() -> TrackGraph:
-    effects = {2: (Effect(DRAW_CARD),), 4: (Effect(STUCK, until="passed"),),
-               5: (Effect(AGAIN, chance=1.0),), 6: (Effect(STUCK, until="replaced"),), 8: (Effect(EXACT),)}
-    nodes = tuple(Node(i, str(i), str(i), Shape.square(10.0 * i, 0.0, 10.0), (i + 1,) if i < 8 else (),
-                       i - 1, effects.get(i, ())) for i in range(1, 9))
+    effects = {
+        2: (Effect(DRAW_CARD),),
+        4: (Effect(STUCK, until="passed"),),
+        5: (Effect(AGAIN, chance=1.0),),
+        6: (Effect(STUCK, until="replaced"),),
+        8: (Effect(EXACT),),
+    }
+    nodes = tuple(
+        Node(i, str(i), str(i), Shape.square(10.0 * i, 0.0, 10.0), (i + 1,) if i < 8 else (), i - 1, effects.get(i, ()))
+        for i in range(1, 9)
+    )
     return TrackGraph(nodes, 1, 8, 100.0, 20.0)
 
 
-DECK = (CardEffect(ADVANCE, steps=2), CardEffect(BACK, steps=1), CardEffect(FREE_ALL), CardEffect(ROLL_AGAIN),
-        CardEffect(LOSE_TURNS, turns=1), CardEffect(GOTO, to=7), CardEffect(SWAP_LEADER))
+DECK = (
+    CardEffect(ADVANCE, steps=2),
+    CardEffect(BACK, steps=1),
+    CardEffect(FREE_ALL),
+    CardEffect(ROLL_AGAIN),
+    CardEffect(LOSE_TURNS, turns=1),
+    CardEffect(GOTO, to=7),
+    CardEffect(SWAP_LEADER),
+)
 
 
 @pytest.fixture(scope="module")
@@ -123,11 +143,18 @@ def chancy() -> RaceGame:
     return RaceGame(chance_track(), players=(2, 3), dice=1, deck=DECK)
 
 
-def table(pos: tuple[int, ...], *, dice: tuple[int, ...] = (1,), turn: int = 0, stuck: tuple[int, ...] | None = None,
-          deck: tuple[int, ...] = ()) -> RaceState:
+def table(
+    pos: tuple[int, ...],
+    *,
+    dice: tuple[int, ...] = (1,),
+    turn: int = 0,
+    stuck: tuple[int, ...] | None = None,
+    deck: tuple[int, ...] = (),
+) -> RaceState:
     n = len(pos)
-    return RaceState(n, turn, pos, (0,) * n, dice, None, 7, stuck=stuck or (0,) * n, route=(0,) * n,
-                     first_route=(-1,) * n, deck=deck)
+    return RaceState(
+        n, turn, pos, (0,) * n, dice, None, 7, stuck=stuck or (0,) * n, route=(0,) * n, first_route=(-1,) * n, deck=deck
+    )
 
 
 def test_the_deck_is_shuffled_at_the_start(chancy):
@@ -267,8 +294,12 @@ def test_expected_turns_are_the_plain_value_iteration(chancy):
     from boardgen.rules.grand import GrandGame
 
     layout = grand.build(load("game", "grand"))
-    games = [chancy, RaceGame(chance_track(), players=(2, 2), dice=2, exact_one_die=True),
-             GrandGame(layout), GrandGame(dataclasses.replace(layout, exact_one_die=False))]
+    games = [
+        chancy,
+        RaceGame(chance_track(), players=(2, 2), dice=2, exact_one_die=True),
+        GrandGame(layout),
+        GrandGame(dataclasses.replace(layout, exact_one_die=False)),
+    ]
     for game in games:
         assert game.expected == plain_value_iteration(game)
 

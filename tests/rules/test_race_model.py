@@ -155,15 +155,21 @@ def test_shapes():
     assert not tri.overlaps(Shape.square(6, 6, 4)) and tri.overlaps(Shape.square(1, 1, 2))
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('next = ["4", "I"]', 'next = ["4", "J"]', 'tiny.toml:25: fields.3.next[1]: field \'J\' does not exist'),
-    ('{ kind = "tunnel", to = "1" }', '{ kind = "tunnel", to = "2" }, { kind = "sanctuary" }',
-     "tiny.toml:36: fields.I: field I moves pieces on at once, so it cannot be a sanctuary"),
-    ('next = ["6"]', 'next = ["II"]', "fields.II: the goal cannot be reached from field(s) II, III"),
-    ("[fields.6]\npolygon = [[100, 0]", "[fields.6]\npolygon = [[95, 0]", "fields.6: fields 5 and 6 overlap"),
-    ('at = [90, 30]', 'at = [195, 30]', "fields.III: field III is off the 200 x 100 mm board"),
-    ('start = "1"', 'start = "0"', "tiny.toml:12: track.start: field '0' does not exist"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ('next = ["4", "I"]', 'next = ["4", "J"]', "tiny.toml:25: fields.3.next[1]: field 'J' does not exist"),
+        (
+            '{ kind = "tunnel", to = "1" }',
+            '{ kind = "tunnel", to = "2" }, { kind = "sanctuary" }',
+            "tiny.toml:36: fields.I: field I moves pieces on at once, so it cannot be a sanctuary",
+        ),
+        ('next = ["6"]', 'next = ["II"]', "fields.II: the goal cannot be reached from field(s) II, III"),
+        ("[fields.6]\npolygon = [[100, 0]", "[fields.6]\npolygon = [[95, 0]", "fields.6: fields 5 and 6 overlap"),
+        ("at = [90, 30]", "at = [195, 30]", "fields.III: field III is off the 200 x 100 mm board"),
+        ('start = "1"', 'start = "0"', "tiny.toml:12: track.start: field '0' does not exist"),
+    ],
+)
 def test_problems_name_file_key_and_line(old, new, message):
     assert old in TRACK
     _, graph, problems = read(TRACK.replace(old, new, 1))
@@ -175,7 +181,8 @@ def test_problems_name_file_key_and_line(old, new, message):
 
 def test_forced_loops_and_unreachable_fields():
     text = TRACK.replace('{ kind = "draw_card" }', '{ kind = "jump", to = "I" }').replace(
-        '{ kind = "tunnel", to = "1" }', '{ kind = "jump", to = "2" }')
+        '{ kind = "tunnel", to = "1" }', '{ kind = "jump", to = "2" }'
+    )
     _, graph, problems = read(text)
     assert graph is None
     assert [p.message for p in problems] == ["forced moves loop forever: 2 -> I -> 2"]
@@ -208,6 +215,7 @@ def test_the_fields_that_reach_the_goal_are_those_it_is_reachable_from():
     graphs = [layout.track(), minos.build(load("game", "minos")).track, cut.track()]
     for graph in graphs:
         for target in (graph.goal, graph.start, len(graph) // 2):
-            assert graph.reaching(target) == {i for i in (OUTSIDE, *graph.indexes)
-                                              if target == i or target in graph.reachable(i)}
+            assert graph.reaching(target) == {
+                i for i in (OUTSIDE, *graph.indexes) if target == i or target in graph.reachable(i)
+            }
     assert graph.goal not in cut.track().reachable(cut.track().index("XXXVI"))

@@ -116,8 +116,15 @@ class CoinEngine(Engine[Any, Any, Any]):
     name = "coin"
     version = "1"
     schema = "coin"
-    defaults = {"games_per_player_count": 200, "turn_cap": 40, "min_completion_rate": 0.95,
-                "max_seat_gap": 0.15, "seat_gap_significance": 0.01, "max_mean_rounds": 10, "max_p95_rounds": 10}
+    defaults = {
+        "games_per_player_count": 200,
+        "turn_cap": 40,
+        "min_completion_rate": 0.95,
+        "max_seat_gap": 0.15,
+        "seat_gap_significance": 0.01,
+        "max_mean_rounds": 10,
+        "max_p95_rounds": 10,
+    }
     self_play_player = "random"
 
     def __init__(self, game: Coin) -> None:
@@ -194,8 +201,7 @@ def test_games_that_never_end_fail_at_the_first_look() -> None:
     sampling = report.stats["sampling"]
     assert not report.playable
     assert sampling["stopped"] == "failed" and sampling["games_played"] == 73
-    assert report.reasons[0] == ("self-play, 2 players: 0.0% of 73 games finished within 40 turns "
-                                 "(minimum 95%)")
+    assert report.reasons[0] == ("self-play, 2 players: 0.0% of 73 games finished within 40 turns (minimum 95%)")
 
 
 def test_the_sequential_report_is_the_same_for_any_workers_and_reads_back() -> None:
@@ -214,8 +220,7 @@ def test_the_bad_fixture_that_cannot_finish_still_fails_with_a_larger_sample() -
     assert not report.playable
     assert report.stats["sampling"]["stopped"] == "failed"
     assert report.stats["sampling"]["games_played"] < 900
-    assert report.reasons and all(reason.endswith("finished within 3 turns (minimum 95%)")
-                                  for reason in report.reasons)
+    assert report.reasons and all(reason.endswith("finished within 3 turns (minimum 95%)") for reason in report.reasons)
 
 
 class TwoLineups(CoinEngine):

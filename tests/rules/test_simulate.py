@@ -74,8 +74,14 @@ def test_percentile_is_nearest_rank():
 
 
 def test_chi_square_matches_tables():
-    for df, x, p in [(1, 3.841, 0.05), (2, 5.991, 0.05), (3, 7.815, 0.05), (3, 11.345, 0.01),
-                     (4, 13.277, 0.01), (5, 11.070, 0.05)]:
+    for df, x, p in [
+        (1, 3.841, 0.05),
+        (2, 5.991, 0.05),
+        (3, 7.815, 0.05),
+        (3, 11.345, 0.01),
+        (4, 13.277, 0.01),
+        (5, 11.070, 0.05),
+    ]:
         assert chi_square_sf(x, df) == pytest.approx(p, abs=5e-4)
     assert seat_balance_p([50, 50]) == 1.0
     assert seat_balance_p([100, 0]) < 1e-6
@@ -128,9 +134,15 @@ def test_event_counters_are_summed_and_averaged():
 
 def test_progress_is_reported_after_every_game():
     calls = []
-    simulate(Nim(), [RandomPlayer()] * 2, games=4, seed=1, turn_cap=100,
-             progress=lambda done, total, label: calls.append((done, total, label)),
-             label="nim")
+    simulate(
+        Nim(),
+        [RandomPlayer()] * 2,
+        games=4,
+        seed=1,
+        turn_cap=100,
+        progress=lambda done, total, label: calls.append((done, total, label)),
+        label="nim",
+    )
     assert calls == [(1, 4, "nim"), (2, 4, "nim"), (3, 4, "nim"), (4, 4, "nim")]
 
 
@@ -146,8 +158,9 @@ def test_no_legal_move_before_the_end_is_an_error():
 def test_aggregate_of_no_decided_games():
     stats = aggregate("x", ("a", "b"), [], 10)
     assert stats.completion_rate == 0.0 and stats.seat_gap == 0.0
-    assert simulate(Nim(), [RandomPlayer()], games=1, seed=random.Random(0).randrange(9),
-                    turn_cap=50).seat_win_rates == (1.0,)
+    assert simulate(
+        Nim(), [RandomPlayer()], games=1, seed=random.Random(0).randrange(9), turn_cap=50
+    ).seat_win_rates == (1.0,)
     with pytest.raises(ValueError):
         simulate(Nim(), [RandomPlayer()], games=0, seed=1, turn_cap=5)
 
@@ -157,8 +170,13 @@ def test_several_workers_give_the_same_statistics():
     args = dict(games=40, seed=5, turn_cap=100)
     one = simulate(CountingNim(), [RandomPlayer()] * 3, **args)
     assert one.extra["threes"] > 0
-    two = simulate(CountingNim(), [RandomPlayer()] * 3, workers=2,
-                   progress=lambda done, total, label: calls.append((done, total)), **args)
+    two = simulate(
+        CountingNim(),
+        [RandomPlayer()] * 3,
+        workers=2,
+        progress=lambda done, total, label: calls.append((done, total)),
+        **args,
+    )
     assert one.to_dict() == two.to_dict()
     assert calls[-1] == (40, 40) and len(calls) == 4
 
@@ -166,8 +184,7 @@ def test_several_workers_give_the_same_statistics():
 def test_batches_of_different_seat_counts_come_back_in_seed_order_whatever_the_workers():
     """The pool hands out the games with most seats first; each batch's records still come
     back in its own seed order, the same as played one by one here."""
-    batches = [Batch(tuple([RandomPlayer()] * seats), tuple(game_seeds(seats, 35)), str(seats))
-               for seats in (2, 4, 3)]
+    batches = [Batch(tuple([RandomPlayer()] * seats), tuple(game_seeds(seats, 35)), str(seats)) for seats in (2, 4, 3)]
     one = play_batches(CountingNim(), batches, turn_cap=100, workers=1)
     two = play_batches(CountingNim(), batches, turn_cap=100, workers=2)
     assert one == two

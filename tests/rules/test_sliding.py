@@ -43,8 +43,23 @@ LOOPS = """
 ·└──┘
 ┌───┐
 """
-LOOP = {(0, 0), (0, 1), (0, 2), (1, 2), (1, 3), (1, 4), (0, 4), (2, 4), (3, 4), (3, 3),
-        (3, 2), (3, 1), (2, 1), (2, 0), (1, 0)}
+LOOP = {
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (0, 4),
+    (2, 4),
+    (3, 4),
+    (3, 3),
+    (3, 2),
+    (3, 1),
+    (2, 1),
+    (2, 0),
+    (1, 0),
+}
 
 
 @pytest.fixture(scope="module")
@@ -110,17 +125,17 @@ def test_one_push_moves_a_column_down_and_ejects_the_bottom_tile():
     board = Board.from_text(LOOPS, spare="│")
     after = board.pushed(N1)
     # Column 1 was ─ · ┐ └ ─ from the top: the spare enters on top, the bottom ─ leaves.
-    assert after.to_text() == "\n".join([
-        "┌│┐·╷",
-        "│─└─┤",
-        "└···│",
-        "·┐──┘",
-        "┌└──┐",
-    ])
-    assert after.spare_tile.id == "4-1" and after.spare_tile.mask == board.mask_at(
-        board.geometry.bit(4, 1))
-    expected_ids = {(0, 1): "spare", (1, 1): "0-1", (2, 1): "1-1", (3, 1): "2-1",
-                    (4, 1): "3-1"}
+    assert after.to_text() == "\n".join(
+        [
+            "┌│┐·╷",
+            "│─└─┤",
+            "└···│",
+            "·┐──┘",
+            "┌└──┐",
+        ]
+    )
+    assert after.spare_tile.id == "4-1" and after.spare_tile.mask == board.mask_at(board.geometry.bit(4, 1))
+    expected_ids = {(0, 1): "spare", (1, 1): "0-1", (2, 1): "1-1", (3, 1): "2-1", (4, 1): "3-1"}
     for row in range(5):
         for col in range(5):
             tile = after.tile_at(row, col)
@@ -217,8 +232,11 @@ def one_turn_finds(game, state, card):
 
 def test_ending_a_walk_on_the_target_turns_the_card(game):
     # A deal whose first card can be found on the first turn.
-    state, (move, cell) = next((state, found) for state in map(lambda s: game.initial_state(2, s), range(50))
-                               if (found := one_turn_finds(game, state, state.cards[0][0])))
+    state, (move, cell) = next(
+        (state, found)
+        for state in map(lambda s: game.initial_state(2, s), range(50))
+        if (found := one_turn_finds(game, state, state.cards[0][0]))
+    )
     done = game.apply(game.apply(state, move), Walk(cell))
     assert done.cards[0] == state.cards[0][1:] and done.found(0) == 1
     assert done.cards[1] == state.cards[1] and game.to_move(done) == 1
@@ -227,8 +245,9 @@ def test_ending_a_walk_on_the_target_turns_the_card(game):
 
 def test_reaching_a_card_further_down_the_pile_turns_nothing(game):
     state = game.initial_state(2, 1)
-    card, (move, cell) = next((c, found) for c in state.cards[0][1:] + state.cards[1]
-                              if (found := one_turn_finds(game, state, c)))
+    card, (move, cell) = next(
+        (c, found) for c in state.cards[0][1:] + state.cards[1] if (found := one_turn_finds(game, state, c))
+    )
     assert card != state.cards[0][0]
     assert game.apply(game.apply(state, move), Walk(cell)).cards == state.cards
 
@@ -256,8 +275,7 @@ def test_with_every_card_turned_elsewhere_is_not_home(game):
 def test_younger_players_find_any_card_then_still_go_home(classic):
     game = YoungSlidingGame(classic)
     state = game.initial_state(2, 1)
-    card, (move, cell) = next((c, found) for c in state.cards[0][1:]
-                              if (found := one_turn_finds(game, state, c)))
+    card, (move, cell) = next((c, found) for c in state.cards[0][1:] if (found := one_turn_finds(game, state, c)))
     done = game.apply(game.apply(state, move), Walk(cell))
     assert card not in done.cards[0] and len(done.cards[0]) == 11 and done.winner is None
     # Without the agreement, the last treasure does not win: home does.

@@ -55,8 +55,10 @@ def exits(game: SlidingGame, board: Any) -> list[int]:
     for row in range(size):
         for col in range(size):
             tile = board.tile_at(row, col)
-            if any(tile.mask & side and not (0 <= row + dr < size and 0 <= col + dc < size)
-                   for side, (dr, dc) in STEP.items()):
+            if any(
+                tile.mask & side and not (0 <= row + dr < size and 0 <= col + dc < size)
+                for side, (dr, dc) in STEP.items()
+            ):
                 found.append(game.geometry.bit(row, col))
     return found
 
@@ -106,8 +108,7 @@ class ReferenceGreedy:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**31 - 1), st.sampled_from([2, 3, 4]),
-       st.integers(0, 60))
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**31 - 1), st.sampled_from([2, 3, 4]), st.integers(0, 60))
 def test_fast_scores_and_best_moves_match_the_reference(key, seed, players, warmup):
     game = GAMES[key]
     rng = random.Random(seed)
@@ -129,8 +130,7 @@ def test_fast_scores_and_best_moves_match_the_reference(key, seed, players, warm
     if state.phase == SHIFT:  # also for any order or subset of the moves
         some = list(reversed(moves))[::2]
         assert game.score_moves(state, some, state.seat) == [expected[moves.index(m)] for m in some]
-        assert game.count_turns(state) == sum(
-            game.apply(state, m).reach.bit_count() for m in moves)
+        assert game.count_turns(state) == sum(game.apply(state, m).reach.bit_count() for m in moves)
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))

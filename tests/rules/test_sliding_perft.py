@@ -27,8 +27,7 @@ def read_table(name: str) -> list[tuple[dict[str, str], int, int]]:
     lines, one block a position, its counts as ``depth N: count``; ``#`` starts a comment."""
     rows = []
     for block in (DATA / name).read_text(encoding="utf-8").split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines()
-                      if line.strip() and not line.startswith("#"))
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if line.strip() and not line.startswith("#"))
         if not fields:
             continue
         for key, value in fields.items():
@@ -63,9 +62,12 @@ def board(fields: dict[str, str]) -> Board:
 def classic_position(fields: dict[str, str]) -> Any:
     state = CLASSIC.start(board(fields), 2, 0)
     bit = CLASSIC.geometry.bit
-    piles = [pile[:int(k)] for pile, k in zip(state.cards, fields["cards"].split(), strict=True)]
-    return state.replaced(pawns=[bit(*cell) for cell in cells(fields["pawns"])], cards=tuple(piles),
-                          banned=banned(CLASSIC, fields["last"]))
+    piles = [pile[: int(k)] for pile, k in zip(state.cards, fields["cards"].split(), strict=True)]
+    return state.replaced(
+        pawns=[bit(*cell) for cell in cells(fields["pawns"])],
+        cards=tuple(piles),
+        banned=banned(CLASSIC, fields["last"]),
+    )
 
 
 def master_position(fields: dict[str, str]) -> Any:
@@ -73,11 +75,16 @@ def master_position(fields: dict[str, str]) -> Any:
     left = len(MASTER.ids) - len(squares)
     tokens = dict(zip(squares, MASTER.ids[left:], strict=True))
     recipes = master_model.setup(MASTER.layout, 0).recipes[:2]
-    state = MASTER.start(board(fields), 2, tokens=tokens, recipes=recipes,
-                         pawns=cells(fields["pawns"]), taken=[i % 2 for i in range(left)],
-                         wands=[int(w) for w in fields["wands"].split()])
-    return state.replaced(extra=fields["extra"] == "yes", phase=fields["phase"],
-                          banned=banned(MASTER, fields["last"]))
+    state = MASTER.start(
+        board(fields),
+        2,
+        tokens=tokens,
+        recipes=recipes,
+        pawns=cells(fields["pawns"]),
+        taken=[i % 2 for i in range(left)],
+        wands=[int(w) for w in fields["wands"].split()],
+    )
+    return state.replaced(extra=fields["extra"] == "yes", phase=fields["phase"], banned=banned(MASTER, fields["last"]))
 
 
 def check(game: Any, state: Any, depth: int, count: int) -> None:
@@ -86,15 +93,23 @@ def check(game: Any, state: Any, depth: int, count: int) -> None:
         assert game.count_turns(state) == count
 
 
-@pytest.mark.parametrize("fields, depth, count", [
-    pytest.param(fields, depth, count, id=f"{fields['name']}-{depth}")
-    for fields, depth, count in read_table("classic.perft")])
+@pytest.mark.parametrize(
+    "fields, depth, count",
+    [
+        pytest.param(fields, depth, count, id=f"{fields['name']}-{depth}")
+        for fields, depth, count in read_table("classic.perft")
+    ],
+)
 def test_classic_counts(fields, depth, count):
     check(CLASSIC, classic_position(fields), depth, count)
 
 
-@pytest.mark.parametrize("fields, depth, count", [
-    pytest.param(fields, depth, count, id=f"{fields['name']}-{depth}")
-    for fields, depth, count in read_table("master.perft")])
+@pytest.mark.parametrize(
+    "fields, depth, count",
+    [
+        pytest.param(fields, depth, count, id=f"{fields['name']}-{depth}")
+        for fields, depth, count in read_table("master.perft")
+    ],
+)
 def test_master_counts(fields, depth, count):
     check(MASTER, master_position(fields), depth, count)

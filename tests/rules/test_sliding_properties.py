@@ -86,8 +86,7 @@ def test_fast_shift_scores_match_building_each_board(name, seed, warmup):
     slow_reaches = [game.apply(state, m).reach for m in moves]
     assert fast_reaches == slow_reaches
     seat = state.seat
-    assert game.score_moves(state, moves, seat) == [
-        game.heuristic(game.apply(state, m), seat) for m in moves]
+    assert game.score_moves(state, moves, seat) == [game.heuristic(game.apply(state, m), seat) for m in moves]
 
 
 @settings(max_examples=15, deadline=None)
@@ -162,5 +161,4 @@ def test_solver_agrees_with_a_naive_search(case, seed, data):
 def test_every_seat_starts_on_its_corner(name):
     layout = LAYOUTS[name]
     state = GAMES[name].initial_state(layout.players[1], 1)
-    assert [state.pawn_cell(s) for s in range(layout.players[1])] == [s.at for s in
-                                                                       layout.starts]
+    assert [state.pawn_cell(s) for s in range(layout.players[1])] == [s.at for s in layout.starts]

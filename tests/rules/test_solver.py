@@ -52,8 +52,11 @@ def test_the_turn_bound_and_the_budget_are_reported_apart():
     layout = build(load("game", "classic"))
     board = SlidingGame(layout).initial_state(2, 1).board
     pairs = [((r, c), t.id) for r in range(7) for c in range(7) for t in layout.treasures]
-    hard = next(p for p, result in zip(pairs, solve_many(board, pairs[:400], max_turns=3),
-                                       strict=False) if result.solution.turns == 3)
+    hard = next(
+        p
+        for p, result in zip(pairs, solve_many(board, pairs[:400], max_turns=3), strict=False)
+        if result.solution.turns == 3
+    )
     pawn, tile = board.geometry.bit(*hard[0]), tile_with(board, hard[1])
     bounded = solve(board, pawn, tile, max_turns=2)
     assert bounded.turns is None and bounded.proven and not bounded.exhausted
@@ -75,14 +78,26 @@ def test_the_forbidden_point_is_respected():
 def test_solve_many_reports_progress():
     board = Board.from_text(RING, spare="│", treasures={(2, 2): "gem", (0, 2): "cup"})
     calls = []
-    results = solve_many(board, [((0, 0), "gem"), ((1, 1), "cup")], max_turns=3,
-                         progress=lambda done, total, label: calls.append((done, total)))
+    results = solve_many(
+        board,
+        [((0, 0), "gem"), ((1, 1), "cup")],
+        max_turns=3,
+        progress=lambda done, total, label: calls.append((done, total)),
+    )
     assert [r.treasure for r in results] == ["gem", "cup"]
     assert calls == [(1, 2), (2, 2)]
 
 
-def reference_solve(board: Board, pawn: int, target: int, *, forbidden: InsertionPoint | None = None,
-                    max_turns: int = 8, budget: int = 200_000, rides: bool = False) -> Solution:
+def reference_solve(
+    board: Board,
+    pawn: int,
+    target: int,
+    *,
+    forbidden: InsertionPoint | None = None,
+    max_turns: int = 8,
+    budget: int = 200_000,
+    rides: bool = False,
+) -> Solution:
     """The search push by push and orientation by orientation, one flood per child: what
     `solve` does with every push's lanes at once, and how it counts the nodes."""
     geometry = board.geometry
@@ -165,11 +180,14 @@ def test_the_lane_search_answers_as_the_push_by_push_search(name: str) -> None:
             rides = rng.random() < 0.3
             pawn = rng.choice(geometry.squares)
             target = rng.choice(geometry.squares) if rides else rng.randrange(len(board.table))
-            question = {"forbidden": rng.choice([None, *geometry.points]), "rides": rides,
-                        "max_turns": rng.choice([1, 2, 3, 8]), "budget": rng.choice([10, 60, 400, 200_000])}
+            question = {
+                "forbidden": rng.choice([None, *geometry.points]),
+                "rides": rides,
+                "max_turns": rng.choice([1, 2, 3, 8]),
+                "budget": rng.choice([10, 60, 400, 200_000]),
+            }
             expected = reference_solve(board, pawn, target, **question)
-            for found in (solve(board, pawn, target, **question),
-                          solve(board, pawn, target, memo=memo, **question)):
+            for found in (solve(board, pawn, target, **question), solve(board, pawn, target, memo=memo, **question)):
                 if expected.proven and found.proven:
                     assert (found.turns, found.exhausted) == (expected.turns, expected.exhausted)
                 elif expected.proven:
@@ -192,14 +210,22 @@ def test_the_pairs_of_a_large_board_shared_among_processes_get_the_same_answers(
     board = Board.from_deal(deal(layout, 1))
     pairs = [(s.at, t.id) for s in layout.starts[:3] for t in layout.treasures[::4]]
     calls: list[tuple[int, int]] = []
-    shared = solve_many(board, pairs, max_turns=3, budget=926_000, workers=2,
-                        progress=lambda done, total, _: calls.append((done, total)))
+    shared = solve_many(
+        board,
+        pairs,
+        max_turns=3,
+        budget=926_000,
+        workers=2,
+        progress=lambda done, total, _: calls.append((done, total)),
+    )
     assert shared == solve_many(board, pairs, max_turns=3, budget=926_000, workers=1)
     assert calls[-1] == (len(pairs), len(pairs)) and len(calls) == 3  # one step per start
 
 
-@pytest.mark.parametrize("name", ["classic", str(FIXTURES / "five.toml"), str(FIXTURES / "nine.toml"),
-                                  str(FIXTURES / "unreachable_treasure.toml")])
+@pytest.mark.parametrize(
+    "name",
+    ["classic", str(FIXTURES / "five.toml"), str(FIXTURES / "nine.toml"), str(FIXTURES / "unreachable_treasure.toml")],
+)
 def test_one_search_for_every_target_of_a_square_answers_as_one_search_each(name: str) -> None:
     """`solve_many` (one `solve_from` per origin, `solve` again for a target it leaves
     unanswered) against `solve` per pair: the same fewest turns and the
@@ -214,7 +240,10 @@ def test_one_search_for_every_target_of_a_square_answers_as_one_search_each(name
         pairs = [(cell, treasure) for cell in cells for treasure in tile_of]
         for max_turns in (2, 8):
             together = solve_many(board, pairs, max_turns=max_turns, budget=200_000, workers=1)
-            alone = [solve(board, board.geometry.bit(*cell), tile_of[treasure], max_turns=max_turns, budget=200_000)
-                     for cell, treasure in pairs]
+            alone = [
+                solve(board, board.geometry.bit(*cell), tile_of[treasure], max_turns=max_turns, budget=200_000)
+                for cell, treasure in pairs
+            ]
             assert [(r.solution.turns, r.solution.proven, r.solution.exhausted) for r in together] == [
-                (s.turns, s.proven, s.exhausted) for s in alone]
+                (s.turns, s.proven, s.exhausted) for s in alone
+            ]

@@ -299,8 +299,7 @@ def test_three_pawns_in_the_centre_win_at_once() -> None:
     lay = layout("walls")
     game = WallsGame(lay)
     state = place(game, game.initial_state(2), {0: (9, 9), 1: (9, 10), 2: (10, 8)})
-    move = next(m for m in game.legal_moves(state) if m.kind == PAWN and m.piece == 2
-                and cells_of(game, m) == (10, 9))
+    move = next(m for m in game.legal_moves(state) if m.kind == PAWN and m.piece == 2 and cells_of(game, m) == (10, 9))
     after = game.apply(state, move)
     assert game.outcome(after) is not None and game.outcome(after).winner == 0
     assert game.legal_moves(after) == []
@@ -363,8 +362,7 @@ def test_bundled_blocks_are_quartered_and_clear_of_centre_and_corners() -> None:
 
 def test_broken_placements_are_named() -> None:
     lay = layout("walls")
-    moved = [replace(b, cells=tuple((r + 1, c + 4) for r, c in b.cells)) if b.id == "A8" else b
-             for b in lay.blocks]
+    moved = [replace(b, cells=tuple((r + 1, c + 4) for r, c in b.cells)) if b.id == "A8" else b for b in lay.blocks]
     problems = placement_problems(replace(lay, blocks=tuple(moved)))
     assert any("A8" in p and "centre" in p for p in problems)
     assert any("D8 turned a quarter" in p and "A8" in p for p in problems)

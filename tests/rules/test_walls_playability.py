@@ -97,8 +97,10 @@ def test_printed_rules_follow_the_layout(tmp_path) -> None:
         assert blocks and not any("{" in text or "}" in text for _, text in blocks)
     # Two players in the other pair of corners, two pawns to win: the sheet says so.
     edited = tmp_path / "edited.toml"
-    edited.write_text('extends = "walls"\n[game]\nid = "walls-edited"\n'
-                      '[rules]\ntwo_players = ["yellow", "blue"]\npawns_to_win = 2\n', encoding="utf-8")
+    edited.write_text(
+        'extends = "walls"\n[game]\nid = "walls-edited"\n[rules]\ntwo_players = ["yellow", "blue"]\npawns_to_win = 2\n',
+        encoding="utf-8",
+    )
     layout = build(load("game", str(edited)))
     text = " ".join(t for _, t in rules_blocks("walls", "en", rule_values(layout, "en")))
     assert "one plays yellow (top right), the other blue (bottom left)" in text

@@ -20,10 +20,26 @@ def contact_sheet_svg(names: Sequence[str], theme: Theme, *, lang: str = "en") -
     d.add(d.rect((0, 0), (COLUMNS * CELL_MM, rows * CELL_MM), fill=sheet.colour("paper"), id="contact-paper"))
     for index, name in enumerate(names):
         x, y = (index % COLUMNS) * CELL_MM, (index // COLUMNS) * CELL_MM
-        d.add(d.rect((x + 1, y + 1), (CELL_MM - 2, CELL_MM - 2), fill=sheet.colour("art_backdrop"),
-                     stroke=sheet.colour("muted"), stroke_width=0.2, rx=2, id=f"cell-{name}"))
-        draw_picture(sheet, d, name, cx=x + CELL_MM / 2, cy=y + 3 + PICTURE_MM / 2, size=PICTURE_MM,
-                     fill="art", id=f"picture-{name}")
-        sheet.text(d, name, x=x + CELL_MM / 2, y=y + CELL_MM - 3.5, size=3.2, width=CELL_MM - 4,
-                   id=f"name-{name}")
+        d.add(
+            d.rect(
+                (x + 1, y + 1),
+                (CELL_MM - 2, CELL_MM - 2),
+                fill=sheet.colour("art_backdrop"),
+                stroke=sheet.colour("muted"),
+                stroke_width=0.2,
+                rx=2,
+                id=f"cell-{name}",
+            )
+        )
+        draw_picture(
+            sheet,
+            d,
+            name,
+            cx=x + CELL_MM / 2,
+            cy=y + 3 + PICTURE_MM / 2,
+            size=PICTURE_MM,
+            fill="art",
+            id=f"picture-{name}",
+        )
+        sheet.text(d, name, x=x + CELL_MM / 2, y=y + CELL_MM - 3.5, size=3.2, width=CELL_MM - 4, id=f"name-{name}")
     return str(d.tostring())

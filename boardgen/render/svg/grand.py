@@ -14,14 +14,19 @@ from boardgen.render import fonts
 from boardgen.render.svg.base import CARD_FRAME_MM, Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Pictures from the bundled icons, by what a field does (first match wins).
-KIND_ART = (("goal", "minotaur"), ("rooster", "black-rooster"), ("prison", "keys"),
-            ("petrified", "skull"), ("jump", "jump"))
+KIND_ART = (
+    ("goal", "minotaur"),
+    ("rooster", "black-rooster"),
+    ("prison", "keys"),
+    ("petrified", "skull"),
+    ("jump", "jump"),
+)
 
 
 def tint(colour: str, paper: str, amount: float) -> str:
     """`colour` mixed with `paper`: amount 0 is paper, 1 is the colour."""
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(paper[i:i + 2], 16) for i in (1, 3, 5)]
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(paper[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(y + (x - y) * amount):02x}" for x, y in zip(a, b, strict=True))
 
 
@@ -43,8 +48,11 @@ def seam_cuts(layout: GrandLayout, axis: str, position: float) -> str:
     line = "column" if axis == "x" else "row"
     if not fields:
         return f"the walls of {line} {k + 1}"
-    return (f"the fields of {line} {k + 1} ({', '.join(label(n) for n in fields)}"
-            + (f"; named: {', '.join(named)}" if named else "") + ")")
+    return (
+        f"the fields of {line} {k + 1} ({', '.join(label(n) for n in fields)}"
+        + (f"; named: {', '.join(named)}" if named else "")
+        + ")"
+    )
 
 
 def centre(layout: GrandLayout, field: int) -> tuple[float, float]:
@@ -86,8 +94,14 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     size, pitch, border = layout.board_mm, layout.pitch_mm, layout.border_mm
     sheet = new_sheet(size, size, theme, lang, id=f"{layout.id}-board")
     d = sheet.drawing
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-frame",
-                 fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper")))
+    d.add(
+        d.rect(
+            (0, 0),
+            (_r(size), _r(size)),
+            id="board-frame",
+            fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper"),
+        )
+    )
     owner = {cell: n for n, cell in layout.cells.items()}
     floor = d.g(id="board-floor")
     for row in range(layout.size):
@@ -114,21 +128,40 @@ def board_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     arrows = d.g(id="board-arrows")
     boxes = _label_boxes(sheet, layout)
     listed = arrow_list(layout)
-    for index, (start, end, forced), route in zip(range(len(listed)), listed, _arrow_routes(layout, boxes, listed),
-                                                  strict=True):
+    for index, (start, end, forced), route in zip(
+        range(len(listed)), listed, _arrow_routes(layout, boxes, listed), strict=True
+    ):
         _arrow(sheet, arrows, route, forced, id=f"arrow-{index}-{label(start)}-{label(end)}")
     d.add(arrows)
     # The title runs up the left border below the entrance, where no arrow goes, clear of the
     # seam in the middle of the board.
     title_x, title_y = border * 0.72, border + layout.pitch_mm * (layout.size - 0.2)
     title = d.g(id="board-title", transform=f"rotate(-90 {_r(title_x)} {_r(title_y)})")
-    sheet.text(title, layout.title[lang], x=title_x, y=title_y, size=border * 0.55, role="title", weight="bold",
-               fill="frame_text", anchor="start", width=layout.pitch_mm * (layout.size / 2 - 1.6),
-               id="board-title-text")
+    sheet.text(
+        title,
+        layout.title[lang],
+        x=title_x,
+        y=title_y,
+        size=border * 0.55,
+        role="title",
+        weight="bold",
+        fill="frame_text",
+        anchor="start",
+        width=layout.pitch_mm * (layout.size / 2 - 1.6),
+        id="board-title-text",
+    )
     d.add(title)
     d.add(_sequence_legend(sheet, layout))
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none",
-                 stroke=sheet.colour("ink"), stroke_width=sheet.stroke("frame_edge")))
+    d.add(
+        d.rect(
+            (0, 0),
+            (_r(size), _r(size)),
+            id="board-outline",
+            fill="none",
+            stroke=sheet.colour("ink"),
+            stroke_width=sheet.stroke("frame_edge"),
+        )
+    )
     return str(d.tostring())
 
 
@@ -143,7 +176,7 @@ def _sequence_legend(sheet: Sheet, layout: GrandLayout) -> Any:
     size, swatch = border * 0.24, border * 0.26
     family = sheet.font("labels")
     entries = [(seq, f"{seq.name[sheet.lang]} {seq.central[0]}–{seq.central[1]}") for seq in layout.sequences]
-    rows = [entries[: (len(entries) + 1) // 2], entries[(len(entries) + 1) // 2:]]
+    rows = [entries[: (len(entries) + 1) // 2], entries[(len(entries) + 1) // 2 :]]
     length = bottom - top
     for r, row in enumerate(rows):
         baseline = border * (0.42 if r == 0 else 0.84)
@@ -153,13 +186,29 @@ def _sequence_legend(sheet: Sheet, layout: GrandLayout) -> Any:
         for (seq, text), wide in zip(row, widths, strict=True):
             ident = f"sequence-{seq.colour}"
             s = swatch * shrink
-            group.add(sheet.drawing.rect((_r(at), _r(baseline - s * 0.85)), (_r(s), _r(s)), id=f"{ident}-swatch",
-                                         fill=sequence_fill(sheet.theme, seq.colour), stroke=sheet.colour("ink"),
-                                         stroke_width=sheet.stroke("corridor_edge")))
-            draw_symbol(sheet, group, seq.colour, cx=at + s / 2, cy=baseline - s * 0.35, size=s * 0.7,
-                        fill="paper", id=ident)
-            sheet.text(group, text, x=at + s + 1.0 * shrink, y=baseline, size=size * shrink, fill="frame_text",
-                       anchor="start", id=f"{ident}-name")
+            group.add(
+                sheet.drawing.rect(
+                    (_r(at), _r(baseline - s * 0.85)),
+                    (_r(s), _r(s)),
+                    id=f"{ident}-swatch",
+                    fill=sequence_fill(sheet.theme, seq.colour),
+                    stroke=sheet.colour("ink"),
+                    stroke_width=sheet.stroke("corridor_edge"),
+                )
+            )
+            draw_symbol(
+                sheet, group, seq.colour, cx=at + s / 2, cy=baseline - s * 0.35, size=s * 0.7, fill="paper", id=ident
+            )
+            sheet.text(
+                group,
+                text,
+                x=at + s + 1.0 * shrink,
+                y=baseline,
+                size=size * shrink,
+                fill="frame_text",
+                anchor="start",
+                id=f"{ident}-name",
+            )
             at += wide * shrink
     return group
 
@@ -182,11 +231,12 @@ def _bricks(sheet: Sheet, x: float, y: float, pitch: float, *, id: str) -> Any:
     for k in range(1, courses):
         parts.append(f"M{_r(x)} {_r(y + k * step)}H{_r(x + pitch)}")
     for k in range(courses):
-        for j in ((0.5,) if k % 2 else (0.25, 0.75)):
+        for j in (0.5,) if k % 2 else (0.25, 0.75):
             parts.append(f"M{_r(x + j * pitch)} {_r(y + k * step)}V{_r(y + (k + 1) * step)}")
     mortar = tint(sheet.colour("wall"), sheet.colour("paper"), 0.7)
-    return sheet.drawing.path(" ".join(parts), id=id, fill="none", stroke=mortar,
-                              stroke_width=sheet.stroke("corridor_edge"), opacity=0.6)
+    return sheet.drawing.path(
+        " ".join(parts), id=id, fill="none", stroke=mortar, stroke_width=sheet.stroke("corridor_edge"), opacity=0.6
+    )
 
 
 def _walls(sheet: Sheet, layout: GrandLayout, owner: dict[tuple[int, int], int]) -> Any:
@@ -217,9 +267,14 @@ def _walls(sheet: Sheet, layout: GrandLayout, owner: dict[tuple[int, int], int])
                     segments.append(f"M{_r(border + col * pitch)} {_r(y)}H{_r(border + (col + 1) * pitch)}")
     edge = border + layout.size * pitch
     segments.append(f"M{_r(border)} {_r(border)}H{_r(edge)}V{_r(edge)}H{_r(border)}Z")
-    return sheet.drawing.path(" ".join(segments), id="board-walls", fill="none",
-                              stroke=sheet.colour("field_edge"), stroke_width=sheet.stroke("frame_edge") * 2.4,
-                              stroke_linecap="square")
+    return sheet.drawing.path(
+        " ".join(segments),
+        id="board-walls",
+        fill="none",
+        stroke=sheet.colour("field_edge"),
+        stroke_width=sheet.stroke("frame_edge") * 2.4,
+        stroke_linecap="square",
+    )
 
 
 def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
@@ -238,14 +293,29 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
     title = layout.names.get(field)
     if "exact" in kinds:
         ring_cy, ring_r = _exact_ring(sheet, pitch, y, named=bool(title))
-        group.add(d.circle((_r(cx), _r(ring_cy)), _r(ring_r), id=f"field-{name}-exact", fill="none",
-                           stroke=sheet.colour("link"), stroke_width=sheet.stroke("frame_edge") * 1.6))
+        group.add(
+            d.circle(
+                (_r(cx), _r(ring_cy)),
+                _r(ring_r),
+                id=f"field-{name}-exact",
+                fill="none",
+                stroke=sheet.colour("link"),
+                stroke_width=sheet.stroke("frame_edge") * 1.6,
+            )
+        )
         if art is not None:  # the picture's disc inside the ring
             art_cy, radius = ring_cy, min(radius, ring_r - sheet.stroke("frame_edge") * 1.6 - 0.5)
     if art is not None:
-        group.add(d.circle((_r(cx), _r(art_cy)), _r(radius), id=f"field-{name}-disc",
-                           fill=sheet.colour("special"), stroke=sheet.colour("field_edge"),
-                           stroke_width=sheet.stroke("corridor_edge")))
+        group.add(
+            d.circle(
+                (_r(cx), _r(art_cy)),
+                _r(radius),
+                id=f"field-{name}-disc",
+                fill=sheet.colour("special"),
+                stroke=sheet.colour("field_edge"),
+                stroke_width=sheet.stroke("corridor_edge"),
+            )
+        )
         draw_picture(sheet, group, art, cx=cx, cy=art_cy, size=radius * 1.5, fill="art", id=f"field-{name}-art")
     elif "card" in kinds or "pun" in kinds:
         _card_mark(sheet, group, cx, art_cy, pitch, pun="pun" in kinds, id=f"field-{name}-mark")
@@ -253,14 +323,40 @@ def _field(sheet: Sheet, parent: Any, layout: GrandLayout, field: int) -> None:
         _waves(sheet, group, cx, art_cy, pitch, id=f"field-{name}-waves")
     seq = layout.sequences[layout.sequence_of(field)]
     if not blue:  # the sequence's symbol, top right: its second cue beside the tint
-        draw_symbol(sheet, group, seq.colour, cx=x + pitch * 0.86, cy=y + pitch * 0.14, size=pitch * SYMBOL_SHARE,
-                    fill="paper", id=f"field-{name}-sequence")
+        draw_symbol(
+            sheet,
+            group,
+            seq.colour,
+            cx=x + pitch * 0.86,
+            cy=y + pitch * 0.14,
+            size=pitch * SYMBOL_SHARE,
+            fill="paper",
+            id=f"field-{name}-sequence",
+        )
     number_size = pitch * (0.2 if field < PERIPHERAL else 0.19)
-    sheet.text(group, name, x=x + 1.8, y=y + pitch * 0.25, size=number_size, weight="bold", fill=text_fill,
-               anchor="start", width=pitch * 0.8, id=f"field-{name}-number")
+    sheet.text(
+        group,
+        name,
+        x=x + 1.8,
+        y=y + pitch * 0.25,
+        size=number_size,
+        weight="bold",
+        fill=text_fill,
+        anchor="start",
+        width=pitch * 0.8,
+        id=f"field-{name}-number",
+    )
     if title:
-        sheet.text(group, title[sheet.lang], x=cx, y=y + pitch - 1.6, size=pitch * 0.115, fill=text_fill,
-                   width=pitch - 2.4, id=f"field-{name}-name")
+        sheet.text(
+            group,
+            title[sheet.lang],
+            x=cx,
+            y=y + pitch - 1.6,
+            size=pitch * 0.115,
+            fill=text_fill,
+            width=pitch - 2.4,
+            id=f"field-{name}-name",
+        )
     parent.add(group)
 
 
@@ -279,19 +375,48 @@ def _card_mark(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *,
     w, h = pitch * 0.34, pitch * 0.46
     ink = sheet.colour("field_edge")
     if pun:
-        parent.add(d.ellipse((_r(cx), _r(cy)), (_r(pitch * 0.3), _r(pitch * 0.2)), id=f"{id}-bubble",
-                             fill=sheet.colour("special"), stroke=ink, stroke_width=sheet.stroke("tile_edge")))
-        tail = [(cx - pitch * 0.12, cy + pitch * 0.15), (cx - pitch * 0.2, cy + pitch * 0.3),
-                (cx - pitch * 0.02, cy + pitch * 0.19)]
-        parent.add(d.polygon([(_r(a), _r(b)) for a, b in tail], id=f"{id}-tail", fill=sheet.colour("special"),
-                             stroke=ink, stroke_width=sheet.stroke("tile_edge")))
-        sheet.text(parent, "!?", x=cx, y=cy + pitch * 0.08, size=pitch * 0.22, weight="bold", fill="art",
-                   id=f"{id}-text")
+        parent.add(
+            d.ellipse(
+                (_r(cx), _r(cy)),
+                (_r(pitch * 0.3), _r(pitch * 0.2)),
+                id=f"{id}-bubble",
+                fill=sheet.colour("special"),
+                stroke=ink,
+                stroke_width=sheet.stroke("tile_edge"),
+            )
+        )
+        tail = [
+            (cx - pitch * 0.12, cy + pitch * 0.15),
+            (cx - pitch * 0.2, cy + pitch * 0.3),
+            (cx - pitch * 0.02, cy + pitch * 0.19),
+        ]
+        parent.add(
+            d.polygon(
+                [(_r(a), _r(b)) for a, b in tail],
+                id=f"{id}-tail",
+                fill=sheet.colour("special"),
+                stroke=ink,
+                stroke_width=sheet.stroke("tile_edge"),
+            )
+        )
+        sheet.text(
+            parent, "!?", x=cx, y=cy + pitch * 0.08, size=pitch * 0.22, weight="bold", fill="art", id=f"{id}-text"
+        )
         return
-    parent.add(d.rect((_r(cx - w / 2), _r(cy - h / 2)), (_r(w), _r(h)), rx=1.2, id=f"{id}-card",
-                      fill=sheet.colour("card_back"), stroke=ink, stroke_width=sheet.stroke("tile_edge")))
-    sheet.text(parent, "?", x=cx, y=cy + pitch * 0.09, size=pitch * 0.28, weight="bold", fill="card_back_art",
-               id=f"{id}-text")
+    parent.add(
+        d.rect(
+            (_r(cx - w / 2), _r(cy - h / 2)),
+            (_r(w), _r(h)),
+            rx=1.2,
+            id=f"{id}-card",
+            fill=sheet.colour("card_back"),
+            stroke=ink,
+            stroke_width=sheet.stroke("tile_edge"),
+        )
+    )
+    sheet.text(
+        parent, "?", x=cx, y=cy + pitch * 0.09, size=pitch * 0.28, weight="bold", fill="card_back_art", id=f"{id}-text"
+    )
 
 
 def _waves(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *, id: str) -> None:
@@ -305,8 +430,16 @@ def _waves(sheet: Sheet, parent: Any, cx: float, cy: float, pitch: float, *, id:
         for i in range(4):
             bend = -1 if i % 2 == 0 else 1
             path += f"Q{_r(x + step * (i + 0.5))} {_r(y + bend * pitch * 0.07)} {_r(x + step * (i + 1))} {_r(y)}"
-        parent.add(sheet.drawing.path(path, id=f"{id}-{k}", fill="none", stroke=sheet.theme.player("blue"),
-                                      stroke_width=sheet.stroke("frame_edge") * 1.6, stroke_linecap="round"))
+        parent.add(
+            sheet.drawing.path(
+                path,
+                id=f"{id}-{k}",
+                fill="none",
+                stroke=sheet.theme.player("blue"),
+                stroke_width=sheet.stroke("frame_edge") * 1.6,
+                stroke_linecap="round",
+            )
+        )
 
 
 def _entrance(sheet: Sheet, layout: GrandLayout) -> Any:
@@ -315,9 +448,13 @@ def _entrance(sheet: Sheet, layout: GrandLayout) -> Any:
     _, cy = centre(layout, 1)
     half = layout.pitch_mm * 0.25
     points = [(border * 0.12, cy - half), (border * 0.12, cy + half), (border * 0.88, cy)]
-    return sheet.drawing.polygon([(_r(x), _r(y)) for x, y in points], id="entrance-arrow",
-                                 fill=sheet.colour("arrow"), stroke=sheet.colour("ink"),
-                                 stroke_width=sheet.stroke("corridor_edge"))
+    return sheet.drawing.polygon(
+        [(_r(x), _r(y)) for x, y in points],
+        id="entrance-arrow",
+        fill=sheet.colour("arrow"),
+        stroke=sheet.colour("ink"),
+        stroke_width=sheet.stroke("corridor_edge"),
+    )
 
 
 def _edge_point(layout: GrandLayout, field: int, towards: tuple[float, float], reach: float) -> tuple[float, float]:
@@ -376,8 +513,11 @@ class _Boxes:
         points = route.samples
         # A line must not start on a word or a picture (its round cap and casing show there).
         (px, py) = points[0]
-        total = sum(20 * box[4] for box in self.cells.get((self._span(py, py)[0], self._span(px, px)[0]), ())
-                    if box[0] <= px <= box[2] and box[1] <= py <= box[3])
+        total = sum(
+            20 * box[4]
+            for box in self.cells.get((self._span(py, py)[0], self._span(px, px)[0]), ())
+            if box[0] <= px <= box[2] and box[1] <= py <= box[3]
+        )
         for a, b in zip(points, points[1:], strict=False):
             seen: set[Box] = set()
             for row in self._span(min(a[1], b[1]), max(a[1], b[1])):
@@ -406,8 +546,7 @@ def _inside(a: Point, b: Point, box: Box) -> float:
     return max(0.0, high - low) * math.hypot(dx, dy)
 
 
-def _arrow_routes(layout: GrandLayout, boxes: list[Box],
-                  arrows: list[tuple[int, int, bool]]) -> list[Route]:
+def _arrow_routes(layout: GrandLayout, boxes: list[Box], arrows: list[tuple[int, int, bool]]) -> list[Route]:
     """The route of every arrow: the candidate (`_routes`) crossing the fewest printed numbers,
     names and pictures, the first of equals; two long arrows out of one field run in the two
     lanes of the border, whichever way round costs less."""
@@ -434,13 +573,18 @@ def _arrow_routes(layout: GrandLayout, boxes: list[Box],
     return chosen
 
 
-def _cubic(p0: tuple[float, float], c1: tuple[float, float], c2: tuple[float, float], p1: tuple[float, float],
-           n: int = 24) -> list[tuple[float, float]]:
+def _cubic(
+    p0: tuple[float, float], c1: tuple[float, float], c2: tuple[float, float], p1: tuple[float, float], n: int = 24
+) -> list[tuple[float, float]]:
     out = []
     for t in (i / n for i in range(n + 1)):
         u = 1 - t
-        out.append((u ** 3 * p0[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t ** 3 * p1[0],
-                    u ** 3 * p0[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t ** 3 * p1[1]))
+        out.append(
+            (
+                u**3 * p0[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t**3 * p1[0],
+                u**3 * p0[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t**3 * p1[1],
+            )
+        )
     return out
 
 
@@ -545,13 +689,21 @@ def _routes(layout: GrandLayout, start: int, end: int, lane: int, cost: Callable
         q = (mx - (y2 - y1) / (length or 1) * bend * length, my + (x2 - x1) / (length or 1) * bend * length)
         # Leave towards the bend, or from a corner or the left or right side of the field.
         starts = [_edge_point(layout, start, q, 0.3)]
-        starts += [(x1 + dx * pitch, y1 + dy * pitch) for dx, dy in (
-            (0.42, 0.0), (-0.42, 0.0), (0.36, 0.36), (0.36, -0.36), (-0.36, 0.36), (-0.36, -0.36))]
+        starts += [
+            (x1 + dx * pitch, y1 + dy * pitch)
+            for dx, dy in ((0.42, 0.0), (-0.42, 0.0), (0.36, 0.36), (0.36, -0.36), (-0.36, 0.36), (-0.36, -0.36))
+        ]
         for sx, sy in starts:
             ex, ey = _edge_point(layout, end, q, 0.12)
             # The quadratic curve as a cubic one.
-            out.append(_bezier((sx, sy), (sx + 2 / 3 * (q[0] - sx), sy + 2 / 3 * (q[1] - sy)),
-                               (ex + 2 / 3 * (q[0] - ex), ey + 2 / 3 * (q[1] - ey)), (ex, ey)))
+            out.append(
+                _bezier(
+                    (sx, sy),
+                    (sx + 2 / 3 * (q[0] - sx), sy + 2 / 3 * (q[1] - sy)),
+                    (ex + 2 / 3 * (q[0] - ex), ey + 2 / 3 * (q[1] - ey)),
+                    (ex, ey),
+                )
+            )
     return out
 
 
@@ -564,29 +716,71 @@ def _arrow(sheet: Sheet, parent: Any, route: Route, forced: bool, *, id: str) ->
     width = sheet.stroke("frame_edge") * 2.2
     group = sheet.drawing.g(id=id)
     extra = {} if forced else {"stroke_dasharray": "3 1.6"}
-    group.add(sheet.drawing.path(curve, id=f"{id}-casing",
-                                 fill="none", stroke=sheet.colour("paper"), stroke_width=width * 2.2,
-                                 stroke_linecap="round", opacity=0.8))
-    group.add(sheet.drawing.path(curve, id=f"{id}-path",
-                                 fill="none", stroke=colour, stroke_width=width, stroke_linecap="round", **extra))
+    group.add(
+        sheet.drawing.path(
+            curve,
+            id=f"{id}-casing",
+            fill="none",
+            stroke=sheet.colour("paper"),
+            stroke_width=width * 2.2,
+            stroke_linecap="round",
+            opacity=0.8,
+        )
+    )
+    group.add(
+        sheet.drawing.path(
+            curve, id=f"{id}-path", fill="none", stroke=colour, stroke_width=width, stroke_linecap="round", **extra
+        )
+    )
     angle = math.atan2(ey2 - c2[1], ex2 - c2[0])
     head = 3.4
-    points = [(ex2, ey2), (ex2 - head * math.cos(angle - 0.45), ey2 - head * math.sin(angle - 0.45)),
-              (ex2 - head * math.cos(angle + 0.45), ey2 - head * math.sin(angle + 0.45))]
-    group.add(sheet.drawing.polygon([(_r(px), _r(py)) for px, py in points], id=f"{id}-head", fill=colour,
-                                    stroke=sheet.colour("paper"), stroke_width=0.2))
+    points = [
+        (ex2, ey2),
+        (ex2 - head * math.cos(angle - 0.45), ey2 - head * math.sin(angle - 0.45)),
+        (ex2 - head * math.cos(angle + 0.45), ey2 - head * math.sin(angle + 0.45)),
+    ]
+    group.add(
+        sheet.drawing.polygon(
+            [(_r(px), _r(py)) for px, py in points],
+            id=f"{id}-head",
+            fill=colour,
+            stroke=sheet.colour("paper"),
+            stroke_width=0.2,
+        )
+    )
     parent.add(group)
 
 
 # Cards ------------------------------------------------------------------------------------
 
 # The picture of each bundled card design, and of any other card by what it does.
-CARD_ART = {"first-light": "sun", "fire": "campfire", "primeval-night": "night-sky", "long-sleep": "night-sleep",
-            "eureka": "light-bulb", "lever": "lever", "tortoise": "tortoise", "doubt": "thinker", "muse": "masks",
-            "orpheus": "lyre", "sketch": "quill", "masterpiece": "mona-lisa", "ariadne": "yarn", "icarus": "wing",
-            "sirens": "siren-song", "pegasus": "wings"}
-EFFECT_ART = {"advance": "sun", "back": "tortoise", "goto": "wings", "lose_turns": "night-sleep",
-              "roll_again": "campfire", "free_all": "keys", "swap_leader": "lever"}
+CARD_ART = {
+    "first-light": "sun",
+    "fire": "campfire",
+    "primeval-night": "night-sky",
+    "long-sleep": "night-sleep",
+    "eureka": "light-bulb",
+    "lever": "lever",
+    "tortoise": "tortoise",
+    "doubt": "thinker",
+    "muse": "masks",
+    "orpheus": "lyre",
+    "sketch": "quill",
+    "masterpiece": "mona-lisa",
+    "ariadne": "yarn",
+    "icarus": "wing",
+    "sirens": "siren-song",
+    "pegasus": "wings",
+}
+EFFECT_ART = {
+    "advance": "sun",
+    "back": "tortoise",
+    "goto": "wings",
+    "lose_turns": "night-sleep",
+    "roll_again": "campfire",
+    "free_all": "keys",
+    "swap_leader": "lever",
+}
 
 
 def card_picture(card: Card) -> str:
@@ -597,8 +791,9 @@ def effect_badge(card: Card, layout: GrandLayout) -> str:
     """The count a card moves by or the field it sends to (+3, −4, 61), beside its picture;
     "" for the cards whose text alone says what they do."""
     e = card.effect
-    return {"advance": f"+{e.steps}", "back": f"−{e.steps}",
-            "goto": layout.track().label(e.to) if e.to else ""}.get(e.kind, "")
+    return {"advance": f"+{e.steps}", "back": f"−{e.steps}", "goto": layout.track().label(e.to) if e.to else ""}.get(
+        e.kind, ""
+    )
 
 
 def wrap(sheet: Sheet, text: str, *, size: float, width: float, role: str = "labels") -> list[str]:
@@ -641,35 +836,80 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
     inset = bleed + CARD_FRAME_MM
     # The frame hangs from the band's lower edge: its sides and rounded foot only.
     left, right, foot, round_ = inset, bleed + w - CARD_FRAME_MM, bleed + h - CARD_FRAME_MM, 2.5
-    d.add(d.path(f"M{_r(left)} {_r(band)}V{_r(foot - round_)}Q{_r(left)} {_r(foot)} {_r(left + round_)} {_r(foot)}"
-                 f"H{_r(right - round_)}Q{_r(right)} {_r(foot)} {_r(right)} {_r(foot - round_)}V{_r(band)}",
-                 id=f"{cid}-border", fill="none", stroke=sheet.colour("card_border"),
-                 stroke_width=sheet.stroke("card_border")))
+    d.add(
+        d.path(
+            f"M{_r(left)} {_r(band)}V{_r(foot - round_)}Q{_r(left)} {_r(foot)} {_r(left + round_)} {_r(foot)}"
+            f"H{_r(right - round_)}Q{_r(right)} {_r(foot)} {_r(right)} {_r(foot - round_)}V{_r(band)}",
+            id=f"{cid}-border",
+            fill="none",
+            stroke=sheet.colour("card_border"),
+            stroke_width=sheet.stroke("card_border"),
+        )
+    )
     inner = w - 2 * safe - 2.0
-    sheet.text(d, seq.name[lang], x=bleed + w / 2, y=bleed + 8.5 * k, size=3.4 * kf,
-               fill=sheet.readable_on(colour) if solid else "ink", width=inner, id=f"{cid}-sequence")
-    sheet.text(d, card.title[lang], x=bleed + w / 2, y=band + 9.0 * k, size=5.2 * kf, role="title", weight="bold",
-               width=inner, id=f"{cid}-title")
+    sheet.text(
+        d,
+        seq.name[lang],
+        x=bleed + w / 2,
+        y=bleed + 8.5 * k,
+        size=3.4 * kf,
+        fill=sheet.readable_on(colour) if solid else "ink",
+        width=inner,
+        id=f"{cid}-sequence",
+    )
+    sheet.text(
+        d,
+        card.title[lang],
+        x=bleed + w / 2,
+        y=band + 9.0 * k,
+        size=5.2 * kf,
+        role="title",
+        weight="bold",
+        width=inner,
+        id=f"{cid}-title",
+    )
     cx, cy, radius = bleed + w / 2, band + 29.0 * k, 12.5 * k
-    d.add(d.circle((_r(cx), _r(cy)), _r(radius), id=f"{cid}-badge-disc",
-                   fill=tint(colour, sheet.colour("paper"), 0.25), stroke=colour,
-                   stroke_width=sheet.stroke("card_border")))
+    d.add(
+        d.circle(
+            (_r(cx), _r(cy)),
+            _r(radius),
+            id=f"{cid}-badge-disc",
+            fill=tint(colour, sheet.colour("paper"), 0.25),
+            stroke=colour,
+            stroke_width=sheet.stroke("card_border"),
+        )
+    )
     draw_picture(sheet, d, card_picture(card), cx=cx, cy=cy, size=radius * 1.4, fill="art", id=f"{cid}-picture")
     badge = effect_badge(card, layout)
     if badge:
         # A small disc on the picture's rim, lower right, holding the count.
         bx, by, br = cx + radius * 0.78, cy + radius * 0.62, radius * 0.42
-        d.add(d.circle((_r(bx), _r(by)), _r(br), id=f"{cid}-badge-tag", fill=colour if solid else sheet.colour("paper"),
-                       stroke=sheet.colour("paper") if solid else colour, stroke_width=sheet.stroke("card_border")))
-        sheet.text(d, badge, x=bx, y=by + br * 0.36, size=br * 1.0, weight="bold",
-                   fill=sheet.readable_on(colour) if solid else "ink",
-                   width=br * 1.7, id=f"{cid}-badge")
+        d.add(
+            d.circle(
+                (_r(bx), _r(by)),
+                _r(br),
+                id=f"{cid}-badge-tag",
+                fill=colour if solid else sheet.colour("paper"),
+                stroke=sheet.colour("paper") if solid else colour,
+                stroke_width=sheet.stroke("card_border"),
+            )
+        )
+        sheet.text(
+            d,
+            badge,
+            x=bx,
+            y=by + br * 0.36,
+            size=br * 1.0,
+            weight="bold",
+            fill=sheet.readable_on(colour) if solid else "ink",
+            width=br * 1.7,
+            id=f"{cid}-badge",
+        )
     size = 3.5 * kf
     lines = wrap(sheet, card.text[lang], size=size, width=inner)
     top = band + 48.0 * k
     for i, line in enumerate(lines):
-        sheet.text(d, line, x=bleed + w / 2, y=top + i * size * 1.3, size=size, width=inner,
-                   id=f"{cid}-text-{i}")
+        sheet.text(d, line, x=bleed + w / 2, y=top + i * size * 1.3, size=size, width=inner, id=f"{cid}-text-{i}")
     return str(d.tostring())
 
 
@@ -682,18 +922,51 @@ def card_back_svg(layout: GrandLayout, theme: Theme, *, lang: str) -> str:
     d.add(d.rect((0, 0), (_r(full_w), _r(full_h)), id="back-bleed", fill=sheet.colour("card_back")))
     stripes = d.g(id="back-sequences")
     for i, seq in enumerate(layout.sequences):
-        stripes.add(d.rect((_r(bleed + 4 + i * (w - 8) / 4), _r(bleed + 4)), (_r((w - 8) / 4), _r(3.0)),
-                           id=f"back-seq-{i}", fill=theme.player(seq.colour)))
+        stripes.add(
+            d.rect(
+                (_r(bleed + 4 + i * (w - 8) / 4), _r(bleed + 4)),
+                (_r((w - 8) / 4), _r(3.0)),
+                id=f"back-seq-{i}",
+                fill=theme.player(seq.colour),
+            )
+        )
     d.add(stripes)
-    d.add(d.rect((_r(bleed + CARD_FRAME_MM), _r(bleed + CARD_FRAME_MM)), (_r(w - 2 * CARD_FRAME_MM),
-                 _r(h - 2 * CARD_FRAME_MM)), rx=2.5, ry=2.5, id="back-border",
-                 fill="none", stroke=sheet.colour("card_back_pattern"), stroke_width=sheet.stroke("card_border")))
+    d.add(
+        d.rect(
+            (_r(bleed + CARD_FRAME_MM), _r(bleed + CARD_FRAME_MM)),
+            (_r(w - 2 * CARD_FRAME_MM), _r(h - 2 * CARD_FRAME_MM)),
+            rx=2.5,
+            ry=2.5,
+            id="back-border",
+            fill="none",
+            stroke=sheet.colour("card_back_pattern"),
+            stroke_width=sheet.stroke("card_border"),
+        )
+    )
     emblem = min(w, h) * 0.55
-    d.add(d.circle((_r(full_w / 2), _r(full_h / 2)), _r(emblem * 0.62), id="back-disc",
-                   fill=sheet.colour("card_back"), stroke=sheet.colour("card_back_art"),
-                   stroke_width=sheet.stroke("card_border")))
-    draw_picture(sheet, d, "labyrinth", cx=full_w / 2, cy=full_h / 2, size=emblem * 0.85, fill="card_back_art",
-                 id="back-emblem")
-    sheet.text(d, layout.title[lang], x=full_w / 2, y=full_h - bleed - 9.0, size=4.2, role="title", weight="bold",
-               fill="card_back_art", width=w - 10, id="back-title")
+    d.add(
+        d.circle(
+            (_r(full_w / 2), _r(full_h / 2)),
+            _r(emblem * 0.62),
+            id="back-disc",
+            fill=sheet.colour("card_back"),
+            stroke=sheet.colour("card_back_art"),
+            stroke_width=sheet.stroke("card_border"),
+        )
+    )
+    draw_picture(
+        sheet, d, "labyrinth", cx=full_w / 2, cy=full_h / 2, size=emblem * 0.85, fill="card_back_art", id="back-emblem"
+    )
+    sheet.text(
+        d,
+        layout.title[lang],
+        x=full_w / 2,
+        y=full_h - bleed - 9.0,
+        size=4.2,
+        role="title",
+        weight="bold",
+        fill="card_back_art",
+        width=w - 10,
+        id="back-title",
+    )
     return str(d.tostring())

@@ -35,8 +35,8 @@ def legible(colour: str, background: str, ink: str, ratio: float = LABEL_CONTRAS
 def mix(colour: str, base: str, share: float) -> str:
     """`share` of `colour` over `base` (both #rrggbb), as one opaque colour: PDF converters
     do not all keep SVG opacity."""
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(base[i:i + 2], 16) for i in (1, 3, 5)]
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(base[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x * share + y * (1 - share)):02x}" for x, y in zip(a, b, strict=True))
 
 
@@ -65,8 +65,9 @@ def outline_loops(cells: tuple[Cell, ...] | list[Cell]) -> list[list[Cell]]:
             if point == start:
                 break
             corners.append(point)
-        loops.append([p for i, p in enumerate(corners)
-                      if not _collinear(corners[i - 1], p, corners[(i + 1) % len(corners)])])
+        loops.append(
+            [p for i, p in enumerate(corners) if not _collinear(corners[i - 1], p, corners[(i + 1) % len(corners)])]
+        )
     return loops
 
 
@@ -106,36 +107,87 @@ def board_svg(layout: WallsLayout, theme: Theme, *, lang: str, start: bool = Fal
     ident = f"{layout.id}-{'start' if start else 'board'}"
     sheet = new_sheet(size, size, theme, lang, id=ident)
     d = sheet.drawing
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-frame",
-                 fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper")))
+    d.add(
+        d.rect(
+            (0, 0),
+            (_r(size), _r(size)),
+            id="board-frame",
+            fill=sheet.colour("frame" if sheet.style("fill_frame") else "paper"),
+        )
+    )
     inner = layout.size * pitch
     d.add(d.rect((_r(border), _r(border)), (_r(inner), _r(inner)), id="board-floor", fill=sheet.colour("floor")))
     corners = d.g(id="board-corners")
     for colour in layout.colours:
         for r, c in layout.corner(colour):
-            corners.add(d.rect((_r(border + c * pitch), _r(border + r * pitch)), (_r(pitch), _r(pitch)),
-                               id=f"corner-{colour}-{r}-{c}", fill=theme.player(colour)))
-            draw_symbol(sheet, corners, colour, cx=border + (c + 0.5) * pitch, cy=border + (r + 0.5) * pitch,
-                        size=pitch * 0.36, id=f"corner-{colour}-{r}-{c}")
+            corners.add(
+                d.rect(
+                    (_r(border + c * pitch), _r(border + r * pitch)),
+                    (_r(pitch), _r(pitch)),
+                    id=f"corner-{colour}-{r}-{c}",
+                    fill=theme.player(colour),
+                )
+            )
+            draw_symbol(
+                sheet,
+                corners,
+                colour,
+                cx=border + (c + 0.5) * pitch,
+                cy=border + (r + 0.5) * pitch,
+                size=pitch * 0.36,
+                id=f"corner-{colour}-{r}-{c}",
+            )
     d.add(corners)
     centre = sorted(layout.centre)
     (top, left), span = centre[0], layout.centre_size * pitch
-    d.add(d.rect((_r(border + left * pitch), _r(border + top * pitch)), (_r(span), _r(span)), id="board-centre",
-                 fill=sheet.colour("paper")))
+    d.add(
+        d.rect(
+            (_r(border + left * pitch), _r(border + top * pitch)),
+            (_r(span), _r(span)),
+            id="board-centre",
+            fill=sheet.colour("paper"),
+        )
+    )
     d.add(_grid(sheet, layout))
-    d.add(d.rect((_r(border + left * pitch), _r(border + top * pitch)), (_r(span), _r(span)),
-                 id="board-centre-edge", fill="none", stroke=sheet.colour("ink"),
-                 stroke_width=sheet.stroke("frame_edge") * 2))
+    d.add(
+        d.rect(
+            (_r(border + left * pitch), _r(border + top * pitch)),
+            (_r(span), _r(span)),
+            id="board-centre-edge",
+            fill="none",
+            stroke=sheet.colour("ink"),
+            stroke_width=sheet.stroke("frame_edge") * 2,
+        )
+    )
     outlines = d.g(id="board-blocks")
     for block in layout.blocks:
         _outline(sheet, outlines, layout, block, filled=start)
     d.add(outlines)
     if start:
         d.add(_pawns(sheet, layout))
-    sheet.text(d, layout.title[lang], x=border, y=border * 0.72, size=border * 0.55, role="title", weight="bold",
-               fill="frame_text", anchor="start", width=size * 0.42, id="board-title")
-    d.add(d.rect((0, 0), (_r(size), _r(size)), id="board-outline", fill="none", stroke=sheet.colour("ink"),
-                 stroke_width=sheet.stroke("frame_edge")))
+    sheet.text(
+        d,
+        layout.title[lang],
+        x=border,
+        y=border * 0.72,
+        size=border * 0.55,
+        role="title",
+        weight="bold",
+        fill="frame_text",
+        anchor="start",
+        width=size * 0.42,
+        id="board-title",
+    )
+    d.add(
+        d.rect(
+            (0, 0),
+            (_r(size), _r(size)),
+            id="board-outline",
+            fill="none",
+            stroke=sheet.colour("ink"),
+            stroke_width=sheet.stroke("frame_edge"),
+        )
+    )
     return str(d.tostring())
 
 
@@ -144,8 +196,13 @@ def _grid(sheet: Sheet, layout: WallsLayout) -> Any:
     end = border + n * pitch
     lines = [f"M{_r(border + k * pitch)} {_r(border)}V{_r(end)}" for k in range(n + 1)]
     lines += [f"M{_r(border)} {_r(border + k * pitch)}H{_r(end)}" for k in range(n + 1)]
-    return sheet.drawing.path(" ".join(lines), id="board-grid", fill="none", stroke=sheet.colour("floor_edge"),
-                              stroke_width=sheet.stroke("tile_edge"))
+    return sheet.drawing.path(
+        " ".join(lines),
+        id="board-grid",
+        fill="none",
+        stroke=sheet.colour("floor_edge"),
+        stroke_width=sheet.stroke("tile_edge"),
+    )
 
 
 def _outline(sheet: Sheet, parent: Any, layout: WallsLayout, block: Block, *, filled: bool) -> None:
@@ -157,17 +214,41 @@ def _outline(sheet: Sheet, parent: Any, layout: WallsLayout, block: Block, *, fi
     path = outline_path(block.cells, pitch, border, border)
     tint = mix(mauve, sheet.colour("floor"), 0.18)
     if filled:
-        group.add(sheet.drawing.path(path, id=f"block-{block.id}-piece", fill=_block_fill(sheet),
-                                     stroke=sheet.colour("wall_edge"), stroke_width=sheet.stroke("frame_edge")))
+        group.add(
+            sheet.drawing.path(
+                path,
+                id=f"block-{block.id}-piece",
+                fill=_block_fill(sheet),
+                stroke=sheet.colour("wall_edge"),
+                stroke_width=sheet.stroke("frame_edge"),
+            )
+        )
     else:
         group.add(sheet.drawing.path(path, id=f"block-{block.id}-tint", fill=tint))
         inset = sheet.stroke("frame_edge") * 1.5
-        group.add(sheet.drawing.path(path, id=f"block-{block.id}-outline", fill="none", stroke=mauve,
-                                     stroke_width=inset * 2, stroke_linejoin="miter"))
+        group.add(
+            sheet.drawing.path(
+                path,
+                id=f"block-{block.id}-outline",
+                fill="none",
+                stroke=mauve,
+                stroke_width=inset * 2,
+                stroke_linejoin="miter",
+            )
+        )
     r, c = block.label_cell
     label = _label_colour(sheet) if filled else legible(mauve, tint, sheet.colour("ink"))
-    sheet.text(group, block.id, x=border + (c + 0.5) * pitch, y=border + (r + 0.5) * pitch + pitch * 0.14,
-               size=pitch * 0.4, weight="bold", fill=label, width=pitch * 0.8, id=f"block-{block.id}-label")
+    sheet.text(
+        group,
+        block.id,
+        x=border + (c + 0.5) * pitch,
+        y=border + (r + 0.5) * pitch + pitch * 0.14,
+        size=pitch * 0.4,
+        weight="bold",
+        fill=label,
+        width=pitch * 0.8,
+        id=f"block-{block.id}-label",
+    )
     parent.add(group)
 
 
@@ -185,11 +266,19 @@ def _pawns(sheet: Sheet, layout: WallsLayout) -> Any:
     for colour in layout.colours:
         for k, (r, c) in enumerate(layout.starts(colour), start=1):
             cx, cy = border + (c + 0.5) * pitch, border + (r + 0.5) * pitch
-            group.add(sheet.drawing.circle((_r(cx), _r(cy)), _r(layout.pawn_diameter_mm / 2),
-                                           id=f"pawn-{colour}-{k}", fill=sheet.theme.player(colour),
-                                           stroke=sheet.colour("ink"), stroke_width=sheet.stroke("corridor_edge")))
-            draw_symbol(sheet, group, colour, cx=cx, cy=cy, size=layout.pawn_diameter_mm * 0.45,
-                        id=f"pawn-{colour}-{k}")
+            group.add(
+                sheet.drawing.circle(
+                    (_r(cx), _r(cy)),
+                    _r(layout.pawn_diameter_mm / 2),
+                    id=f"pawn-{colour}-{k}",
+                    fill=sheet.theme.player(colour),
+                    stroke=sheet.colour("ink"),
+                    stroke_width=sheet.stroke("corridor_edge"),
+                )
+            )
+            draw_symbol(
+                sheet, group, colour, cx=cx, cy=cy, size=layout.pawn_diameter_mm * 0.45, id=f"pawn-{colour}-{k}"
+            )
     return group
 
 
@@ -210,16 +299,41 @@ def block_svg(block: Block, layout: WallsLayout, theme: Theme, *, lang: str) -> 
     d.add(d.path(path, id=f"{ident}-face", fill=_block_fill(sheet)))
     # Faint square lines help to line the block up with its outline.
     inner = [f"M{_r(c * pitch)} {_r(r * pitch)}h{_r(pitch)}v{_r(pitch)}h{_r(-pitch)}Z" for r, c in cells]
-    d.add(d.path("".join(inner), id=f"{ident}-squares", fill="none", stroke=sheet.colour("wall_edge"),
-                 stroke_width=sheet.stroke("corridor_edge"), stroke_opacity=0.5))
+    d.add(
+        d.path(
+            "".join(inner),
+            id=f"{ident}-squares",
+            fill="none",
+            stroke=sheet.colour("wall_edge"),
+            stroke_width=sheet.stroke("corridor_edge"),
+            stroke_opacity=0.5,
+        )
+    )
     # Its top: a light bevel inside the edge (half the stroke; the other half is cut away),
     # so the printed side is the one that lies up, as its outline on the board shows it.
     wall = _block_fill(sheet)
-    d.add(d.path(path, id=f"{ident}-bevel", fill="none", stroke=mix(sheet.colour("paper"), wall, 0.45)
-                 if sheet.style("fill_walls") else sheet.colour("muted"), stroke_width=BEVEL_MM * 2))
+    d.add(
+        d.path(
+            path,
+            id=f"{ident}-bevel",
+            fill="none",
+            stroke=mix(sheet.colour("paper"), wall, 0.45) if sheet.style("fill_walls") else sheet.colour("muted"),
+            stroke_width=BEVEL_MM * 2,
+        )
+    )
     label_r, label_c = block.label_cell
-    sheet.text(d, block.id, x=(label_c - left + 0.5) * pitch, y=(label_r - top + 0.5) * pitch + pitch * 0.14,
-               size=pitch * 0.4, weight="bold", fill=_label_colour(sheet), width=pitch * 0.8, id=f"{ident}-label")
-    d.add(d.path(path, id=f"{ident}-cut", fill="none", stroke=sheet.colour("ink"),
-                 stroke_width=sheet.stroke("cut_line")))
+    sheet.text(
+        d,
+        block.id,
+        x=(label_c - left + 0.5) * pitch,
+        y=(label_r - top + 0.5) * pitch + pitch * 0.14,
+        size=pitch * 0.4,
+        weight="bold",
+        fill=_label_colour(sheet),
+        width=pitch * 0.8,
+        id=f"{ident}-label",
+    )
+    d.add(
+        d.path(path, id=f"{ident}-cut", fill="none", stroke=sheet.colour("ink"), stroke_width=sheet.stroke("cut_line"))
+    )
     return str(d.tostring())
