@@ -172,7 +172,7 @@ def card_face_svg(treasure: Treasure, layout: SlidingLayout, theme: Theme, *, la
     draw_picture(sheet, d, treasure.art, cx=cx, cy=cy, size=art * 0.74, fill="art",
                  id=f"card-{treasure.id}-art")
     sheet.text(d, treasure.name[lang], x=cx, y=bleed + h - safe - 4.0, size=4.2, weight="bold",
-               width=w - 2 * safe - 2, id=f"card-{treasure.id}-name")
+               width=w - 2 * CARD_FRAME_MM - 2, id=f"card-{treasure.id}-name")
     return str(d.tostring())
 
 
