@@ -832,7 +832,6 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
         d.add(d.rect((0, 0), (_r(w + 2 * bleed), _r(band)), id=f"{cid}-band", fill=colour))
     else:  # the ink saver: a rule in the sequence's colour under its name, no solid band
         d.add(d.rect((0, _r(band - 1.2)), (_r(w + 2 * bleed), 1.2), id=f"{cid}-band", fill=colour))
-    safe = 3.0
     inset = bleed + CARD_FRAME_MM
     # The frame hangs from the band's lower edge: its sides and rounded foot only.
     left, right, foot, round_ = inset, bleed + w - CARD_FRAME_MM, bleed + h - CARD_FRAME_MM, 2.5
@@ -846,7 +845,7 @@ def card_face_svg(card: Card, layout: GrandLayout, theme: Theme, *, lang: str) -
             stroke_width=sheet.stroke("card_border"),
         )
     )
-    inner = w - 2 * safe - 2.0
+    inner = w - 2 * CARD_FRAME_MM - 2.0  # the text keeps a millimetre inside the frame
     sheet.text(
         d,
         seq.name[lang],

@@ -111,43 +111,51 @@ def recipe_svg(index: int, card: tuple[str, ...], layout: MasterLayout, theme: T
             stroke_width=sheet.stroke("card_border"),
         )
     )
+    # The title and rows keep clear of the frame (CARD_FRAME_MM in from the trim).
     sheet.text(
         d,
         word(lang, "recipe"),
         x=bleed + w / 2,
-        y=bleed + 8.0,
+        y=bleed + CARD_FRAME_MM + 5.0,
         size=3.6,
         role="title",
         weight="bold",
-        width=w - 8,
+        width=w - 2 * CARD_FRAME_MM - 2,
         id=f"{ident}-title",
     )
-    row_h = (h - 14.0) / len(card)
+    row_h = (h - 16.0) / len(card)
     for k, object_id in enumerate(card):
         obj = layout.object(object_id)
-        top = bleed + 11.0 + k * row_h
+        top = bleed + 12.0 + k * row_h
         art = min(row_h - 4.0, 13.0)
         draw_picture(
-            sheet, d, obj.art, cx=bleed + 4.0 + art / 2, cy=top + row_h / 2, size=art, fill="art", id=f"{ident}-art-{k}"
+            sheet,
+            d,
+            obj.art,
+            cx=bleed + CARD_FRAME_MM + 1.0 + art / 2,
+            cy=top + row_h / 2,
+            size=art,
+            fill="art",
+            id=f"{ident}-art-{k}",
         )
         # A long name goes on two lines rather than shrinking out of reading size.
-        lines = sheet.lines(obj.name[lang], size=2.7, width=w - art - 10.0)
+        lines = sheet.lines(obj.name[lang], size=2.7, width=w - art - 2 * CARD_FRAME_MM - 4.0)
         y0 = top + row_h / 2 - (0.6 if len(lines) == 1 else 2.0)
         for j, line in enumerate(lines):
             sheet.text(
                 d,
                 line,
-                x=bleed + 6.0 + art,
+                x=bleed + CARD_FRAME_MM + 3.0 + art,
                 y=y0 + j * 3.0,
                 size=2.7,
                 anchor="start",
-                width=w - art - 10.0,
+                width=w - art - 2 * CARD_FRAME_MM - 4.0,
                 id=f"{ident}-name-{k}" + (f"-{j}" if j else ""),
             )
         sheet.text(
             d,
             f"{obj.value} + {layout.recipe_bonus}",
-            x=bleed + 6.0 + art,
+            x=bleed + CARD_FRAME_MM + 3.0 + art,
             y=y0 + (len(lines) - 1) * 3.0 + 4.2,
             size=2.6,
             anchor="start",

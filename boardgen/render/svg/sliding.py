@@ -289,7 +289,7 @@ def card_face_svg(treasure: Treasure, layout: SlidingLayout, theme: Theme, *, la
         y=bleed + h - safe - 4.0,
         size=4.2,
         weight="bold",
-        width=w - 2 * safe - 2,
+        width=w - 2 * CARD_FRAME_MM - 2,
         id=f"card-{treasure.id}-name",
     )
     return str(d.tostring())
