@@ -109,7 +109,10 @@ def test_a_seat_compensation_is_printed_on_the_rules_sheet_and_dealt(tmp_path: P
     plain = layout_file(tmp_path, "plain", '[game]\nid = "plain"\n')
     fewer = layout_file(tmp_path, "fewer", '[game]\nid = "fewer"\n[compensation]\nfirst_seat_fewer_cards = 1\n')
     text = " ".join(rules_text(tmp_path, fewer).split())
-    assert "6 each with 4; the first player is dealt one card fewer." in text
+    assert (
+        "6 each with 4; the first player is dealt one card fewer: the card left over goes back in the box unseen."
+        in text
+    )
     assert "card fewer" not in rules_text(tmp_path, plain)
     for path, first in ((plain, 6), (fewer, 5)):
         _, layout = load_game(str(path))
