@@ -13,6 +13,8 @@ PACKAGE = Path(boardgen.__file__).parent
 
 # Each top-level module or package of boardgen, by its stage of the pipeline.
 STAGE = {
+    "layouts": 0,  # the bundled data, mapped into the package when it is installed
+    "fonts": 0,
     "errors": 0,
     "units": 0,
     "geometry": 0,
