@@ -18,6 +18,7 @@ from boardgen.checks import accessibility
 from boardgen.checks.harness import Report, require_playable
 from boardgen.checks.harness import check as check_layout
 from boardgen.checks.words import said_verdict
+from boardgen.data import fonts
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
@@ -36,7 +37,7 @@ from boardgen.options import (
     split_name,
     svg_folder,
 )
-from boardgen.render import drawing_cache, fonts
+from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import STOCKS, Paper, frame_for, stock
 

@@ -21,6 +21,7 @@ from boardgen.checks import grand as checks
 from boardgen.checks.common import self_play_check
 from boardgen.checks.grand import MIXED
 from boardgen.checks.verdict import Check, Extra, Lineup
+from boardgen.data.theme import sequence_fill, symbols_tell_apart
 from boardgen.engine import Engine, Kit
 from boardgen.model.grand import PLAYABILITY_DEFAULTS, GrandLayout, build
 from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame
@@ -68,12 +69,11 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         """The four sequences, as their fields are tinted; the legend names them, but a field is
         told by its tint unless it carries its sequence's symbol."""
         from boardgen.checks.accessibility import ColourGroup, region_minimum
-        from boardgen.render.svg.grand import sequence_cue, sequence_fill
 
         if not layout.sequences:
             return []
         members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in layout.sequences)
-        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
+        cue = "sequence_symbols" if symbols_tell_apart(theme, [seq.colour for seq in layout.sequences]) else None
         return [ColourGroup("sequences", members, cue, region_minimum(theme))]
 
     def players(self) -> Mapping[str, Callable[[], Player]]:

@@ -57,7 +57,13 @@ def _code_digest() -> str:
         ("PIL", ("Image.py",)),
     ):
         parts.append(installed(package, *files))
-    for path in (here / "pdf.py", here / "fonts.py", here / "drawing_cache.py", here.parent / "cache.py"):
+    for path in (
+        here / "pdf.py",
+        here / "font_map.py",
+        here.parent / "data" / "fonts.py",
+        here / "drawing_cache.py",
+        here.parent / "cache.py",
+    ):
         parts.append(path.read_bytes())
     return digest(*parts)
 
@@ -234,7 +240,7 @@ def _drawing_code_digest() -> str:
 
     from boardgen.data.paths import layouts_root
 
-    fonts_root = Path(str(resources.files("boardgen.fonts")))  # as render.fonts finds them
+    fonts_root = Path(str(resources.files("boardgen.fonts")))  # as data.fonts finds them
     package = Path(__file__).resolve().parent.parent
     parts: list[str | bytes] = [FORMAT, "kit-svgs"]
     for path in sorted(package.rglob("*.py")):
