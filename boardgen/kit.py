@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
-from boardgen.background import Beside, available_cpus, beside
 from boardgen.checks import accessibility
 from boardgen.checks.harness import Report, require_playable
 from boardgen.checks.harness import check as check_layout
@@ -37,6 +36,7 @@ from boardgen.options import (
     split_name,
     svg_folder,
 )
+from boardgen.processes import Beside, available_cpus, beside
 from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import STOCKS, Paper, frame_for, stock
@@ -56,7 +56,7 @@ CHECK_NICENESS = 10
 class Verdict:
     """The playability verdict on a layout and seed: kept from an earlier check of the same
     layout, seed and rules (see boardgen.verdicts) unless `recheck`, or checked in a child
-    process beside the drawing (boardgen.background) and kept for the next render."""
+    process beside the drawing (boardgen.processes) and kept for the next render."""
 
     def __init__(
         self, engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False
@@ -388,7 +388,7 @@ def render_all(
 ) -> Iterator[tuple[str, KitResult, float]]:
     """(game, its KitResult, seconds from its start) for each game, in order. Up to `at_once`
     games (default: the CPUs) are rendered at the same time, each in a child process with
-    its own check beside it (boardgen.background): a render is mostly one core of drawing,
+    its own check beside it (boardgen.processes): a render is mostly one core of drawing,
     and its check leaves the other idle once done. Where no child can be forked they are
     rendered one after the other here. The first error ends the others and is raised."""
     at_once = max(1, at_once or available_cpus())

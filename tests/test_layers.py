@@ -24,7 +24,7 @@ STAGE = {
     "cache": 1,
     "model": 2,
     "rules": 3,
-    "background": 3,
+    "processes": 0,  # the one process layer: the check beside a render, self-play and solver workers
     "checks": 4,
     "verdicts": 4,
     "engine": 5,

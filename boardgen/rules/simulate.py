@@ -18,7 +18,7 @@ Stable API (other games' checks build on it):
   several batches (one per player count, say) through one process pool: the one pool every
   self-play in boardgen goes through (`play_many` and `simulate` use it too).
 - ``available_cpus()`` how many processes are worth starting (the default number of
-  workers everywhere); ``can_fork()`` (both from boardgen.background).
+  workers everywhere); ``can_fork()`` (both from boardgen.processes, the process layer).
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
 Turns. A turn may span several decisions (shift then walk; one die then the other). A game
@@ -52,18 +52,15 @@ from __future__ import annotations
 
 import functools
 import math
-import multiprocessing
-import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any, cast
 
-from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
-from boardgen.background import can_fork, die_with_parent
 from boardgen.draws import Draws, for_purpose
+from boardgen.processes import Workers, can_fork
+from boardgen.processes import available_cpus as available_cpus  # re-exported: the stable API above
 from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
 
 Progress = Callable[[int, int, str], None]
@@ -474,14 +471,15 @@ def play_batches(
 
 class SelfPlayPool:
     """Self-play of `batches` in rounds (`play`, each a slice of every batch's seeds) through
-    one pool of forked workers, started at the first round worth it and kept until `close`:
-    the workers keep whatever the game warmed up (tables, caches) from one round to the next.
-    Use it as a context manager."""
+    one pool of forked workers (boardgen.processes.Workers), started at the first round worth
+    it and kept until `close`: the workers keep whatever the game warmed up (tables, caches)
+    from one round to the next. Use it as a context manager."""
 
     def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int, workers: int = 1) -> None:
-        self.game, self.batches, self.turn_cap, self.workers = game, batches, turn_cap, workers
-        self._pool: Any = None
+        self.game, self.batches, self.turn_cap = game, batches, turn_cap
+        self._workers: Workers[_Job] = Workers((game, batches, turn_cap), workers)
         self._forkless = workers <= 1 or not can_fork()
+        self._started = False
 
     def __enter__(self) -> SelfPlayPool:
         return self
@@ -490,12 +488,8 @@ class SelfPlayPool:
         self.close()
 
     def close(self) -> None:
-        global _job
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-            _job = None
+        self._workers.close()
+        self._started = False
 
     def play(
         self, ranges: Sequence[tuple[int, int, int]], *, progress: Progress | None = None
@@ -509,7 +503,7 @@ class SelfPlayPool:
         total = sum(stop - start for _, start, stop in ranges)
         labels = [self.batches[b].label for b, _, _ in ranges]
         results: dict[tuple[int, int], list[GameRecord]] | None = None
-        if not self._forkless and (self._pool is not None or total >= 2 * CHUNK):
+        if not self._forkless and (self._started or total >= 2 * CHUNK):
             results = self._in_processes(ranges, tasks, total, labels, progress)
         if results is None:
             results = {}
@@ -534,14 +528,9 @@ class SelfPlayPool:
     ) -> dict[tuple[int, int], list[GameRecord]] | None:
         """The tasks played by the workers; None where processes cannot be had (some
         sandboxes forbid them), so the caller plays them itself."""
-        global _job
-        if self._pool is None:
-            _job = (self.game, self.batches, self.turn_cap)
-            try:
-                # A Pool forks all its workers before starting its own threads.
-                self._pool = multiprocessing.get_context("fork").Pool(self.workers, _quiet_worker)
-            except OSError:
-                _job = None
+        if not self._started:
+            self._started = self._workers.start()
+            if not self._started:
                 self._forkless = True
                 return None
         results: dict[tuple[int, int], list[GameRecord]] = {}
@@ -550,7 +539,7 @@ class SelfPlayPool:
         # The games with the most seats (the longest) first, so the last tasks, which one
         # worker may finish while the others wait, are the shortest ones.
         work.sort(key=lambda task: -len(self.batches[task[0]].players))
-        for r, index, records in self._pool.imap_unordered(_play_chunk, work):
+        for r, index, records in self._workers.imap_unordered(_play_chunk, work):
             results[r, index] = records
             done += len(records)
             if progress is not None:
@@ -561,25 +550,14 @@ class SelfPlayPool:
 # Games per task handed to a worker process: small enough for a smooth progress bar and an
 # even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
-# What the worker processes play. Forked children inherit it, so games and players never
-# need to be pickled; only seeds go out and records come back.
-_job: tuple[Game[Any, Any], Sequence[Batch], int] | None = None
+# What the self-play workers inherit: the game, the batches (their players) and the turn cap;
+# only seeds go out and records come back.
+_Job = tuple[Game[Any, Any], Sequence[Batch], int]
 
 
-def _quiet_worker() -> None:
-    """A worker leaves interrupts to its parent and ends silently when the pool ends it (or
-    its parent ends, killed say): it must not inherit a handler the parent set (the kit's,
-    which raises)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(os.getppid())
-
-
-def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+def _play_chunk(job: _Job, task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+    game, batches, turn_cap = job
     batch, key, index, seeds = task
-    if _job is None:
-        raise RuntimeError("a self-play worker started without a job")
-    game, batches, turn_cap = _job
     players = batches[batch].players
     return key, index, [play(game, players, s, turn_cap=turn_cap) for s in seeds]
 
