@@ -598,12 +598,13 @@ def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
     the verdict to judge beside the page and the PDF to make on request."""
 
     def draw() -> Drawn:
-        from boardgen.data.strings import strings
+        from boardgen.data.strings import forget, strings
         from boardgen.data.theme import load_theme
         from boardgen.engines import load_game
         from boardgen.kits.glyphs import check_glyphs
         from boardgen.kits.rules_text import check_language
 
+        forget()  # a strings file beside the layout may be what was just edited
         strings(lang)
         engine, layout = load_game(game)
         check_language(layout, engine.name, lang)
