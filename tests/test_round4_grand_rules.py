@@ -41,7 +41,7 @@ def _changed_layout(folder: Path) -> Path:
     for old, new in (
         ('id = "grand"', 'id = "grand-changed"'),
         ("players = { min = 2, max = 4 }", "players = { min = 3, max = 4 }"),
-        ("exact_one_die = false", "exact_one_die = false\nmax_extra_turns = 3"),
+        ("max_extra_turns = 5", "max_extra_turns = 3"),
         ("central = [1, 20]", "central = [1, 19]"),
         ("central = [21, 40]", "central = [20, 40]"),
         ('from = "20"\nto = "X"', 'from = "18"\nto = "X"'),
@@ -141,3 +141,13 @@ def test_the_bundled_sheet_says_what_the_seed_says(tmp_path: Path) -> None:
         "(at most 5 turns in a row)",
     ):
         assert printed in english, (printed, english)
+
+
+def test_the_engine_plays_the_cap_the_sheet_prints(tmp_path: Path) -> None:
+    from boardgen.engines import load_game
+    from boardgen.rules.grand import GrandGame
+
+    _, bundled = load_game("grand")
+    _, changed = load_game(str(_changed_layout(tmp_path)))
+    assert GrandGame(bundled).max_again == 5
+    assert GrandGame(changed).max_again == 3
