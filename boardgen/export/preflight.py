@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -468,7 +469,13 @@ def report_files(
 
 FACE_DPI = 150  # a deck's or press file's faces are rasterised at this to read their bleed and safe band
 DIE_MARGIN_PX = 2  # pixels each side of a press page's trim left out: its die line is drawn there
-MAX_FACE_PIXELS = 40_000_000  # a page larger than this (a press sheet of many pieces) is drawn coarser
+# Pixels of all pages together (a file is anyone's): past this every page is drawn coarser, so
+# the time and memory the faces take stay bounded. The bundled press files are 5-11 million at
+# FACE_DPI; 3 mm of bleed is still 4 pixels, what the sides need, down to 34 dpi.
+MAX_FACE_PIXELS = 120_000_000
+# A page whose content is longer than this has its trim read from its TrimBox, not its die
+# line (parsing the content is Python's work; the bundled pages are at most 200 KB).
+MAX_DIE_CONTENT_BYTES = 2 * 1024**2
 ROUND_STEPS = 12  # points a curve of a die line is flattened to
 
 
@@ -483,7 +490,7 @@ def die_outlines(reader: Any, page: Any) -> list[list[tuple[float, float]]]:
     if not die:
         return []
     contents = page.get_contents()
-    if contents is None:
+    if contents is None or len(contents.get_data()) > MAX_DIE_CONTENT_BYTES:
         return []
     matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     stack: list[tuple[tuple[float, ...], bool]] = []
@@ -545,7 +552,7 @@ def die_outlines(reader: Any, page: Any) -> list[list[tuple[float, float]]]:
             subpaths.append([at(x, y), at(x + w, y), at(x + w, y + h), at(x, y + h)])
         elif op in ("S", "s", "B", "B*", "b", "b*", "f", "F", "f*", "n"):
             if stroking_die and op in ("S", "s", "B", "B*", "b", "b*"):
-                found += [path for path in subpaths if len(path) >= 3]
+                found += [path for path in subpaths if len(path) >= 3 and all(map(math.isfinite, sum(path, ())))]
             subpaths = []
     return found
 
@@ -554,7 +561,8 @@ def face_problems(
     data: bytes, reader: Any, service: Service, *, name: str, names: list[str] | None = None
 ) -> list[str]:
     """`edge_problems` of every page of a deck or press PDF, read from the pages as they print:
-    each page rasterised (boardgen.raster) at FACE_DPI, its trim the die line stroked on it (a
+    each page rasterised (boardgen.raster) at FACE_DPI (coarser past MAX_FACE_PIXELS in all),
+    its trim the die line stroked on it (a
     press page), else its TrimBox. A rectangular trim (a card, a tile, the board, with or
     without rounded corners) is read side by side as a PNG face is; any other outline (a round
     pawn, a die net) has its bleed read along the outline, its four quarters as the sides (its
@@ -568,16 +576,16 @@ def face_problems(
     if names is not None and len(names) != len(reader.pages):
         names = None  # a list of another file's pages names none of these
     with raster.opened(data) as document:
+        area = sum(w * h for w, h in (raster.page_size(document, k) for k in range(len(document))))
+        scale = min(FACE_DPI / 72, (MAX_FACE_PIXELS / max(area, 1.0)) ** 0.5)
         for index, page in enumerate(reader.pages):
             media = _box(page, "/MediaBox") or (0.0, 0.0, 612.0, 792.0)
             trim = _box(page, "/TrimBox")
             outlines = die_outlines(reader, page) if service.faces == "press" else []
             if trim is None and not outlines:
                 continue  # no trim to measure from (reported as a missing TrimBox)
-            width, height = raster.page_size(document, index)
-            scale = min(FACE_DPI / 72, (MAX_FACE_PIXELS / max(width * height, 1.0)) ** 0.5)
             where = f"{name} page {index + 1}" + (f" ({names[index]})" if names else "")
-            pixels = np.asarray(raster.page_image(document, index, scale=scale, annotations=False), dtype=np.int16)
+            pixels = np.asarray(raster.page_image(document, index, scale=scale, annotations=False))
 
             shape = _trim_shape(outlines, trim)
             problems += _face_sides(pixels, shape, service, scale=scale, where=where, corner=(media[0], media[3]))
@@ -633,8 +641,8 @@ def _face_sides(
     }
     masks = {key: _mask(ring, (width, height)) for key, ring in rings.items()}
     centre = outline.centroid
-    yy, xx = np.mgrid[0:height, 0:width]
-    dx, dy = xx - centre.x, yy - centre.y
+    yy, xx = np.ogrid[0:height, 0:width]
+    dx, dy = xx - centre.x, yy - centre.y  # a row and a column, broadcast
     sides = {
         "top": (dy < 0) & (-dy >= np.abs(dx)),
         "bottom": (dy > 0) & (dy >= np.abs(dx)),
