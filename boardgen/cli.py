@@ -1321,7 +1321,8 @@ def _manifest_pieces(file: Path) -> list[str] | None:
 )
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
-    """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
+    """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line,
+    and what each face's bleed and safe band hold (a manifest.csv beside the file names the pieces)."""
     import json
 
     from boardgen.data.files import read_bytes
