@@ -60,29 +60,32 @@ CHANGED = {
     "en": [
         "3 to 4 players or teams",
         "Origin (blue, 1–19), Science and Philosophy (green, 20–40), Art (red, 41–60) and Mythology (yellow, 61–82)",
-        "IX → X or 20, XVIII → XIX or 41, XXVII → XXVIII or 61 (you choose); from XXXVI always to 81.",
+        "from IX to X or 20, from XVIII to XIX or 41, from XXVII to XXVIII or 61 (you choose); "
+        "from XXXVI always to 81.",
         "The blue fields 18, 40 and 60 send a pawn that ends its move there to X, XIX and XXVIII at once.",
         "The corner fields 11 and 27 do not lead",
-        "whose arrow enters it: I → 3, X → 18, XIX → 40, XXVIII → 60.",
+        "whose arrow enters it: I to 3, X to 18, XIX to 40, XXVIII to 60.",
         "(at most 3 turns in a row)",
     ],
     "fr": [
         "De 3 à 4 joueurs ou équipes",
         "Origine (bleu, 1–19), Science et Philosophie (vert, 20–40), Art (rouge, 41–60) et Mythologie (jaune, 61–82)",
-        "IX → X ou 20, XVIII → XIX ou 41, XXVII → XXVIII ou 61 (vous choisissez) ; de la XXXVI, toujours vers la 81.",
+        "de la IX vers la X ou la 20, de la XVIII vers la XIX ou la 41, de la XXVII vers la XXVIII ou la 61 "
+        "(vous choisissez) ; de la XXXVI, toujours vers la 81.",
         "Les cases bleues 18, 40 et 60 envoient aussitôt le pion qui s’y arrête sur la X, la XIX et la XXVIII.",
         "Les cases d’angle 11 et 27 ne donnent pas accès",
-        "dont la flèche y mène : I → 3, X → 18, XIX → 40, XXVIII → 60.",
+        "dont la flèche y mène : de la I à la 3, de la X à la 18, de la XIX à la 40, de la XXVIII à la 60.",
         "(3 tours de suite au plus)",
     ],
     "de": [
         "3 bis 4 Spieler oder Teams",
         "Ursprung (blau, 1–19), Wissenschaft und Philosophie (grün, 20–40), Kunst (rot, 41–60) "
         "und Mythologie (gelb, 61–82)",
-        "IX → X oder 20, XVIII → XIX oder 41, XXVII → XXVIII oder 61 (du wählst); von XXXVI immer nach 81.",
+        "von IX nach X oder 20, von XVIII nach XIX oder 41, von XXVII nach XXVIII oder 61 (du wählst); "
+        "von XXXVI immer nach 81.",
         "Die blauen Felder 18, 40 und 60 schicken eine Figur, deren Zug dort endet, sofort nach X, XIX und XXVIII.",
         "Die Eckfelder 11 und 27 führen nicht",
-        "dessen Pfeil hineinführt: I → 3, X → 18, XIX → 40, XXVIII → 60.",
+        "dessen Pfeil hineinführt: von I nach 3, von X nach 18, von XIX nach 40, von XXVIII nach 60.",
         "(höchstens 3 Züge hintereinander)",
     ],
 }
@@ -105,7 +108,9 @@ SEED_FACTS = {
     "(case XXXVI) il déplacera alors automatiquement son pion sur la case identique du labyrinthe central (case 82)": (
         "de la XXXVI, toujours vers la 82."
     ),
-    "la case **XVIII** laisse le choix entre le saut à la case **XIX** ou à la case **41**": ("XVIII → XIX ou 41"),
+    "la case **XVIII** laisse le choix entre le saut à la case **XIX** ou à la case **41**": (
+        "de la XVIII vers la XIX ou la 41"
+    ),
     "l'ORIGINE (bleu), LA SCIENCE et LA PHILOSOPHIE (vert), L'ART (rouge) et LA MYTHOLOGIE (jaune)": (
         "Origine (bleu, 1–20), Science et Philosophie (vert, 21–40), Art (rouge, 41–60) et Mythologie (jaune, 61–82)"
     ),
@@ -133,11 +138,12 @@ def test_the_bundled_sheet_says_what_the_seed_says(tmp_path: Path) -> None:
     for printed in (
         "2 to 4 players",
         "Origin (blue, 1–20), Science and Philosophy (green, 21–40), Art (red, 41–60) and Mythology (yellow, 61–82)",
-        "IX → X or 21, XVIII → XIX or 41, XXVII → XXVIII or 61 (you choose); from XXXVI always to 82.",
+        "from IX to X or 21, from XVIII to XIX or 41, from XXVII to XXVIII or 61 (you choose); "
+        "from XXXVI always to 82.",
         "The blue fields 20, 40 and 60 send a pawn that ends its move there to X, XIX and XXVIII at once.",
         "The corner fields 11, 19 and 27 do not lead",
         "the peripheral centres IX, XVIII, XXVII and XXXVI must be reached by exact count",
-        "whose arrow enters it: I → 3, X → 20, XIX → 40, XXVIII → 60.",
+        "whose arrow enters it: I to 3, X to 20, XIX to 40, XXVIII to 60.",
         "(at most 5 turns in a row)",
     ):
         assert printed in english, (printed, english)
@@ -151,3 +157,20 @@ def test_the_engine_plays_the_cap_the_sheet_prints(tmp_path: Path) -> None:
     _, changed = load_game(str(_changed_layout(tmp_path)))
     assert GrandGame(bundled).max_again == 5
     assert GrandGame(changed).max_again == 3
+
+
+def test_a_strings_file_without_the_route_words_prints_arrows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A language of the user's whose strings file leaves out route_choice and route_back (they
+    are optional) prints a centre's choice and a way back as arrows, numbers still from the
+    layout."""
+    from boardgen.data import strings
+    from boardgen.engines import load_game
+    from boardgen.model import grand
+
+    _, layout = load_game("grand")
+    words = {k: v for k, v in strings.strings("en").items() if k not in strings.OPTIONAL_KEYS}
+    assert strings.optional("route_choice") and strings.optional("route_back")
+    monkeypatch.setattr(grand, "strings", lambda lang: words)
+    values = grand.rule_values(layout, "en")
+    assert values["centre_choices"] == "IX\u00a0→ X or 21, XVIII\u00a0→ XIX or 41, XXVII\u00a0→ XXVIII or 61"
+    assert values["back_entries"] == "I\u00a0→ 3, X\u00a0→ 20, XIX\u00a0→ 40, XXVIII\u00a0→ 60"

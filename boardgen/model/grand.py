@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from boardgen.data.loader import Document
-from boardgen.data.strings import word
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem, quote
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
@@ -313,11 +313,11 @@ def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
     ``players_min`` and ``players_max``, ``sequences`` ("Origin (blue, 1–20), ..."),
     ``fork`` (the central field where the routes part) with ``fork_central`` and
     ``fork_peripheral`` (where each goes on), ``labyrinths`` ("I–IX, X–XVIII, ..."),
-    ``centres`` (the peripheral centres), ``centre_choices`` ("IX → X or 21, ..."),
+    ``centres`` (the peripheral centres), ``centre_choices`` ("from IX to X or 21, ..."),
     ``last_centre`` and ``last_target`` (a centre's forced move: "XXXVI", "82"),
     ``jump_fields`` and ``jump_targets`` (the central fields that send a pawn into a
     peripheral labyrinth, and where: "20, 40 and 60", "X, XIX and XXVIII"),
-    ``no_access_fields``, ``back_entries`` ("I → 3, X → 20, ...": where counting back
+    ``no_access_fields``, ``back_entries`` ("I to 3, X to 20, ...": where counting back
     from a labyrinth's first field leads), ``max_extra_turns`` (in a row, "roll again")."""
 
     def listed(
@@ -338,13 +338,17 @@ def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
     ]
     fork, fork_to = forks[0] if forks else (1, (1, 1))
     centres = [s.peripheral[1] for s in layout.sequences]
-    # A centre's choice and a labyrinth's way back as arrows ("IX → X or 21", "I → 3"): the
-    # same in every language, as the board draws them.
-    choices = [
-        f"{label(c)}\u00a0→ {listed(list(layout.branches[c]), 'list_or', ordered=True)}"
-        for c in centres
-        if c in layout.branches
-    ]
+
+    def route(key: str, at: int, to: list[int], last: str = "list_or") -> str:
+        """A centre's choice or a labyrinth's way back in the words of the strings file
+        ("from IX to X or 21", "de la I à la 3"), else as an arrow ("IX → X or 21")."""
+        if key in strings(lang):
+            return word(
+                lang, key, at=word(lang, "field_item", n=label(at)), to=listed(to, last, "field_item", ordered=True)
+            )
+        return f"{label(at)}\u00a0→ {listed(to, last, ordered=True)}"
+
+    choices = [route("route_choice", c, list(layout.branches[c])) for c in centres if c in layout.branches]
     forced = [(c, layout.jumps[c]) for c in centres if c in layout.jumps]
     last_centre, last_target = forced[-1] if forced else (centres[-1], layout.goal)
     jumps = sorted((at, to) for at, to in layout.jumps.items() if at < PERIPHERAL < to)
@@ -370,9 +374,7 @@ def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
         "jump_fields": listed([at for at, _ in jumps], ordered=True),
         "jump_targets": listed([to for _, to in jumps], item="field_item", ordered=True),
         "no_access_fields": listed(layout.no_access),
-        "back_entries": word(lang, "list_sep").join(
-            f"{label(first)}\u00a0→ {label(entry)}" for first, entry in entries
-        ),
+        "back_entries": word(lang, "list_sep").join(route("route_back", first, [entry]) for first, entry in entries),
         "max_extra_turns": layout.max_extra_turns,
         "cards": len(layout.cards),
         "pun_percent": f"{layout.pun_success * 100:g}",
