@@ -99,6 +99,7 @@ class GrandGame(RaceGame):
             game_id="grand",
             deck=tuple(card.effect for card in layout.cards),
             exact_one_die=layout.exact_one_die,
+            max_again=layout.max_extra_turns,
             routes=routes,
         )
         self.layout = layout

@@ -59,6 +59,7 @@ from boardgen.model.race import (
     FREE_ALL,
     GOTO,
     LOSE_TURNS,
+    MAX_EXTRA_TURNS,
     MOVE_ON,
     OUTSIDE,
     ROLL_AGAIN,
@@ -77,7 +78,7 @@ __all__ = ["BLOCK", "MASK", "STEP", "STEP_INVERSE", "next_random", "random_block
 DIE, PASS = "die", "pass"
 FACES = 6
 OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
-MAX_AGAIN = 5  # extra turns a seat may play in a row ("roll again" cards)
+MAX_AGAIN = MAX_EXTRA_TURNS  # extra turns a seat may play in a row ("roll again" cards), by default
 MAX_DEPTH = 12  # cards and "again" fields set off by one count
 # Expected turns a piece resting on a stuck field is counted to lose, by what frees it (a
 # rough guess, only used to compare fields: the expected turns left, the greedy choice).
@@ -155,8 +156,10 @@ class RaceGame:
         deck: Sequence[CardEffect] = (),
         exact_one_die: bool = False,
         routes: Sequence[int] | None = None,
+        max_again: int = MAX_AGAIN,
     ):
         self.track = track
+        self.max_again = max_again
         self.id = game_id or self.id
         self.players = players
         self.goal = track.goal
@@ -443,7 +446,7 @@ class RaceGame:
         if (
             move.kind != PASS
             and t.rolls_again
-            and t.again < MAX_AGAIN
+            and t.again < self.max_again
             and not any(t.stuck[k] or t.free_at[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per))
         ):
             # A "roll again" card: another whole turn at once, with new dice.
