@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -68,8 +69,12 @@ class Verdict:
         if self.report_ is None:
             # The drawing, the longest part of most renders, goes first: the check takes the
             # CPU it leaves (all of it once the kit waits for the verdict).
+            here = os.getpid()
             self.pending = beside(
-                lambda progress: check_layout(engine, layout, seed, progress=progress), nice=CHECK_NICENESS
+                lambda progress: check_layout(
+                    engine, layout, seed, progress=progress, workers=check_workers(os.getpid() != here)
+                ),
+                nice=CHECK_NICENESS,
             )
 
     def report(self, progress: Progress | None = None) -> Report:
@@ -84,6 +89,16 @@ class Verdict:
         """Stop a check still running (the kit failed or was interrupted)."""
         if self.pending is not None:
             self.pending.cancel()
+
+
+def check_workers(beside_drawing: bool) -> int:
+    """Self-play processes of a render's check: beside the drawing (a child of the render) one
+    CPU fewer than there are, as the drawing keeps one busy until the kit waits for the
+    verdict (a second worker on a 2-CPU machine only took turns with the drawing, and each
+    worker fills its own memo of choices: a third more CPU for the same figures); every CPU
+    when the check runs alone after the drawing. The figures do not depend on the count."""
+    cpus = available_cpus()
+    return max(1, cpus - 1) if beside_drawing else cpus
 
 
 def start_verdict(

@@ -41,6 +41,10 @@ _NOT_KEPT = {"canv", "formats"}  # a Drawing's canvas and save formats: never pa
 Kinds = Mapping[tuple[str, str], Any]  # reportlab is untyped
 
 
+_SCALARS = (type(None), bool, int, float, str)
+_PLAIN = frozenset(_SCALARS)  # kept as they are: json.dumps writes them (and refuses NaN and infinities)
+
+
 class _NotData(Exception):
     """A drawing holds something the data format does not: it is not kept."""
 
@@ -93,6 +97,11 @@ def _attributes(name: str, kind: Any) -> frozenset[str]:
 
 
 def _encode_value(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value  # a float that is not finite is refused by json.dumps (allow_nan=False)
+    if kind is list and all(type(v) in _PLAIN for v in value):  # points and operators: most of a drawing
+        return value
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -131,9 +140,6 @@ def _encode(node: Any, names: dict[Any, str], kinds: Mapping[str, Any], depth: i
         else:
             state[attr] = _encode_value(value)
     return [name, state]
-
-
-_SCALARS = (type(None), bool, int, float, str)
 
 
 def _decode_value(value: Any) -> Any:
