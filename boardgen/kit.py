@@ -275,11 +275,17 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
                     return ""
                 return said_verdict(verdict.report(progress), lang, layout)
 
-            # The colours are judged before the cover is drawn, the printed text on the finished PDF.
-            a11y = accessibility.check_colours(theme, engine.colour_groups(layout, theme), strict=options.strict)
+            # The colours are judged before the cover is drawn, the printed text on the finished PDF;
+            # a reprint without the cover judges nothing (numpy and colorspacious stay unloaded).
+            @functools.cache
+            def colours() -> accessibility.AccessibilityReport:
+                return accessibility.check_colours(theme, engine.colour_groups(layout, theme), strict=options.strict)
+
+            if not plan.is_reprint:
+                colours()
 
             def cover_lines() -> str:
-                return summary_line() + "\n" + a11y.cover_line(options.lang)
+                return summary_line() + "\n" + colours().cover_line(options.lang)
 
             imposed = kit.build_pdf(layout, theme, setup, drawings, pieces, options, summary=cover_lines)
         report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
@@ -302,6 +308,7 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
             summary,
         )
     kinds = list(imposed.kinds)
+    a11y = colours()
     accessibility.check_text(
         a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(), margin_mm=options.margin
     )
