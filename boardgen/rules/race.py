@@ -33,7 +33,7 @@ decision passed through (`landings`, for self-play counters); with chance and ho
 each piece's hold (`stuck`), its route (`route`, `first_route`), the draw pile (`deck`), how
 many extra turns the seat has played this turn (`again`) and what the last decision set off
 (`events`, `chose`: for self-play counters). Seat ``turn % seats`` moves. The generator is
-boardgen's (`boardgen.draws`); a die is ``draw % 6 + 1``.
+boardgen's (`boardgen.draws`); a die is ``face(draw, 6)``, a shuffle's swap ``below_of``.
 
 Every decision is played on one mutable `Position` (the same members as a `RaceState`, in
 lists): `apply` copies a state into one, plays the decision on it (`_play_on`) and hands
@@ -49,7 +49,7 @@ from functools import cached_property
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from boardgen.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, next_random, random_block
+from boardgen.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, below_of, face, next_random, random_block
 from boardgen.model.race import (
     ADVANCE,
     AGAIN,
@@ -142,7 +142,7 @@ class RaceState(NamedTuple):
 def roll(rng: int) -> tuple[int, int]:
     """The next generator state and a die from 1 to 6."""
     rng, z = next_random(rng)
-    return rng, z % FACES + 1
+    return rng, face(z, FACES)
 
 
 class RaceGame(HeuristicGame[Any, Move]):
@@ -243,7 +243,7 @@ class RaceGame(HeuristicGame[Any, Move]):
         draws = random_block(start)
         while len(draws) < taken:
             draws += random_block((start + len(draws) * STEP) & MASK)
-        dice = tuple(z % FACES + 1 for z in draws[: self.dice_count])
+        dice = tuple(face(z, FACES) for z in draws[: self.dice_count])
         rng = (start + taken * STEP) & MASK
         deck = shuffle_by(draws[self.dice_count : taken], len(self.deck)) if self.deck else []
         state = RaceState(
@@ -696,7 +696,7 @@ def shuffle_by(draws: Sequence[int], count: int) -> list[int]:
     """``range(count)`` shuffled (Fisher-Yates) by ``count - 1`` draws of `next_random`."""
     items = list(range(count))
     for i, z in zip(range(count - 1, 0, -1), draws, strict=True):
-        j = z % (i + 1)
+        j = below_of(z, i + 1)
         items[i], items[j] = items[j], items[i]
     return items
 
@@ -707,8 +707,8 @@ def dice_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:
     for _ in range(dice):
         grown: dict[tuple[int, ...], float] = {}
         for faces, chance in rolls.items():
-            for face in range(1, FACES + 1):
-                key = tuple(sorted(faces + (face,)))
+            for shown in range(1, FACES + 1):
+                key = tuple(sorted(faces + (shown,)))
                 grown[key] = grown.get(key, 0.0) + chance / FACES
         rolls = grown
     return sorted(rolls.items())
