@@ -41,8 +41,10 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
     prints_cards = True
-    version = "6"  # 5: players and game seeds draw from boardgen.draws (issue 20); 6: "nearest the lair"
-    # is the fewest fields to walk, as players count it, not the expected turns (issue 40)
+    version = "7"  # 5: players and game seeds draw from boardgen.draws (issue 20); 6: "nearest the lair"
+    # is the fewest fields to walk, as players count it, not the expected turns (issue 40); 7: one
+    # mapping of a draw to a die or a swap (dice and deck shuffles change), generated layouts drawn
+    # from boardgen.draws (issue 39)
     schema = "grand"
     defaults = DEFAULTS
 

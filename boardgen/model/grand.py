@@ -127,7 +127,6 @@ class GrandLayout(GameInfo):
     card_size_mm: tuple[float, float]
     bleed_mm: float
     deck: tuple[Card, ...]
-    playability: dict[str, Any]
 
     @cached_property
     def goal(self) -> int:

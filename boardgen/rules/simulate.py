@@ -22,11 +22,11 @@ Stable API (other games' checks build on it):
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
 Turns. A turn may span several decisions (shift then walk; one die then the other). A game
-that defines ``turns_played(state) -> int`` is capped and measured by it; otherwise every
-decision counts as one turn. A finished game's length is ``Outcome.turns``.
+whose ``turns_played(state)`` counts them is capped and measured by it; otherwise (None)
+every decision counts as one turn. A finished game's length is ``Outcome.turns``.
 
 Counters. A game reports what each decision set off as events (``events(state)``, see
-`boardgen.rules.protocol.Recording`: cards found, pawns bumped, wands used...); `play` sums
+`boardgen.rules.protocol.Game`: cards found, pawns bumped, wands used...); `play` sums
 them per game into ``GameRecord.counters``, reported in ``SimulationStats.extra`` as a mean
 per game (``extra_totals`` keeps the sums; an engine may derive its own figures from them,
 `boardgen.engine.Engine.self_play_figures`).
@@ -61,7 +61,7 @@ from typing import Any, cast
 from boardgen.draws import Draws, for_purpose
 from boardgen.processes import Workers, can_fork
 from boardgen.processes import available_cpus as available_cpus  # re-exported: the stable API above
-from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
+from boardgen.rules.protocol import Event, Game, HeuristicGame, Player
 
 Progress = Callable[[int, int, str], None]
 
@@ -351,43 +351,46 @@ def _normals(count: int) -> list[float]:
 
 
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int) -> GameRecord:
-    """Play one game to its end or to the turn cap: the one play loop of boardgen. The
-    record's counters are the sum of the game's `events` after each decision (see
-    `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
-    each move in place; one that plays a whole game in one call (`TurnPlaying`, with
-    `turns_played`) is asked for it: the same decisions, draws and events, the loop's cost
-    paid once."""
+    """Play one game to its end or to the turn cap: the one play loop of boardgen. It starts
+    from the game's `position` and plays each move with `play` (in place where the game's
+    positions are mutable), caps the game at `turn_cap` of its `turns_played` (every
+    decision where it counts none) and sums its `events` after each decision into the
+    record's counters (see `boardgen.rules.protocol.Game`). A player that picks the best
+    (`Player.picks_best`) has its choice made here from the game's `best_moves`, as it
+    would make it: the game keeps the speed where the moves are made."""
     rng = player_draws(seed)
-    counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
-    recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
-    in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
-    state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
+    state = game.position(len(players), seed)
+    picks = [player.picks_best for player in players]
+    best_of = cast(HeuristicGame[Any, Any], game).best_moves if True in picks else None
+    every = best_of is not None and False not in picks  # (then `best_of` is set)
     decisions = offered = widest = 0
-    counters: dict[str, float] = {}
-    legal, to_move, outcome_of = game.legal_moves, game.to_move, game.outcome
-    if in_place and counting and getattr(game, "play_turns", None):
-        decisions, offered, widest, events = cast(TurnPlaying, game).play_turns(state, players, rng, turn_cap)
-        add(counters, events)
-    outcome = outcome_of(state)
-    while outcome is None:
-        turns = counting.turns_played(state) if counting else decisions
-        if turns >= turn_cap:
+    happened: list[Event] = []
+    count_moves, to_move, outcome_of, advance = game.count_moves, game.to_move, game.outcome, game.play
+    turns_played, events, choice = game.turns_played, game.events, rng.choice
+    outcome = None
+    while True:
+        count = count_moves(state)
+        if not count:  # the game is over (`Game.legal_moves`)
+            outcome = outcome_of(state)
+            if outcome is None:
+                raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
             break
-        moves = legal(state)
-        if not moves:
-            raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
-        offered += len(moves)
-        if len(moves) > widest:
-            widest = len(moves)
-        move = players[to_move(state)].choose(game, state, rng)
-        if in_place is not None:
-            in_place.play(state, move)
+        turns = turns_played(state)
+        if (decisions if turns is None else turns) >= turn_cap:
+            break
+        offered += count
+        if count > widest:
+            widest = count
+        if every or (best_of is not None and picks[to_move(state)]):
+            best = best_of(state)  # type: ignore[misc]
+            move = best[0] if len(best) == 1 else choice(best)  # (`players.tie_break`)
         else:
-            state = game.apply(state, move)
-        if recording is not None:
-            add(counters, recording.events(state))
+            move = players[to_move(state)].choose(game, state, rng)
+        state = advance(state, move)
+        happened += events(state)
         decisions += 1
-        outcome = outcome_of(state)
+    counters: dict[str, float] = {}
+    add(counters, happened)
     if outcome is None:
         return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest, counters)
     return GameRecord(
