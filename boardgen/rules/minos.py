@@ -628,6 +628,23 @@ class MinosGame(RaceGame):
                 out.append(base)
         return out
 
+    def counted_best(self, state: MinosState | MinosPosition) -> tuple[int, Sequence[Move]]:
+        """`count_moves` and `best_moves` at once, from the position's die moves (`_options`)
+        worked out once: a single move is its own best, unscored."""
+        if isinstance(state, MinosPosition) and state.offer is None and state.winner < 0:
+            segments = state.keys
+            if segments is None:
+                segments = self._options(state)
+            if len(segments) == 1:
+                _, die, movers = segments[0]
+                if len(movers) == 1:
+                    return 1, self._alone[die][movers[0]]
+                return len(movers), self._best(state, segments)
+            if segments:
+                return len(segments[0][2]) + len(segments[1][2]), self._best(state, segments)
+        count = self.count_moves(state)
+        return count, self.best_moves(state) if count else ()
+
     def best_moves(self, state: MinosState | MinosPosition) -> Sequence[Move]:
         """The greedy player's candidates: the legal moves of the lowest `score_moves`, in
         legal order (the die moves' found by `_best` without listing the others)."""

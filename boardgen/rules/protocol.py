@@ -114,6 +114,13 @@ class HeuristicGame(Game[State, Move], Protocol[State, Move]):
         low = min(scores)
         return [move for move, score in zip(moves, scores, strict=True) if score == low]
 
+    def counted_best(self, state: State) -> tuple[int, Sequence[Move]]:
+        """`count_moves` and, unless it is 0, `best_moves` of a position at once (the play
+        loop asks both of a position where the seat's player picks the best): a game that works
+        both out from the same tables answers in one go."""
+        count = self.count_moves(state)
+        return count, self.best_moves(state) if count else ()
+
 
 class Rng(Protocol):
     """What a player may draw from: `boardgen.draws.Draws` (its seed derived from the

@@ -361,15 +361,20 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
     rng = player_draws(seed)
     state = game.position(len(players), seed)
     picks = [player.picks_best for player in players]
-    best_of = cast(HeuristicGame[Any, Any], game).best_moves if True in picks else None
+    heuristic = cast(HeuristicGame[Any, Any], game)
+    best_of = heuristic.best_moves if True in picks else None
     every = best_of is not None and False not in picks  # (then `best_of` is set)
+    counted = heuristic.counted_best if every else None
     decisions = offered = widest = 0
     happened: list[Event] = []
     count_moves, to_move, outcome_of, advance = game.count_moves, game.to_move, game.outcome, game.play
     turns_played, events, choice = game.turns_played, game.events, rng.choice
     outcome = None
     while True:
-        count = count_moves(state)
+        if every:  # every seat picks the best: the count and the best moves in one call
+            count, best = counted(state)  # type: ignore[misc]
+        else:
+            count, best = count_moves(state), None
         if not count:  # the game is over (`Game.legal_moves`)
             outcome = outcome_of(state)
             if outcome is None:
@@ -381,8 +386,9 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         offered += count
         if count > widest:
             widest = count
-        if every or (best_of is not None and picks[to_move(state)]):
-            best = best_of(state)  # type: ignore[misc]
+        if best is None and best_of is not None and picks[to_move(state)]:
+            best = best_of(state)
+        if best is not None:
             move = best[0] if len(best) == 1 else choice(best)  # (`players.tie_break`)
         else:
             move = players[to_move(state)].choose(game, state, rng)
