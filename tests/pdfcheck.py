@@ -12,6 +12,7 @@ from typing import Any
 import pdfplumber
 import pypdfium2 as pdfium
 from pdfplumber.pdf import PDF
+from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, PdfObject
 
@@ -43,6 +44,14 @@ def crosses(page, size_mm: float) -> list[tuple[float, float]]:
         elif abs(h - size_mm) < 0.05 and w < 0.01:
             vertical.append((mm(line["x0"]), mm((line["top"] + line["bottom"]) / 2)))
     return [h for h in horizontal if any(abs(h[0] - v[0]) < 0.05 and abs(h[1] - v[1]) < 0.05 for v in vertical)]
+
+
+def pixel_at(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """The pixel at xy of a rendered page or picture of several bands (RGB, RGBA): PIL types a
+    pixel as any band count's."""
+    pixel = image.getpixel(xy)
+    assert isinstance(pixel, tuple), pixel
+    return pixel
 
 
 def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, float] | None:
