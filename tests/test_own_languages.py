@@ -7,6 +7,7 @@ import re
 import shutil
 import tomllib
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from click.testing import CliRunner
@@ -18,7 +19,15 @@ from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
 SPANISH = Path(__file__).parent / "data" / "spanish"
-FAST = {"previews": False, "svg": False, "check": False}
+
+
+class Fast(TypedDict):
+    previews: bool
+    svg: bool
+    check: bool
+
+
+FAST: Fast = {"previews": False, "svg": False, "check": False}
 
 
 def tree_state(root: Path) -> dict[str, tuple[int, int]]:
