@@ -27,10 +27,10 @@ from pathlib import Path
 
 from timing import best_of
 
-from boardgen.background import available_cpus
 from boardgen.engines import load_game
 from boardgen.generate import master as master_generate
 from boardgen.generate import sliding as sliding_generate
+from boardgen.processes import available_cpus
 from boardgen.rules.sliding import Board
 from boardgen.rules.solver import solve_many
 

@@ -1296,6 +1296,24 @@ def export(
         sys.exit(7)
 
 
+def _manifest_pieces(file: Path) -> list[str] | None:
+    """What each page of an exported PDF is, from the manifest.csv beside it (None without one,
+    or one that does not list the file): preflight's messages name the piece."""
+    import csv
+
+    from boardgen.data.files import read_bytes
+    from boardgen.export import manifest_pieces
+
+    manifest = file.parent / "manifest.csv"
+    if file.suffix.lower() != ".pdf" or not manifest.is_file() or manifest.is_symlink():
+        return None
+    try:
+        text = read_bytes(manifest, limit=4 * 1024**2, what="a manifest", usual="").decode("utf-8")
+        return manifest_pieces(text, file.name)
+    except (BoardgenError, UnicodeDecodeError, ValueError, csv.Error):
+        return None  # a manifest boardgen did not write: the pages are named by number alone
+
+
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
@@ -1303,7 +1321,8 @@ def export(
 )
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def preflight(file: Path, service: str, as_json: bool) -> None:
-    """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line."""
+    """Check a PDF or PNG as SERVICE would: boxes, bleed, fonts, colour spaces, resolution, ink, die line,
+    and what each face's bleed and safe band hold (a manifest.csv beside the file names the pieces)."""
     import json
 
     from boardgen.data.files import read_bytes
@@ -1316,8 +1335,9 @@ def preflight(file: Path, service: str, as_json: bool) -> None:
         raise UsageError(f"{file}: preflight reads .pdf and .png files")
     # A regular file (no FIFO, no link) of at most MAX_PDF_BYTES; its content is checked by preflight.
     data = read_bytes(file, limit=MAX_PDF_BYTES, what="a file for preflight", usual="")
+    pieces = _manifest_pieces(file)
     try:
-        report = report_files({file.name: data}, chosen)
+        report = report_files({file.name: data}, chosen, {file.name: pieces} if pieces else None)
     except BoardgenError:
         raise
     except Exception as exc:  # a file pypdf or Pillow cannot read

@@ -11,7 +11,7 @@ by side, `random_block`, and the number of draws between two states read back).
 
     rng = Draws(seed)          # any int; the same seed, the same draws, on every platform
     rng.below(n)               # an int in [0, n), n >= 1: one draw, Lemire's multiply-shift
-    rng.die(sides=6)           # 1..sides: ``below(sides) + 1``
+    rng.die(sides=6)           # 1..sides: ``face(draw, sides)``, one draw
     rng.chance(p)              # True with probability p: one draw, ``draw / 2**64 < p``
     rng.choice(seq)            # ``seq[below(len(seq))]``, one draw (none for a single item)
     rng.normals(n)             # n standard normal numbers (Box-Muller, two draws a pair)
@@ -25,13 +25,15 @@ by side, `random_block`, and the number of draws between two states read back).
 
 Module functions work on the bare state for code that keeps it in an int (the race
 positions): ``next_random(state) -> (state, draw)``, ``roll(state, dice, faces)`` (the
-races' dice, ``draw % faces + 1`` each; `Roller` rolls the same from blocks), ``random_block(state) -> list`` (the
-`BLOCK` draws from `state`; the state after them is ``advance(state, BLOCK)``),
+races' dice, `face` of a draw each; `Roller` rolls the same from blocks), ``random_block(state)
+-> list`` (the `BLOCK` draws from `state`; the state after them is ``advance(state, BLOCK)``),
 ``advance(state, n)``, ``drawn_between(before, after)``.
 
-Mapping a draw to a range: ``below(n) = (draw * n) >> 64`` (the high bits, unbiased to within
-n / 2**64, no retry, so every call takes exactly one draw and a block of draws can be used
-as one). A die of a roll taken from a block is ``(draw * 6 >> 64) + 1``, the same as `die`.
+The one mapping of a draw to a range, wherever a draw becomes a die, a choice or a shuffle's
+swap (`Draws`, the bare-state functions, the race positions, the deals): `below_of`, ``(draw
+* n) >> 64`` (the high bits, unbiased to within n / 2**64, no retry, so every call takes
+exactly one draw and a block of draws can be used as one); a die is ``face(draw, sides) =
+below_of(draw, sides) + 1``, the same whether rolled by `Draws.die`, `roll` or a `Roller`.
 """
 
 from __future__ import annotations
@@ -83,18 +85,18 @@ class Roller:
         if at + dice > BLOCK:
             self.base, self.draws, at = state, random_block(state), 0
         draws = self.draws
-        if dice == 2:
-            return (state + 2 * STEP) & MASK, (draws[at] % faces + 1, draws[at + 1] % faces + 1)
-        return (state + dice * STEP) & MASK, tuple(z % faces + 1 for z in draws[at : at + dice])
+        if dice == 2:  # (`face`, written out: the races' hot loop)
+            return (state + 2 * STEP) & MASK, (((draws[at] * faces) >> 64) + 1, ((draws[at + 1] * faces) >> 64) + 1)
+        return (state + dice * STEP) & MASK, tuple(((z * faces) >> 64) + 1 for z in draws[at : at + dice])
 
 
 def roll(state: int, dice: int, faces: int = 6) -> tuple[int, tuple[int, ...]]:
-    """`dice` dice of `faces` faces, one draw each (``draw % faces + 1``, as the races have
-    always rolled), from a bare state: the next state and the faces."""
+    """`dice` dice of `faces` faces, one draw each (`face`, as `Draws.die` rolls them), from a
+    bare state: the next state and the faces."""
     out = []
     for _ in range(dice):
         state, z = next_random(state)
-        out.append(z % faces + 1)
+        out.append(face(z, faces))
     return state, tuple(out)
 
 
@@ -161,11 +163,14 @@ class Draws:
         if n < 1:
             raise ValueError(f"below needs n >= 1, got {n!r}")
         self.state, z = next_random(self.state)
-        return (z * n) >> 64
+        return below_of(z, n)
 
     def die(self, sides: int = 6) -> int:
-        """A die of `sides` faces, 1 to `sides`."""
-        return self.below(sides) + 1
+        """A die of `sides` faces, 1 to `sides` (`face` of one draw)."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least 1 side, got {sides!r}")
+        self.state, z = next_random(self.state)
+        return face(z, sides)
 
     def chance(self, p: float) -> bool:
         """True with probability `p` (one draw)."""
@@ -214,8 +219,14 @@ class Draws:
 
 
 def below_of(draw: int, n: int) -> int:
-    """`Draws.below` of a raw draw (a draw taken from a `random_block`)."""
+    """An int in ``[0, n)`` from a raw draw: the one mapping of a draw to a range (`Draws.below`,
+    `Draws.choice`, every shuffle's swap, and through `face` every die)."""
     return (draw * n) >> 64
+
+
+def face(draw: int, sides: int = 6) -> int:
+    """A die of `sides` faces, 1 to `sides`, from a raw draw: ``below_of(draw, sides) + 1``."""
+    return ((draw * sides) >> 64) + 1
 
 
 def for_purpose(seed: int, purpose: str = "") -> Draws:

@@ -11,13 +11,14 @@ of it (``layouts/games/*.toml``). To add one:
    validated layout `Document` (every data problem raised as one `DataError` naming file,
    key and line), and the seeded start of a game (the deal, the shuffled cards; the layout
    itself when the seed changes nothing on the table).
-3. **Rules.** A `boardgen.rules.protocol.Game`: `legal_moves`, `apply`, `outcome`, chance
-   drawn from `boardgen.draws` (seeded from the game's seed, never Python's `random`);
-   ``heuristic(state, seat)`` (lower is better) so the greedy player can play it;
-   ``turns_played`` when a turn is several decisions; ``events(state)`` for self-play
-   counters (what a decision set off); ``play(state, move)`` when positions are mutable;
-   optionally ``best_moves``, ``score_moves`` or ``play_turns`` to make self-play fast in
-   that one rule set (every optional member is declared in `boardgen.rules.protocol`).
+3. **Rules.** A subclass of `boardgen.rules.protocol.Game` (or of its `HeuristicGame`):
+   `legal_moves`, `apply`, `outcome`, chance drawn from `boardgen.draws` (seeded from the
+   game's seed, never Python's `random`); ``heuristic(state, seat)`` (lower is better) so
+   the greedy player can play it; ``turns_played`` when a turn is several decisions;
+   ``events(state)`` for self-play counters (what a decision set off); ``position`` and
+   ``play(state, move)`` when positions are mutable; ``count_moves``, ``best_moves`` and
+   ``score_moves`` where it can work them out faster than the defaults, to make self-play
+   fast in that one rule set (every member with a default is declared on the protocol).
    A count table ``tests/data/<game>.perft`` (position, depth, number of decision
    sequences; hand-checked at depth 1-2 on a small board, the reasoning beside the counts)
    with its parametrised test in ``tests/rules/test_perft.py``. The checks of its layouts

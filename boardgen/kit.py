@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -13,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardgen import verdicts
-from boardgen.background import Beside, available_cpus, beside
 from boardgen.checks import accessibility
 from boardgen.checks.harness import Report, require_playable
 from boardgen.checks.harness import check as check_layout
 from boardgen.checks.words import said_verdict
+from boardgen.data import fonts
 from boardgen.data.strings import strings
 from boardgen.data.theme import Theme, load_theme
 from boardgen.engines import load_game
@@ -36,7 +37,8 @@ from boardgen.options import (
     split_name,
     svg_folder,
 )
-from boardgen.render import drawing_cache, fonts
+from boardgen.processes import Beside, available_cpus, beside
+from boardgen.render import drawing_cache
 from boardgen.render.art import require_pictures
 from boardgen.render.imposition import STOCKS, Paper, frame_for, stock
 
@@ -55,7 +57,7 @@ CHECK_NICENESS = 10
 class Verdict:
     """The playability verdict on a layout and seed: kept from an earlier check of the same
     layout, seed and rules (see boardgen.verdicts) unless `recheck`, or checked in a child
-    process beside the drawing (boardgen.background) and kept for the next render."""
+    process beside the drawing (boardgen.processes) and kept for the next render."""
 
     def __init__(
         self, engine: Engine[Any, Any, Any], layout: Any, seed: int, *, force: bool, recheck: bool = False
@@ -67,8 +69,12 @@ class Verdict:
         if self.report_ is None:
             # The drawing, the longest part of most renders, goes first: the check takes the
             # CPU it leaves (all of it once the kit waits for the verdict).
+            here = os.getpid()
             self.pending = beside(
-                lambda progress: check_layout(engine, layout, seed, progress=progress), nice=CHECK_NICENESS
+                lambda progress: check_layout(
+                    engine, layout, seed, progress=progress, workers=check_workers(os.getpid() != here)
+                ),
+                nice=CHECK_NICENESS,
             )
 
     def report(self, progress: Progress | None = None) -> Report:
@@ -83,6 +89,16 @@ class Verdict:
         """Stop a check still running (the kit failed or was interrupted)."""
         if self.pending is not None:
             self.pending.cancel()
+
+
+def check_workers(beside_drawing: bool) -> int:
+    """Self-play processes of a render's check: beside the drawing (a child of the render) one
+    CPU fewer than there are, as the drawing keeps one busy until the kit waits for the
+    verdict (a second worker on a 2-CPU machine only took turns with the drawing, and each
+    worker fills its own memo of choices: a third more CPU for the same figures); every CPU
+    when the check runs alone after the drawing. The figures do not depend on the count."""
+    cpus = available_cpus()
+    return max(1, cpus - 1) if beside_drawing else cpus
 
 
 def start_verdict(
@@ -259,11 +275,17 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
                     return ""
                 return said_verdict(verdict.report(progress), lang, layout)
 
-            # The colours are judged before the cover is drawn, the printed text on the finished PDF.
-            a11y = accessibility.check_colours(theme, engine.colour_groups(layout, theme), strict=options.strict)
+            # The colours are judged before the cover is drawn, the printed text on the finished PDF;
+            # a reprint without the cover judges nothing (numpy and colorspacious stay unloaded).
+            @functools.cache
+            def colours() -> accessibility.AccessibilityReport:
+                return accessibility.check_colours(theme, engine.colour_groups(layout, theme), strict=options.strict)
+
+            if not plan.is_reprint:
+                colours()
 
             def cover_lines() -> str:
-                return summary_line() + "\n" + a11y.cover_line(options.lang)
+                return summary_line() + "\n" + colours().cover_line(options.lang)
 
             imposed = kit.build_pdf(layout, theme, setup, drawings, pieces, options, summary=cover_lines)
         report = verdict.report(progress) if verdict is not None else None  # a reprint has no cover
@@ -286,6 +308,7 @@ def _build(plan: KitPlan, progress: Progress | None, interrupted: Callable[[], N
             summary,
         )
     kinds = list(imposed.kinds)
+    a11y = colours()
     accessibility.check_text(
         a11y, theme, accessibility.printed_texts(imposed.data, kinds), drawings.files(), margin_mm=options.margin
     )
@@ -387,7 +410,7 @@ def render_all(
 ) -> Iterator[tuple[str, KitResult, float]]:
     """(game, its KitResult, seconds from its start) for each game, in order. Up to `at_once`
     games (default: the CPUs) are rendered at the same time, each in a child process with
-    its own check beside it (boardgen.background): a render is mostly one core of drawing,
+    its own check beside it (boardgen.processes): a render is mostly one core of drawing,
     and its check leaves the other idle once done. Where no child can be forked they are
     rendered one after the other here. The first error ends the others and is raised."""
     at_once = max(1, at_once or available_cpus())

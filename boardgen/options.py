@@ -29,7 +29,7 @@ def stock(kind: str) -> str:
 
 
 # The check's one-line verdict for the cover, or what gives it once the check is done (it may
-# still be running beside the drawing when the cover is made: see boardgen.background).
+# still be running beside the drawing when the cover is made: see boardgen.processes).
 Summary = str | Callable[[], str]
 
 

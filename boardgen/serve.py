@@ -47,8 +47,7 @@ from urllib.parse import urlsplit
 
 from boardgen.errors import BoardgenError
 
-# How many pieces besides the board the page shows, and how far the watcher looks.
-PIECES_SHOWN = 6
+# How far the watcher looks.
 WATCH_MAX_FILES = 400
 WATCH_MAX_DEPTH = 3
 # Threads answering requests, seconds a connection may take, connections the system holds
@@ -594,32 +593,18 @@ def make_server(preview: LivePreview, title: str, port: int = 0) -> PooledHTTPSe
     return PooledHTTPServer(("127.0.0.1", port), make_handler(preview, page_html(title, fonts), fonts))
 
 
-def pick_pieces(files: dict[str, str], shown: int = PIECES_SHOWN) -> dict[str, str]:
-    """The board first, then one piece of each kind before a second of any: tiles, cards, pawns."""
-    board = {name: svg for name, svg in files.items() if name == "board"}
-    rest = [name for name in files if name != "board"]
-    kinds: dict[str, list[str]] = {}
-    for name in rest:
-        kinds.setdefault(name.split("-")[0], []).append(name)
-    order: list[str] = []
-    while len(order) < min(shown, len(rest)):
-        for names in kinds.values():
-            if names and len(order) < shown:
-                order.append(names.pop(0))
-    return {**board, **{name: files[name] for name in order}}
-
-
 def kit_drawer(game: str, theme: str, lang: str, seed: int | None) -> Drawer:
     """Draw every piece of GAME's kit, reading every file afresh, with the theme's own fonts,
     the verdict to judge beside the page and the PDF to make on request."""
 
     def draw() -> Drawn:
-        from boardgen.data.strings import strings
+        from boardgen.data.strings import forget, strings
         from boardgen.data.theme import load_theme
         from boardgen.engines import load_game
         from boardgen.kits.glyphs import check_glyphs
         from boardgen.kits.rules_text import check_language
 
+        forget()  # a strings file beside the layout may be what was just edited
         strings(lang)
         engine, layout = load_game(game)
         check_language(layout, engine.name, lang)

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardgen.data.loader import Document
 from boardgen.errors import DataError, Problem, UsageError
+from boardgen.processes import worker_start
 
 if TYPE_CHECKING:
     import optuna
@@ -452,18 +453,6 @@ class Member:
         return found
 
 
-def _pool_child(parent: int) -> None:
-    """A worker process of ``--workers``: Ctrl-C is its parent's to handle, and it ends with its
-    parent however the parent ends (Linux), so none outlives a ``kill -9``."""
-    import signal
-
-    from boardgen.background import die_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
-
-
 def _open_study(storage: Any, name: str, pruner: optuna.pruners.BasePruner) -> tuple[optuna.Study, bool]:
     """The study `name`, made here (True) or by another process (False). Two processes
     starting together both try to make it; the storage lets one, the other loads it."""
@@ -531,7 +520,7 @@ def tune(
         by_name = {k.name: k for k in found}
         data_json = json.dumps(data, default=str)
         if workers > 1:
-            pool = ProcessPoolExecutor(workers, initializer=_pool_child, initargs=(os.getpid(),))
+            pool = ProcessPoolExecutor(workers, initializer=worker_start, initargs=(os.getpid(),))
         search = Search(study, member, points, ordered is not None, trials, margin, tuple(found))
         for trial, verdict in search.run(pool, source, data_json, by_name):
             if report is not None:

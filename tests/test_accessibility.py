@@ -293,7 +293,7 @@ def _background_box_by_box(pixels, boxes, text_colour, height, scale):
     return f"#{int(values[np.lexsort((-values, -counts))[0]]):06x}"
 
 
-def test_backgrounds_of_a_page_at_once_match_box_by_box():
+def test_processess_of_a_page_at_once_match_box_by_box():
     """Pages of a few colours (many ties), boxes across the edges and off the page, texts in
     white and in the page's own colours: every text's background is the one measured box by box,
     from the page as RGB or as packed 0xRRGGBB values."""

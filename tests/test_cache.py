@@ -18,8 +18,9 @@ from click.testing import CliRunner
 
 from boardgen import cache, verdicts
 from boardgen.cli import cli
+from boardgen.data import fonts
 from boardgen.engines import load_game
-from boardgen.render import fonts, pdf
+from boardgen.render import pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "layouts"
 KEY = "ab" * 32

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.cli import BED
+from boardgen.cli import BED, cli
 from boardgen.cut.laser import bed_size
 from boardgen.options import KitOptions
 
@@ -52,6 +52,25 @@ def test_help_loads_none_of_the_heavy_libraries(tmp_path: Path) -> None:
     assert heavy(names, ("boardgen.render", "tomllib", "boardgen.data", "json")) == []
 
 
+def test_the_heavy_libraries_are_the_issues_five() -> None:
+    """Issue 38 names what the start must not load: numpy, shapely, pypdfium2, optuna and
+    reportlab's platypus, each with its submodules (`heavy` matches a name and its children)."""
+    assert sorted(HEAVY) == ["numpy", "optuna", "pypdfium2", "reportlab.platypus", "shapely"]
+    assert heavy({"numpy.linalg", "numpyx", "reportlab.pdfgen", "reportlab.platypus.paragraph"}) == [
+        "numpy.linalg",
+        "reportlab.platypus.paragraph",
+    ]
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_commands_help_loads_none_of_the_heavy_libraries(command: str, tmp_path: Path) -> None:
+    names, proc = imported([command, "--help"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"Usage: boardgen {command}" in proc.stdout
+    assert "click" in names
+    assert heavy(names) == []
+
+
 def test_a_subcommands_help_lists_the_languages_without_the_heavy_libraries(tmp_path: Path) -> None:
     names, proc = imported(["render", "--help"], tmp_path)
     assert proc.returncode == 0 and "--lang CODE" in proc.stdout
@@ -73,6 +92,9 @@ def test_a_render_without_a_laser_loads_neither_shapely_nor_the_tuner(tmp_path: 
     assert (tmp_path / "out" / "classic" / "classic-a4-only-cards.pdf").is_file()
     assert "reportlab.pdfgen.canvas" in names  # it did draw
     assert heavy(names, ("shapely", "optuna", "boardgen.tune", "boardgen.cut.laser")) == []
+    # nor the accessibility check's colour science and rasteriser: a reprint of the cards has no
+    # cover to state the colours' verdict on, and no previews or text contrast are measured
+    assert heavy(names, ("numpy", "colorspacious", "pypdfium2")) == []
 
 
 def test_a_bad_bed_is_refused_without_a_laser_too(tmp_path: Path) -> None:

@@ -10,11 +10,14 @@ import pytest
 from boardgen.draws import (
     BLOCK,
     Draws,
+    Roller,
     advance,
     below_of,
     drawn_between,
+    face,
     next_random,
     random_block,
+    roll,
 )
 
 
@@ -59,6 +62,37 @@ def test_below_and_die_cover_their_range_evenly():
     assert below_of(Draws(3).draw(), 6) == Draws(3).below(6)
     with pytest.raises(ValueError):
         rng.below(0)
+
+
+@pytest.mark.parametrize("state", [0, 5, 2**63 + 1, 2**64 - 3])
+def test_every_way_of_rolling_gives_the_same_faces(state):
+    """A die is the high bits of one draw (``draw * sides >> 64``, plus one), whether a
+    generator rolls it (`Draws.die`), a bare state does (`roll`) or a block of draws does
+    (`Roller`, as the races roll): worked out here from splitmix64's draws by hand."""
+    draws, at = [], state
+    for _ in range(2 * BLOCK + 3):
+        at, z = next_random(at)
+        draws.append(z)
+    by_hand = [z * 6 // 2**64 + 1 for z in draws]
+    rng = Draws.at(state)
+    assert [rng.die() for _ in draws] == by_hand
+    assert [face(z) for z in draws] == by_hand
+    assert roll(state, len(draws))[1] == tuple(by_hand)
+    roller, bare = Roller(), state
+    rolled: list[int] = []
+    for _ in range(len(draws) // 3):  # three dice at a time, across block boundaries
+        bare, faces = roller.roll(bare, 3)
+        rolled += faces
+    assert rolled == by_hand[: len(rolled)]
+    roller, bare = Roller(), state
+    pairs: list[int] = []
+    for _ in range(len(draws) // 2):
+        bare, faces = roller.roll(bare, 2)
+        pairs += faces
+    assert pairs == by_hand[: len(pairs)]
+    assert [face(z, 20) for z in draws[:5]] == [Draws.at(state).copy().die(20)] + [
+        z * 20 // 2**64 + 1 for z in draws[1:5]
+    ]
 
 
 def test_shuffle_and_sample_are_permutations():

@@ -13,10 +13,10 @@ import reportlab
 from click.testing import CliRunner
 
 from boardgen.cli import cli
+from boardgen.data import fonts
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions
-from boardgen.render import fonts
 from boardgen.render.svg.base import new_sheet
 
 VERA = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"  # Bitstream Vera: no arrows, no ⌀

@@ -160,7 +160,7 @@ def test_arrows_cross_no_field_number_or_name(layout, lang: str) -> None:
     the board's SVG: text boxes from the font's metrics, arrow lines from their paths."""
     import xml.etree.ElementTree as ET
 
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     theme = load_theme("classic")
     root = ET.fromstring(kit.draw(layout, theme, layout, lang).board)

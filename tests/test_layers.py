@@ -24,7 +24,7 @@ STAGE = {
     "cache": 1,
     "model": 2,
     "rules": 3,
-    "background": 3,
+    "processes": 0,  # the one process layer: the check beside a render, self-play and solver workers
     "checks": 4,
     "verdicts": 4,
     "engine": 5,
@@ -34,7 +34,9 @@ STAGE = {
     "render": 7,
     "kits": 8,
     "kit": 8,
-    "cut": 9,
+    # The cut files are made from the pieces as placed on the imposed pages and written in the
+    # kit folder with them (kit.py): an output beside the kit folder's writer.
+    "cut": 8,
     "export": 9,
     "serve": 9,
     "tune": 9,
@@ -49,13 +51,6 @@ STAGE = {
 KNOWN = {
     # The registry names every game's kit lazily: an engine's kit() is where the registry looks ahead.
     ("engines", "kits"),
-    # The picture loader draws a picture once through the PDF renderer to know it will print, and
-    # a theme registers a font file of its own with it.
-    ("data", "render"),
-    # kit.py makes the cut files as part of the build; they belong with the kit folder's writer.
-    ("kit", "cut"),
-    # Grand's engine asks its board drawing for the sequences' tints and symbols (colour_groups).
-    ("engines", "render"),
 }
 
 

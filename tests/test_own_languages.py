@@ -3,6 +3,7 @@ never in the package; scripts boardgen prints (Latin, Greek, Cyrillic) and those
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import tomllib
@@ -240,3 +241,32 @@ def test_a_partial_strings_file_prints_only_with_a_fallback_saying_which_keys_fe
     texts = page_texts(tmp_path / "out" / "muros" / "muros-a4-es.pdf")
     assert texts[1].startswith("Rules") and "Los muros de este laberinto" in texts[1]
     assert texts[2].startswith("Board — Arriba Izquierda")
+
+
+def test_the_live_preview_prints_a_strings_file_as_it_is_after_an_edit(tmp_path):
+    """`boardgen serve` redraws when a file beside the layout changes: an edited strings file's
+    words are the ones the next drawing prints, not those read before."""
+    from pypdf import PdfReader
+
+    from boardgen.data.strings import own_folder, use_layout_folder
+    from boardgen.serve import Drawn, kit_drawer
+
+    layout = spanish_copy(tmp_path)
+    words = tmp_path / "strings.es.toml"
+
+    def cover() -> str:
+        drawn = kit_drawer(str(layout), "classic", "es", None)()
+        assert isinstance(drawn, Drawn) and drawn.pdf is not None
+        return PdfReader(io.BytesIO(drawn.pdf(""))).pages[0].extract_text() or ""
+
+    use_layout_folder(own_folder(str(layout)))
+    try:
+        assert "Qué contiene" in cover()
+        words.write_text(
+            words.read_text(encoding="utf-8").replace('contents = "Qué contiene"', 'contents = "Lo que hay"'),
+            encoding="utf-8",
+        )
+        after = cover()
+        assert "Lo que hay" in after and "Qué contiene" not in after
+    finally:
+        use_layout_folder(None)

@@ -46,8 +46,8 @@ def test_wheel_ships_the_data(tmp_path):
 
 
 def test_installed_package_finds_its_data():
+    from boardgen.data.fonts import fonts_root
     from boardgen.data.loader import layouts_root
-    from boardgen.render.fonts import fonts_root
 
     assert (layouts_root() / "games" / "classic.toml").is_file()
     assert (fonts_root() / "fonts.toml").is_file()

@@ -380,7 +380,7 @@ def test_font_file_that_is_not_a_font(tmp_path):
 
 
 def test_glyph_check_still_reports_what_a_theme_font_cannot_draw(tmp_path):
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     shutil.copy(FIXTURES / "fonts" / "LiberationMono-Regular.ttf", tmp_path / "Mono.ttf")
     theme = load_theme(str(write_theme(tmp_path, '[fonts]\nbody = "Mono.ttf"\n')))

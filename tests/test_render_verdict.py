@@ -1,4 +1,4 @@
-"""A render's verdict: the check runs in a child process beside the drawing (boardgen.background);
+"""A render's verdict: the check runs in a child process beside the drawing (boardgen.processes);
 the cover states the verdict the written report holds, in the kit's language, and a layout that
 fails is refused (exit 4) with nothing written, unless --force."""
 

@@ -83,7 +83,7 @@ def test_nearest_the_lair_is_counted_in_fields_on_the_sheet() -> None:
         text = re.sub(r"\s+", " ", _rules_text("grand", lang))
         assert measure in text, lang
         assert "fewer turns to go" not in text
-    assert get_engine("grand").version == "6"
+    assert int(get_engine("grand").version) >= 6  # the version that changed the measure, or a later one
 
 
 def test_the_readme_tune_example_names_only_keys_a_layout_can_change() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from test_serve import chromium
 
+from boardgen.data.fonts import fonts_root
 from boardgen.data.loader import layouts_root
-from boardgen.render.fonts import fonts_root
 from boardgen.serve import LivePreview, kit_drawer, make_server, watch_roots
 
 THEME = """[theme]

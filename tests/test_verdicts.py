@@ -18,7 +18,7 @@ from boardgen.cli import cli
 
 class Calls:
     """Playability checks that really ran, one line each in a file: a render runs its check in
-    a child process (boardgen.background), so a list in this process would not see them."""
+    a child process (boardgen.processes), so a list in this process would not see them."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

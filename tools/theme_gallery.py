@@ -15,11 +15,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from boardgen.data.fonts import face
 from boardgen.data.loader import bundled_names
 from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
 from boardgen.kits import sliding
-from boardgen.render.fonts import face
 from boardgen.render.pdf import svg_page
 from boardgen.render.preview import render_page
 

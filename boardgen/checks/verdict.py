@@ -16,6 +16,7 @@ from typing import Any
 
 from boardgen.data.strings import counts as player_counts
 from boardgen.data.strings import word
+from boardgen.model.game import GameInfo
 
 Progress = Callable[[int, int, str], None]
 
@@ -143,11 +144,11 @@ class Extra:
     play: bool = True
 
 
-def thresholds(layout: Any, defaults: Mapping[str, Any], **overrides: Any) -> dict[str, Any]:
+def thresholds(layout: GameInfo, defaults: Mapping[str, Any], **overrides: Any) -> dict[str, Any]:
     """The engine's `defaults`, then the layout's [playability] table, then non-None
     overrides."""
     values = dict(defaults)
-    values.update(getattr(layout, "playability", {}))
+    values.update(layout.playability)
     values.update({k: v for k, v in overrides.items() if v is not None})
     return values
 

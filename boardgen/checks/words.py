@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardgen.checks.verdict import Report
 from boardgen.data.strings import counts, word
+from boardgen.model.game import GameInfo
 
 # A turn at the table when the layout does not say (``[game] minutes_per_turn``): a shift and
 # a move of the sliding games, a roll and a move of the races.
@@ -74,30 +76,23 @@ def sentences(
     return f"{length} {fairness}"
 
 
-def layout_minutes(layout: Any) -> float | None:
-    """The layout's ``[game] minutes_per_turn``, if it gives one."""
-    game = getattr(getattr(layout, "doc", None), "data", {}).get("game", {})
-    value = game.get("minutes_per_turn") if isinstance(game, dict) else None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def said_verdict(report: Any, lang: str, layout: Any) -> str:
+def said_verdict(report: Report, lang: str, layout: GameInfo) -> str:
     """The cover's verdict after "Playability: ": passed and the sentences, or why not."""
-    data = report.to_dict() if hasattr(report, "to_dict") else report
-    told = sentences(data, lang, minutes_per_turn=layout_minutes(layout), players=getattr(layout, "players", None))
+    data = report.to_dict()
+    told = sentences(data, lang, minutes_per_turn=layout.minutes_per_turn, players=layout.players)
     if not data.get("playable", False):
         return told
     return word(lang, "verdict_passed", seed=data["seed"]) + " " + told
 
 
-def in_words(report: Any, layout: Any) -> str:
+def in_words(report: Report, layout: GameInfo) -> str:
     """`boardgen validate` without --details: the verdict, its sentences, the checks by name
     (each failed one with its problems); the figures are in --details and --json."""
-    data = report.to_dict() if hasattr(report, "to_dict") else report
+    data = report.to_dict()
     verdict = "PLAYABLE" if data["playable"] else "NOT PLAYABLE"
     lines = [
         f"{data['game']} (seed {data['seed']}): {verdict}",
-        sentences(data, "en", minutes_per_turn=layout_minutes(layout), players=getattr(layout, "players", None)),
+        sentences(data, "en", minutes_per_turn=layout.minutes_per_turn, players=layout.players),
     ]
     passed = [c["name"] for c in data["checks"] if c["ok"]]
     if passed:

@@ -218,3 +218,10 @@ def contrast_ratio(a: str, b: str) -> float:
     """WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21."""
     la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+def tint(colour: str, paper: str, amount: float) -> str:
+    """`colour` mixed with `paper`: amount 0 is paper, 1 is the colour."""
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(paper[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(y + (x - y) * amount):02x}" for x, y in zip(a, b, strict=True))

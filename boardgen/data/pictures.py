@@ -289,7 +289,7 @@ NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 def picture_families(theme_families: Iterable[str]) -> tuple[str, ...]:
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     bundled = {face.family for face in fonts.faces().values() if face.path.parent == fonts.fonts_root()}
     return tuple(sorted(set(theme_families) | bundled))
@@ -974,7 +974,7 @@ def _family(element: Any, value: str, ctx: _Context) -> str | None:
     wanted = [part.strip().strip("'\"").strip() for part in value.split(",")]
     known = {family.lower(): family for family in ctx.families} if ctx.families else {}
     if not known:
-        from boardgen.render import fonts
+        from boardgen.data import fonts
 
         known = {family.lower(): family for family in fonts.families()}
     for family in wanted:
@@ -1166,7 +1166,7 @@ def _check_text(element: Any, ctx: _Context) -> None:
         if uri == SVG_URI and tag == "textPath":
             ctx.warn(f"picture {ctx.name}: {_describe(child)} text on a path is not drawn")
     # The characters must exist in the font the text is drawn with: a missing one would print a box.
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     family, weight, node = "DejaVu Sans", "normal", element
     found_family = found_weight = False

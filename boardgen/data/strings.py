@@ -142,8 +142,14 @@ def missing_keys(lang: str) -> list[str]:
 
 
 def optional(key: str) -> bool:
-    """A singular form (``dice_one``): a strings file without it prints the plural for one."""
-    return key.endswith(SINGULAR)
+    """A singular form (``dice_one``): a strings file without it prints the plural for one; or
+    one of OPTIONAL_KEYS, which print another way without it."""
+    return key.endswith(SINGULAR) or key in OPTIONAL_KEYS
+
+
+# Keys a strings file may leave out, each printed another way without it: Le Grand Labyrinthe's
+# routes on its rules sheet ("from IX to X or 21", "I to 3"), as arrows ("IX → X or 21").
+OPTIONAL_KEYS = frozenset({"route_choice", "route_back"})
 
 
 SINGULAR = "_one"  # the suffix of a noun's singular form, printed for a count of 1

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from boardgen.data.colours import ColourError, parse_colour
+from boardgen.data.colours import ColourError, parse_colour, tint
 from boardgen.data.loader import FONT_FILE_SUFFIXES as FONT_SUFFIXES
 from boardgen.data.loader import Document, load
 from boardgen.errors import Problem
@@ -49,6 +50,23 @@ class Theme:
         return self.symbols.get(colour)
 
 
+def symbols_tell_apart(theme: Theme, colours: Sequence[str]) -> bool:
+    """Whether these player colours are told apart by more than their tints: each has a symbol of
+    its own in the theme (drawn with it wherever the colour marks something)."""
+    symbols = [theme.symbol(colour) for colour in colours]
+    return None not in symbols and len(set(symbols)) == len(symbols)
+
+
+def sequence_fill(theme: Theme, colour: str, *, central: bool = True) -> str:
+    """The floor of a Grand sequence's fields: its colour tinted towards the paper (central fields
+    more strongly than the corner labyrinths; half as strong where the theme saves ink). The
+    board draws it and the colour-vision check compares it."""
+    strength = 0.42 if central else 0.26
+    if not theme.style["fill_walls"]:
+        strength *= 0.5
+    return tint(theme.player(colour), theme.colour("paper"), strength)
+
+
 def bundled_families() -> list[str]:
     """Font families listed in fonts/fonts.toml."""
     listing = tomllib.loads((Path(str(resources.files("boardgen.fonts"))) / "fonts.toml").read_text(encoding="utf-8"))
@@ -63,7 +81,7 @@ def load_theme(name_or_path: str) -> Theme:
     font_files: dict[str, Path] = {}
     for role, value in sorted(fonts.items()):
         if value.lower().endswith(FONT_SUFFIXES):
-            from boardgen.render import fonts as font_registry
+            from boardgen.data import fonts as font_registry
 
             family = font_registry.register_file(Path(value))
             fonts[role] = family
@@ -156,7 +174,7 @@ def _font_problems(doc: Document, fonts: dict[str, Any], families_out: list[str]
             continue
         if value.lower().endswith(FONT_SUFFIXES):
             # A font file of the user's is registered with the PDF renderer (reportlab): only then.
-            from boardgen.render import fonts as font_registry
+            from boardgen.data import fonts as font_registry
 
             try:
                 families_out.append(font_registry.register_file(Path(value)))

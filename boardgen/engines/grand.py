@@ -21,6 +21,7 @@ from boardgen.checks import grand as checks
 from boardgen.checks.common import self_play_check
 from boardgen.checks.grand import MIXED
 from boardgen.checks.verdict import Check, Extra, Lineup
+from boardgen.data.theme import sequence_fill, symbols_tell_apart
 from boardgen.engine import Engine, Kit
 from boardgen.model.grand import PLAYABILITY_DEFAULTS, GrandLayout, build
 from boardgen.rules.grand import PLAYERS, ROUTES, GrandGame
@@ -40,8 +41,10 @@ POLICY_SHARE = {"central": 0.4, "peripheral": 0.4}
 class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
     name = "grand"
     prints_cards = True
-    version = "6"  # 5: players and game seeds draw from boardgen.draws (issue 20); 6: "nearest the lair"
-    # is the fewest fields to walk, as players count it, not the expected turns (issue 40)
+    version = "7"  # 5: players and game seeds draw from boardgen.draws (issue 20); 6: "nearest the lair"
+    # is the fewest fields to walk, as players count it, not the expected turns (issue 40); 7: one
+    # mapping of a draw to a die or a swap (dice and deck shuffles change), generated layouts drawn
+    # from boardgen.draws (issue 39)
     schema = "grand"
     defaults = DEFAULTS
 
@@ -68,12 +71,11 @@ class GrandEngine(Engine[GrandLayout, GrandLayout, GrandGame]):
         """The four sequences, as their fields are tinted; the legend names them, but a field is
         told by its tint unless it carries its sequence's symbol."""
         from boardgen.checks.accessibility import ColourGroup, region_minimum
-        from boardgen.render.svg.grand import sequence_cue, sequence_fill
 
         if not layout.sequences:
             return []
         members = tuple((seq.name["en"], sequence_fill(theme, seq.colour)) for seq in layout.sequences)
-        cue = "sequence_symbols" if sequence_cue(theme, layout) else None
+        cue = "sequence_symbols" if symbols_tell_apart(theme, [seq.colour for seq in layout.sequences]) else None
         return [ColourGroup("sequences", members, cue, region_minimum(theme))]
 
     def players(self) -> Mapping[str, Callable[[], Player]]:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 class MasterEngine(Engine[MasterLayout, Setup, master.MasterGame]):
     name = "master"
     prints_cards = True
-    version = "3"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20)
+    version = "4"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20);
+    # 4: one mapping of a draw to a die, a choice or a swap; generated layouts drawn from boardgen.draws (issue 39)
     schema = "master"
     defaults = playability.DEFAULTS
     target_noun = "object"

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 class MinosEngine(Engine[MinosLayout, MinosLayout, MinosGame]):
     name = "minos"
-    version = "3"  # 2: one rule set (issue 20); 3: players draw from boardgen.draws
+    version = "4"  # 2: one rule set (issue 20); 3: players draw from boardgen.draws; 4: one mapping of
+    # a draw to a die (the dice change), generated layouts drawn from boardgen.draws (issue 39)
     schema = "minos"
     defaults = PLAYABILITY_DEFAULTS
 

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 class SlidingEngine(Engine[SlidingLayout, Deal, SlidingGame]):
     name = "sliding"
     prints_cards = True
-    version = "4"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20);
-    # 4: a card the seat compensation keeps out of the first pile is not counted as found (issue 40)
+    version = "5"  # 2: one rule set played in place; 3: players draw from boardgen.draws (issue 20);
+    # 4: a card the seat compensation keeps out of the first pile is not counted as found (issue 40);
+    # 5: one mapping of a draw to a die, a choice or a swap for every game (issue 39)
     schema = "sliding"
     defaults = playability.DEFAULTS
     target_noun = "treasure"

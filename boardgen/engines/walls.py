@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 class WallsEngine(Engine[WallsLayout, WallsLayout, WallsGame]):
     name = "walls"
-    version = "3"  # 3: players and game seeds draw from boardgen.draws (issue 20)
+    version = "4"  # 3: players and game seeds draw from boardgen.draws (issue 20); 4: generated
+    # layouts drawn from boardgen.draws, one mapping of a draw to a choice (issue 39)
     schema = "walls"
     defaults = PLAYABILITY_DEFAULTS
     self_play_player = "heuristic"

@@ -94,6 +94,32 @@ def _manifest(rows: list[tuple[str, PieceDesign, int]]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+def piece_name(face: PieceDesign) -> str:
+    """A piece as preflight's messages and manifest.csv name it: its id and name."""
+    return f"{face.id}, {face.name}"
+
+
+def manifest_pieces(manifest: str, pdf: str) -> list[str] | None:
+    """What each page of `pdf` (its file name) is, from the manifest.csv an export wrote beside
+    it: a press file's pages are the rows of its die lines, in order; a deck's (one row a face,
+    the back last) are the back and a front, as many times as the front's quantity. None when
+    the manifest does not list the file."""
+    reader = csv.DictReader(io.StringIO(manifest))
+    rows = list(reader)
+    if not rows or not {"file", "piece", "name", "quantity"} <= set(reader.fieldnames or ()):
+        return None
+    named = [f"{row['piece']}, {row['name']}" for row in rows]
+    deck = [k for k, row in enumerate(rows) if row["file"].rsplit("/", 1)[-1] == pdf]
+    if deck:
+        if len(deck) != len(rows) or len(rows) < 2:
+            return None
+        counts = [int(row["quantity"]) if row["quantity"].isdigit() else 1 for row in rows[:-1]]
+        return [one for k, count in enumerate(counts) for one in (named[-1], named[k]) * min(count, 500)]
+    if pdf.endswith("-press.pdf") and all("/dielines/" in row["file"] for row in rows):
+        return named
+    return None
+
+
 def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, cards: str | None = None) -> ExportResult:
     """Write the files of `service_key` for `game` (see the module docstring)."""
     from boardgen.data.strings import strings
@@ -142,6 +168,7 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
     chosen = faces(kit.catalogue(layout, drawings), service.faces == "press")
     deck = re.sub(r"[^A-Za-z0-9_-]+", "_", layout.id)
     files: dict[str, bytes] = {}
+    pieces: dict[str, list[str]] = {}  # what each page of a PDF is, for preflight's messages
     rows: list[tuple[str, PieceDesign, int]] = []
     with interruptible() as interrupted:
         if service.faces == "png":
@@ -165,16 +192,18 @@ def export_kit(game: str, out_root: Path, options: Any, service_key: str, *, car
             raw = raster_deck_pdf(pages, bleed=service.bleed_mm, dpi=service.dpi, title=f"{layout.title[options.lang]}")
             path = f"{service.key}/{deck}-deck.pdf"
             files[path] = ghostscript.to_pdfx(raw, version=service.pdfx, title=layout.title[options.lang])
+            pieces[path] = [piece_name(one) for face in chosen[:-1] for one in (back, face) * face.count]
             rows += [(path, face, face.count) for face in chosen]
         else:
             raw = press_pdf(chosen, theme, bleed=service.bleed_mm, title=layout.title[options.lang])
             path = f"{service.key}/{deck}-press.pdf"
             files[path] = ghostscript.to_pdfx(raw, version=service.pdfx, title=layout.title[options.lang])
+            pieces[path] = [piece_name(face) for face in chosen]
             for face in chosen:
                 die = f"{service.key}/dielines/{face.file}.svg"
                 files[die] = dieline_svg(face, bleed=service.bleed_mm).encode()
                 rows.append((die, face, face.count))
-        report = preflight.report_files(files, service)
+        report = preflight.report_files(files, service, pieces)
         report["quantities"] = {face.id: face.count for face in chosen}
         files[f"{service.key}/manifest.csv"] = _manifest(rows)
         files[f"{service.key}/preflight.json"] = (json.dumps(report, indent=2, sort_keys=True) + "\n").encode()

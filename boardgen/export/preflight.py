@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -189,13 +190,16 @@ def _pypdf_quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def report_pdf(data: bytes, service: Service, *, name: str = "file.pdf") -> dict[str, Any]:
-    """Every check of a PDF for a service: a dict of findings and `problems` (empty: it passes)."""
+def report_pdf(
+    data: bytes, service: Service, *, name: str = "file.pdf", pieces: list[str] | None = None
+) -> dict[str, Any]:
+    """Every check of a PDF for a service: a dict of findings and `problems` (empty: it passes).
+    `pieces`: what each page is (a deck's card, a press page's piece), for the messages."""
     with _pypdf_quiet():
-        return _report_pdf(data, service, name=name)
+        return _report_pdf(data, service, name=name, pieces=pieces)
 
 
-def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
+def _report_pdf(data: bytes, service: Service, *, name: str, pieces: list[str] | None) -> dict[str, Any]:
     from pypdf import PdfReader
 
     check_pdf(data, name)
@@ -284,6 +288,8 @@ def _report_pdf(data: bytes, service: Service, *, name: str) -> dict[str, Any]:
             problems.append(f"{name}: no die line in a Separation colour named die-cut")
         if not overprint:
             problems.append(f"{name}: the die line does not overprint")
+    if service.faces in ("pdf", "press"):
+        problems += face_problems(data, reader, service, name=name, names=pieces)
     if service.ink_limit is not None and service.faces in ("pdf", "press"):
         report["max_ink_percent"] = max_ink(data, sizes)
         if report["max_ink_percent"] > service.ink_limit:
@@ -367,57 +373,89 @@ def edge_problems(data: bytes, service: Service, *, name: str) -> list[str]:
 
     with Image.open(io.BytesIO(data)) as image:
         pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
-    height, width = pixels.shape[:2]
     bleed = round(service.bleed_mm / INCH * service.dpi)
     safe = round(service.safe_mm / INCH * service.dpi)
-    if bleed < 2 or safe < 2 or width <= 2 * (bleed + safe) + 2 or height <= 2 * (bleed + safe) + 2:
+    return _strip_problems(pixels, bleed, safe, service, where=name)
+
+
+def _strip_problems(pixels: Any, bleed: int, safe: int, service: Service, *, where: str, margin: int = 0) -> list[str]:
+    """`edge_problems` of a face's pixels (RGB, rows top down) whose trim lies `bleed` pixels
+    inside every edge, its safe line `safe` pixels further in. `margin` pixels each side of the
+    trim are left out (a PDF's die line is drawn on the trim)."""
+    height, width = pixels.shape[:2]
+    if bleed - margin < 2 or safe - margin < 2 or width <= 2 * (bleed + safe) + 2 or height <= 2 * (bleed + safe) + 2:
         return []
     inset = bleed + safe  # the strips run along each side between the safe lines (corners left out)
+    out, inner = bleed - margin, bleed + margin
     strips = {
-        "top": (pixels[:bleed, inset : width - inset], pixels[bleed : bleed + safe, inset : width - inset]),
+        "top": (pixels[:out, inset : width - inset], pixels[inner : bleed + safe, inset : width - inset]),
         "bottom": (
-            pixels[height - bleed :, inset : width - inset][::-1],
-            pixels[height - bleed - safe : height - bleed, inset : width - inset][::-1],
+            pixels[height - out :, inset : width - inset][::-1],
+            pixels[height - bleed - safe : height - inner, inset : width - inset][::-1],
         ),
         "left": (
-            pixels[inset : height - inset, :bleed].transpose(1, 0, 2),
-            pixels[inset : height - inset, bleed : bleed + safe].transpose(1, 0, 2),
+            pixels[inset : height - inset, :out].transpose(1, 0, 2),
+            pixels[inset : height - inset, inner : bleed + safe].transpose(1, 0, 2),
         ),
         "right": (
-            pixels[inset : height - inset, width - bleed :].transpose(1, 0, 2)[::-1],
-            pixels[inset : height - inset, width - bleed - safe : width - bleed].transpose(1, 0, 2)[::-1],
+            pixels[inset : height - inset, width - out :].transpose(1, 0, 2)[::-1],
+            pixels[inset : height - inset, width - bleed - safe : width - inner].transpose(1, 0, 2)[::-1],
         ),
     }
     problems = []
     for side, (outer, band) in strips.items():
         # Rows from the paper's edge inwards: outer[-1] touches the trim from outside, band[0] from inside.
-        white_bleed = float((outer.min(axis=-1) >= WHITE).mean())
-        white_edge = float((band[:2].min(axis=-1) >= WHITE).mean())
-        if white_bleed > 0.95 and white_edge < 0.5:
-            problems.append(
-                f"{name}: the bleed on the {side} is white where the art reaches the trim: a cut a little "
-                f"outside shows a white edge (run the art {service.bleed_mm:g} mm past the trim)"
-            )
-            continue
-        colour = np.median(outer.reshape(-1, 3), axis=0)
-        in_band = float((np.abs(band - colour).max(axis=-1) > MARK_DIFF).mean())
-        in_bleed = float((np.abs(outer - colour).max(axis=-1) > MARK_DIFF).mean())
-        if in_band > MARKED and in_bleed < MARKED / 5:
-            problems.append(
-                f"{name}: lines or text within {service.safe_mm:g} mm of the trim on the {side} "
-                f"({in_band:.0%} of that band), where {service.name} asks for nothing that matters: "
-                "a cut a little off cuts into them"
-            )
+        found = _side_problem(outer.reshape(-1, 3), band.reshape(-1, 3), band[:2].reshape(-1, 3))
+        if found is not None:
+            problems.append(_side_text(found, where, side, service))
     return problems
 
 
-def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
-    """Preflight of every file an export writes (PNG and PDF); `problems` gathers them all."""
+def _side_problem(outer: Any, band: Any, edge: Any) -> tuple[str, float] | None:
+    """What one side holds (each an N x 3 array of RGB pixels: the bleed, the safe band, the
+    band's pixels touching the trim): ("white", 0) for a bleed left white where the art
+    reaches the trim, ("marks", share of the band) for lines or text in the band that stop
+    at the trim, else None."""
+    import numpy as np
+
+    if not len(outer) or not len(band) or not len(edge):
+        return None
+    white_bleed = float((outer.min(axis=-1) >= WHITE).mean())
+    white_edge = float((edge.min(axis=-1) >= WHITE).mean())
+    if white_bleed > 0.95 and white_edge < 0.5:
+        return "white", 0.0
+    colour = np.median(outer, axis=0)
+    in_band = float((np.abs(band - colour).max(axis=-1) > MARK_DIFF).mean())
+    in_bleed = float((np.abs(outer - colour).max(axis=-1) > MARK_DIFF).mean())
+    if in_band > MARKED and in_bleed < MARKED / 5:
+        return "marks", in_band
+    return None
+
+
+def _side_text(found: tuple[str, float], where: str, side: str, service: Service) -> str:
+    kind, share = found
+    if kind == "white":
+        return (
+            f"{where}: the bleed on the {side} is white where the art reaches the trim: a cut a little "
+            f"outside shows a white edge (run the art {service.bleed_mm:g} mm past the trim)"
+        )
+    return (
+        f"{where}: lines or text within {service.safe_mm:g} mm of the trim on the {side} "
+        f"({share:.0%} of that band), where {service.name} asks for nothing that matters: "
+        "a cut a little off cuts into them"
+    )
+
+
+def report_files(
+    files: dict[str, bytes], service: Service, pieces: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    """Preflight of every file an export writes (PNG and PDF); `problems` gathers them all.
+    `pieces`: what each page of a PDF is, by its path (see `report_pdf`)."""
     sizes = {pixels for _, pixels in service.sizes.values()}
     reports = []
     for path, data in sorted(files.items()):
         if path.endswith(".pdf"):
-            reports.append(report_pdf(data, service, name=path))
+            reports.append(report_pdf(data, service, name=path, pieces=(pieces or {}).get(path)))
         elif path.endswith(".png"):
             reports.append(report_png(data, service, name=path, sizes=sizes))
     hints = list(dict.fromkeys(r["hint"] for r in reports if "hint" in r))
@@ -427,3 +465,213 @@ def report_files(files: dict[str, bytes], service: Service) -> dict[str, Any]:
         "problems": [p for r in reports for p in r["problems"]],
         **({"hints": hints} if hints else {}),
     }
+
+
+FACE_DPI = 150  # a deck's or press file's faces are rasterised at this to read their bleed and safe band
+DIE_MARGIN_PX = 2  # pixels each side of a press page's trim left out: its die line is drawn there
+# Pixels of all pages together (a file is anyone's): past this every page is drawn coarser, so
+# the time and memory the faces take stay bounded. The bundled press files are 5-11 million at
+# FACE_DPI; 3 mm of bleed is still 4 pixels, what the sides need, down to 34 dpi.
+MAX_FACE_PIXELS = 120_000_000
+# A page whose content is longer than this has its trim read from its TrimBox, not its die
+# line (parsing the content is Python's work; the bundled pages are at most 200 KB).
+MAX_DIE_CONTENT_BYTES = 2 * 1024**2
+ROUND_STEPS = 12  # points a curve of a die line is flattened to
+
+
+def die_outlines(reader: Any, page: Any) -> list[list[tuple[float, float]]]:
+    """The die line of a press page as it is in the file: every path stroked in the Separation
+    colour named die-cut, each subpath a list of points in page points (y up), curves
+    flattened; the transformations (cm, q, Q) of the page's content applied."""
+    from pypdf.generic import ContentStream
+
+    spaces = _resolve((_resolve(page.get("/Resources")) or {}).get("/ColorSpace")) or {}
+    die = {str(key) for key, space in spaces.items() if _space_name(space) == "Separation /die-cut"}
+    if not die:
+        return []
+    contents = page.get_contents()
+    if contents is None or len(contents.get_data()) > MAX_DIE_CONTENT_BYTES:
+        return []
+    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    stack: list[tuple[tuple[float, ...], bool]] = []
+    stroking_die = False
+    subpaths: list[list[tuple[float, float]]] = []
+    found: list[list[tuple[float, float]]] = []
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = matrix
+        return a * x + c * y + e, b * x + d * y + f
+
+    for operands, operator in ContentStream(contents, reader).operations:
+        op = operator.decode("latin-1") if isinstance(operator, bytes) else str(operator)
+        values = [float(v) for v in operands if isinstance(v, (int, float))]
+        if op == "q":
+            stack.append((matrix, stroking_die))
+        elif op == "Q" and stack:
+            matrix, stroking_die = stack.pop()  # type: ignore[assignment]
+        elif op == "cm" and len(values) == 6:
+            a, b, c, d, e, f = values
+            m = matrix
+            matrix = (
+                a * m[0] + b * m[2],
+                a * m[1] + b * m[3],
+                c * m[0] + d * m[2],
+                c * m[1] + d * m[3],
+                e * m[0] + f * m[2] + m[4],
+                e * m[1] + f * m[3] + m[5],
+            )
+        elif op == "CS" and operands:
+            stroking_die = str(operands[0]) in die
+        elif op in ("G", "RG", "K"):
+            stroking_die = False
+        elif op == "m" and len(values) == 2:
+            subpaths.append([at(*values)])
+        elif op == "l" and len(values) == 2 and subpaths:
+            subpaths[-1].append(at(*values))
+        elif op in ("c", "v", "y") and subpaths:
+            start = subpaths[-1][-1]
+            ends = [at(values[k], values[k + 1]) for k in range(0, len(values) - 1, 2)]
+            if op == "v":
+                ends.insert(0, start)
+            elif op == "y":
+                ends.append(ends[-1])
+            if len(ends) == 3:
+                (x1, y1), (x2, y2), (x3, y3) = ends
+                x0, y0 = start
+                for k in range(1, ROUND_STEPS + 1):
+                    t = k / ROUND_STEPS
+                    u = 1 - t
+                    subpaths[-1].append(
+                        (
+                            u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3,
+                            u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3,
+                        )
+                    )
+        elif op == "re" and len(values) == 4:
+            x, y, w, h = values
+            subpaths.append([at(x, y), at(x + w, y), at(x + w, y + h), at(x, y + h)])
+        elif op in ("S", "s", "B", "B*", "b", "b*", "f", "F", "f*", "n"):
+            if stroking_die and op in ("S", "s", "B", "B*", "b", "b*"):
+                found += [path for path in subpaths if len(path) >= 3 and all(map(math.isfinite, sum(path, ())))]
+            subpaths = []
+    return found
+
+
+def face_problems(
+    data: bytes, reader: Any, service: Service, *, name: str, names: list[str] | None = None
+) -> list[str]:
+    """`edge_problems` of every page of a deck or press PDF, read from the pages as they print:
+    each page rasterised (boardgen.raster) at FACE_DPI (coarser past MAX_FACE_PIXELS in all),
+    its trim the die line stroked on it (a
+    press page), else its TrimBox. A rectangular trim (a card, a tile, the board, with or
+    without rounded corners) is read side by side as a PNG face is; any other outline (a round
+    pawn, a die net) has its bleed read along the outline, its four quarters as the sides (its
+    safe band is not: see `_face_sides`). Each problem names the
+    file, the page and, given `names` (one a page), the piece."""
+    import numpy as np
+
+    from boardgen import raster
+
+    problems: list[str] = []
+    if names is not None and len(names) != len(reader.pages):
+        names = None  # a list of another file's pages names none of these
+    with raster.opened(data) as document:
+        area = sum(w * h for w, h in (raster.page_size(document, k) for k in range(len(document))))
+        scale = min(FACE_DPI / 72, (MAX_FACE_PIXELS / max(area, 1.0)) ** 0.5)
+        for index, page in enumerate(reader.pages):
+            media = _box(page, "/MediaBox") or (0.0, 0.0, 612.0, 792.0)
+            trim = _box(page, "/TrimBox")
+            outlines = die_outlines(reader, page) if service.faces == "press" else []
+            if trim is None and not outlines:
+                continue  # no trim to measure from (reported as a missing TrimBox)
+            where = f"{name} page {index + 1}" + (f" ({names[index]})" if names else "")
+            pixels = np.asarray(raster.page_image(document, index, scale=scale, annotations=False))
+
+            shape = _trim_shape(outlines, trim)
+            problems += _face_sides(pixels, shape, service, scale=scale, where=where, corner=(media[0], media[3]))
+    return problems
+
+
+def _trim_shape(outlines: list[list[tuple[float, float]]], trim: tuple[float, float, float, float] | None) -> Any:
+    """The trim as a shapely polygon in page points: the die line's outline (the largest one a
+    press page strokes), else the TrimBox."""
+    from shapely.geometry import Polygon, box
+
+    shapes = [Polygon(path).buffer(0) for path in outlines]
+    shapes = [s for s in shapes if s.area > 0]
+    if shapes:
+        return max(shapes, key=lambda s: s.area)
+    assert trim is not None
+    return box(*trim)
+
+
+RECT_FILL = 0.95  # of its bounding box: a trim filling this much is a rectangle (rounded corners or not)
+
+
+def _face_sides(
+    pixels: Any, shape: Any, service: Service, *, scale: float, where: str, corner: tuple[float, float]
+) -> list[str]:
+    """`edge_problems` of one rasterised page (pixels at `scale` a point) whose trim is `shape`
+    (page points, y up); `corner`: the page's top left corner (its pixel 0, 0) in page points."""
+
+    def to_pixels(x: float, y: float) -> tuple[float, float]:
+        return (x - corner[0]) * scale, (corner[1] - y) * scale
+
+    import numpy as np
+    from shapely.affinity import affine_transform
+
+    height, width = pixels.shape[:2]
+    bleed = round(service.bleed_mm / INCH * 72 * scale)
+    safe = round(service.safe_mm / INCH * 72 * scale)
+    x0, y0 = to_pixels(shape.bounds[0], shape.bounds[3])
+    x1, y1 = to_pixels(shape.bounds[2], shape.bounds[1])
+    if shape.area >= RECT_FILL * shape.envelope.area:
+        left, top, right, bottom = round(x0), round(y0), round(x1), round(y1)
+        room = min(bleed, left, top, width - right, height - bottom)
+        face = pixels[top - room : bottom + room, left - room : right + room]
+        return _strip_problems(face, room, safe, service, where=where, margin=DIE_MARGIN_PX)
+    ox, oy = to_pixels(0.0, 0.0)
+    # Pixel (i, j) covers i..i+1 of the raster; _mask draws a point at its centre.
+    outline = affine_transform(shape, [scale, 0.0, 0.0, -scale, ox - 0.5, oy - 0.5])
+    margin = DIE_MARGIN_PX
+    rings = {
+        "outer": outline.buffer(bleed - 1).difference(outline.buffer(margin)),  # the page's bleed edge left out
+        "band": outline.buffer(-margin).difference(outline.buffer(-safe)),
+        "edge": outline.buffer(-margin).difference(outline.buffer(-margin - 2)),
+    }
+    masks = {key: _mask(ring, (width, height)) for key, ring in rings.items()}
+    centre = outline.centroid
+    yy, xx = np.ogrid[0:height, 0:width]
+    dx, dy = xx - centre.x, yy - centre.y  # a row and a column, broadcast
+    sides = {
+        "top": (dy < 0) & (-dy >= np.abs(dx)),
+        "bottom": (dy > 0) & (dy >= np.abs(dx)),
+        "left": (dx < 0) & (-dx > np.abs(dy)),
+        "right": (dx > 0) & (dx > np.abs(dy)),
+    }
+    problems = []
+    for side, quarter in sides.items():
+        found = _side_problem(*(pixels[masks[key] & quarter] for key in ("outer", "band", "edge")))
+        # Only the bleed is read along such an outline: a card service's safe band is most of a
+        # 15 mm pawn (its ring is a frame about the cut's centre), a die net's edges are its folds.
+        if found is not None and found[0] == "white":
+            problems.append(_side_text(found, where, side, service))
+    return problems
+
+
+def _mask(geometry: Any, size: tuple[int, int]) -> Any:
+    """The pixels a shapely (multi)polygon in raster coordinates covers, as a boolean array."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    import shapely
+
+    for polygon in shapely.get_parts(geometry):
+        if polygon.is_empty or polygon.geom_type != "Polygon":
+            continue
+        draw.polygon(list(polygon.exterior.coords), fill=1)
+        for hole in polygon.interiors:
+            draw.polygon(list(hole.coords), fill=0)
+    return np.asarray(image, dtype=bool)

@@ -119,7 +119,7 @@ def press_pdf(faces: list[PieceDesign], theme: Theme, *, bleed: float, title: st
     from reportlab.lib.colors import CMYKColorSep
     from reportlab.pdfgen import canvas as rl_canvas
 
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     body = fonts.face(theme.fonts["body"]).pdf_name
     die = CMYKColorSep(0, 1, 0, 0, spotName=DIE_CUT, density=1)

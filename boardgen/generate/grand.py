@@ -19,10 +19,10 @@ reach hold the rest of the path with at most the spare cells left over.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from boardgen.data import toml_write
+from boardgen.draws import Draws, for_purpose
 from boardgen.generate.minos import GenerationError
 from boardgen.model.grand import PLAYABILITY_DEFAULTS, ROMAN
 
@@ -102,7 +102,7 @@ def milestones(size: int = SIZE) -> dict[int, frozenset[Cell]]:
 class _Search:
     """One randomised backtracking search with a node budget."""
 
-    def __init__(self, size: int, rng: random.Random, budget: int):
+    def __init__(self, size: int, rng: Draws, budget: int):
         self.size = size
         self.rng = rng
         self.budget = budget
@@ -221,7 +221,7 @@ def generate_cells(seed: int, size: int = SIZE, *, candidates: int = 40) -> dict
     `candidates` found paths whose walls are spread most evenly (see `openness`)."""
     if seed < 0:
         raise ValueError(f"seed must be 0 or more, got {seed!r}")
-    rng = random.Random(f"grand-{seed}-{size}")
+    rng = for_purpose(seed, f"generate grand {size}")
     found: list[dict[int, Cell]] = []
     for _attempt in range(100 * candidates):
         cells = _Search(size, rng, budget=4_000).run()

@@ -37,11 +37,11 @@ The result is checked like any layout: `boardgen validate FILE`.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardgen.checks.sliding import DEFAULTS
+from boardgen.draws import for_purpose
 from boardgen.generate import sliding as grow
 
 # At most about half as many objects again as the master's 21: see the docstring.
@@ -98,7 +98,7 @@ def objects(
     last = next(o for o in own if o["id"] == source["scoring"]["last_object"])
     others = [o for o in own if o is not last]
     extra = [dict(item) for item in pool if item["id"] not in {o["id"] for o in own}]
-    random.Random(seed).shuffle(extra)
+    for_purpose(seed, "generate master objects").shuffle(extra)
     chosen = (others + extra)[: count - 1] + [last]
     out = []
     for value, item in enumerate(chosen, start=1):

@@ -11,11 +11,11 @@ and where the free cells it can reach can hold the rest of the path.
 
 from __future__ import annotations
 
-import random
 from itertools import pairwise
 from typing import Any
 
 from boardgen.data import toml_write
+from boardgen.draws import Draws, for_purpose
 from boardgen.model.minos import PLAYABILITY_DEFAULTS
 
 FIELDS = 61
@@ -64,7 +64,7 @@ def _offsets(shape: frozenset[tuple[int, int]]) -> list[tuple[int, int]]:
 class _Search:
     """One randomised backtracking search with a node budget."""
 
-    def __init__(self, size: int, rng: random.Random, budget: int):
+    def __init__(self, size: int, rng: Draws, budget: int):
         self.size = size
         self.rng = rng
         self.budget = budget
@@ -165,7 +165,7 @@ def generate_cells(seed: int, size: int = 9) -> dict[int, tuple[int, int]]:
         raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
     if seed < 0:
         raise ValueError(f"seed must be 0 or more, got {seed!r}")
-    rng = random.Random(f"minos-{seed}-{size}")
+    rng = for_purpose(seed, f"generate minos {size}")
     # Many short searches beat one long one: a search that goes wrong early rarely recovers.
     for _attempt in range(500):
         found = _Search(size, rng, budget=1_000).run()

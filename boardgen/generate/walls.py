@@ -11,9 +11,9 @@ blocks as printed. Draws that fail are thrown away and drawn again.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
+from boardgen.draws import Draws, for_purpose
 from boardgen.model.walls import QUADRANTS, SHAPES, Block, Cell, rotate, variants
 from boardgen.rules.walls import Geometry, distance
 
@@ -53,7 +53,7 @@ def generate(
     attempts: int = 5000,
 ) -> Generated:
     """A block set for a `size` board drawn from `seed`; raises ValueError if none fits."""
-    rng = random.Random(seed)
+    rng = for_purpose(seed, "generate walls")
     mid = size // 2
     low = (size - centre) // 2
     forbidden = {(r, c) for r in range(low, low + centre) for c in range(low, low + centre)}
@@ -83,7 +83,7 @@ def generate(
 
 
 def _place(
-    rng: random.Random, names: list[str], size: int, mid: int, forbidden: set[Cell]
+    rng: Draws, names: list[str], size: int, mid: int, forbidden: set[Cell]
 ) -> list[tuple[frozenset[Cell], str]] | None:
     """Each shape somewhere in the top-left quadrant, touching an earlier block, or None."""
     taken: set[Cell] = set(forbidden)
@@ -93,7 +93,7 @@ def _place(
         options = sorted(variants(SHAPES[name]), key=sorted)
         for _ in range(400):
             shape = rng.choice(options)
-            r0, c0 = rng.randrange(0, mid), rng.randrange(0, mid + 1)
+            r0, c0 = rng.below(mid), rng.below(mid + 1)
             cells = frozenset((r0 + r, c0 + c) for r, c in shape)
             if not all(0 <= r < size and 0 <= c < size for r, c in cells):
                 continue

@@ -36,7 +36,7 @@ def _printed(layout: Any, lang: str, rules: list[tuple[str, str]]) -> dict[str, 
 def glyph_problems(theme: Any, layout: Any, lang: str, rules: list[tuple[str, str]]) -> list[Problem]:
     """One problem per font role of the theme that lacks characters the kit prints, naming
     them and where they are used; none when every character can be drawn."""
-    from boardgen.render import fonts
+    from boardgen.data import fonts
 
     problems = []
     for role, used in _printed(layout, lang, rules).items():

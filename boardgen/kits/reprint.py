@@ -112,7 +112,7 @@ def select(kit: Any, drawings: DrawingsT, options: KitOptions) -> DrawingsT:
             continue
         keep = {piece.lower() for piece in wanted.get(kind, ())}
         changes[name] = {key: svg for key, svg in fields[name].items() if key.removeprefix(prefix).lower() in keep}
-    if "score-pad" not in options.only and hasattr(every, "score_pad"):
+    if "score-pad" not in options.only and "score-pad" in kit.EXTRA_PARTS:  # (its Drawings' `score_pad`)
         changes["score_pad"] = ""
     selected: DrawingsT = dataclasses.replace(every, **changes)
     return selected

@@ -11,7 +11,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """The base of every game model: its file, names, player count, seed and rules text."""
+    """The base of every game model: its file, names, player count, seed and rules text,
+    and its ``[playability]`` table (thresholds over the engine's defaults)."""
 
     doc: Document
     id: str
@@ -20,6 +21,19 @@ class GameInfo:
     players: tuple[int, int]
     default_seed: int
     rules: str
+    playability: dict[str, Any]
+
+    @property
+    def minutes_per_turn(self) -> float | None:
+        """The ``[game] minutes_per_turn`` the layout gives, if any."""
+        game = self.doc.data.get("game", {})
+        value = game.get("minutes_per_turn") if isinstance(game, dict) else None
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def picture_keys(self) -> set[str]:
+        """The picture keys the layout's own items name (treasures, magic objects...); the
+        fixed pictures of boards and card backs are bundled ones. None by default."""
+        return set()
 
 
 def game_fields(doc: Document) -> dict[str, Any]:

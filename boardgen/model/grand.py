@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from boardgen.data.loader import Document
-from boardgen.data.strings import word
+from boardgen.data.strings import strings, word
 from boardgen.errors import DataError, Problem, quote
 from boardgen.model import race
 from boardgen.model.game import GameInfo, game_fields
@@ -110,6 +110,7 @@ class GrandLayout(GameInfo):
     border_mm: float
     pun_success: float
     exact_one_die: bool
+    max_extra_turns: int  # "roll the dice again" cards: extra turns a seat may play in a row
     cells: dict[int, Cell]
     sequences: tuple[Sequence, ...]
     branches: dict[int, tuple[int, ...]]
@@ -126,7 +127,6 @@ class GrandLayout(GameInfo):
     card_size_mm: tuple[float, float]
     bleed_mm: float
     deck: tuple[Card, ...]
-    playability: dict[str, Any]
 
     @cached_property
     def goal(self) -> int:
@@ -308,15 +308,73 @@ def rule_values(layout: GrandLayout, lang: str) -> dict[str, object]:
     ``goal`` and ``rebirth`` (fields), and the special fields as the sheet lists them:
     ``open_fields``, ``pun_fields``, ``drowning_fields``, ``prison_fields`` and
     ``petrified_fields`` ("7, 12 and 77"), ``stuck_fields`` (the drowning and prison fields,
-    "29, 30 or 74", each as the language names a field: "la 29")."""
+    "29, 30 or 74", each as the language names a field: "la 29"); and the routes:
+    ``players_min`` and ``players_max``, ``sequences`` ("Origin (blue, 1–20), ..."),
+    ``fork`` (the central field where the routes part) with ``fork_central`` and
+    ``fork_peripheral`` (where each goes on), ``labyrinths`` ("I–IX, X–XVIII, ..."),
+    ``centres`` (the peripheral centres), ``centre_choices`` ("from IX to X or 21, ..."),
+    ``last_centre`` and ``last_target`` (a centre's forced move: "XXXVI", "82"),
+    ``jump_fields`` and ``jump_targets`` (the central fields that send a pawn into a
+    peripheral labyrinth, and where: "20, 40 and 60", "X, XIX and XXVIII"),
+    ``no_access_fields``, ``back_entries`` ("I to 3, X to 20, ...": where counting back
+    from a labyrinth's first field leads), ``max_extra_turns`` (in a row, "roll again")."""
 
-    def listed(fields: frozenset[int] | list[int], last: str = "list_and", item: str | None = None) -> str:
-        names = [word(lang, item, n=label(n)) if item else label(n) for n in sorted(fields)]
+    def listed(
+        fields: frozenset[int] | list[int], last: str = "list_and", item: str | None = None, *, ordered: bool = False
+    ) -> str:
+        names = [word(lang, item, n=label(n)) if item else label(n) for n in (fields if ordered else sorted(fields))]
+        return joined(names, last)
+
+    def joined(names: list[str], last: str = "list_and") -> str:
         if len(names) < 2:
             return "".join(names)
         return word(lang, "list_sep").join(names[:-1]) + word(lang, last) + names[-1]
 
+    forks = [
+        (at, to)
+        for at, to in sorted(layout.branches.items())
+        if at < PERIPHERAL and any(n < PERIPHERAL for n in to) and any(n > PERIPHERAL for n in to)
+    ]
+    fork, fork_to = forks[0] if forks else (1, (1, 1))
+    centres = [s.peripheral[1] for s in layout.sequences]
+
+    def route(key: str, at: int, to: list[int], last: str = "list_or") -> str:
+        """A centre's choice or a labyrinth's way back in the words of the strings file
+        ("from IX to X or 21", "de la I à la 3"), else as an arrow ("IX → X or 21")."""
+        if key in strings(lang):
+            return word(
+                lang, key, at=word(lang, "field_item", n=label(at)), to=listed(to, last, "field_item", ordered=True)
+            )
+        return f"{label(at)}\u00a0→ {listed(to, last, ordered=True)}"
+
+    choices = [route("route_choice", c, list(layout.branches[c])) for c in centres if c in layout.branches]
+    forced = [(c, layout.jumps[c]) for c in centres if c in layout.jumps]
+    last_centre, last_target = forced[-1] if forced else (centres[-1], layout.goal)
+    jumps = sorted((at, to) for at, to in layout.jumps.items() if at < PERIPHERAL < to)
+    entries = sorted(layout.entries().items())
     return {
+        "players_min": layout.players[0],
+        "players_max": layout.players[1],
+        "sequences": joined(
+            [
+                f"{s.name[lang]} ({word(lang, s.colour).lower()}, {label(s.central[0])}–{label(s.central[1])})"
+                for s in layout.sequences
+            ]
+        ),
+        "fork": label(fork),
+        "fork_central": label(min(fork_to)),
+        "fork_peripheral": label(max(fork_to)),
+        "labyrinths": joined([f"{label(s.peripheral[0])}–{label(s.peripheral[1])}" for s in layout.sequences]),
+        "centres": listed(centres, ordered=True),
+        "exact_centres": listed(sorted(layout.exact - {layout.goal})),
+        "centre_choices": word(lang, "list_sep").join(choices),
+        "last_centre": label(last_centre),
+        "last_target": label(last_target),
+        "jump_fields": listed([at for at, _ in jumps], ordered=True),
+        "jump_targets": listed([to for _, to in jumps], item="field_item", ordered=True),
+        "no_access_fields": listed(layout.no_access),
+        "back_entries": word(lang, "list_sep").join(route("route_back", first, [entry]) for first, entry in entries),
+        "max_extra_turns": layout.max_extra_turns,
         "cards": len(layout.cards),
         "pun_percent": f"{layout.pun_success * 100:g}",
         "goal": label(layout.goal),
@@ -490,6 +548,7 @@ def build(doc: Document) -> GrandLayout:
         border_mm=float(board.get("border_mm", 0)),
         pun_success=float(data["race"].get("pun_success", 0.5)),
         exact_one_die=bool(data["race"].get("exact_one_die", False)),
+        max_extra_turns=int(data["race"].get("max_extra_turns", race.MAX_EXTRA_TURNS)),
         cells=cells,
         sequences=tuple(sequences),
         branches=branches,

@@ -41,6 +41,10 @@ class MasterLayout(SlidingLayout):
     unused_wand: int
     last_object: str
 
+    def picture_keys(self) -> set[str]:
+        """The treasures' and the magic objects' pictures."""
+        return super().picture_keys() | {item.art for item in self.objects}
+
     def object(self, object_id: str) -> MagicObject:
         return next(o for o in self.objects if o.id == object_id)
 

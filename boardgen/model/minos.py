@@ -94,7 +94,6 @@ class MinosLayout(GameInfo):
     millstone: tuple[tuple[int, int], ...]
     names: dict[int, dict[str, str]]
     pawn_size_mm: tuple[float, float]
-    playability: dict[str, Any]
 
     @property
     def goal(self) -> int:

@@ -59,6 +59,9 @@ from boardgen.errors import Problem
 
 Point = tuple[float, float]
 
+# "Roll the dice again" cards: the extra turns a seat may play in a row, unless a layout says
+# otherwise (Le Grand Labyrinthe's [race] max_extra_turns, printed on its rules sheet).
+MAX_EXTRA_TURNS = 5
 OUTSIDE = 0  # the index of "not on the board yet": in front of the start field
 _APART = 1e-6  # mm: boxes this far apart are apart whatever the rounding of a projection
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from boardgen.data.loader import Document
 from boardgen.data.strings import strings, word
@@ -72,7 +72,6 @@ class SlidingLayout(GameInfo):
     card_size_mm: tuple[float, float]
     bleed_mm: float
     pawn_size_mm: tuple[float, float]
-    playability: dict[str, Any]
 
     @property
     def board_mm(self) -> float:
@@ -105,6 +104,10 @@ class SlidingLayout(GameInfo):
         """The seat compensation ``[compensation] first_seat_fewer_cards``: the first player
         is dealt this many cards fewer (a rule: the rules sheet says it, the game deals it)."""
         return int(self.doc.data.get("compensation", {}).get("first_seat_fewer_cards", 0))
+
+    def picture_keys(self) -> set[str]:
+        """The treasures' pictures."""
+        return {treasure.art for treasure in self.treasures}
 
     def treasure(self, treasure_id: str) -> Treasure:
         return next(t for t in self.treasures if t.id == treasure_id)

@@ -153,7 +153,6 @@ class WallsLayout(GameInfo):
     block_count: int  # as declared; the static checks compare it with the blocks listed
     blocks: tuple[Block, ...]
     pawn_diameter_mm: float
-    playability: dict[str, Any]
 
     @property
     def board_mm(self) -> float:

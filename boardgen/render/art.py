@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from boardgen.data.pictures import (
     NAME_RE,
@@ -30,6 +29,7 @@ from boardgen.data.pictures import (
 )
 from boardgen.data.theme import Theme
 from boardgen.errors import BoardgenError, DataError, Problem
+from boardgen.model.game import GameInfo
 
 logger = logging.getLogger("boardgen.pictures")
 
@@ -109,23 +109,11 @@ def picture_document(pic: Picture) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def used_picture_keys(layout: Any) -> set[str]:
-    """Picture keys a layout's own items name (treasures, magic objects...); the fixed pictures
-    of boards and card backs are bundled ones."""
-    keys = set()
-    for attr in ("treasures", "objects"):
-        for item in getattr(layout, attr, ()) or ():
-            art = getattr(item, "art", None)
-            if isinstance(art, str):
-                keys.add(art)
-    return keys
-
-
-def require_pictures(theme: Theme, layout: Any) -> None:
+def require_pictures(theme: Theme, layout: GameInfo) -> None:
     """Before any expensive work: the theme's picture keys all mean something for this game,
     every picture the game needs exists, and each of the theme's own pictures draws (svglib,
     once per file: it catches what the reading checks cannot foresee; its notes are warnings)."""
-    problems = check_theme_pictures(theme, used_picture_keys(layout), where=_used_at(layout))
+    problems = check_theme_pictures(theme, layout.picture_keys(), where=_used_at(layout))
     for key in sorted(theme.art) if not problems else ():
         path = theme.art[key]
         if path.suffix.lower() != ".svg":
@@ -155,7 +143,7 @@ def _draw_once(path: str, _mtime: int, families: tuple[str, ...], key: str) -> N
         logger.warning("warning: picture %s: %s", name, note)
 
 
-def _used_at(layout: Any) -> dict[str, tuple[str, str, int | None]]:
+def _used_at(layout: GameInfo) -> dict[str, tuple[str, str, int | None]]:
     """Where the layout first names each picture: file (a deck's CSV), dotted key, line."""
     from boardgen.data.decks import DECK_KEYS
 

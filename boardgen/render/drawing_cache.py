@@ -41,6 +41,10 @@ _NOT_KEPT = {"canv", "formats"}  # a Drawing's canvas and save formats: never pa
 Kinds = Mapping[tuple[str, str], Any]  # reportlab is untyped
 
 
+_SCALARS = (type(None), bool, int, float, str)
+_PLAIN = frozenset(_SCALARS)  # kept as they are: json.dumps writes them (and refuses NaN and infinities)
+
+
 class _NotData(Exception):
     """A drawing holds something the data format does not: it is not kept."""
 
@@ -57,7 +61,13 @@ def _code_digest() -> str:
         ("PIL", ("Image.py",)),
     ):
         parts.append(installed(package, *files))
-    for path in (here / "pdf.py", here / "fonts.py", here / "drawing_cache.py", here.parent / "cache.py"):
+    for path in (
+        here / "pdf.py",
+        here / "font_map.py",
+        here.parent / "data" / "fonts.py",
+        here / "drawing_cache.py",
+        here.parent / "cache.py",
+    ):
         parts.append(path.read_bytes())
     return digest(*parts)
 
@@ -87,6 +97,11 @@ def _attributes(name: str, kind: Any) -> frozenset[str]:
 
 
 def _encode_value(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value  # a float that is not finite is refused by json.dumps (allow_nan=False)
+    if kind is list and all(type(v) in _PLAIN for v in value):  # points and operators: most of a drawing
+        return value
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -125,9 +140,6 @@ def _encode(node: Any, names: dict[Any, str], kinds: Mapping[str, Any], depth: i
         else:
             state[attr] = _encode_value(value)
     return [name, state]
-
-
-_SCALARS = (type(None), bool, int, float, str)
 
 
 def _decode_value(value: Any) -> Any:
@@ -234,7 +246,7 @@ def _drawing_code_digest() -> str:
 
     from boardgen.data.paths import layouts_root
 
-    fonts_root = Path(str(resources.files("boardgen.fonts")))  # as render.fonts finds them
+    fonts_root = Path(str(resources.files("boardgen.fonts")))  # as data.fonts finds them
     package = Path(__file__).resolve().parent.parent
     parts: list[str | bytes] = [FORMAT, "kit-svgs"]
     for path in sorted(package.rglob("*.py")):

@@ -638,11 +638,6 @@ def back_rect(front: Rect, p: Paper, *, flip: str, offset: tuple[float, float] =
     raise UsageError(f"unknown flip {flip!r}; use long or short")
 
 
-def fold_rect(front: Rect, fold_x: float) -> Rect:
-    """Mirror a front across a vertical fold line (fold-over backs)."""
-    return Rect(2 * fold_x - front.right, front.y, front.w, front.h)
-
-
 _SVG_TAG = re.compile(r"<svg\b[^>]*>")
 _SVG_WIDTH = re.compile(r'\swidth="([0-9.]+)mm"')
 _SVG_HEIGHT = re.compile(r'\sheight="([0-9.]+)mm"')

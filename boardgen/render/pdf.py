@@ -17,10 +17,12 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen import canvas as rl_canvas
 
+from boardgen.data import fonts
 from boardgen.data.strings import word
 from boardgen.errors import UsageError
 from boardgen.geometry import Outline, Placement, Rect, placement
-from boardgen.render import drawing_cache, fonts
+from boardgen.render import drawing_cache
+from boardgen.render.font_map import font_map
 from boardgen.render.imposition import (
     CROP_RING,
     CROSS_SIZE,
@@ -1117,7 +1119,7 @@ def _convert(svg: str) -> Any:
     from svglib.svglib import SvgRenderer, load_svg_file
 
     root = load_svg_file(io.BytesIO(svg.encode("utf-8")))
-    return SvgRenderer("", font_map=fonts.font_map()).render(root)
+    return SvgRenderer("", font_map=font_map()).render(root)
 
 
 def _draw(drawing: Any, c: Any, default_font: str) -> None:

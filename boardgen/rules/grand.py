@@ -11,7 +11,7 @@ in a peripheral labyrinth), the greedy player's estimate (expected turns left), 
 players, the self-play counters (`GrandGame.events`) and the tables that make self-play fast
 on the one rule set: a pawn's moves, the greedy player's best and each route player's pick,
 by field and roll (`GrandGame._choice`), on a position played in place
-(`boardgen.rules.race.Position`).
+(`boardgen.rules.race.Position`), kept with it (`memo`).
 
 Where the source is silent or unclear, the engine decides as follows (the same decisions,
 worded for players, are printed on the rules sheet from ``layouts/rules/grand.*.md``):
@@ -99,6 +99,7 @@ class GrandGame(RaceGame):
             game_id="grand",
             deck=tuple(card.effect for card in layout.cards),
             exact_one_die=layout.exact_one_die,
+            max_again=layout.max_extra_turns,
             routes=routes,
         )
         self.layout = layout
@@ -170,7 +171,7 @@ class GrandGame(RaceGame):
         """The first position of a game, to be played in place (`play`)."""
         return Position(self.initial_state(players, seed))
 
-    def play(self, state: Position, move: Move) -> None:
+    def play(self, state: Position, move: Move) -> Position:
         """`apply` in place: the position after `move` (see `RaceGame._play_on`)."""
         choice = state.memo
         if move not in (choice or self._choice(state))[0]:
@@ -179,57 +180,20 @@ class GrandGame(RaceGame):
             )
         state.clear()
         self._play_on(state, move)
-
-    def play_turns(
-        self, state: Position, players: Sequence[Player], rng: Rng, turn_cap: int
-    ) -> tuple[int, int, int, list[str]]:
-        """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
-        seat's player and played as `play` plays it: how many, the moves offered in all, the
-        most at one decision, and the `events` of each in turn
-        (`boardgen.rules.protocol.TurnPlaying`: the play loop's cost paid once a game). A player
-        that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has its draw made
-        here as it makes it (`tie_break`: a draw only where the best moves tie)."""
-        seats = state.seats
-        greedy = [bool(getattr(player, "picks_best", False)) for player in players]
-        choice, choose, play_on, events_of = rng.choice, self._choice, self._play_on, self.events
-        events: list[str] = []
-        decisions = offered = widest = 0
-        while state.winner < 0 and state.turn < turn_cap:
-            legal, best, _ = state.memo or choose(state)
-            count = len(legal)
-            if not count:
-                raise RuntimeError(f"{self.id}: no legal move in an unfinished game")
-            seat = state.turn % seats
-            if greedy[seat]:
-                move = best[0] if len(best) == 1 else choice(best)
-            else:
-                move = players[seat].choose(self, state, rng)
-                if move not in legal:
-                    raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, legal))}")
-            state.clear()
-            play_on(state, move)
-            events += events_of(state)
-            offered += count
-            if count > widest:
-                widest = count
-            decisions += 1
-        return decisions, offered, widest, events
+        return state
 
     def legal_moves(self, state: AnyPosition) -> Sequence[Move]:
-        choice = state.memo if type(state) is Position else None
-        return (choice or self._choice(state))[0]
+        return (state.memo or self._choice(state))[0]
 
     def best_moves(self, state: AnyPosition) -> Sequence[Move]:
         """The greedy player's candidates: the legal moves that leave the pawn with the fewest
         expected turns left (`score_moves` less the part common to every move)."""
-        choice = state.memo if type(state) is Position else None
-        return (choice or self._choice(state))[1]
+        return (state.memo or self._choice(state))[1]
 
     def route_move(self, state: AnyPosition, want: int) -> Move:
         """What a route player for route `want` plays (`RoutePlayer`): of the moves whose every
         choice is on its route (all of them if none is), the first of the best."""
-        choice = state.memo if type(state) is Position else None
-        return (choice or self._choice(state))[2][want]
+        return (state.memo or self._choice(state))[2][want]
 
     def _choice(self, state: AnyPosition) -> Choice:
         """The legal moves of the position, the greedy player's and each route player's, from
@@ -300,7 +264,7 @@ class GrandGame(RaceGame):
         return out
 
 
-class RoutePlayer:
+class RoutePlayer(Player):
     """Always the same route where there is a choice (central or peripheral), otherwise the
     move the greedy estimate prefers (the first of equals)."""
 

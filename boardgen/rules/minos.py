@@ -57,7 +57,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from boardgen.model.race import OUTSIDE
-from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.race import (
     DIE,
     FACES,
@@ -107,9 +106,8 @@ class MinosGame(RaceGame):
     in place, with the piece on each field, each seat's sum of field values, its pieces
     outside and borne off and the pieces sitting out kept up to date), whether it comes
     through `apply` (a frozen `MinosState` in, a new one out), `play` (self-play, one position
-    a game) or `play_turns` (a whole game of decisions in one call). The legal moves are
-    worked out once per position (`_legal_here`) and the greedy player's candidates
-    (`best_moves`) are scored from tables made here."""
+    a game). The legal moves are worked out once per position (`_legal_here`) and the
+    greedy player's candidates (`best_moves`) are scored from tables made here."""
 
     id = "minos"
 
@@ -154,6 +152,7 @@ class MinosGame(RaceGame):
         self._landing = [(tuple(_LANDED[f] for f in chain), chain[-1]) for chain in self.chain]
         pieces = layout.players[1] * self.per
         self._die_moves = [[Move(DIE, points, k) for k in range(pieces)] for points in range(FACES + 1)]
+        self._alone = [[(move,) for move in row] for row in self._die_moves]  # (`best_moves`)
         self._offer_moves = {
             (kind, k): (Move(kind, 0, k), Move(STAY, 0, k)) for kind in (RIDE, CROSS) for k in range(pieces)
         }
@@ -223,7 +222,7 @@ class MinosGame(RaceGame):
     # -- the protocol: frozen states through one mutable position ------------------------------
 
     def position(self, players: int, seed: int) -> MinosPosition:
-        """The first position of a game, to be played in place (`play`, `play_turns`)."""
+        """The first position of a game, to be played in place (`play`)."""
         return MinosPosition(self, self.initial_state(players, seed))
 
     def _position(self, state: MinosState | MinosPosition) -> MinosPosition:
@@ -241,71 +240,46 @@ class MinosGame(RaceGame):
     def _apply(self, state: MinosState, move: Move) -> MinosState:
         p = MinosPosition(self, state)
         p.events = []
-        self._play_in(p, move, p.events)
+        self._decide(p, move.kind, move.piece, move.die, p.events)
         return p.snapshot()
 
-    def play(self, state: MinosPosition, move: Move) -> None:
-        """`apply` in place; `events` then reads what the decision set off."""
-        moves = self.legal_moves(state)
-        if move not in moves:
+    def play(self, state: MinosPosition, move: Move) -> MinosPosition:
+        """`apply` in place; `events` then reads what the decision set off. A die move's
+        legality is looked up in the position's die moves (`_options`) without listing them."""
+        kind = move.kind
+        if kind == DIE and state.offer is None and state.winner < 0 and not move.way:
+            segments = state.keys
+            if segments is None:
+                segments = self._options(state)
+            die, legal = move.die, False
+            for _, points, movers in segments:
+                if points == die:
+                    legal = move.piece in movers
+                    break
+        else:
+            moves = state.memo
+            legal = move in (moves if moves is not None else self._legal_here(state))
+        if not legal:
+            moves = self._legal_here(state)
             raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves)) or 'none'}")
-        state.events = []
-        self._play_in(state, move, state.events)
-
-    def play_turns(
-        self, state: MinosPosition, players: Sequence[Player], rng: Rng, turn_cap: int
-    ) -> tuple[int, int, int, list[str]]:
-        """The decisions until the game ends or `turn_cap` turns are played, each chosen by the
-        seat's player and played as `play` plays it (`_decide`): how many, the moves offered
-        in all, the most at one decision, and what they set off
-        (`boardgen.rules.protocol.TurnPlaying`)."""
-        seats = state.seats
-        # A player that picks among `best_moves` (`boardgen.rules.protocol.PicksBest`) has
-        # its draw made here, as it would make it (only where the best moves tie): from the
-        # indexes of the best die moves (`_best`, as `best_moves` finds them), without
-        # building the moves.
-        greedy = [bool(getattr(player, "picks_best", False)) for player in players]
-        choice = rng.choice
-        options, best, decide = self._options, self._best, self._decide
         events: list[str] = []
-        decisions = offered = widest = 0
-        while state.winner < 0 and state.turn < turn_cap:
-            picks_best = greedy[state.turn % seats]
-            # (the die moves kept with the position, else worked out; none: a pass)
-            if picks_best and state.offer is None and (segments := state.keys or options(state)):
-                _, die, movers = segments[0]
-                count = split = len(movers)
-                if len(segments) > 1:
-                    count += len(segments[1][2])
-                i = 0
-                if count > 1:
-                    found = best(state, segments)
-                    i = found[0] if len(found) == 1 else choice(found)
-                if i >= split:
-                    _, die, movers = segments[1]
-                    i -= split
-                decide(state, DIE, movers[i], die, events)
-            else:
-                moves = state.memo
-                if moves is None:
-                    moves = self._legal_here(state)
-                count = len(moves)
-                if not count:
-                    raise RuntimeError(f"{self.id}: no legal move in an unfinished game")
-                if picks_best:
-                    found_moves = self.best_moves(state)
-                    move = found_moves[0] if len(found_moves) == 1 else choice(found_moves)
-                else:
-                    move = players[state.turn % seats].choose(self, state, rng)
-                    if move not in moves:
-                        raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves))}")
-                decide(state, move.kind, move.piece, move.die, events)  # (`_play_in`)
-            offered += count
-            if count > widest:
-                widest = count
-            decisions += 1
         state.events = events
-        return decisions, offered, widest, events
+        self._decide(state, kind, move.piece, move.die, events)
+        return state
+
+    def count_moves(self, state: MinosState | MinosPosition) -> int:
+        """How many moves `legal_moves` lists: on a position played in place, counted from
+        its die moves (`_options`) without listing them."""
+        if not isinstance(state, MinosPosition) or state.offer is not None or state.winner >= 0:
+            return len(self.legal_moves(state))
+        segments = state.keys
+        if segments is None:
+            segments = self._options(state)
+        if len(segments) == 1:
+            return len(segments[0][2])
+        if segments:
+            return len(segments[0][2]) + len(segments[1][2])
+        return 1 if len(state.dice) == 2 else 0  # (a pass)
 
     def events(self, state: MinosState | MinosPosition) -> Sequence[str]:
         """Self-play counters of the decision that led to `state`: fields landed on
@@ -454,10 +428,6 @@ class MinosGame(RaceGame):
             if f != goal and free[k] <= turn and (f or entry):
                 return True
         return False
-
-    def _play_in(self, p: MinosPosition, move: Move, events: list[str]) -> None:
-        """Play `move` (legal) on the position (`_decide`)."""
-        self._decide(p, move.kind, move.piece, move.die, events)
 
     def _decide(self, p: MinosPosition, kind: str, piece: int, die: int, events: list[str]) -> None:
         """Play the move of `kind` for `piece` (by `die`), legal, on the position up to the
@@ -660,8 +630,18 @@ class MinosGame(RaceGame):
 
     def best_moves(self, state: MinosState | MinosPosition) -> Sequence[Move]:
         """The greedy player's candidates: the legal moves of the lowest `score_moves`, in
-        legal order."""
+        legal order (the die moves' found by `_best` without listing the others)."""
         p = state if isinstance(state, MinosPosition) else MinosPosition(self, state)
+        if p.offer is None and p.winner < 0:
+            segments = p.keys
+            if segments is None:
+                segments = self._options(p)
+            if segments:
+                if len(segments) == 1:
+                    _, die, movers = segments[0]
+                    if len(movers) == 1:
+                        return self._alone[die][movers[0]]
+                return self._best(p, segments)
         moves: Sequence[Move] | None = p.memo
         if moves is None:
             moves = self._legal_here(p)
@@ -673,35 +653,37 @@ class MinosGame(RaceGame):
             base = self._base(p, seat)
             taken = self._offer_score(p, kind, piece, seat, base)
             return moves if taken == base else moves[:1] if taken < base else moves[1:]
-        return [moves[i] for i in self._best(p, p.keys or [])]
+        return moves
 
-    def _best(self, p: MinosPosition, segments: Sequence[tuple[list[int], int, list[int]]]) -> list[int]:
-        """The indexes (in legal order) of the die moves `segments` of the lowest score."""
+    def _best(self, p: MinosPosition, segments: Sequence[tuple[list[int], int, list[int]]]) -> Sequence[Move]:
+        """The die moves `segments` of the lowest score, in legal order."""
         seats = p.seats
         seat = p.turn % seats
+        by = self._die_moves
         if p.held:
             scores = self._die_scores(p, segments, seat, self._base(p, seat))
             low = min(scores)
+            moves = [by[die][k] for _, die, movers in segments for k in movers]
             if scores.count(low) == 1:
-                return [scores.index(low)]
-            return [i for i, score in enumerate(scores) if score == low]
+                return (moves[scores.index(low)],)
+            return [move for move, score in zip(moves, scores, strict=True) if score == low]
         # `_base` and `_die_scores` without pieces sitting out, keeping the lowest as it goes
         # (a loop: cheaper than building the scores and searching them, for a few moves).
         own = p.sums[seat]
         base = -1.0 * own + self._others_weight[seats] * (p.total - own)
         occ, weight, ends = p.occ, self._piece_weights[seats][seat], self._ends
         low = _INFINITY
-        found: list[int] = []
-        i = 0
-        for starts, points, _ in segments:
-            at = ends[points]
+        found: list[Move] = []
+        for starts, points, movers in segments:
+            at, row = ends[points], by[points]
+            i = 0
             for origin in starts:
                 swap, origin_value, difference, tail = at[origin]
                 score = base + origin_value + weight[occ[swap]] * difference + tail
                 if score < low:
-                    low, found = score, [i]
+                    low, found = score, [row[movers[i]]]
                 elif score == low:
-                    found.append(i)
+                    found.append(row[movers[i]])
                 i += 1
         return found
 
@@ -817,10 +799,17 @@ class MinosPosition(Position):
         self.keys: list[tuple[list[int], int, list[int]]] | None = None
 
     def copy(self) -> MinosPosition:
+        """A twin to play on: every list and set its own, the rest shared (immutable)."""
         twin = MinosPosition.__new__(MinosPosition)
-        for name in Position.__slots__ + MinosPosition.__slots__:
-            value = getattr(self, name)
-            setattr(twin, name, value.copy() if isinstance(value, (list, set)) else value)
+        twin.seats, twin.turn, twin.rng, twin.again = self.seats, self.turn, self.rng, self.again
+        twin.pos, twin.free_at, twin.dice, twin.offer = self.pos.copy(), self.free_at.copy(), self.dice, self.offer
+        twin.winner, twin.stuck, twin.route = self.winner, self.stuck.copy(), self.route.copy()
+        twin.first_route, twin.deck, twin.landings = self.first_route.copy(), self.deck.copy(), self.landings.copy()
+        twin.events, twin.rolls_again = self.events.copy(), self.rolls_again
+        twin.chose, twin.memo = self.chose, self.memo
+        twin.occ, twin.sums, twin.total, twin.out = self.occ.copy(), self.sums.copy(), self.total, self.out.copy()
+        twin.off, twin.held, twin.seat_held = self.off.copy(), self.held.copy(), self.seat_held.copy()
+        twin.releases, twin.keys = self.releases.copy(), self.keys
         return twin
 
     def snapshot(self) -> MinosState:

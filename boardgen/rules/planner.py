@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from boardgen.rules.players import pick_best, scored
-from boardgen.rules.protocol import Rng
+from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.sliding import SHIFT
 from boardgen.rules.solver import next_turn_hits
 
 
-class PlannerPlayer:
+class PlannerPlayer(Player):
     """For the sliding game: greedy when the target is in reach this turn; otherwise it
     plans one turn further, shifting and walking to where the most next-turn shifts would
     reach the target (other players push in between, so many options beat one)."""

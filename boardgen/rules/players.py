@@ -1,9 +1,10 @@
 """Players for self-play: random, greedy and lookahead, for any game of the rules protocol.
 
-The greedy and search players need the game to define ``heuristic(state, seat)`` (lower is
-better, any comparable value); a game may also define ``score_moves(state, moves, seat)``
-to score all its moves at once faster than ``apply`` + ``heuristic``. Players of one game
-only live with that game (the sliding game's planner: `boardgen.rules.planner`).
+The greedy and search players play a `HeuristicGame`: one that defines ``heuristic(state,
+seat)`` (lower is better, any comparable value), and may override ``score_moves(state,
+moves, seat)`` and ``best_moves(state)`` to work them out faster than ``apply`` +
+``heuristic``. Players of one game only live with that game (the sliding game's planner:
+`boardgen.rules.planner`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from boardgen.rules.protocol import Game, HeuristicGame, Player, Rng
 
 
-class RandomPlayer:
+class RandomPlayer(Player):
     """Plays any legal move, uniformly."""
 
     name = "random"
@@ -23,7 +24,7 @@ class RandomPlayer:
         return rng.choice(list(game.legal_moves(state)))
 
 
-class GreedyPlayer:
+class GreedyPlayer(Player):
     """Plays a move whose result scores best on the game's heuristic; ties broken at random.
 
     For the sliding game this means: the shift and rotation after which the target can be
@@ -32,20 +33,14 @@ class GreedyPlayer:
     """
 
     name = "greedy"
-    # Where the game lists its best moves, the choice is `tie_break` of them (`PicksBest`).
+    # The choice is `tie_break` of the game's best moves: the play loop makes it (`Player`).
     picks_best = True
 
     def choose(self, game: HeuristicGame[Any, Any], state: Any, rng: Rng) -> Any:
-        # A game may list its best moves without scoring them all (``best_moves(state)``:
-        # the legal moves of the lowest `score`, in legal order); the draw is the same.
-        best = getattr(game, "best_moves", None)
-        if best is not None:
-            return tie_break(best(state), rng)
-        moves, _, scores = scored(game, state)
-        return pick_best(moves, scores, rng)
+        return tie_break(game.best_moves(state), rng)
 
 
-class SearchPlayer:
+class SearchPlayer(Player):
     """Greedy over a whole turn: looks `depth` decisions ahead within the mover's own turn.
 
     Where a turn is several decisions, depth 2 evaluates every complete turn. Only the
@@ -74,7 +69,7 @@ class SearchPlayer:
             return game.heuristic(state, seat)
         moves = list(game.legal_moves(state))
         return (
-            min(score(game, state, moves, seat))
+            min(game.score_moves(state, moves, seat))
             if depth == 1
             else min(self._value(game, game.apply(state, m), seat, depth - 1) for m in moves)
         )
@@ -84,7 +79,7 @@ def scored(game: HeuristicGame[Any, Any], state: Any) -> tuple[list[Any], int, l
     """The legal moves, the seat to move, and the heuristic value of each move for it."""
     moves = list(game.legal_moves(state))
     seat = game.to_move(state)
-    return moves, seat, score(game, state, moves, seat)
+    return moves, seat, list(game.score_moves(state, moves, seat))
 
 
 def pick_best(moves: Sequence[Any], values: Sequence[Any], rng: Rng) -> Any:
@@ -98,14 +93,6 @@ def tie_break(best: Sequence[Any], rng: Rng) -> Any:
     a player draws only where moves tie, from any generator, as `boardgen.draws.Draws.choice`
     does)."""
     return best[0] if len(best) == 1 else rng.choice(best)
-
-
-def score(game: HeuristicGame[Any, Any], state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
-    """The heuristic value for `seat` of each move's result."""
-    fast = getattr(game, "score_moves", None)
-    if fast is not None:
-        return list(fast(state, moves, seat))
-    return [game.heuristic(game.apply(state, m), seat) for m in moves]
 
 
 # The players that can play any game that has a heuristic, by name. An engine names the

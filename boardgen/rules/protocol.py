@@ -33,23 +33,16 @@ class Game(Protocol[State, Move]):
     (`boardgen.draws`), so the same position and move always give the same result.
 
     A turn may be split into several decisions (for example shift, then walk); `to_move`
-    then stays on the same seat until the turn is over. Optional members, each declared by
-    a protocol below (shared code looks for them with ``getattr`` and nothing else):
+    then stays on the same seat until the turn is over.
 
-    - `TurnCounting` ``turns_played(state) -> int``: complete turns so far (simulation caps
-      and measures games by it; without it every decision counts as a turn);
-    - `Recording` ``events(state) -> Iterable[Event]``: what the decision that led to
-      `state` set off (cards drawn, pawns bumped, wands used...), summed per game into the
-      record's counters; the only way a game reports self-play counters;
-    - `InPlace` ``position(players, seed)`` and ``play(state, move) -> None``: the first
-      position as a mutable one, and `apply` in place on it (the self-play loop uses them
-      when present; players get the position between decisions and must not change it);
-      `TurnPlaying` ``play_turns(state, players, rng, turn_cap)``: a whole game of an
-      `InPlace` game in one call;
-    - `HeuristicGame` ``heuristic(state, seat)``: how far `seat` is from winning (the greedy
-      player); `Scoring` ``score_moves(state, moves, seat) -> list``: the heuristic of each
-      move's result at once; `BestMoves` ``best_moves(state) -> Sequence``: the legal moves
-      of the lowest score, in legal order, without scoring every move.
+    A game subclasses `Game` (or `HeuristicGame`) and so has the members below that have a
+    default, which it overrides where it knows better: `count_moves` (how many legal moves
+    there are), `turns_played` (complete turns;
+    the default, None, counts every decision as a turn), `events` (what a decision set off,
+    for self-play counters; none by default), and `position` with `play` for a game whose
+    positions are mutable (the first position as one to change, and `apply` in place on
+    it; by default `initial_state` and `apply`). The one play loop
+    (`boardgen.rules.simulate.play`) reads only these members.
     """
 
     id: str
@@ -61,7 +54,8 @@ class Game(Protocol[State, Move]):
         ...
 
     def legal_moves(self, state: State) -> Sequence[Move]:
-        """Never empty while `outcome(state)` is None."""
+        """Empty exactly when the game is over (`outcome` then says how): self-play stops
+        there."""
         ...
 
     def apply(self, state: State, move: Move) -> State: ...
@@ -70,71 +64,55 @@ class Game(Protocol[State, Move]):
         """None while the game goes on."""
         ...
 
+    def count_moves(self, state: State) -> int:
+        """How many moves `legal_moves` lists (self-play's branching figures); a game may count
+        them without listing them."""
+        return len(self.legal_moves(state))
 
-class TurnCounting(Protocol):
-    """A game whose turn is several decisions: complete turns so far."""
+    def turns_played(self, state: State) -> int | None:
+        """Complete turns so far (self-play caps and measures games by them); None: every
+        decision is a turn."""
+        return None
 
-    def turns_played(self, state: Any) -> int: ...
+    def events(self, state: State) -> Iterable[Event]:
+        """What the decision that led to `state` set off (cards drawn, pawns bumped, wands
+        used...), summed per game into the self-play record's counters: the only way a game
+        reports them."""
+        return ()
 
+    def position(self, players: int, seed: int) -> State:
+        """The first position of a game as self-play plays it (`play`): a mutable one where
+        the game plays moves in place; by default `initial_state`."""
+        return self.initial_state(players, seed)
 
-class Recording(Protocol):
-    """A game that reports what each decision set off (self-play counters)."""
-
-    def events(self, state: Any) -> Iterable[Event]: ...
-
-
-class InPlace(Protocol):
-    """A game whose positions are mutable: self-play starts from `position` (the position
-    `initial_state` describes, as one to change) and plays each move in place."""
-
-    def position(self, players: int, seed: int) -> Any: ...
-
-    def play(self, state: Any, move: Any) -> None: ...
-
-
-class TurnPlaying(Protocol):
-    """An `InPlace` game that plays a whole game in one call: every decision, each chosen by
-    its seat's player (``players[seat].choose(game, state, rng)``) and played as `play`
-    plays it, until the game ends or `turn_cap` turns (`TurnCounting`) are played. Returns
-    how many decisions it made, the moves offered in all, the most offered at one decision
-    and the events they set off: what playing them one at a time would give, with the play
-    loop's cost paid once a game."""
-
-    def play_turns(
-        self, state: Any, players: Sequence[Player], rng: Rng, turn_cap: int
-    ) -> tuple[int, int, int, Sequence[Event]]: ...
-
-
-class Scoring(Protocol):
-    """A game that scores every move of a position at once (see `HeuristicGame`)."""
-
-    def score_moves(self, state: Any, moves: Sequence[Any], seat: int) -> list[Any]: ...
-
-
-class BestMoves(Protocol):
-    """A game that lists the greedy player's candidates itself: the legal moves whose result
-    has the lowest heuristic for the seat to move, in legal order."""
-
-    def best_moves(self, state: Any) -> Sequence[Any]: ...
+    def play(self, state: State, move: Move) -> State:
+        """The position after `move`, as self-play plays it: a game with mutable positions
+        changes `state` in place and returns it (players get the position between decisions
+        and must not change it); by default `apply`."""
+        return self.apply(state, move)
 
 
 class HeuristicGame(Game[State, Move], Protocol[State, Move]):
     """A game the generic players (`boardgen.rules.players`: greedy, search) can play: it
-    says how far a seat is from winning. ``score_moves(state, moves, seat)``, when the game
-    has it, scores every move at once (see `Game`)."""
+    says how far a seat is from winning. `score_moves` and `best_moves` have defaults from
+    the heuristic; a game overrides them where it can work them out faster (the same
+    values, the same moves in the same order: the players' draws stay the same)."""
 
     def heuristic(self, state: State, seat: int) -> Any:
         """How far `seat` is from winning in `state`: lower is better, any comparable value."""
         ...
 
+    def score_moves(self, state: State, moves: Sequence[Move], seat: int) -> list[Any]:
+        """The heuristic for `seat` of each move's result."""
+        return [self.heuristic(self.apply(state, move), seat) for move in moves]
 
-class PicksBest(Protocol):
-    """A player whose choice is ``tie_break(game.best_moves(state), rng)`` wherever the game
-    lists its best moves (`BestMoves`): the only one, else ``rng.choice`` of them (see
-    `boardgen.rules.players.tie_break`). A game that plays whole turns (`TurnPlaying`) may
-    make that choice itself, without asking the player."""
-
-    picks_best: bool
+    def best_moves(self, state: State) -> Sequence[Move]:
+        """The greedy player's candidates: the legal moves whose result has the lowest
+        `score_moves` for the seat to move, in legal order."""
+        moves = list(self.legal_moves(state))
+        scores = self.score_moves(state, moves, self.to_move(state))
+        low = min(scores)
+        return [move for move, score in zip(moves, scores, strict=True) if score == low]
 
 
 class Rng(Protocol):
@@ -152,8 +130,14 @@ class Player(Protocol):
     """Chooses a move; `rng` is the only source of randomness it may use. A player may need
     more of the game than `Game` (the generic greedy and search players need a
     `HeuristicGame`; a game's own players may need that game), hence the loose type of
-    `game`: each engine lists the players that can play its game (`Engine.players`)."""
+    `game`: each engine lists the players that can play its game (`Engine.players`).
+
+    A player subclasses `Player`. One whose choice is always ``tie_break(game.best_moves(state),
+    rng)`` (the greedy player: the only best move, else ``rng.choice`` of them, see
+    `boardgen.rules.players.tie_break`) says so with `picks_best`: the play loop then makes
+    that choice itself, asking the game's `best_moves`, without calling `choose`."""
 
     name: str
+    picks_best: bool = False
 
     def choose(self, game: Any, state: Any, rng: Rng) -> Any: ...

@@ -23,7 +23,7 @@ leads there) and moves on from a "move_on" field the same way; a count the dice 
 A game with rules of its own subclasses it (King Minos, `boardgen.rules.minos`: two dice
 used separately, pieces changing places, the Knight's Orbit and the Millstone) and
 overrides the hooks: `_legal` (the decisions on offer), `_apply` (what a decision does),
-`_arrive` (a piece coming to rest), and the greedy player's `heuristic`/`score_moves`.
+and the greedy player's `heuristic`/`score_moves`/`best_moves`.
 
 A state (`RaceState`) holds every piece's field (`OUTSIDE` = 0 before the start, the
 goal = borne off), the turn from which each piece may move again, the dice still to use,
@@ -33,13 +33,13 @@ decision passed through (`landings`, for self-play counters); with chance and ho
 each piece's hold (`stuck`), its route (`route`, `first_route`), the draw pile (`deck`), how
 many extra turns the seat has played this turn (`again`) and what the last decision set off
 (`events`, `chose`: for self-play counters). Seat ``turn % seats`` moves. The generator is
-boardgen's (`boardgen.draws`); a die is ``draw % 6 + 1``.
+boardgen's (`boardgen.draws`); a die is ``face(draw, 6)``, a shuffle's swap ``below_of``.
 
-A game with chance and hold-ups is played on one mutable `Position` (the same members as a
-`RaceState`, in lists): `apply` copies a state into one, plays the decision on it
-(`_play_on`) and hands back its `snapshot`; self-play keeps one `Position` for a whole game
-and plays every decision on it in place (`boardgen.rules.grand.GrandGame.position`, `play`),
-so the rules are written once and self-play is as fast as they are.
+Every decision is played on one mutable `Position` (the same members as a `RaceState`, in
+lists): `apply` copies a state into one, plays the decision on it (`_play_on`) and hands
+back its `snapshot`; self-play keeps one `Position` for a whole game and plays every
+decision on it in place (`boardgen.rules.grand.GrandGame.position`, `play`), so the rules
+are written once and self-play is as fast as they are.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from functools import cached_property
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from boardgen.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, next_random, random_block
+from boardgen.draws import BLOCK, MASK, STEP, STEP_INVERSE, Roller, below_of, face, next_random, random_block
 from boardgen.model.race import (
     ADVANCE,
     AGAIN,
@@ -59,6 +59,7 @@ from boardgen.model.race import (
     FREE_ALL,
     GOTO,
     LOSE_TURNS,
+    MAX_EXTRA_TURNS,
     MOVE_ON,
     OUTSIDE,
     ROLL_AGAIN,
@@ -70,14 +71,14 @@ from boardgen.model.race import (
     CardEffect,
     TrackGraph,
 )
-from boardgen.rules.protocol import Outcome
+from boardgen.rules.protocol import HeuristicGame, Outcome
 
 __all__ = ["BLOCK", "MASK", "STEP", "STEP_INVERSE", "next_random", "random_block"]  # the generator, from draws
 
 DIE, PASS = "die", "pass"
 FACES = 6
 OTHERS_WEIGHT = 0.3  # greedy play: the opponents' mean progress against one's own
-MAX_AGAIN = 5  # extra turns a seat may play in a row ("roll again" cards)
+MAX_AGAIN = MAX_EXTRA_TURNS  # extra turns a seat may play in a row ("roll again" cards), by default
 MAX_DEPTH = 12  # cards and "again" fields set off by one count
 # Expected turns a piece resting on a stuck field is counted to lose, by what frees it (a
 # rough guess, only used to compare fields: the expected turns left, the greedy choice).
@@ -128,6 +129,12 @@ class RaceState(NamedTuple):
     def seat(self) -> int:
         return self.turn % self.seats
 
+    @property
+    def memo(self) -> None:
+        """What a game worked out about the position: nothing, for a frozen one (a
+        `Position` keeps its legal moves there)."""
+        return None
+
     def lost_turns(self, piece: int) -> int:
         """How many of its owner's turns, from this one on, the piece still sits out."""
         return max(0, (self.free_at[piece] - self.turn) // self.seats)
@@ -136,11 +143,12 @@ class RaceState(NamedTuple):
 def roll(rng: int) -> tuple[int, int]:
     """The next generator state and a die from 1 to 6."""
     rng, z = next_random(rng)
-    return rng, z % FACES + 1
+    return rng, face(z, FACES)
 
 
-class RaceGame:
-    """The rules of a plain race on one track, precomputed (see the module doc)."""
+class RaceGame(HeuristicGame[Any, Move]):
+    """The rules of a plain race on one track, precomputed (see the module doc). Its states
+    are `RaceState`s, or `Position`s where a game plays them in place."""
 
     id = "race"
 
@@ -155,8 +163,10 @@ class RaceGame:
         deck: Sequence[CardEffect] = (),
         exact_one_die: bool = False,
         routes: Sequence[int] | None = None,
+        max_again: int = MAX_AGAIN,
     ):
         self.track = track
+        self.max_again = max_again
         self.id = game_id or self.id
         self.players = players
         self.goal = track.goal
@@ -178,8 +188,8 @@ class RaceGame:
                 self.delayed[n.index] = tunnel.to
         self._delays = any(self.delayed)
         # A turn is one roll and no tunnel waits behind lost turns: `_play_on` ends a turn
-        # without `_proceed` (a game that changes when a turn goes on keeps `_proceed`).
-        self._plain_turns = not self._delays and type(self)._turn_goes_on is RaceGame._turn_goes_on
+        # without `_proceed`.
+        self._plain_turns = not self._delays
         # Where a piece coming to rest on a field ends up, through every forced move; and
         # where it must move on from at once, choosing the way (a "move_on" with a choice).
         self.chain: list[tuple[int, ...]] = [(OUTSIDE,)] + [track.rest(i) for i in track.indexes]
@@ -209,7 +219,6 @@ class RaceGame:
             for n in nodes
         ]
         self.exact = [bool(n and (n.has(EXACT) or n.index == track.goal)) for n in nodes]
-        self.chance = bool(self.deck or any(self.hold) or any(self.again_chance) or self.exact_one_die)
         # Per field: the fields a count chooses between there (empty where there is no choice).
         self._branches: list[frozenset[int]] = [frozenset(n.next) if n and n.choice else frozenset() for n in nodes]
         self._routes_of: dict[tuple[int, tuple[int, ...]], list[int]] = {}
@@ -232,15 +241,13 @@ class RaceGame:
             raise ValueError(f"{self.id!r} is for {low} to {high} players, not {players!r}")
         start = next_random(seed & MASK)[1]
         count = players * self.per
-        swaps = max(0, len(self.deck) - 1) if self.chance else 0
+        swaps = max(0, len(self.deck) - 1)
         taken = self.dice_count + swaps
         draws = random_block(start)
         while len(draws) < taken:
             draws += random_block((start + len(draws) * STEP) & MASK)
-        dice = tuple(z % FACES + 1 for z in draws[: self.dice_count])
+        dice = tuple(face(z, FACES) for z in draws[: self.dice_count])
         rng = (start + taken * STEP) & MASK
-        if not self.chance:
-            return RaceState(players, 0, (OUTSIDE,) * count, (0,) * count, dice, None, rng), start, draws, taken
         deck = shuffle_by(draws[self.dice_count : taken], len(self.deck)) if self.deck else []
         state = RaceState(
             players,
@@ -310,91 +317,28 @@ class RaceGame:
         return tuple(out) or (Move(PASS),)
 
     def _apply(self, state: RaceState, move: Move) -> RaceState:
-        if self.chance:
-            return self._play(state, move)
-        seats, turn = state.seats, state.turn
-        pos, free = list(state.pos), list(state.free_at)
-        landings: list[int] = []
-        offer = None
-        origin = pos[move.piece]
-        if move.kind == DIE:
-            offer = self._arrive(
-                pos, free, move.piece, self.ends[origin][move.die][move.way], origin, turn, seats, landings, True
-            )[0]
-        elif move.kind == MOVE_ON:
-            offer = self._arrive(
-                pos, free, move.piece, self.ways_on[origin][move.way], origin, turn, seats, landings, True
-            )[0]
-        seat = turn % seats
-        if pos[move.piece] == self.goal and self._has_finished(pos, seat):
-            return RaceState(seats, turn, tuple(pos), tuple(free), (), None, state.rng, seat, tuple(landings))
-        if offer is not None:
-            return RaceState(
-                seats, turn, tuple(pos), tuple(free), (), (offer, move.piece), state.rng, -1, tuple(landings)
-            )
-        return self._go_on(seats, turn, pos, free, [], state.rng, landings)
+        """The state after `move` (legal): played on a `Position` (`_play_on`), frozen."""
+        t = Position(state)
+        t.clear()
+        self._play_on(t, move)
+        return t.snapshot()
 
-    def _arrive(
-        self,
-        pos: list[int],
-        free: list[int],
-        piece: int,
-        field: int,
-        origin: int,
-        turn: int,
-        seats: int,
-        landings: list[int],
-        offers: bool,
-    ) -> tuple[str | None, int]:
-        """Put `piece` on `field` (coming from `origin`) and follow forced moves; a field
-        that takes turns holds it. Returns the decision it asks for ("move_on" where the
-        piece must move on and choose the way, else None) and the piece it displaced (-1
-        here: pieces share fields in the plain race)."""
-        chain = self.chain[field]
-        landings.extend(chain)
-        field = chain[-1]
-        pos[piece] = field
-        if field == self.goal:
-            free[piece] = 0
-            return None, -1
-        if self.ways_on[field]:
-            return MOVE_ON, -1
-        lost = self.trap[field]
-        if lost:
-            free[piece] = turn + seats * (lost + 1)
-        return None, -1
-
-    def _go_on(
-        self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int], rng: int, landings: list[int]
-    ) -> RaceState:
-        """The state once the game has gone on to the next decision (see `_proceed`)."""
-        turn, dice, rng, offer = self._proceed(seats, turn, pos, free, dice, rng, landings)
-        return RaceState(seats, turn, tuple(pos), tuple(free), tuple(dice), offer, rng, -1, tuple(landings))
-
-    def _proceed(
-        self, seats: int, turn: int, pos: list[int], free: list[int], dice: list[int], rng: int, landings: list[int]
-    ) -> tuple[int, list[int], int, tuple[str, int] | None]:
-        """Carry the game on until a decision is needed: release pieces due out of a tunnel
-        behind lost turns, end the turn and roll for the next seat when no die is left.
-        Changes the lists; returns the turn, the dice, the generator and any offer made."""
-        delays = self._delays
+    def _proceed(self, t: Position) -> tuple[str, int] | None:
+        """Carry the game on after a turn ends until a decision is needed: roll for the next
+        seat, moving out the pieces due out of a tunnel behind lost turns (where the tunnel
+        leads makes its offer, if any, before the dice are used). Returns the offer."""
         while True:
-            seat = turn % seats
-            for k in range(seat * self.per, (seat + 1) * self.per) if delays else ():
-                exit_to = self.delayed[pos[k]]
-                if exit_to and free[k] == turn:
-                    offer = self._arrive(pos, free, k, exit_to, pos[k], turn, seats, landings, True)[0]
+            t.turn += 1
+            t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
+            seat = t.turn % t.seats
+            for k in range(seat * self.per, (seat + 1) * self.per):
+                exit_to = self.delayed[t.pos[k]]
+                if exit_to and t.free_at[k] == t.turn:
+                    offer = self._settle(t, k, exit_to, t.pos[k], 0, 0, True)
                     if offer is not None:
-                        return turn, dice, rng, (offer, k)
-            if self._turn_goes_on(pos, free, seat, dice, turn):
-                return turn, dice, rng, None
-            turn += 1
-            rng, rolled = self._roller.roll(rng, self.dice_count)
-            dice = list(rolled)
-
-    def _turn_goes_on(self, pos: Sequence[int], free: Sequence[int], seat: int, dice: Sequence[int], turn: int) -> bool:
-        """Whether the seat still has a decision to make with `dice` this turn."""
-        return bool(dice)
+                        return offer, k
+            if t.dice:
+                return None
 
     def _has_finished(self, pos: Sequence[int], seat: int) -> bool:
         return all(p == self.goal for p in pos[seat * self.per : (seat + 1) * self.per])
@@ -443,7 +387,7 @@ class RaceGame:
         if (
             move.kind != PASS
             and t.rolls_again
-            and t.again < MAX_AGAIN
+            and t.again < self.max_again
             and not any(t.stuck[k] or t.free_at[k] > t.turn for k in range(seat * self.per, (seat + 1) * self.per))
         ):
             # A "roll again" card: another whole turn at once, with new dice.
@@ -451,21 +395,18 @@ class RaceGame:
             t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
             return
         t.again = 0
-        dice: Sequence[int]
         if self._plain_turns:
-            # `_proceed` where no tunnel waits and a turn is one roll: the next seat rolls.
-            turn, pending = t.turn + 1, None
-            t.rng, dice = self._roller.roll(t.rng, self.dice_count)
+            # `_proceed` where no tunnel waits: the next seat rolls.
+            t.turn += 1
+            t.rng, t.dice = self._roller.roll(t.rng, self.dice_count)
         else:
-            turn, dice, t.rng, pending = self._proceed(t.seats, t.turn, t.pos, t.free_at, [], t.rng, t.landings)
-        t.turn = turn
+            t.offer = self._proceed(t)
         if all(t.stuck):
             # Deadlock: every piece is stuck; the seat to play frees its own.
-            seat = turn % t.seats
+            seat = t.turn % t.seats
             for k in range(seat * self.per, (seat + 1) * self.per):
                 t.stuck[k] = 0
             t.events.append("deadlock")
-        t.dice, t.offer = tuple(dice), pending
 
     def _die_step(self, origin: int, points: int, way: int) -> tuple[tuple[int, ...], list[int], int | None]:
         """A count by the dice from `origin`, worked out once: the fields it enters, the routes
@@ -743,9 +684,6 @@ class RaceGame:
         others = sum(dist[p] for p in state.pos) - own
         return own - OTHERS_WEIGHT / max(1, state.seats - 1) * others
 
-    def score_moves(self, state: RaceState, moves: Sequence[Move], seat: int) -> list[float]:
-        return [self.heuristic(self._apply(state, m), seat) for m in moves]
-
 
 def shuffled(rng: int, count: int) -> tuple[int, list[int]]:
     """The generator after shuffling ``range(count)`` (`shuffle_by`, one `next_random` per
@@ -761,7 +699,7 @@ def shuffle_by(draws: Sequence[int], count: int) -> list[int]:
     """``range(count)`` shuffled (Fisher-Yates) by ``count - 1`` draws of `next_random`."""
     items = list(range(count))
     for i, z in zip(range(count - 1, 0, -1), draws, strict=True):
-        j = z % (i + 1)
+        j = below_of(z, i + 1)
         items[i], items[j] = items[j], items[i]
     return items
 
@@ -772,8 +710,8 @@ def dice_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:
     for _ in range(dice):
         grown: dict[tuple[int, ...], float] = {}
         for faces, chance in rolls.items():
-            for face in range(1, FACES + 1):
-                key = tuple(sorted(faces + (face,)))
+            for shown in range(1, FACES + 1):
+                key = tuple(sorted(faces + (shown,)))
                 grown[key] = grown.get(key, 0.0) + chance / FACES
         rolls = grown
     return sorted(rolls.items())

@@ -18,15 +18,15 @@ Stable API (other games' checks build on it):
   several batches (one per player count, say) through one process pool: the one pool every
   self-play in boardgen goes through (`play_many` and `simulate` use it too).
 - ``available_cpus()`` how many processes are worth starting (the default number of
-  workers everywhere); ``can_fork()`` (both from boardgen.background).
+  workers everywhere); ``can_fork()`` (both from boardgen.processes, the process layer).
 - ``percentile(values, fraction)`` nearest-rank percentile used for the reported p95.
 
 Turns. A turn may span several decisions (shift then walk; one die then the other). A game
-that defines ``turns_played(state) -> int`` is capped and measured by it; otherwise every
-decision counts as one turn. A finished game's length is ``Outcome.turns``.
+whose ``turns_played(state)`` counts them is capped and measured by it; otherwise (None)
+every decision counts as one turn. A finished game's length is ``Outcome.turns``.
 
 Counters. A game reports what each decision set off as events (``events(state)``, see
-`boardgen.rules.protocol.Recording`: cards found, pawns bumped, wands used...); `play` sums
+`boardgen.rules.protocol.Game`: cards found, pawns bumped, wands used...); `play` sums
 them per game into ``GameRecord.counters``, reported in ``SimulationStats.extra`` as a mean
 per game (``extra_totals`` keeps the sums; an engine may derive its own figures from them,
 `boardgen.engine.Engine.self_play_figures`).
@@ -52,19 +52,16 @@ from __future__ import annotations
 
 import functools
 import math
-import multiprocessing
-import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any, cast
 
-from boardgen.background import available_cpus as available_cpus  # re-exported: the stable API above
-from boardgen.background import can_fork, die_with_parent
 from boardgen.draws import Draws, for_purpose
-from boardgen.rules.protocol import Event, Game, InPlace, Player, Recording, TurnCounting, TurnPlaying
+from boardgen.processes import Workers, can_fork
+from boardgen.processes import available_cpus as available_cpus  # re-exported: the stable API above
+from boardgen.rules.protocol import Event, Game, HeuristicGame, Player
 
 Progress = Callable[[int, int, str], None]
 
@@ -354,43 +351,46 @@ def _normals(count: int) -> list[float]:
 
 
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int) -> GameRecord:
-    """Play one game to its end or to the turn cap: the one play loop of boardgen. The
-    record's counters are the sum of the game's `events` after each decision (see
-    `boardgen.rules.protocol.Recording`). A game with mutable positions (`InPlace`) plays
-    each move in place; one that plays a whole game in one call (`TurnPlaying`, with
-    `turns_played`) is asked for it: the same decisions, draws and events, the loop's cost
-    paid once."""
+    """Play one game to its end or to the turn cap: the one play loop of boardgen. It starts
+    from the game's `position` and plays each move with `play` (in place where the game's
+    positions are mutable), caps the game at `turn_cap` of its `turns_played` (every
+    decision where it counts none) and sums its `events` after each decision into the
+    record's counters (see `boardgen.rules.protocol.Game`). A player that picks the best
+    (`Player.picks_best`) has its choice made here from the game's `best_moves`, as it
+    would make it: the game keeps the speed where the moves are made."""
     rng = player_draws(seed)
-    counting: TurnCounting | None = getattr(game, "turns_played", None) and cast(TurnCounting, game)
-    recording: Recording | None = getattr(game, "events", None) and cast(Recording, game)
-    in_place: InPlace | None = getattr(game, "play", None) and cast(InPlace, game)
-    state = in_place.position(len(players), seed) if in_place else game.initial_state(len(players), seed)
+    state = game.position(len(players), seed)
+    picks = [player.picks_best for player in players]
+    best_of = cast(HeuristicGame[Any, Any], game).best_moves if True in picks else None
+    every = best_of is not None and False not in picks  # (then `best_of` is set)
     decisions = offered = widest = 0
-    counters: dict[str, float] = {}
-    legal, to_move, outcome_of = game.legal_moves, game.to_move, game.outcome
-    if in_place and counting and getattr(game, "play_turns", None):
-        decisions, offered, widest, events = cast(TurnPlaying, game).play_turns(state, players, rng, turn_cap)
-        add(counters, events)
-    outcome = outcome_of(state)
-    while outcome is None:
-        turns = counting.turns_played(state) if counting else decisions
-        if turns >= turn_cap:
+    happened: list[Event] = []
+    count_moves, to_move, outcome_of, advance = game.count_moves, game.to_move, game.outcome, game.play
+    turns_played, events, choice = game.turns_played, game.events, rng.choice
+    outcome = None
+    while True:
+        count = count_moves(state)
+        if not count:  # the game is over (`Game.legal_moves`)
+            outcome = outcome_of(state)
+            if outcome is None:
+                raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
             break
-        moves = legal(state)
-        if not moves:
-            raise RuntimeError(f"{game.id}: no legal move in an unfinished game (seed {seed})")
-        offered += len(moves)
-        if len(moves) > widest:
-            widest = len(moves)
-        move = players[to_move(state)].choose(game, state, rng)
-        if in_place is not None:
-            in_place.play(state, move)
+        turns = turns_played(state)
+        if (decisions if turns is None else turns) >= turn_cap:
+            break
+        offered += count
+        if count > widest:
+            widest = count
+        if every or (best_of is not None and picks[to_move(state)]):
+            best = best_of(state)  # type: ignore[misc]
+            move = best[0] if len(best) == 1 else choice(best)  # (`players.tie_break`)
         else:
-            state = game.apply(state, move)
-        if recording is not None:
-            add(counters, recording.events(state))
+            move = players[to_move(state)].choose(game, state, rng)
+        state = advance(state, move)
+        happened += events(state)
         decisions += 1
-        outcome = outcome_of(state)
+    counters: dict[str, float] = {}
+    add(counters, happened)
     if outcome is None:
         return GameRecord(seed, len(players), None, turn_cap, False, decisions, offered, widest, counters)
     return GameRecord(
@@ -474,14 +474,15 @@ def play_batches(
 
 class SelfPlayPool:
     """Self-play of `batches` in rounds (`play`, each a slice of every batch's seeds) through
-    one pool of forked workers, started at the first round worth it and kept until `close`:
-    the workers keep whatever the game warmed up (tables, caches) from one round to the next.
-    Use it as a context manager."""
+    one pool of forked workers (boardgen.processes.Workers), started at the first round worth
+    it and kept until `close`: the workers keep whatever the game warmed up (tables, caches)
+    from one round to the next. Use it as a context manager."""
 
     def __init__(self, game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int, workers: int = 1) -> None:
-        self.game, self.batches, self.turn_cap, self.workers = game, batches, turn_cap, workers
-        self._pool: Any = None
+        self.game, self.batches, self.turn_cap = game, batches, turn_cap
+        self._workers: Workers[_Job] = Workers((game, batches, turn_cap), workers)
         self._forkless = workers <= 1 or not can_fork()
+        self._started = False
 
     def __enter__(self) -> SelfPlayPool:
         return self
@@ -490,12 +491,8 @@ class SelfPlayPool:
         self.close()
 
     def close(self) -> None:
-        global _job
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-            _job = None
+        self._workers.close()
+        self._started = False
 
     def play(
         self, ranges: Sequence[tuple[int, int, int]], *, progress: Progress | None = None
@@ -509,7 +506,7 @@ class SelfPlayPool:
         total = sum(stop - start for _, start, stop in ranges)
         labels = [self.batches[b].label for b, _, _ in ranges]
         results: dict[tuple[int, int], list[GameRecord]] | None = None
-        if not self._forkless and (self._pool is not None or total >= 2 * CHUNK):
+        if not self._forkless and (self._started or total >= 2 * CHUNK):
             results = self._in_processes(ranges, tasks, total, labels, progress)
         if results is None:
             results = {}
@@ -534,14 +531,9 @@ class SelfPlayPool:
     ) -> dict[tuple[int, int], list[GameRecord]] | None:
         """The tasks played by the workers; None where processes cannot be had (some
         sandboxes forbid them), so the caller plays them itself."""
-        global _job
-        if self._pool is None:
-            _job = (self.game, self.batches, self.turn_cap)
-            try:
-                # A Pool forks all its workers before starting its own threads.
-                self._pool = multiprocessing.get_context("fork").Pool(self.workers, _quiet_worker)
-            except OSError:
-                _job = None
+        if not self._started:
+            self._started = self._workers.start()
+            if not self._started:
                 self._forkless = True
                 return None
         results: dict[tuple[int, int], list[GameRecord]] = {}
@@ -550,7 +542,7 @@ class SelfPlayPool:
         # The games with the most seats (the longest) first, so the last tasks, which one
         # worker may finish while the others wait, are the shortest ones.
         work.sort(key=lambda task: -len(self.batches[task[0]].players))
-        for r, index, records in self._pool.imap_unordered(_play_chunk, work):
+        for r, index, records in self._workers.imap_unordered(_play_chunk, work):
             results[r, index] = records
             done += len(records)
             if progress is not None:
@@ -561,25 +553,14 @@ class SelfPlayPool:
 # Games per task handed to a worker process: small enough for a smooth progress bar and an
 # even share of the work, large enough that handing out tasks costs little.
 CHUNK = 10
-# What the worker processes play. Forked children inherit it, so games and players never
-# need to be pickled; only seeds go out and records come back.
-_job: tuple[Game[Any, Any], Sequence[Batch], int] | None = None
+# What the self-play workers inherit: the game, the batches (their players) and the turn cap;
+# only seeds go out and records come back.
+_Job = tuple[Game[Any, Any], Sequence[Batch], int]
 
 
-def _quiet_worker() -> None:
-    """A worker leaves interrupts to its parent and ends silently when the pool ends it (or
-    its parent ends, killed say): it must not inherit a handler the parent set (the kit's,
-    which raises)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(os.getppid())
-
-
-def _play_chunk(task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+def _play_chunk(job: _Job, task: tuple[int, int, int, tuple[int, ...]]) -> tuple[int, int, list[GameRecord]]:
+    game, batches, turn_cap = job
     batch, key, index, seeds = task
-    if _job is None:
-        raise RuntimeError("a self-play worker started without a job")
-    game, batches, turn_cap = _job
     players = batches[batch].players
     return key, index, [play(game, players, s, turn_cap=turn_cap) for s in seeds]
 

@@ -44,12 +44,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import getitem
-from typing import Any, Generic, Literal, NamedTuple, Self, TypeVar
+from typing import Any, Literal, NamedTuple, Self, TypeVar
 
 from boardgen.draws import for_purpose
 from boardgen.model.sliding import Deal, InsertionPoint, SlidingLayout, deal
 from boardgen.model.tiles import STEP, E, N, S, Tile, W, rotate
-from boardgen.rules.protocol import Event, Outcome
+from boardgen.rules.protocol import Event, HeuristicGame, Outcome
 
 SHIFT, WALK = "shift", "walk"
 # DRAWING[mask]: the box-drawing character of a tile open on the sides of `mask`.
@@ -922,7 +922,7 @@ StateT = TypeVar("StateT", bound=Position)
 T = TypeVar("T")
 
 
-class SlidingRules(ShiftMoves, Generic[StateT]):
+class SlidingRules(ShiftMoves, HeuristicGame[StateT, Any]):
     """What every game on the sliding board shares: the layout's geometry and starts, the
     shift (push, pawns riding their line) and the walk, played in place on a `Position`
     (`play`; `apply` plays on a copy), the legal moves of both, and a turn that ends with
@@ -1033,12 +1033,8 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
         self.play(after, move)
         return after
 
-    def position(self, players: int, seed: int) -> StateT:
-        """The first position, to play in place (`play`): `initial_state`, which is one."""
-        return self.initial_state(players, seed)
-
-    def play(self, state: StateT, move: Any) -> None:
-        """Play `move` in place: the one implementation of the rules."""
+    def play(self, state: StateT, move: Any) -> StateT:
+        """Play `move` in place (and return `state`): the one implementation of the rules."""
         if state.over:
             raise IllegalMoveError(f"the game is over; {move} cannot be played")
         state.recorded = ()
@@ -1049,6 +1045,7 @@ class SlidingRules(ShiftMoves, Generic[StateT]):
             self._walk(state, move)
         else:
             self.play_other(state, move)
+        return state
 
     def events(self, state: StateT) -> tuple[Event, ...]:
         """What the move that led to `state` set off, for self-play's counters: every

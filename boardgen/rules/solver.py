@@ -23,15 +23,12 @@ flooded once for all of them), and from 11 x 11 gives each start to a worker pro
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardgen.background import available_cpus, can_fork, die_with_parent
 from boardgen.model.sliding import InsertionPoint
+from boardgen.processes import Workers, available_cpus, can_fork
 from boardgen.rules.sliding import (
     _ORIENTATIONS,
     _TURNED,
@@ -572,21 +569,13 @@ def _solve_group(
     return [PairResult(pairs[index][0], pairs[index][1], found[index]) for index in indices]
 
 
-# What the forked solver workers solve: they inherit it, so no board is pickled.
-_job: tuple[Board, Sequence[tuple[tuple[int, int], str]], int, int] | None = None
+# What the solver's workers inherit (boardgen.processes.Workers): the board, the pairs, the turn
+# limit and the budget; no board is pickled, only the groups of pairs go out.
+_Job = tuple[Board, Sequence[tuple[tuple[int, int], str]], int, int]
 
 
-def _worker_start() -> None:
-    """A worker leaves interrupts to its parent and ends when the pool or its parent does."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(os.getppid())
-
-
-def _solve_indices(indices: list[int]) -> tuple[list[int], list[PairResult]]:
-    if _job is None:
-        raise RuntimeError("a solver worker started without a job")
-    board, pairs, max_turns, budget = _job
+def _solve_indices(job: _Job, indices: list[int]) -> tuple[list[int], list[PairResult]]:
+    board, pairs, max_turns, budget = job
     return indices, _solve_group(board, pairs, indices, max_turns, budget, None, "")
 
 
@@ -601,26 +590,17 @@ def _in_processes(
     label: str,
 ) -> list[PairResult] | None:
     """Each origin's pairs in a worker; None where processes cannot be had."""
-    global _job
-    _job = (board, pairs, max_turns, budget)
-    try:
-        pool = multiprocessing.get_context("fork").Pool(min(workers, len(groups)), _worker_start)
-    except OSError:
-        _job = None
-        return None
     results: list[PairResult | None] = [None] * len(pairs)
     done = 0
-    try:
+    with Workers((board, pairs, max_turns, budget), min(workers, len(groups))) as pool:
+        if not pool.start():
+            return None
         for indices, solved in pool.imap_unordered(_solve_indices, groups):
             for index, result in zip(indices, solved, strict=True):
                 results[index] = result
             done += len(indices)
             if progress is not None:
                 progress(done, len(pairs), label)
-    finally:
-        pool.terminate()
-        pool.join()
-        _job = None
     return [r for r in results if r is not None]
 
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, cast
 
 from boardgen.model.walls import Cell, WallsLayout
 from boardgen.rules.players import pick_best
-from boardgen.rules.protocol import Game, Outcome, Player, Rng
+from boardgen.rules.protocol import Game, HeuristicGame, Outcome, Player, Rng
 
 PAWN, BLOCK, PASS = 0, 1, 2
 
@@ -208,7 +208,7 @@ def distances(levels: Sequence[int], bits: Sequence[int]) -> list[int]:
 _MOVED = tuple(f"moved:{k}" for k in range(128))
 
 
-class WallsGame:
+class WallsGame(HeuristicGame[WallsState, Move]):
     """The moving-walls game on one layout, for 2 to 4 seats (see the module docstring)."""
 
     id = "walls"
@@ -495,7 +495,7 @@ def pick(moves: Sequence[Move], values: Sequence[float], rng: Rng) -> tuple[Move
     return pick_best(moves, values, rng), min(values)
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(Player):
     """Pawns: the slide leaving its nearest pawns fewest moves from the centre (entering and
     pushing first), played first when it gains something. Blocks: among up to `candidates`
     slides near pawns that matter (see `near_blocks`), the one after which it is nearest and
@@ -532,7 +532,7 @@ class HeuristicPlayer:
         return pick(near, [block_value(game, state, m, seat) for m in near], rng)[0]
 
 
-class SearchPlayer:
+class SearchPlayer(Player):
     """Looks at whole turns within a budget of `nodes` block slides per decision: the best
     `pawns` pawn slides each followed by the best nearby block slide, and nearby block slides
     each followed by the best pawn slide; it plays the first half of the best turn (the
@@ -586,7 +586,7 @@ class SearchPlayer:
         return min(scored)[2]
 
 
-class RandomPlayer:
+class RandomPlayer(Player):
     """Any legal decision, uniformly."""
 
     name = "random"

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from boardgen.data.loader import load
 from boardgen.model.master import build, setup
 from boardgen.rules.master import USE, WAND, MasterGame
-from boardgen.rules.players import GreedyPlayer, pick_best, score
-from boardgen.rules.protocol import Rng
+from boardgen.rules.players import GreedyPlayer, pick_best
+from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import Board
 
@@ -27,18 +27,18 @@ GAME = MasterGame(LAYOUT)
 def scored_best(state: Any) -> list[Any]:
     """The moves a greedy player draws from when it scores every legal move."""
     moves = list(GAME.legal_moves(state))
-    values = score(GAME, state, moves, state.seat)
+    values = GAME.score_moves(state, moves, state.seat)
     return [m for m, v in zip(moves, values, strict=True) if v == min(values)]
 
 
-class ScoringGreedy:
+class ScoringGreedy(Player):
     """The greedy player on the scores of every legal move (no `best_moves`)."""
 
     name = "greedy"
 
     def choose(self, game: Any, state: Any, rng: Rng) -> Any:
         moves = list(game.legal_moves(state))
-        return pick_best(moves, score(game, state, moves, state.seat), rng)
+        return pick_best(moves, game.score_moves(state, moves, state.seat), rng)
 
 
 @settings(max_examples=80, deadline=None)
@@ -68,7 +68,7 @@ def test_best_moves_are_the_best_scored_moves(seed, players, warmup, on_token):
             assert list(GAME.best_moves(after)) == scored_best(after)
 
 
-class Recorded:
+class Recorded(Player):
     """A player that keeps the moves it chooses."""
 
     def __init__(self, player: Any):

@@ -1,4 +1,4 @@
-"""King Minos played in place (`MinosGame.play`, `play_turns`: one `MinosPosition` a game, its
+"""King Minos played in place (`MinosGame.play`: one `MinosPosition` a game, its
 occupancy, running sums and held pieces kept up to date) against the rules played through
 `apply` (a frozen state in, a new one out, every table worked out afresh from the state),
 decision by decision, and the record of self-play against a game played through `apply`."""
@@ -11,7 +11,7 @@ from boardgen.data.loader import load
 from boardgen.model.minos import build
 from boardgen.rules.minos import MinosGame
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
-from boardgen.rules.protocol import Player
+from boardgen.rules.protocol import HeuristicGame, Player
 from boardgen.rules.simulate import GameRecord, play, player_draws
 
 LAYOUT = build(load("game", "minos"))
@@ -28,6 +28,10 @@ def through_apply(game: MinosGame, players, seed: int, cap: int) -> GameRecord:
     while game.outcome(state) is None and state.turn < cap:
         moves = game.legal_moves(state)
         assert tuple(game.legal_moves(position)) == tuple(moves)
+        assert game.count_moves(position) == len(moves)
+        # The greedy player's candidates, found without listing every move, are those of
+        # the lowest score of every legal move (the protocol's own `best_moves`).
+        assert list(game.best_moves(position)) == HeuristicGame.best_moves(game, state)
         offered, widest = offered + len(moves), max(widest, len(moves))
         move = players[game.to_move(state)].choose(game, state, rng)
         state = game.apply(state, move)

@@ -11,7 +11,7 @@ from boardgen.data.loader import load
 from boardgen.engines import get_engine
 from boardgen.model.sliding import build
 from boardgen.rules.planner import PlannerPlayer
-from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, pick_best, score, tie_break
+from boardgen.rules.players import GreedyPlayer, RandomPlayer, SearchPlayer, pick_best, tie_break
 from boardgen.rules.protocol import Rng
 from boardgen.rules.sliding import WALK, SlidingGame, Walk
 
@@ -62,7 +62,7 @@ def test_greedy_otherwise_gets_as_close_as_it_can(game):
     for seed in range(1, 30):
         state = game.initial_state(2, seed)
         moves = game.legal_moves(state)
-        scores = score(game, state, moves, 0)
+        scores = game.score_moves(state, moves, 0)
         if min(scores)[0] == game.steps_left(state, 0):  # nothing reaches the target
             choice = player.choose(game, state, rng)
             assert scores[moves.index(choice)] == min(scores)

@@ -319,7 +319,7 @@ def test_a_block_of_draws_is_the_draws_one_by_one(rng):
     # A shuffle longer than a block takes its draws in turn too.
     items = list(range(100))
     for i, z in zip(range(99, 0, -1), draws, strict=False):
-        j = z % (i + 1)
+        j = (z * (i + 1)) >> 64  # the high bits: `draws.below_of`
         items[i], items[j] = items[j], items[i]
     after = rng
     for _ in range(99):
@@ -346,7 +346,7 @@ def test_the_opening_draws_as_rolling_and_shuffling_one_by_one(chancy):
         items = list(range(len(game.deck)))
         for i in range(len(items) - 1, 0, -1):
             rng, z = next_random(rng)
-            j = z % (i + 1)
+            j = (z * (i + 1)) >> 64  # the high bits: `draws.below_of`
             items[i], items[j] = items[j], items[i]
         return tuple(dice), rng, tuple(items)
 

@@ -14,7 +14,7 @@ import pytest
 from boardgen.checks.harness import Check, Extra, Lineup, Report, check, looks
 from boardgen.engine import Engine
 from boardgen.engines import load_game
-from boardgen.rules.protocol import Outcome
+from boardgen.rules.protocol import Game, Outcome
 from boardgen.rules.simulate import binomial_cdf, quantile_upper_bound, seat_fail_chance, wilson_bounds
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "layouts"
@@ -76,7 +76,7 @@ def test_seat_fail_chance_tracks_the_evidence() -> None:
 
 
 @dataclass(frozen=True)
-class Coin:
+class Coin(Game[tuple[int, int, int], int]):
     """A toy game: a few decisions, then a winner drawn from the game's seed with `weights`;
     a share `stuck` of the games never ends."""
 
@@ -91,7 +91,7 @@ class Coin:
         return state[2] % state[0]
 
     def legal_moves(self, state: tuple[int, int, int]) -> list[int]:
-        return [0]
+        return [] if self.outcome(state) is not None else [0]
 
     def apply(self, state: tuple[int, int, int], move: int) -> tuple[int, int, int]:
         return state[0], state[1], state[2] + 1

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from boardgen.rules.players import GreedyPlayer, RandomPlayer
-from boardgen.rules.protocol import Outcome, Player
+from boardgen.rules.players import GreedyPlayer, RandomPlayer, tie_break
+from boardgen.rules.protocol import HeuristicGame, Outcome, Player
 from boardgen.rules.simulate import (
     Batch,
     aggregate,
@@ -33,7 +33,7 @@ class Pile:
     took: int = 0
 
 
-class Nim:
+class Nim(HeuristicGame[Pile, int]):
     """Take 1 to 3 counters; whoever takes the last one wins."""
 
     id = "nim"
@@ -122,7 +122,7 @@ def test_greedy_player_uses_the_heuristic():
 
 
 class CountingNim(Nim):
-    """Nim that records each take of 3 as an event (`Recording`)."""
+    """Nim that records each take of 3 as an event (`Game.events`)."""
 
     def events(self, state: Pile) -> tuple[str, ...]:
         return ("threes",) if state.took == 3 else ()
@@ -202,19 +202,16 @@ class Heap:
         self.events: list[str] = []
 
 
-class Doubles:
-    """Nim in turns of two takes (1 or 2 counters each) played in place; a take of 2 is an
-    event. `play_turns` plays the whole game in one call, as `TurnPlaying` allows."""
+class Doubles(HeuristicGame[Heap, int]):
+    """Nim in turns of two takes (1 or 2 counters each) played in place (`position`,
+    `play`); a take of 2 is an event. It counts the moves it is asked for."""
 
     id = "doubles"
 
     def __init__(self) -> None:
-        self.games_at_once = 0
+        self.best_asked = 0
 
     def initial_state(self, players: int, seed: int) -> Heap:
-        return self.position(players, seed)
-
-    def position(self, players: int, seed: int) -> Heap:
         return Heap(30 + seed % 5, players)
 
     def to_move(self, state: Heap) -> int:
@@ -227,6 +224,7 @@ class Doubles:
         return [n for n in (1, 2) if n <= state.left]
 
     def best_moves(self, state: Heap) -> list[int]:
+        self.best_asked += 1
         return [min(self.legal_moves(state))]
 
     def heuristic(self, state: Heap, seat: int) -> int:
@@ -235,7 +233,7 @@ class Doubles:
     def apply(self, state: Heap, move: int) -> Heap:
         raise AssertionError("played in place")
 
-    def play(self, state: Heap, move: int) -> None:
+    def play(self, state: Heap, move: int) -> Heap:
         state.left -= move
         state.events = ["two"] if move == 2 else []
         if state.left == 0:
@@ -244,6 +242,7 @@ class Doubles:
             state.turn, state.taken = state.turn + 1, 0
         else:
             state.taken = 1
+        return state
 
     def events(self, state: Heap) -> list[str]:
         return state.events
@@ -251,29 +250,35 @@ class Doubles:
     def outcome(self, state: Heap) -> Outcome | None:
         return None if state.winner < 0 else Outcome(state.winner, state.turn + 1)
 
-    def play_turns(self, state: Heap, players, rng, turn_cap: int) -> tuple[int, int, int, list[str]]:
-        self.games_at_once += 1
-        made, seen, most, events = 0, 0, 0, []
-        while state.winner < 0 and state.turn < turn_cap:
-            moves = self.legal_moves(state)
-            seen, most = seen + len(moves), max(most, len(moves))
-            self.play(state, players[state.turn % state.seats].choose(self, state, rng))
-            made += 1
-            events += state.events
-        return made, seen, most, events
+
+class Unasked(GreedyPlayer):
+    """A greedy player the loop must never ask: it picks the best (`picks_best`)."""
+
+    def choose(self, game, state, rng):
+        raise AssertionError("the loop makes a best-picking player's choice itself")
 
 
-class DoublesOneAtATime(Doubles):
-    play_turns = None  # type: ignore[assignment]
+class Asking(Player):
+    """The greedy player's choice, made by the player itself (`picks_best` unset)."""
+
+    name = "asking"
+
+    def choose(self, game, state, rng):
+        return tie_break(game.best_moves(state), rng)
 
 
 @pytest.mark.parametrize("cap", [1000, 7])
-def test_a_whole_game_at_once_gives_the_record_of_one_decision_at_a_time(cap):
-    players: list[Player] = [RandomPlayer(), GreedyPlayer(), RandomPlayer()]
-    game = Doubles()
+def test_the_loop_makes_the_best_picking_players_choice_from_best_moves(cap):
+    """Turns of two decisions counted by `turns_played`, positions changed in place, events
+    summed; a player that picks the best has the same choice made for it by the loop from
+    the game's `best_moves` (asked once a decision) as it would make itself."""
+    twos = 0.0
     for seed in range(12):
-        at_once = play(game, players, seed, turn_cap=cap)
-        assert at_once == play(DoublesOneAtATime(), players, seed, turn_cap=cap)
-        assert at_once.finished == (cap == 1000) and at_once.turns == min(cap, at_once.turns)
-        assert at_once.decisions >= 2 * (at_once.turns - 1) and at_once.branching_max == 2
-    assert game.games_at_once == 12  # every game was played in one call
+        game = Doubles()
+        record = play(game, [RandomPlayer(), Unasked(), RandomPlayer()], seed, turn_cap=cap)
+        assert record == play(Doubles(), [RandomPlayer(), Asking(), RandomPlayer()], seed, turn_cap=cap)
+        assert record.finished == (cap == 1000) and record.turns == min(cap, record.turns)
+        assert record.decisions >= 2 * (record.turns - 1) and record.branching_max == 2
+        assert 0 < game.best_asked < record.decisions  # one seat of three asked it
+        twos += record.counters.get("two", 0.0)
+    assert twos > 0  # the random seats' takes of 2, summed from the game's events

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from boardgen.data import fonts
 from boardgen.data.colours import contrast_ratio
 from boardgen.data.pictures import Node
 from boardgen.data.theme import Theme
-from boardgen.render import fonts
 from boardgen.render.art import PICTURE_DEFAULTS, picture, rename_ids
 
 if TYPE_CHECKING:  # svgwrite is imported when something is drawn: a kit whose SVGs are kept needs none

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from boardgen.data.theme import Theme
+from boardgen.data import fonts
+from boardgen.data.colours import tint
+from boardgen.data.theme import Theme, sequence_fill
 from boardgen.model.grand import PERIPHERAL, Card, GrandLayout, label
-from boardgen.render import fonts
 from boardgen.render.svg.base import CARD_FRAME_MM, Sheet, _r, draw_picture, draw_symbol, new_sheet
 
 # Pictures from the bundled icons, by what a field does (first match wins).
@@ -21,13 +22,6 @@ KIND_ART = (
     ("petrified", "skull"),
     ("jump", "jump"),
 )
-
-
-def tint(colour: str, paper: str, amount: float) -> str:
-    """`colour` mixed with `paper`: amount 0 is paper, 1 is the colour."""
-    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
-    b = [int(paper[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(y + (x - y) * amount):02x}" for x, y in zip(a, b, strict=True))
 
 
 def seam_zones(layout: GrandLayout) -> tuple[tuple[float, float], ...]:
@@ -66,22 +60,6 @@ def field_fill(sheet: Sheet, layout: GrandLayout, field: int) -> str:
 
 
 SYMBOL_SHARE = 0.17  # a sequence's symbol on each of its fields, as a share of the pitch
-
-
-def sequence_cue(theme: Theme, layout: GrandLayout) -> bool:
-    """Whether the board tells the sequences apart by more than their tints: each has a symbol of
-    its own (the theme's player symbols, drawn on every field of it and in the legend)."""
-    symbols = [theme.symbol(seq.colour) for seq in layout.sequences]
-    return None not in symbols and len(set(symbols)) == len(symbols)
-
-
-def sequence_fill(theme: Theme, colour: str, *, central: bool = True) -> str:
-    """The floor of a sequence's fields: its colour tinted towards the paper (central fields
-    more strongly than the corner labyrinths; half as strong where the theme saves ink)."""
-    strength = 0.42 if central else 0.26
-    if not theme.style["fill_walls"]:
-        strength *= 0.5
-    return tint(theme.player(colour), theme.colour("paper"), strength)
 
 
 def blue_fill(sheet: Sheet) -> str:

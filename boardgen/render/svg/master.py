@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
+from boardgen.data import fonts
 from boardgen.data.strings import word
 from boardgen.data.theme import Theme
 from boardgen.model.master import MagicObject, MasterLayout
-from boardgen.render import fonts
 from boardgen.render.svg.base import CARD_FRAME_MM, _r, draw_picture, draw_symbol, new_sheet
 
 WAND_SIZE_MM = (12.5, 62.0)

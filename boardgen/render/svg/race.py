@@ -7,9 +7,9 @@ import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from boardgen.data import fonts
 from boardgen.data.theme import Theme
 from boardgen.model.race import Grid, Link, Node, TrackGraph
-from boardgen.render import fonts
 from boardgen.render.svg.base import Sheet, _r, draw_picture, new_sheet
 
 # Drawn kinds of field (a field's `kinds`), and the picture drawn on a field of each kind

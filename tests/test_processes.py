@@ -1,22 +1,22 @@
-"""Work beside the main process (boardgen.background): the value, the progress and the errors of
+"""Work beside the main process (boardgen.processes): the value, the progress and the errors of
 a forked child come back whole; a cancelled child ends with the workers it started; a render
 interrupted while its check runs leaves no process behind."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from processes import alive, carrying
 
-from boardgen.background import Progress, available_cpus, beside, can_fork
 from boardgen.errors import BoardgenError, DataError, Problem
+from boardgen.processes import Progress, Workers, available_cpus, beside, can_fork
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
@@ -121,12 +121,11 @@ def test_cancel_ends_the_child_and_the_pool_it_started(tmp_path: Path, monkeypat
         real_kill(pid, signum)
 
     def work(_progress: Progress | None) -> None:
-        from boardgen.rules.simulate import _quiet_worker
-
-        with multiprocessing.get_context("fork").Pool(2, _quiet_worker) as pool:
-            workers = [p.pid for p in pool._pool]  # type: ignore[attr-defined]
+        with Workers("job", 2) as pool:  # the self-play and solver workers' pool
+            assert pool.start()
+            workers = [p.pid for p in pool._pool._pool]
             pids.write_text(" ".join(map(str, [os.getpid(), *workers])))
-            pool.apply(time.sleep, (60,))
+            list(pool.imap_unordered(_sleep, [60, 60]))
 
     pending = beside(work)
     deadline = time.monotonic() + 120
@@ -200,7 +199,7 @@ def test_a_process_that_asked_dies_with_its_parent(tmp_path: Path) -> None:
     """die_with_parent (self-play workers and the checking child call it): a grandchild that
     asked is ended by the kernel when its parent is killed, even busy in a long sleep; one
     that did not ask lives on."""
-    from boardgen.background import die_with_parent
+    from boardgen.processes import die_with_parent
 
     pids = tmp_path / "pids"
 
@@ -251,3 +250,35 @@ def test_a_process_with_other_threads_does_the_work_itself() -> None:
         release.set()
         other.join()
     assert beside(lambda _progress: os.getpid()).result() != os.getpid()
+
+
+def _sleep(job: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return job
+
+
+def _where(job: tuple[str, int, Callable[[], None]], n: int) -> tuple[str, int, int, int]:
+    return job[0], job[1] * n, os.getpid(), os.getppid()
+
+
+def test_workers_inherit_their_job_and_run_each_task_once() -> None:
+    """The job is inherited by the forked workers (the lambda inside it could not be pickled),
+    every task is run once in a worker, and the pool's processes end with `close`."""
+    job = ("board", 3, lambda: None)
+    with Workers(job, 2) as pool:
+        assert pool.start()
+        workers = [p.pid for p in pool._pool._pool]
+        got = sorted(pool.imap_unordered(_where, range(20)))
+    assert [(name, value) for name, value, _, _ in got] == [("board", 3 * n) for n in range(20)]
+    assert {pid for _, _, pid, _ in got} <= set(workers) and os.getpid() not in {pid for _, _, pid, _ in got}
+    assert {parent for _, _, _, parent in got} == {os.getpid()}
+    deadline = time.monotonic() + 60
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "the workers outlived close()"
+        time.sleep(0.02)
+
+
+def test_one_worker_is_no_pool() -> None:
+    """Where a pool would hold one worker, or no process can be forked, `start` says so and the
+    caller works by itself."""
+    assert not Workers("job", 1).start()

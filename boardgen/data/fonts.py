@@ -1,4 +1,7 @@
-"""The bundled fonts: registered by their exact family names for reportlab and svglib."""
+"""The fonts a kit can use: the bundled faces (fonts/fonts.toml) and a theme's own TrueType
+files, registered by their exact family names with reportlab; which characters each draws (and
+the fallback family for signs), and how wide a text is. The SVG converter's font map, made from
+these faces, is boardgen.render.font_map."""
 
 from __future__ import annotations
 
@@ -12,16 +15,12 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from struct import error as struct_error
-from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from boardgen.errors import BoardgenError, quote
-
-if TYPE_CHECKING:  # svglib (lxml, css parsers) is imported only when an SVG is converted
-    from svglib.fonts import FontMap
 
 
 class MissingGlyphError(BoardgenError, ValueError):
@@ -133,8 +132,6 @@ def register_file(path: Path) -> str:
             font.face.name = known.get((family, "normal"), face_).pdf_name.encode("ascii")
         pdfmetrics.registerFont(font)
         known[(family, weight)] = face_
-        if font_map.cache_info().currsize:  # a map made later reads every face from faces()
-            font_map().register_font(family, weight=weight, rlgFontName=face_.pdf_name)
     normal = known[(family, "normal")].pdf_name
     bold = known[(family, "bold")].pdf_name
     registerFontFamily(normal, normal=normal, bold=bold, italic=normal, boldItalic=bold)
@@ -152,53 +149,6 @@ def face(family: str, weight: str = "normal") -> Face:
         raise UnknownFontError(
             f"font {family!r} ({weight}) is not bundled; available: {', '.join(families())}"
         ) from None
-
-
-@cache
-def font_map() -> FontMap:
-    """An svglib font map that knows only the bundled fonts (and the theme's own, registered)
-    and never guesses a system one. Made when the first SVG is converted."""
-    from svglib.fonts import FontMap
-
-    class StrictFontMap(FontMap):
-        def __init__(self) -> None:
-            super().__init__()
-            self._map.clear()
-            self._family_index.clear()
-            for f in faces().values():
-                self.register_font(f.family, weight=f.weight, rlgFontName=f.pdf_name)
-
-        def register_default_fonts(self) -> None:
-            """No defaults: an unknown family must fail, not fall back to Helvetica."""
-
-        def register_font(
-            self,
-            font_family: str,
-            font_path: str | None = None,
-            weight: str = "normal",
-            style: str = "normal",
-            rlgFontName: str | None = None,
-        ) -> tuple[str, bool]:  # noqa: N803
-            internal: str = self.build_internal_name(font_family, weight, style)
-            self._map[internal] = {
-                "svg_family": font_family,
-                "svg_weight": weight,
-                "svg_style": style,
-                "rlgFont": rlgFontName or "",
-                "exact": True,
-            }
-            self._family_index.setdefault(font_family.lower(), font_family)
-            return internal, True
-
-        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
-            family = self._family_index.get(font_name.lower(), font_name)
-            weight = "bold" if str(weight) in ("bold", "700", "800", "900") else "normal"
-            internal: str = self.build_internal_name(family, weight, "normal")
-            if internal in self._map:
-                return str(self._map[internal]["rlgFont"]), True
-            raise UnknownFontError(f"SVG asks for font {font_name!r} ({weight}), which is not bundled")
-
-    return StrictFontMap()
 
 
 # boardgen's own arrows, signs and punctuation (→ × ⌀ – ’ ...) are drawn whatever font a theme

@@ -1,17 +1,24 @@
-"""Work done beside the main process: a render starts the playability check in a forked
-child, draws and imposes the kit meanwhile, and takes the verdict when the cover needs it;
-`render --all` renders its games side by side, each in a child (boardgen.kit.render_all).
+"""The one process layer: every piece of work boardgen does beside the main process goes
+through here.
 
-`beside(work)` forks a child that runs `work(progress)`; `Beside.result(progress)` waits for
-its return value (or raises the exception it raised), relaying the progress it reported;
-`Beside.cancel()` ends it. Where no child can be forked (Windows, a sandbox), this process
-has a single CPU or runs other threads, the work runs in this process, when `result` is first
-asked for.
+- `beside(work)`: one child for one piece of work. A render starts the playability check in a
+  forked child, draws and imposes the kit meanwhile, and takes the verdict when the cover needs
+  it; `render --all` renders its games side by side, each in a child (boardgen.kit.render_all).
+  `Beside.result(progress)` waits for its return value (or raises the exception it raised),
+  relaying the progress it reported; `Beside.cancel()` ends it. Where no child can be forked
+  (Windows, a sandbox), this process has a single CPU or runs other threads, the work runs in
+  this process, when `result` is first asked for. The child and its parent talk through one
+  pipe, in frames of a length and a pickle. Progress is sent without waiting: while the parent
+  is busy drawing, a full pipe drops progress frames, never the work.
+- `Workers(job, count)`: a pool of forked workers that inherit `job` (a game and its players, a
+  board: never pickled; only tasks go out and results come back) and run `function(job, task)`
+  for each task (`imap_unordered`). The self-play pool (boardgen.rules.simulate.SelfPlayPool)
+  and the solver's processes (boardgen.rules.solver) are two users of it.
+- `worker_start(parent)`: what every worker process does first (the tuner's ``--workers`` pool
+  too): interrupts are its parent's, and it ends with its parent however the parent ends.
 
-The child and its parent talk through one pipe, in frames of a length and a pickle. Progress
-is sent without waiting: while the parent is busy drawing, a full pipe drops progress frames,
-never the work. The child ignores SIGINT (the parent owns the terminal and cancels it) and
-ends on SIGTERM; the self-play workers it started end with it (see die_with_parent).
+A child ignores SIGINT (the parent owns the terminal and cancels it) and ends on SIGTERM; the
+workers it started end with it (see die_with_parent).
 """
 
 from __future__ import annotations
@@ -22,13 +29,16 @@ import signal
 import struct
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from boardgen.errors import BoardgenError
 
 T = TypeVar("T")
+J = TypeVar("J")
+A = TypeVar("A")
+R = TypeVar("R")
 Progress = Callable[[int, int, str], None]
 
 _HEADER = struct.Struct("<I")
@@ -287,3 +297,75 @@ def _reap(pid: int, grace: float) -> int:
             _, status = os.waitpid(pid, 0)
             return os.waitstatus_to_exitcode(status)
         time.sleep(0.005)
+
+
+def worker_start(parent: int) -> None:
+    """A worker process leaves interrupts to its parent and ends silently when its pool ends it
+    or its parent ends (killed, say): it must not inherit a handler the parent set (the kit's,
+    which raises)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
+# What the workers of the latest pool inherit (forked children see it; it is never pickled).
+# Set just before a pool forks (a worker that replaces a dead one forks from it too), cleared
+# when that pool closes.
+_inherited: object = None
+
+
+def _run(task: tuple[Callable[[Any, Any], Any], Any]) -> Any:
+    function, argument = task
+    if _inherited is None:
+        raise RuntimeError("a worker started without a job")
+    return function(_inherited, argument)
+
+
+class Workers(Generic[J]):
+    """`count` forked workers that inherit `job`; started by `start` (False where processes
+    cannot be had: some sandboxes forbid them, and the caller then works by itself), ended by
+    `close`. Use it as a context manager. `function` must be a module-level function (it is
+    sent by name)."""
+
+    def __init__(self, job: J, count: int) -> None:
+        self.job, self.count = job, count
+        self._pool: Any = None
+
+    def start(self) -> bool:
+        global _inherited
+        if self._pool is not None:
+            return True
+        if self.count <= 1 or not can_fork():
+            return False
+        import multiprocessing
+
+        _inherited = self.job
+        try:
+            # A Pool forks all its workers before starting its own threads.
+            self._pool = multiprocessing.get_context("fork").Pool(self.count, worker_start, (os.getpid(),))
+        except OSError:
+            _inherited = None
+            return False
+        return True
+
+    def imap_unordered(self, function: Callable[[J, A], R], tasks: Iterable[A]) -> Iterator[R]:
+        """Each task's result, as the workers finish them."""
+        if self._pool is None:
+            raise RuntimeError("Workers.imap_unordered before start")
+        results: Iterator[R] = self._pool.imap_unordered(_run, [(function, task) for task in tasks])
+        return results
+
+    def close(self) -> None:
+        global _inherited
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            if _inherited is self.job:
+                _inherited = None
+
+    def __enter__(self) -> Workers[J]:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
