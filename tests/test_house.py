@@ -24,11 +24,11 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "export/solids.py": (1, "shapely: a multi-part geometry has `geoms`, a single one does not"),
     "export/preflight.py": (1, "pypdf: an indirect object resolves with `get_object`, a direct one has none"),
     "render/drawing_cache.py": (4, "reportlab.graphics.shapes' classes and modules looked up by name"),
-    "render/fonts.py": (1, "an OSError's `strerror`, which some errors lack"),
+    "data/fonts.py": (1, "an OSError's `strerror`, which some errors lack"),
     "render/pdf.py": (2, "reportlab internals: a form's `ExtGState`, an image's PIL `mode`"),
     "data/loader.py": (1, "any value from a data file: whether it has a length"),
     "data/languages.py": (1, "an exception's own `heading`, absent on one rebuilt without __init__"),
-    "background.py": (1, "the signal module: `pthread_sigmask` exists on some platforms only"),
+    "processes.py": (1, "the signal module: `pthread_sigmask` exists on some platforms only"),
     "kits/output.py": (1, "the signal module: `pthread_sigmask` exists on some platforms only"),
 }
 
