@@ -45,7 +45,7 @@ def five(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture
 def update_golden(request) -> bool:
-    return request.config.getoption("--update-golden")
+    return bool(request.config.getoption("--update-golden"))
 
 
 @pytest.fixture(scope="session")

@@ -7,10 +7,14 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pdfplumber
 import pypdfium2 as pdfium
+from pdfplumber.pdf import PDF
+from PIL import Image
 from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, PdfObject
 
 PT_PER_MM = 72 / 25.4
 
@@ -24,7 +28,7 @@ def page_texts(path) -> list[str]:
     return [page.extract_text() or "" for page in reader.pages]
 
 
-def rects_of_size(page, w_mm: float, h_mm: float, tol_mm: float = 0.2) -> list[dict]:
+def rects_of_size(page, w_mm: float, h_mm: float, tol_mm: float = 0.2) -> list[dict[str, Any]]:
     """pdfplumber rectangles (Form XObjects included) of a given size in mm."""
     return [r for r in page.rects if abs(mm(r["width"]) - w_mm) <= tol_mm and abs(mm(r["height"]) - h_mm) <= tol_mm]
 
@@ -40,6 +44,14 @@ def crosses(page, size_mm: float) -> list[tuple[float, float]]:
         elif abs(h - size_mm) < 0.05 and w < 0.01:
             vertical.append((mm(line["x0"]), mm((line["top"] + line["bottom"]) / 2)))
     return [h for h in horizontal if any(abs(h[0] - v[0]) < 0.05 and abs(h[1] - v[1]) < 0.05 for v in vertical)]
+
+
+def pixel_at(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """The pixel at xy of a rendered page or picture of several bands (RGB, RGBA): PIL types a
+    pixel as any band count's."""
+    pixel = image.getpixel(xy)
+    assert isinstance(pixel, tuple), pixel
+    return pixel
 
 
 def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, float] | None:
@@ -60,12 +72,12 @@ def ink_bounds(path, index: int, dpi: int = 40) -> tuple[float, float, float, fl
 # pdfplumber's readings of the last few files, by (real path, size, mtime): kits are read by
 # many tests and never changed once written, and pdfplumber keeps each page's objects once
 # parsed (its slowest part), so the next test reading the same bytes parses nothing again.
-_PLUMBED: OrderedDict[tuple[str, int, int], pdfplumber.PDF] = OrderedDict()
+_PLUMBED: OrderedDict[tuple[str, int, int], PDF] = OrderedDict()
 PLUMBED_KEPT = 4
 
 
 @contextmanager
-def open_plumber(path) -> Iterator[pdfplumber.PDF]:
+def open_plumber(path) -> Iterator[PDF]:
     """pdfplumber's reading of a PDF (shared: read it, change nothing of it)."""
     info = os.stat(path)
     key = (os.path.realpath(path), info.st_size, info.st_mtime_ns)
@@ -83,7 +95,9 @@ def forms_drawn(path) -> list[list[str]]:
     reader = PdfReader(str(path))
     out = []
     for page in reader.pages:
-        data = page.get_contents().get_data().decode("latin-1")
+        contents = page.get_contents()
+        assert contents is not None, "a page with no content stream"
+        data = contents.get_data().decode("latin-1")
         out.append([name.removeprefix("FormXob.") for name in re.findall(r"/(\S+) Do", data)])
     return out
 
@@ -111,3 +125,27 @@ def form_matrices(path, index: int, name: str) -> list[tuple[float, ...]]:
         elif op == b"Do" and str(operands[0]).removeprefix("/FormXob.") == name:
             out.append(ctm)
     return out
+
+
+def pdf_lookup(obj: PdfObject, *keys: str) -> PdfObject | None:
+    """What a path of keys leads to in a PDF's object tree (pypdf), references followed: pypdf
+    types every step as a bare PdfObject, each dictionary on the way is checked to be one."""
+    found = obj.get_object()
+    for key in keys:
+        assert isinstance(found, DictionaryObject), (key, found)
+        found = found[key]
+    return found
+
+
+def pdf_dict(obj: PdfObject, *keys: str) -> DictionaryObject:
+    """The dictionary a path of keys leads to (see pdf_lookup)."""
+    found = pdf_lookup(obj, *keys)
+    assert isinstance(found, DictionaryObject), (keys, found)
+    return found
+
+
+def pdf_array(obj: PdfObject, *keys: str) -> ArrayObject:
+    """The array a path of keys leads to (see pdf_lookup)."""
+    found = pdf_lookup(obj, *keys)
+    assert isinstance(found, ArrayObject), (keys, found)
+    return found

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pytest
+from pdfcheck import pixel_at
 
 from boardgen.checks import accessibility
 from boardgen.data.theme import load_theme
@@ -33,7 +35,7 @@ def _players(colours: dict[str, str]) -> str:
     return "[palette.players]\n" + "".join(f'{k} = "{v}"\n' for k, v in colours.items())
 
 
-def _closest(report: accessibility.AccessibilityReport, group: str = "players") -> dict[str, dict[str, object]]:
+def _closest(report: accessibility.AccessibilityReport, group: str = "players") -> dict[str, dict[str, Any]]:
     return next(g["closest"] for g in report.colours if g["group"] == group)
 
 
@@ -156,14 +158,15 @@ def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
     for index in range(result.pages):
         page = render_page(result.pdf.read_bytes(), index, 60)
         pixels = page.load()
+        assert pixels is not None
         spot = next(((x, y) for x in range(page.width) for y in range(page.height) if pixels[x, y] == red), None)
         if spot is not None:
             break
-    assert spot is not None
+    assert spot is not None and pixels is not None
     grey = as_seen(page, "grey")
     deut = as_seen(page, "deuteranopia")
     assert deut.getpixel(spot) != red and grey.getpixel(spot) != red
-    r, g, b = grey.getpixel(spot)
+    r, g, b = pixel_at(grey, spot)
     assert max(r, g, b) - min(r, g, b) <= 2
     white = next((x, y) for x in range(page.width) for y in range(page.height) if pixels[x, y] == (255, 255, 255))
     assert deut.getpixel(white) == (255, 255, 255)

@@ -15,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 
 import click
-import ezdxf
 import pytest
 from click.testing import CliRunner
+from ezdxf.filemanagement import read
 from pypdf import PdfReader
 
 import boardgen
@@ -54,7 +54,9 @@ def printed(pdf: bytes) -> Counter[str]:
     """How many times the PDF draws each piece form, by the form's name (FormXob.Card-book)."""
     found: Counter[str] = Counter()
     for page in PdfReader(io.BytesIO(pdf)).pages:
-        found.update(re.findall(r"/FormXob\.([A-Za-z]+-\S+) Do", page.get_contents().get_data().decode("latin-1")))
+        contents = page.get_contents()
+        assert contents is not None
+        found.update(re.findall(r"/FormXob\.([A-Za-z]+-\S+) Do", contents.get_data().decode("latin-1")))
     return found
 
 
@@ -92,7 +94,7 @@ def test_grand_prints_its_sixteen_event_cards_twice_each(builds: dict[str, KitBu
 
 
 def _dxf_cuts(data: bytes) -> int:
-    doc = ezdxf.read(io.StringIO(data.decode("utf-8")))
+    doc = read(io.StringIO(data.decode("utf-8")))
     return sum(1 for e in doc.modelspace() if e.dxf.layer == "CUT" and e.dxftype() in ("LWPOLYLINE", "CIRCLE"))
 
 

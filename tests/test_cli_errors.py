@@ -85,7 +85,7 @@ def classic_with_treasure_name(folder: Path, english: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def good_kit(tmp_path_factory) -> Path:
+def good_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A classic kit rendered once; returns the output root (the kit is in <root>/classic)."""
     out = tmp_path_factory.mktemp("good-kit")
     result = run("render", "classic", "-o", out, "--no-preview")
@@ -256,13 +256,14 @@ def test_failed_render_leaves_the_existing_kit_untouched(good_kit, tmp_path, fai
     pdf = kit / "classic-a4.pdf"
     assert "classic-a4.pdf" in before and "svg/board.svg" in before
 
-    args = {
+    cases: dict[str, list[str | Path]] = {
         "glyph": [classic_with_treasure_name(tmp_path, "Book 本")],
         "font": ["classic", "--theme", BAD / "theme_unknown_font.toml"],
         "art": ["classic", "--theme", broken_art_theme(tmp_path)],
         "layout": [BAD / "wrong_inventory.toml"],
         "paper": ["classic", "--paper", "b7"],
-    }[failure]
+    }
+    args = cases[failure]
     result = run("render", *args, "-o", good_kit, "--no-preview")
     assert_clean_error(result)
 
@@ -310,7 +311,7 @@ def test_french_kit_has_french_labels(tmp_path):
     assert "Labyrinthe" in cover
     assert "Haut gauche" in cover  # the assembly map names the board sheets
     assert "Contenu" in cover and "Contents" not in cover
-    assert reader.metadata.title == "Labyrinthe"
+    assert reader.metadata is not None and reader.metadata.title == "Labyrinthe"
     assert not [p.name for p in (tmp_path / "classic").iterdir() if p.name.startswith("svg")]
     assert not (tmp_path / "classic" / "preview").exists()
 

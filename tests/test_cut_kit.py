@@ -10,9 +10,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import ezdxf
 import pdfplumber
 import pytest
+from ezdxf.entities.lwpolyline import LWPolyline
+from ezdxf.filemanagement import readfile
 from PIL import Image
 
 from boardgen.kit import render_kit
@@ -41,13 +42,15 @@ def _file(result: Any, machine: str, index: int, ext: str = "dxf") -> Path:
     """The cut file of the kit's page `index`: named after its page in the print-and-cut PDF,
     whose first page is the instructions."""
     pages = sorted({p.page for p in result.placements if _cut(p)})
-    return result.folder / "cut" / f"{result.pdf.stem}-{machine}-page{pages.index(index) + 2:02}.{ext}"
+    path: Path = result.folder / "cut" / f"{result.pdf.stem}-{machine}-page{pages.index(index) + 2:02}.{ext}"
+    return path
 
 
 def _dxf_rects(path: Path, page_h: float) -> list[tuple[float, float, float, float]]:
-    doc = ezdxf.readfile(path)
+    doc = readfile(path)
     out = []
     for e in doc.modelspace().query('*[layer=="CUT"]'):
+        assert isinstance(e, LWPolyline), e.dxftype()
         xs = [p[0] for p in e.get_points("xy")]
         ys = [page_h - p[1] for p in e.get_points("xy")]
         out.append((min(xs), min(ys), max(xs), max(ys)))
@@ -80,12 +83,12 @@ def test_one_dxf_per_page_of_pieces_each_outline_on_its_printed_trim(silhouette:
     with pdfplumber.open(silhouette.pdf) as pdf:
         for index in sorted(placed):
             path = _file(silhouette, "silhouette", index)
-            doc = ezdxf.readfile(path)
+            doc = readfile(path)
             assert len(doc.audit().errors) == 0
             assert doc.header["$INSUNITS"] == 4
             assert {"CUT", "SCORE"} <= {layer.dxf.name for layer in doc.layers}
             cuts = doc.modelspace().query('*[layer=="CUT"]')
-            assert all(e.closed for e in cuts)
+            assert all(isinstance(e, LWPolyline) and e.closed for e in cuts)
             assert len(cuts) == placed[index], f"page {index + 1}"
             page = pdf.pages[index]
             vertical, horizontal = _trim_lines(page)
@@ -137,7 +140,7 @@ def test_laser_beds_keep_kerf_and_every_piece(tmp_path: Path) -> None:
     beds = sorted((result.folder / "cut").glob("*-laser-bed*.dxf"))
     assert beds and len(beds) == len(list((result.folder / "cut").glob("*-laser-bed*.svg")))
     pieces = [p for p in result.placements if _cut(p)]
-    sizes = Counter()
+    sizes: Counter[tuple[float, float]] = Counter()
     for path in beds:
         for x0, y0, x1, y1 in _dxf_rects(path, 300.0):
             assert x0 >= 2 - 1e-6 and y0 >= 2 - 1e-6 and x1 <= 398 + 1e-6 and y1 <= 298 + 1e-6
@@ -188,7 +191,7 @@ def test_round_tokens_cut_on_their_printed_circles(tmp_path: Path) -> None:
             h = page.height / MM
             curves = [(c["x0"] / MM, c["top"] / MM, c["x1"] / MM, c["bottom"] / MM) for c in page.curves]
             path = _file(result, "silhouette", index)
-            circles = ezdxf.readfile(path).modelspace().query('CIRCLE[layer=="CUT"]')
+            circles = readfile(path).modelspace().query('CIRCLE[layer=="CUT"]')
             assert len(circles) == sum(1 for p in tokens if p.page == index)
             for e in circles:
                 cx, cy, r = e.dxf.center.x, h - e.dxf.center.y, e.dxf.radius
@@ -205,7 +208,7 @@ def test_scanncut_bullseyes_measured_on_each_marked_page(tmp_path: Path) -> None
         assert "CanvasWorkspace" in pdf.pages[0].extract_text()
         for page in pdf.pages[1:]:
             w, h = page.width / MM, page.height / MM
-            found = Counter()
+            found: Counter[tuple[float, float, float]] = Counter()
             for c in page.curves:
                 cx, cy = (c["x0"] + c["x1"]) / 2 / MM, (c["top"] + c["bottom"]) / 2 / MM
                 # a stroked ring's outer size is its path's plus the stroke; a filled dot's its path's
@@ -246,7 +249,7 @@ def test_fold_over_cards_cut_round_front_and_back_with_the_fold_scored(tmp_path:
             for x0, y0, x1, y1 in _dxf_rects(path, h):
                 trim = cards[(round(x0, 3), round(y0, 3))]
                 assert x1 - x0 == pytest.approx(2 * trim.w, abs=TOL) and y1 - y0 == pytest.approx(trim.h, abs=TOL)
-            folds = {round(e.dxf.start.x, 2) for e in ezdxf.readfile(path).modelspace().query('LINE[layer=="SCORE"]')}
+            folds = {round(e.dxf.start.x, 2) for e in readfile(path).modelspace().query('LINE[layer=="SCORE"]')}
             assert folds == {round(t.x + t.w, 2) for t in cards.values()}
             vertical, _ = _trim_lines(page)  # the fold is printed too (its dashed line or marks)
             assert all(any(abs(v - x) <= TOL for v, _, _ in vertical) for x in folds)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pypdf
 import pytest
 from click.testing import CliRunner
+from pdfcheck import pdf_array, pdf_dict
 
 from boardgen.cli import cli
 from boardgen.data.theme import load_theme
@@ -19,11 +20,13 @@ from boardgen.render.svg.pieces import DIE_NET, die_net_size
 
 def placed_nets(page: pypdf.PageObject) -> list[tuple[float, float]]:
     """Width and height in mm of each die net drawn on the page (its form's box)."""
-    names = re.findall(rb"/(FormXob\.Die-die-\d+) Do", page.get_contents().get_data())
-    forms = page["/Resources"]["/XObject"]
+    contents = page.get_contents()
+    assert contents is not None
+    names = re.findall(rb"/(FormXob\.Die-die-\d+) Do", contents.get_data())
+    forms = pdf_dict(page, "/Resources", "/XObject")
     sizes = []
     for name in names:
-        x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in forms["/" + name.decode()].get_object()["/BBox"])
+        x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in pdf_array(forms, "/" + name.decode(), "/BBox"))
         sizes.append((round(x1 - x0, 3), round(y1 - y0, 3)))
     return sizes
 
@@ -34,7 +37,7 @@ def test_every_die_is_placed_once_and_measures_right(paper: str) -> None:
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     nets = [size for page in reader.pages for size in placed_nets(page)]
     width, height = die_net_size(20.0)
-    assert nets == [(pytest.approx(width), pytest.approx(height))] * 7
+    assert nets == [pytest.approx((width, height))] * 7
     assert len(svgs) == 7
 
 

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from pdfcheck import pdf_dict
 
 from boardgen import cache
 from boardgen.data.theme import load_theme
 from boardgen.kit import render_kit
 from boardgen.kits.dice import dice_sheet
+from boardgen.model.sliding import Treasure
 from boardgen.options import KitOptions, svg_folder
 from boardgen.render import drawing_cache, pdf
 
@@ -120,14 +122,14 @@ def test_a_card_reprint_converts_only_the_cards(tmp_path: Path, conversions: lis
     reader = pypdf.PdfReader(result.pdf)
     names: set[str] = set()
     for page in reader.pages:
-        names |= set(page["/Resources"].get("/XObject", {}).keys())
+        names |= set(pdf_dict(page, "/Resources").get("/XObject", {}).keys())
     assert names == {"/FormXob.Card-back"} | {f"/FormXob.Card-{t.id}" for t in result_layout_treasures()}
     # No form of a piece it leaves out is in the file either, nor the cover's print steps and
     # verdict (drawn at the end, for the cover only): the cards and their back are all its forms.
     assert result.pdf.read_bytes().count(b"/Subtype /Form") == 25
 
 
-def result_layout_treasures() -> list[object]:
+def result_layout_treasures() -> list[Treasure]:
     from boardgen.engines import load_game
 
     _, layout = load_game("classic")

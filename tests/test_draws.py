@@ -78,12 +78,14 @@ def test_every_way_of_rolling_gives_the_same_faces(state):
     assert [rng.die() for _ in draws] == by_hand
     assert [face(z) for z in draws] == by_hand
     assert roll(state, len(draws))[1] == tuple(by_hand)
-    roller, bare, rolled = Roller(), state, []
+    roller, bare = Roller(), state
+    rolled: list[int] = []
     for _ in range(len(draws) // 3):  # three dice at a time, across block boundaries
         bare, faces = roller.roll(bare, 3)
         rolled += faces
     assert rolled == by_hand[: len(rolled)]
-    roller, bare, pairs = Roller(), state, []
+    roller, bare = Roller(), state
+    pairs: list[int] = []
     for _ in range(len(draws) // 2):
         bare, faces = roller.roll(bare, 2)
         pairs += faces

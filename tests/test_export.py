@@ -16,8 +16,10 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
+from pdfcheck import pdf_array, pdf_dict
 from PIL import Image
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject, PdfObject
 
 from boardgen.cli import cli
 from boardgen.engines import load_game
@@ -97,7 +99,7 @@ def drivethru(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "classic" / "drivethru" / "classic-deck.pdf"
 
 
-def _render(pdf: Path, index: int, dpi: int = 30) -> np.ndarray:
+def _render(pdf: Path, index: int, dpi: float = 30) -> np.ndarray:
     doc = pdfium.PdfDocument(str(pdf))
     try:
         return np.asarray(doc[index].render(scale=dpi / 72).to_pil().convert("RGB"), dtype=float)
@@ -112,8 +114,8 @@ def test_drivethru_deck_is_back_then_front_per_card_with_eighth_inch_bleed(drive
     assert len(reader.pages) == 2 * cards
     for page in reader.pages:
         media = [float(v) for v in page.mediabox]
-        trim = [float(v) for v in page["/TrimBox"]]
-        bleed = [float(v) for v in page["/BleedBox"]]
+        trim = [float(v) for v in pdf_array(page, "/TrimBox")]
+        bleed = [float(v) for v in pdf_array(page, "/BleedBox")]
         assert (media[2] - media[0], media[3] - media[1]) == pytest.approx((2.75 * 72, 3.75 * 72), abs=0.1)
         assert bleed == pytest.approx(media, abs=0.01)
         assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == pytest.approx(
@@ -152,17 +154,17 @@ def _cmyk_ink(pdf: Path, dpi: int = 40) -> int:
     return round(worst * 100 / 255)
 
 
-def _resources(reader: PdfReader) -> list:
+def _resources(reader: PdfReader) -> list[DictionaryObject]:
     """Every resource dictionary of every page, forms' included."""
     out = []
     for page in reader.pages:
-        stack = [page["/Resources"]]
+        stack: list[PdfObject] = [page["/Resources"]]
         while stack:
-            resources = stack.pop().get_object()
+            resources = pdf_dict(stack.pop())
             out.append(resources)
             for xobject in (resources.get("/XObject") or {}).values():
-                if "/Resources" in xobject.get_object():
-                    stack.append(xobject.get_object()["/Resources"])
+                if "/Resources" in pdf_dict(xobject):
+                    stack.append(pdf_dict(xobject)["/Resources"])
     return out
 
 
@@ -187,8 +189,9 @@ def _colour_spaces(reader: PdfReader) -> set[str]:
 @needs_gs
 def test_drivethru_deck_is_pdfx_cmyk_with_ink_at_most_240(drivethru: Path) -> None:
     reader = PdfReader(drivethru)
-    intents = [i.get_object()["/S"] for i in reader.trailer["/Root"]["/OutputIntents"]]
+    intents = [str(pdf_dict(i)["/S"]) for i in pdf_array(reader.trailer, "/Root", "/OutputIntents")]
     assert "/GTS_PDFX" in intents
+    assert reader.metadata is not None
     assert str(reader.metadata["/GTS_PDFXVersion"]).startswith("PDF/X-1a")
     spaces = _colour_spaces(reader)
     assert "/DeviceCMYK" in spaces and not spaces & {"/DeviceRGB", "/CalRGB"}
@@ -212,8 +215,8 @@ def test_press_pages_have_trim_and_bleed_3_mm_apart_and_the_die_line_on_the_trim
     layout = load_game("master")[1]
     sizes = []
     for page in reader.pages:
-        trim = [float(v) for v in page["/TrimBox"]]
-        bleed = [float(v) for v in page["/BleedBox"]]
+        trim = [float(v) for v in pdf_array(page, "/TrimBox")]
+        bleed = [float(v) for v in pdf_array(page, "/BleedBox")]
         assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == pytest.approx(
             [3 * MM] * 4, abs=0.05 * MM
         )
@@ -223,10 +226,10 @@ def test_press_pages_have_trim_and_bleed_3_mm_apart_and_the_die_line_on_the_trim
     token = layout.token_diameter_mm
     assert sum(1 for s in sizes if s == pytest.approx((token, token), abs=0.05)) == len(layout.objects)
     with pdfplumber.open(pdf) as doc:
-        for page, (w, h) in zip(doc.pages, sizes, strict=True):
-            lines = [o for o in page.rects + page.curves if o.get("stroke") and o["linewidth"] < 0.5]
+        for sheet, (w, h) in zip(doc.pages, sizes, strict=True):
+            lines = [o for o in sheet.rects + sheet.curves if o.get("stroke") and o["linewidth"] < 0.5]
             die = [o for o in lines if abs(o["x0"] - 3 * MM) < 0.05 * MM and abs(o["top"] - 3 * MM) < 0.05 * MM]
-            assert die, f"no die line on the trim of page {page.page_number}"
+            assert die, f"no die line on the trim of page {sheet.page_number}"
             assert (die[0]["x1"] - die[0]["x0"]) / MM == pytest.approx(w, abs=0.05)
             assert (die[0]["bottom"] - die[0]["top"]) / MM == pytest.approx(h, abs=0.05)
 
@@ -239,7 +242,7 @@ def test_press_die_line_is_a_die_cut_separation_that_overprints_and_nothing_is_r
     assert not spaces & {"/DeviceRGB", "/CalRGB"}
     states = [s.get_object() for resources in _resources(reader) for s in (resources.get("/ExtGState") or {}).values()]
     assert any(bool(s.get("/OP")) for s in states)
-    assert "/GTS_PDFX" in [i.get_object()["/S"] for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert "/GTS_PDFX" in [str(pdf_dict(i)["/S"]) for i in pdf_array(reader.trailer, "/Root", "/OutputIntents")]
     svg = (press / "dielines" / "card-back.svg").read_text(encoding="utf-8")
     assert 'id="die-cut"' in svg and 'width="50.000mm"' in svg  # 44 x 67 mm card with 3 mm bleed
 

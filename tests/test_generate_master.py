@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pypdfium2
@@ -27,7 +28,7 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def generated(tmp_path: Path, size: int, seed: int = 1) -> tuple[Path, dict]:
+def generated(tmp_path: Path, size: int, seed: int = 1) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / f"master{size}.toml"
     code, out = run("generate", "master", "--size", str(size), "--seed", str(seed), "-o", str(path))
     assert code == 0, out
@@ -39,7 +40,7 @@ def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
     _, data = generated(tmp_path, 7)
     bundled = tomllib.loads((layouts_root() / "games" / "master.toml").read_text(encoding="utf-8"))
 
-    def tiles(d: dict) -> list[tuple]:
+    def tiles(d: dict[str, Any]) -> list[tuple[object, ...]]:
         return [(tuple(t["at"]), t["shape"], frozenset(t["open"]), t.get("start")) for t in d["tiles"]["fixed"]]
 
     assert tiles(data) == tiles(bundled)

@@ -168,8 +168,8 @@ def test_arrows_cross_no_field_number_or_name(layout, lang: str) -> None:
     for el in root.iter("{http://www.w3.org/2000/svg}text"):
         ident = el.get("id", "")
         if ident.startswith("field-") and (ident.endswith("-number") or ident.endswith("-name")):
-            x, y, size = float(el.get("x")), float(el.get("y")), float(el.get("font-size"))
-            width = fonts.text_width(el.text or "", el.get("font-family"), el.get("font-weight"), size)
+            x, y, size = float(el.attrib["x"]), float(el.attrib["y"]), float(el.attrib["font-size"])
+            width = fonts.text_width(el.text or "", el.attrib["font-family"], el.attrib["font-weight"], size)
             left = x - width / 2 if el.get("text-anchor") == "middle" else x
             boxes.append((ident, left, y - size * 0.72, left + width, y + size * 0.1))
     assert len(boxes) > 119
@@ -182,7 +182,7 @@ def test_arrows_cross_no_field_number_or_name(layout, lang: str) -> None:
     crossed = {
         (arrow.get("id"), ident)
         for arrow in arrows
-        for px, py in _path_points(arrow.get("d"))
+        for px, py in _path_points(arrow.attrib["d"])
         for ident, x0, y0, x1, y1 in boxes
         if x0 <= px <= x1 and y0 <= py <= y1
     }

@@ -9,11 +9,11 @@ import pytest
 from pdfcheck import mm, open_plumber, page_texts, rects_of_size
 
 from boardgen.data.loader import load
+from boardgen.data.pictures import icons_root
 from boardgen.data.theme import load_theme
 from boardgen.kits.grand import board_tiling
 from boardgen.model.grand import build, label
 from boardgen.options import KitOptions
-from boardgen.render.art import icons_root
 
 # What the old cards printed in their disc: Unicode signs, Orpheus' lyre a pair of scissors.
 SYMBOLS = set("✂⚄⚅⊘⇄")

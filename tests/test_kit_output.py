@@ -41,7 +41,7 @@ def hidden(folder: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def kit_root(tmp_path_factory) -> Path:
+def kit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An output root holding a classic kit (seed 1, no previews)."""
     root = tmp_path_factory.mktemp("kits")
     render_kit("classic", root, KitOptions(previews=False, check=False))
@@ -49,7 +49,7 @@ def kit_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def old_kit(kit_root, tmp_path) -> Path:
+def old_kit(kit_root: Path, tmp_path: Path) -> Path:
     """A private copy of the kit, plus a user's file and a reprint that are not part of it."""
     out = tmp_path / "out"
     subprocess.run(["cp", "-a", str(kit_root), str(out)], check=True)
@@ -78,7 +78,8 @@ def test_new_kit_replaces_the_old_one_whole_and_keeps_other_files(old_kit):
     assert after["notes.txt"] == before["notes.txt"]
     assert after["classic-a4-sheets-2.pdf"][0] == b"%PDF-reprint"
     assert after["classic-a4.pdf"] == before["classic-a4.pdf"]  # another variant's PDF stays
-    assert "seed 2" in PdfReader(kit / "classic-a4-seed2.pdf").metadata["/Subject"]
+    metadata = PdfReader(kit / "classic-a4-seed2.pdf").metadata
+    assert metadata is not None and "seed 2" in str(metadata["/Subject"])
     # The new seed's drawings go in a folder of their own: the setup picture differs, the set
     # of files does not, and the first variant's svg/ stays as it was.
     assert {k.replace("svg-seed2/", "svg/") for k in after if k.startswith("svg-seed2/")} == {
@@ -161,13 +162,15 @@ def test_signal_swallowed_inside_the_previews_still_stops_the_render(old_kit, mo
     before = snapshot(kit)
     handler = signal.getsignal(signal.SIGINT)  # Python's own, or SIG_IGN if started in the background
     swallowed = []
+    main = threading.main_thread().ident
+    assert main is not None
 
     def previews_that_swallow(*_args, **_kwargs):
         try:
             # To this thread (the main one, where Python runs signal handlers), not to the
             # process: a process-wide signal may land on another thread, its handler running
             # whenever the machine gets round to it, after this block on a loaded machine.
-            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            signal.pthread_kill(main, signal.SIGINT)
             time.sleep(600)  # the event: the handler's exception ends the wait (at once, in practice)
         except KeyboardInterrupt:
             swallowed.append(True)  # what a C callback does with it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from pdfcheck import crosses, forms_drawn, ink_bounds, mm, open_plumber, page_texts, rects_of_size
+from pdfcheck import crosses, forms_drawn, ink_bounds, mm, open_plumber, page_texts, pdf_lookup, rects_of_size
 from pypdf import PdfReader
 
 from boardgen.render.imposition import CROSS_SIZE
@@ -68,7 +68,7 @@ def test_page_sizes_and_order(kit_factory, paper):
 def test_print_scaling_none_and_no_raster_images(kit_factory):
     pdf, _ = kit_factory()
     reader = PdfReader(str(pdf))
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert str(pdf_lookup(reader.trailer, "/Root", "/ViewerPreferences", "/PrintScaling")) == "/None"
 
     def images(resources, seen=()):
         found = 0

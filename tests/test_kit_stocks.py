@@ -11,6 +11,7 @@ from pdfcheck import forms_drawn, mm, open_plumber, page_texts
 
 from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
+from boardgen.geometry import Placement
 from boardgen.kits import reprint
 from boardgen.options import PIECES, KitOptions, page_kinds, print_plan, sheet_counts, stock
 
@@ -210,7 +211,7 @@ def test_a_gap_gives_every_piece_its_own_cut_and_marks_outside_every_piece(kit_f
         return p.kind in ("tile", "card", "token") or (p.kind == "pawn" and p.shape == "circle")
 
     assert any(spaced(p) for p in result.placements)
-    by_page: dict[int, list] = {}
+    by_page: dict[int, list[Placement]] = {}
     for p in result.placements:
         if p.kind != "card-back":
             by_page.setdefault(p.page, []).append(p)

@@ -128,9 +128,12 @@ def test_rules_sheet_in_french_says_every_decision(kit_factory):
 def test_every_theme_renders_the_kit(kit_factory, theme):
     # The classic theme is the default: that kit is shared with the tests above.
     pdf, result = kit_factory("walls", theme=theme) if theme != "classic" else kit_factory("walls")
-    assert PdfReader(str(pdf)).metadata.subject.endswith(f"theme {theme}")
+    metadata = PdfReader(str(pdf)).metadata
+    assert metadata is not None and metadata.subject is not None and metadata.subject.endswith(f"theme {theme}")
     pixel = 25.4 / 40
     for index in (0, 1, 5):
-        x0, y0, x1, y1 = ink_bounds(pdf, index)
+        bounds = ink_bounds(pdf, index)
+        assert bounds is not None, (index,)
+        x0, y0, x1, y1 = bounds
         assert x0 >= 8 - pixel and y0 >= 8 - pixel and x1 <= 202 + pixel and y1 <= 289 + pixel, (index,)
     assert result.pages == len(PdfReader(str(pdf)).pages)

@@ -101,7 +101,9 @@ def test_nothing_visible_in_the_margins(kit_factory, game, theme):
     pdf, _ = kit_factory(game, theme=theme)
     pixel = 25.4 / 40
     for index in range(len(PdfReader(str(pdf)).pages)):
-        x0, y0, x1, y1 = ink_bounds(pdf, index)
+        bounds = ink_bounds(pdf, index)
+        assert bounds is not None, (index,)
+        x0, y0, x1, y1 = bounds
         assert x0 >= 8 - pixel and y0 >= 8 - pixel and x1 <= 202 + pixel and y1 <= 289 + pixel, (index,)
 
 

@@ -14,6 +14,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -36,6 +37,10 @@ from boardgen.geometry import placement  # noqa: E402
 from boardgen.model.tiles import E, N, S, W  # noqa: E402
 from boardgen.options import KitOptions  # noqa: E402
 
+if TYPE_CHECKING:
+    from manifold3d import Manifold
+    from trimesh import Trimesh
+
 GAMES = ("classic", "master", "minos", "grand", "walls")
 OPTIONS = MeshOptions()
 
@@ -45,10 +50,11 @@ def made(game: str) -> Made:
     return build_solids(game, KitOptions(), OPTIONS)
 
 
-def read_stl(solid: so.Manifold) -> trimesh.Trimesh:
+def read_stl(solid: Manifold) -> Trimesh:
     """The solid as its STL file has it, read by trimesh (vertices merged by position)."""
     data = so.stl([so.arrays(solid)], "test")
-    return trimesh.load(io.BytesIO(data), file_type="stl")
+    mesh: Trimesh = trimesh.load(io.BytesIO(data), file_type="stl")
+    return mesh
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +75,7 @@ def test_every_solid_is_closed_with_a_positive_volume(game: str) -> None:
         assert abs(mesh.volume - piece.solid.volume()) < 1e-3 * piece.solid.volume() + 0.01, piece.id
 
 
-def top_heights(mesh: trimesh.Trimesh, points: list[tuple[float, float]]) -> list[float]:
+def top_heights(mesh: Trimesh, points: list[tuple[float, float]]) -> list[float]:
     """The highest surface above each (x, y): a ray straight down, met by every triangle whose
     shadow holds the point (barycentric coordinates), the highest hit kept."""
     tri = mesh.triangles  # (n, 3, 3)
@@ -109,7 +115,7 @@ def test_each_tile_has_walls_where_its_corridor_mask_is_closed(game: str) -> Non
         assert heights[4:] == pytest.approx([base + wall] * 4, abs=0.01), tile.id
 
 
-def footprint(mesh: trimesh.Trimesh) -> Polygon:
+def footprint(mesh: Trimesh) -> Polygon:
     """What the solid stands on: the union of its triangles lying on the bed, one polygon."""
     flat = [Polygon(t[:, :2]) for t in mesh.triangles if np.all(np.abs(t[:, 2]) < 1e-6)]
     found = unary_union([p for p in flat if p.area > 0])
@@ -203,7 +209,7 @@ def test_braille_of_a_known_word_is_the_standard_dots() -> None:
 
 
 def raised_dots(
-    mesh: trimesh.Trimesh,
+    mesh: Trimesh,
     floor: float,
     box: tuple[float, float, float, float] | None = None,
 ) -> list[tuple[float, float, float, float]]:

@@ -20,7 +20,6 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.errors import Interrupted, OutputError
-from boardgen.kits import output
 from boardgen.kits.output import check_output, interruptible, write_atomic, write_kit
 
 
@@ -44,6 +43,11 @@ def char_device(path: Path) -> Path:
     return path
 
 
+def a_folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
 def unix_socket(path: Path) -> Path:
     if len(os.fsencode(path)) > 100:
         pytest.skip("the temporary folder's path is too long for a socket")
@@ -57,7 +61,7 @@ MAKERS: dict[str, Callable[[Path], Path]] = {
     "FIFO": fifo,
     "character device": char_device,
     "socket": unix_socket,
-    "folder": lambda p: (p.mkdir(), p)[1],
+    "folder": a_folder,
 }
 
 
@@ -165,7 +169,7 @@ def test_ctrl_c_right_after_the_staging_folder_is_made_leaves_nothing(
         ctrl_c()  # lands before the caller has the folder's name
         return str(made)
 
-    monkeypatch.setattr(output.tempfile, "mkdtemp", made_then_interrupted)
+    monkeypatch.setattr(tempfile, "mkdtemp", made_then_interrupted)
     with pytest.raises(Interrupted), interruptible():
         write_kit(tmp_path / "classic", {"classic-a4.pdf": b"%PDF", "svg/board.svg": b"<svg/>"})
     assert hidden(tmp_path) == [] and not (tmp_path / "classic").exists()
@@ -183,7 +187,7 @@ def test_ctrl_c_while_a_failed_kit_is_cleaned_up_leaves_nothing(
     def fails() -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output.shutil, "rmtree", interrupted_rmtree)
+    monkeypatch.setattr(shutil, "rmtree", interrupted_rmtree)
     with pytest.raises(Interrupted), interruptible():
         write_kit(tmp_path / "classic", {"classic-a4.pdf": b"%PDF", "svg/board.svg": b"<svg/>"}, before_swap=fails)
     assert hidden(tmp_path) == []
@@ -199,7 +203,7 @@ def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_nothing(
         ctrl_c()
         return made  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(output.tempfile, "mkstemp", made_then_interrupted)
+    monkeypatch.setattr(tempfile, "mkstemp", made_then_interrupted)
     with pytest.raises(Interrupted), interruptible():
         write_atomic(tmp_path / "x.pdf", b"%PDF")
     assert hidden(tmp_path) == []

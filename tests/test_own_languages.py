@@ -8,6 +8,7 @@ import re
 import shutil
 import tomllib
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from click.testing import CliRunner
@@ -19,7 +20,15 @@ from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
 SPANISH = Path(__file__).parent / "data" / "spanish"
-FAST = {"previews": False, "svg": False, "check": False}
+
+
+class Fast(TypedDict):
+    previews: bool
+    svg: bool
+    check: bool
+
+
+FAST: Fast = {"previews": False, "svg": False, "check": False}
 
 
 def tree_state(root: Path) -> dict[str, tuple[int, int]]:
@@ -240,13 +249,14 @@ def test_the_live_preview_prints_a_strings_file_as_it_is_after_an_edit(tmp_path)
     from pypdf import PdfReader
 
     from boardgen.data.strings import own_folder, use_layout_folder
-    from boardgen.serve import kit_drawer
+    from boardgen.serve import Drawn, kit_drawer
 
     layout = spanish_copy(tmp_path)
     words = tmp_path / "strings.es.toml"
 
     def cover() -> str:
         drawn = kit_drawer(str(layout), "classic", "es", None)()
+        assert isinstance(drawn, Drawn) and drawn.pdf is not None
         return PdfReader(io.BytesIO(drawn.pdf(""))).pages[0].extract_text() or ""
 
     use_layout_folder(own_folder(str(layout)))

@@ -68,7 +68,7 @@ def test_grand_exact_rings_leave_numbers_and_names_clear(kit_factory) -> None:
                 and box[2] <= shown.right
                 and shown.y <= box[1]
                 and box[3] <= shown.bottom
-                and ring_crosses(ring, tuple(box))
+                and ring_crosses(ring, (box[0], box[1], box[2], box[3]))
             ]
             assert not struck, f"page {index + 1}: rings cross {sorted({t for t, _ in struck})}"
 
@@ -333,7 +333,7 @@ def nine_by_nine(tmp_path_factory) -> dict[str, str]:
 
 @pytest.mark.parametrize("game", ["classic", "master"])
 def test_crop_marks_beside_a_board_part_miss_its_joins_label(nine_by_nine, game: str) -> None:
-    from boardgen.render.pdf import MARK_LEN
+    from boardgen.render.imposition import MARK_LEN
 
     pdf = nine_by_nine[game]
     texts = page_texts(pdf)

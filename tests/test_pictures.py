@@ -12,6 +12,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
+from pdfcheck import pdf_dict, pixel_at
 from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
@@ -41,7 +42,8 @@ def rendered(name: str) -> Image.Image:
     try:
         page = document[0]
         width, _ = page.get_size()
-        return page.render(scale=SIZE / width).to_pil().convert("RGB").resize((SIZE, SIZE))
+        image: Image.Image = page.render(scale=SIZE / width).to_pil().convert("RGB").resize((SIZE, SIZE))
+        return image
     finally:
         document.close()
 
@@ -56,7 +58,7 @@ def mismatch(
             if ignore and ignore[0] <= x < ignore[2] and ignore[1] <= y < ignore[3]:
                 continue
             total += 1
-            a, b = image.getpixel((x, y)), reference.getpixel((x, y))
+            a, b = pixel_at(image, (x, y)), pixel_at(reference, (x, y))
             if max(abs(p - q) for p, q in zip(a, b, strict=True)) > tolerance:
                 bad += 1
     return bad / total
@@ -93,14 +95,14 @@ def test_inkscape_svg_keeps_its_colours_gradient_and_text():
                 reference.putpixel((x, y), navy)
     text_box = (int(25 * s), int(82 * s), int(75 * s), SIZE)
     assert mismatch(image, reference, ignore=text_box) < 0.03
-    assert near(image.getpixel((int(30 * s), int(40 * s))), mix(gold, red, 1 / 6))
-    assert near(image.getpixel((int(70 * s), int(40 * s))), mix(gold, red, 5 / 6))
+    assert near(pixel_at(image, (int(30 * s), int(40 * s))), mix(gold, red, 1 / 6))
+    assert near(pixel_at(image, (int(70 * s), int(40 * s))), mix(gold, red, 5 / 6))
     # The white text is drawn on the green band: white pixels inside the text box.
     whites = sum(
         1
         for x in range(text_box[0], text_box[2])
         for y in range(text_box[1], text_box[3])
-        if min(image.getpixel((x, y))) > 235
+        if min(pixel_at(image, (x, y))) > 235
     )
     assert whites > 150
 
@@ -111,7 +113,9 @@ def test_inkscape_text_is_real_text_in_a_bundled_font():
     reader = PdfReader(io.BytesIO(pdf))
     assert "GOLD" in reader.pages[0].extract_text()
     fonts = {
-        str(f["/BaseFont"]) for f in reader.pages[0]["/Resources"]["/Font"].values() if "/BaseFont" in f.get_object()
+        str(f["/BaseFont"])
+        for f in pdf_dict(reader.pages[0], "/Resources", "/Font").values()
+        if "/BaseFont" in f.get_object()
     }
     assert any("DejaVuSans-Bold" in f for f in fonts), fonts  # font-weight:bold, font-family:sans-serif
 
@@ -132,9 +136,9 @@ def test_illustrator_style_classes_clip_path_and_symbols():
     draw.ellipse((85 * s, 85 * s, 95 * s, 95 * s), fill=yellow)
     draw.polygon([(50 * s, 80 * s), (53 * s, 88 * s), (47 * s, 88 * s)], fill=star)
     assert mismatch(image, reference) < 0.03
-    assert near(image.getpixel((int(50 * s), int(40 * s))), yellow)  # above the clip line
-    assert near(image.getpixel((int(50 * s), int(60 * s))), white)  # below it: clipped away
-    assert near(image.getpixel((int(50 * s), int(86 * s))), star, 20)  # #star.st2 beats .st2
+    assert near(pixel_at(image, (int(50 * s), int(40 * s))), yellow)  # above the clip line
+    assert near(pixel_at(image, (int(50 * s), int(60 * s))), white)  # below it: clipped away
+    assert near(pixel_at(image, (int(50 * s), int(86 * s))), star, 20)  # #star.st2 beats .st2
 
 
 def test_icon_site_single_path_keeps_its_colour():
@@ -144,9 +148,9 @@ def test_icon_site_single_path_keeps_its_colour():
     inside = [(12, 12), (7, 8), (17, 8), (12, 18)]
     outside = [(12, 2), (1, 1), (23, 23), (2, 20), (22, 20), (12, 23)]
     for x, y in inside:
-        assert near(image.getpixel((int(x * s), int(y * s))), pink), (x, y)
+        assert near(pixel_at(image, (int(x * s), int(y * s))), pink), (x, y)
     for x, y in outside:
-        assert near(image.getpixel((int(x * s), int(y * s))), (255, 255, 255)), (x, y)
+        assert near(pixel_at(image, (int(x * s), int(y * s))), (255, 255, 255)), (x, y)
 
 
 def test_picture_ids_are_prefixed_per_placement():
@@ -234,7 +238,7 @@ def test_theme_font_is_embedded_as_a_subset_and_used(user_kit):
     reader = PdfReader(str(pdf))
     cover = reader.pages[0]
     fonts = {}
-    for font in cover["/Resources"]["/Font"].values():
+    for font in pdf_dict(cover, "/Resources", "/Font").values():
         font = font.get_object()
         fonts[str(font["/BaseFont"]).lstrip("/")] = font
     mono = [name for name in fonts if "LiberationMono" in name]
@@ -469,7 +473,7 @@ def test_group_opacity_nested_svg_hidden_layer_and_current_colour():
         (25, 75): (255, 136, 0),  # stroke="currentColor" with color="#ff8800"
     }
     for (x, y), colour in expected.items():
-        assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
+        assert near(pixel_at(image, (int(x * s), int(y * s))), colour, 6), (x, y)
 
 
 def test_white_mask_and_group_clip_cut_where_a_browser_cuts():
@@ -482,7 +486,7 @@ def test_white_mask_and_group_clip_cut_where_a_browser_cuts():
         (75, 75): (255, 255, 255),
     }  # the group is clipped to the left half
     for (x, y), colour in expected.items():
-        assert near(image.getpixel((int(x * s), int(y * s))), colour, 6), (x, y)
+        assert near(pixel_at(image, (int(x * s), int(y * s))), colour, 6), (x, y)
 
 
 # Colour profiles ---------------------------------------------------------------------------
@@ -554,6 +558,6 @@ def test_colour_profile_is_applied_and_alpha_kept(tmp_path, kind):
     assert pic.raster_uri is not None
     decoded = Image.open(io.BytesIO(base64.b64decode(pic.raster_uri.split(",", 1)[1])))
     assert decoded.mode == mode
-    assert near(decoded.getpixel((10, 10))[:3], (0, 0, 255), 8)  # the profile's meaning of "red", in sRGB
+    assert near(pixel_at(decoded, (10, 10))[:3], (0, 0, 255), 8)  # the profile's meaning of "red", in sRGB
     if kind == "PNG":
-        assert decoded.getpixel((3, 0))[3] == 0 and decoded.getpixel((10, 10))[3] == 255
+        assert pixel_at(decoded, (3, 0))[3] == 0 and pixel_at(decoded, (10, 10))[3] == 255

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,7 @@ from processes import alive, carrying
 
 from boardgen.errors import BoardgenError, DataError, Problem
 from boardgen.kit import check_workers
-from boardgen.processes import Progress, Workers, available_cpus, beside
-from boardgen.rules.simulate import can_fork
+from boardgen.processes import Progress, Workers, available_cpus, beside, can_fork
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
@@ -56,7 +56,8 @@ def test_an_error_of_the_child_is_raised_here_with_its_file_and_key() -> None:
 
 def test_a_bug_in_the_child_keeps_its_traceback() -> None:
     def work(_progress: Progress | None) -> None:
-        {}["missing"]  # noqa: B018 - the bug
+        empty: dict[str, int] = {}
+        empty["missing"]  # noqa: B018 - the bug
 
     with pytest.raises(KeyError) as caught:
         beside(work).result()
@@ -100,7 +101,12 @@ def test_a_child_that_dies_is_a_clear_error() -> None:
 
 def test_without_fork_the_work_runs_here_when_asked() -> None:
     ran: list[int] = []
-    pending = beside(lambda _progress: ran.append(os.getpid()) or 7, fork=False)
+
+    def work(_progress: Progress | None) -> int:
+        ran.append(os.getpid())
+        return 7
+
+    pending = beside(work, fork=False)
     assert ran == []
     assert pending.result() == 7 and ran == [os.getpid()]
     assert pending.result() == 7 and len(ran) == 1  # asked twice, done once
@@ -256,7 +262,7 @@ def _sleep(job: str, seconds: float) -> str:
     return job
 
 
-def _where(job: tuple[str, int], n: int) -> tuple[str, int, int, int]:
+def _where(job: tuple[str, int, Callable[[], None]], n: int) -> tuple[str, int, int, int]:
     return job[0], job[1] * n, os.getpid(), os.getppid()
 
 

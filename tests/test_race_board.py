@@ -45,14 +45,14 @@ def test_fields_of_any_shape_are_drawn_where_the_graph_puts_them():
     assert root.get("viewBox") == "0,0,200.0,100.0"
     by_id = {e.get("id"): e for e in root.iter()}
     # The goal is a polygon field, drawn with its own outline.
-    points = [tuple(map(float, p.split(","))) for p in by_id["field-6-floor"].get("points").split()]
+    points = [tuple(map(float, p.split(","))) for p in by_id["field-6-floor"].attrib["points"].split()]
     assert points == [(100, 0), (130, 0), (130, 20), (100, 20)]
     assert "III" in "".join(by_id["field-III-number"].itertext())
     assert all(f"field-{n.key}" in by_id for n in b.track.nodes)
     # The tunnel from I to 1 and the choice at 3 are arrows with heads.
     assert "link-0-tunnel-I-1-head" in by_id and "link-1-choice-3-I-head" in by_id
     # Field 1 touches the top and the left edge; the arrow comes in from the nearer (top).
-    arrow = [tuple(map(float, p.split(","))) for p in by_id["entrance-arrow"].get("points").split()]
+    arrow = [tuple(map(float, p.split(","))) for p in by_id["entrance-arrow"].attrib["points"].split()]
     assert max(y for _, y in arrow) < 10 and min(x for x, _ in arrow) > 0
 
 
@@ -76,9 +76,9 @@ def test_minos_labels_sit_on_plates_above_the_link_lines():
         group = [child.get("id") for child in by_id[f"field-{number}"]]
         plate, name = by_id[f"field-{number}-plate"], by_id[f"field-{number}-name"]
         assert group.index(plate.get("id")) < group.index(name.get("id"))
-        x, y = float(name.get("x")), float(name.get("y"))
-        left, width = float(plate.get("x")), float(plate.get("width"))
-        top_y, height = float(plate.get("y")), float(plate.get("height"))
+        x, y = float(name.attrib["x"]), float(name.attrib["y"])
+        left, width = float(plate.attrib["x"]), float(plate.attrib["width"])
+        top_y, height = float(plate.attrib["y"]), float(plate.attrib["height"])
         assert abs(left + width / 2 - x) < 0.01  # centred under the name
         assert top_y < y < top_y + height
         assert width > 0.4 * len(layout.names[number]["en"])  # as wide as the text, roughly

@@ -17,7 +17,7 @@ from processes import carrying
 from boardgen.errors import DataError
 from boardgen.kit import render_all, render_kit
 from boardgen.options import KitOptions
-from boardgen.rules.simulate import can_fork
+from boardgen.processes import can_fork
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 BAD = Path(__file__).parent / "fixtures" / "bad" / "broken_syntax.toml"

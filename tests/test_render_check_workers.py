@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from boardgen import kit
-from boardgen.processes import available_cpus, can_fork
+from boardgen import kit, verdicts
+from boardgen.engines import load_game
+from boardgen.processes import Beside, available_cpus, can_fork
 
 
 @pytest.mark.parametrize(("cpus", "beside", "alone"), [(1, 1, 1), (2, 1, 2), (8, 7, 8)])
@@ -33,9 +34,9 @@ def test_a_check_run_in_this_process_uses_every_cpu(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(kit, "check_layout", check)
     monkeypatch.setattr(kit, "available_cpus", lambda: 4)
-    monkeypatch.setattr(kit, "beside", lambda work, nice=0: kit.Beside(work, None, None))
-    monkeypatch.setattr(kit.verdicts, "verdict_key", lambda *args: None)
-    engine, layout = kit.load_game("classic")
+    monkeypatch.setattr(kit, "beside", lambda work, nice=0: Beside(work, None, None))
+    monkeypatch.setattr(verdicts, "verdict_key", lambda *args: None)
+    engine, layout = load_game("classic")
     verdict = kit.Verdict(engine, layout, layout.default_seed, force=False)
     with pytest.raises(RuntimeError, match="stop here"):
         verdict.report()
@@ -52,10 +53,10 @@ def test_a_check_in_a_child_beside_the_drawing_leaves_the_drawing_a_cpu(monkeypa
     parent = os.getpid()
     monkeypatch.setattr(kit, "check_layout", check)
     monkeypatch.setattr(kit, "available_cpus", lambda: 4)
-    monkeypatch.setattr(kit.verdicts, "verdict_key", lambda *args: None)
+    monkeypatch.setattr(verdicts, "verdict_key", lambda *args: None)
     if not can_fork() or available_cpus() < 2 or threading.active_count() > 1:
         pytest.skip("no child can be forked here")
-    engine, layout = kit.load_game("classic")
+    engine, layout = load_game("classic")
     verdict = kit.Verdict(engine, layout, layout.default_seed, force=False)
     with pytest.raises(Exception, match="checked in a child with 3"):
         verdict.report()

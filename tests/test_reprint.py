@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from pdfcheck import pdf_lookup
 
 from boardgen.errors import UsageError
 from boardgen.kit import render_kit
@@ -45,7 +46,7 @@ def test_only_cards_and_rules(kit: tuple[Path, Path]) -> None:
     fronts = [i for i, h in enumerate(got) if h.startswith("Treasure cards")]
     assert fronts and all(i % 2 == 0 and got[i + 1] == "Card backs" for i in fronts)
     reader = pypdf.PdfReader(result.pdf)
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert str(pdf_lookup(reader.trailer, "/Root", "/ViewerPreferences", "/PrintScaling")) == "/None"
     assert reader.pages[0].mediabox.width == pytest.approx(210 * 72 / 25.4, abs=0.01)
 
 

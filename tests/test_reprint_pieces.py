@@ -130,6 +130,7 @@ def test_many_pieces_keep_a_short_file_name() -> None:
     from boardgen.options import kit_file_name
 
     many = parts(",".join(f"card:{name}" for name in NAMES))
+    assert many is not None
     name = kit_file_name("classic", KitOptions(only=many))
     assert len(name) < 100 and name.startswith("classic-a4-only-24-parts-")
     assert name != kit_file_name("classic", KitOptions(only=many[:-1]))

@@ -11,11 +11,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-import ezdxf
 import numpy as np
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
+from ezdxf.filemanagement import readfile
 from PIL import Image
 
 from boardgen.kit import render_kit
@@ -99,7 +99,7 @@ def test_silhouette_cut_files_are_named_after_the_pages_that_print_their_names(s
         for number, page in enumerate(pdf.pages[1:], start=2):
             name = f"{silhouette.pdf.stem}-silhouette-page{number:02}.dxf"
             assert f"cut file: {name}" in (page.extract_text() or ""), number
-            outlines = ezdxf.readfile(cut / name).modelspace().query('*[layer=="CUT"]')
+            outlines = readfile(cut / name).modelspace().query('*[layer=="CUT"]')
             assert len(outlines) > 0
     assert len(list(cut.glob("*.dxf"))) == len(pdf.pages) - 1
 

@@ -24,12 +24,18 @@ def test_every_card_page_carries_its_cut_list():
     assert sum(listed) == sum(p.count for p in kit.catalogue if p.kind == "card")
 
 
+def recipe_cards_said(text: str) -> int:
+    said = re.search(r"Cut: (\d+) × recipe card", text)
+    assert said is not None, text
+    return int(said.group(1))
+
+
 def test_gap_3_leaves_no_recipe_card_alone_and_spaces_the_wands():
     kit = build_kit("master", KitOptions(gap=3.0, check=False, previews=False))
     with pdfplumber.open(io.BytesIO(kit.pdf.data)) as pdf:
         texts = [page.extract_text() or "" for page in pdf.pages]
     sheets = [i for i, kind in enumerate(kit.pdf.kinds) if kind == "cards"]
-    said = [int(re.search(r"Cut: (\d+) × recipe card", texts[i]).group(1)) for i in sheets]
+    said = [recipe_cards_said(texts[i]) for i in sheets]
     placed = [sum(p.page == i and p.kind == "card" for p in kit.pdf.placements) for i in sheets]
     assert said == placed and sum(placed) == 21 and min(placed) >= 2, (said, placed)  # was 10 + 10 + 1
     wands = [p for p in kit.pdf.placements if p.kind == "wand"]

@@ -42,12 +42,13 @@ def test_pawns_are_nearly_a_square_wide(walls: Any) -> None:
 
 def test_block_labels_on_the_board_stand_out_from_their_outline(walls: Any) -> None:
     root = ET.parse(walls.folder / "svg" / "board.svg").getroot()
-    fills = {e.get("id"): e.get("fill") for e in root.iter() if e.get("id")}
+    fills = {e.attrib["id"]: e.get("fill") for e in root.iter() if e.get("id")}
     labels = [key for key in fills if key.startswith("block-") and key.endswith("-label")]
     assert len(labels) == 32
     for key in labels:
-        tint = fills[key.removesuffix("-label") + "-tint"]
-        assert _contrast(fills[key], tint) >= 4.5, (key, round(_contrast(fills[key], tint), 2))  # was 3.19
+        label, tint = fills[key], fills[key.removesuffix("-label") + "-tint"]
+        assert label is not None and tint is not None, key
+        assert _contrast(label, tint) >= 4.5, (key, round(_contrast(label, tint), 2))  # was 3.19
 
 
 def test_the_blocks_lie_on_sheets_of_their_own_each_with_a_marked_top(walls: Any) -> None:

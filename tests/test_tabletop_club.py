@@ -22,6 +22,7 @@ from boardgen.options import KitOptions
 
 GAMES = ("classic", "master", "minos", "grand", "walls")
 FOLDERS = {"cards", "pieces/cube", "pieces/custom", "tokens/cube", "tokens/cylinder"}
+Packs = dict[str, tuple[boardgen.KitBuild, dict[str, bytes]]]  # each game's build and pack files
 
 
 def parse_config(text: str) -> dict[str, dict[str, str]]:
@@ -50,7 +51,7 @@ def vector(value: str) -> tuple[float, float, float]:
 
 
 @pytest.fixture(scope="module")
-def packs() -> dict[str, tuple[boardgen.KitBuild, dict[str, bytes]]]:
+def packs() -> Packs:
     out = {}
     for game in GAMES:
         build = boardgen.build_kit(game, KitOptions(check=False, previews=False, svg=False))
@@ -59,7 +60,7 @@ def packs() -> dict[str, tuple[boardgen.KitBuild, dict[str, bytes]]]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_piece_is_in_the_pack_once_at_its_printed_size(game: str, packs: dict) -> None:
+def test_every_piece_is_in_the_pack_once_at_its_printed_size(game: str, packs: Packs) -> None:
     build, files = packs[game]
     folders = {path.rsplit("/", 1)[0] for path in files}
     assert folders <= FOLDERS
@@ -84,15 +85,15 @@ def test_every_piece_is_in_the_pack_once_at_its_printed_size(game: str, packs: d
         x, y, z = vector(keys["scale"])
         w, h = piece.trim
         if folder == "pieces/cube" and piece.kind == "pawn":  # a standee stands up: one face's height
-            assert (x, z) == (pytest.approx(w / 10, abs=0.01), pytest.approx(0.1))
+            assert x == pytest.approx(w / 10, abs=0.01) and z == pytest.approx(0.1)
         else:
-            assert (x, z) == (pytest.approx(w / 10, abs=0.01), pytest.approx(h / 10, abs=0.01))
+            assert (x, z) == pytest.approx((w / 10, h / 10), abs=0.01)
             assert 0 < y <= 0.2
     assert sections == {}
 
 
 @pytest.mark.parametrize("game", ["classic", "grand"])
-def test_cards_take_the_decks_back_and_the_back_is_not_a_card(game: str, packs: dict) -> None:
+def test_cards_take_the_decks_back_and_the_back_is_not_a_card(game: str, packs: Packs) -> None:
     _, files = packs[game]
     config = parse_config(files["cards/config.cfg"].decode("utf-8"))
     assert config["*"] == {"back_face": '"back.png"'} and config["back.png"] == {"ignore": "true"}
@@ -100,7 +101,7 @@ def test_cards_take_the_decks_back_and_the_back_is_not_a_card(game: str, packs: 
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_textures_follow_the_uv_layouts(game: str, packs: dict) -> None:
+def test_textures_follow_the_uv_layouts(game: str, packs: Packs) -> None:
     _, files = packs[game]
     for path, data in files.items():
         if not path.endswith(".png"):
@@ -114,10 +115,11 @@ def test_textures_follow_the_uv_layouts(game: str, packs: dict) -> None:
             assert w == h  # the side above, the two discs below
 
 
-def test_walls_blocks_are_watertight_solids_of_their_outline(packs: dict) -> None:
+def test_walls_blocks_are_watertight_solids_of_their_outline(packs: Packs) -> None:
     build, files = packs["walls"]
     for piece in build.catalogue.of_kind("block"):
         mesh = trimesh.load(io.BytesIO(files[f"pieces/custom/{piece.file}.obj"]), file_type="obj", force="mesh")
+        assert isinstance(mesh, trimesh.Trimesh)
         assert mesh.is_watertight and mesh.volume > 0
         xs = [x for x, _ in piece.outline.points]
         ys = [y for _, y in piece.outline.points]

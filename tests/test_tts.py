@@ -37,7 +37,8 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def saved(made: Any) -> dict[str, Any]:
-    return json.loads((made.folder / f"{made.build.name}.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((made.folder / f"{made.build.name}.json").read_text(encoding="utf-8"))
+    return data
 
 
 def every_object(save: dict[str, Any]) -> list[dict[str, Any]]:
@@ -148,6 +149,7 @@ def test_the_walls_blocks_lie_on_their_start_cells_and_are_solid(exported: dict[
     for obj in models:
         path = local_file(obj["CustomMesh"]["MeshURL"])
         mesh = trimesh.load(path, file_type="obj", force="mesh", process=True)
+        assert isinstance(mesh, trimesh.Trimesh)
         assert mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0
         t = obj["Transform"]
         ring = []

@@ -146,7 +146,7 @@ def test_tpe_processes_on_postgresql_judge_the_trials_asked_and_no_values_twice(
     assert all("(10 trials" in err for _, err in outputs), outputs
 
 
-def wait_for(check, what: str, deadline: float = DEADLINE):  # type: ignore[no-untyped-def]
+def wait_for(check, what: str, deadline: float = DEADLINE):
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         found = check()

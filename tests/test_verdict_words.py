@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -15,10 +16,10 @@ from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
 
-def report(seat_gap: float = 0.05, finished: int = 20) -> dict:
+def report(seat_gap: float = 0.05, finished: int = 20) -> dict[str, Any]:
     """A hand-made report: 2 and 3 players, medians 19 and 22 turns, p90 26 and 28."""
 
-    def count(median: int, p90: int) -> dict:
+    def count(median: int, p90: int) -> dict[str, Any]:
         return {
             "games": 20,
             "finished": finished,

@@ -65,8 +65,8 @@ def draw(save: dict[str, Any], out: Path) -> None:
     xs, zs = [], []
     for obj in things:
         t = obj["Transform"]
-        size = extent(obj) or (3.0, 3.0)
-        r = max(size) / 2 + 0.5
+        box = extent(obj) or (3.0, 3.0)
+        r = max(box) / 2 + 0.5
         xs += [t["posX"] - r, t["posX"] + r]
         zs += [t["posZ"] - r, t["posZ"] + r]
     x0, z1 = min(xs), max(zs)

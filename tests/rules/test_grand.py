@@ -16,9 +16,10 @@ from boardgen.engines import get_engine
 from boardgen.errors import DataError
 from boardgen.model import race
 from boardgen.model.grand import PERIPHERAL, GrandLayout, build, parse_label, static_problems
+from boardgen.model.race import MOVE_ON
 from boardgen.rules import grand as rules
 from boardgen.rules.grand import GrandGame
-from boardgen.rules.race import DIE, MAX_AGAIN, MOVE_ON, PASS, Move, RaceGame, RaceState
+from boardgen.rules.race import DIE, MAX_AGAIN, PASS, Move, RaceGame, RaceState
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 DROWNING, PRISON = 1, 3  # hold codes: 1 + the place of "passed" / "replaced" in race.STUCK_UNTIL

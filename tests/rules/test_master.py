@@ -184,6 +184,7 @@ def test_equal_best_scores_share_the_victory():
     # Red took the 1 and the 2, yellow the 3: 3 points each, same wands, no recipe objects.
     state = position({}, taken=(0, 0, 1), recipes=(("toad", "snake", "emerald"), ("weasel", "snake", "spider")))
     outcome = GAME.outcome(state.replaced(over=True))
+    assert outcome is not None
     assert outcome.winner is None and outcome.scores == (3 + 9, 3 + 9)
 
 
@@ -264,6 +265,7 @@ def test_random_play_conserves_tokens_and_never_mutates(seed, count, decisions):
 def test_greedy_playouts_finish_with_sane_scores(seed, count):
     record = play(GAME, [GreedyPlayer() for _ in range(count)], seed, turn_cap=400)
     assert record.finished and record.turns <= 400
+    assert record.scores is not None
     assert len(record.scores) == count and min(record.scores) >= 0
     best = max(record.scores)
     assert (record.winner is None) == (record.scores.count(best) > 1)

@@ -16,7 +16,7 @@ from boardgen.data.loader import load
 from boardgen.model.master import build, setup
 from boardgen.rules.master import USE, WAND, MasterGame
 from boardgen.rules.players import GreedyPlayer, pick_best
-from boardgen.rules.protocol import Player
+from boardgen.rules.protocol import Player, Rng
 from boardgen.rules.simulate import play
 from boardgen.rules.sliding import Board
 
@@ -36,7 +36,7 @@ class ScoringGreedy(Player):
 
     name = "greedy"
 
-    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: Any, state: Any, rng: Rng) -> Any:
         moves = list(game.legal_moves(state))
         return pick_best(moves, game.score_moves(state, moves, state.seat), rng)
 
@@ -72,9 +72,10 @@ class Recorded(Player):
     """A player that keeps the moves it chooses."""
 
     def __init__(self, player: Any):
-        self.player, self.name, self.moves = player, player.name, []
+        self.player, self.name = player, player.name
+        self.moves: list[Any] = []
 
-    def choose(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def choose(self, game: Any, state: Any, rng: Rng) -> Any:
         move = self.player.choose(game, state, rng)
         self.moves.append(move)
         return move

@@ -400,8 +400,8 @@ def test_interpretations_are_sentences_with_the_layouts_field_numbers(game):
     data["lose_turns"][0] = {"field": 14, "turns": 3}
     data["race"]["pieces_per_player"] = 3
     other = build(Document("t", "t.toml", data))
-    en = [text for kind, text in interpretation_blocks("minos", "en", rule_values(other, "en")) if kind == "li"]
-    assert "while a piece waits on 14 or 52," in en[0] and "all three pieces" in en[-1]
+    english = [text for kind, text in interpretation_blocks("minos", "en", rule_values(other, "en")) if kind == "li"]
+    assert "while a piece waits on 14 or 52," in english[0] and "all three pieces" in english[-1]
 
 
 def test_same_seed_same_game(game):

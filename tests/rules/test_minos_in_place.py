@@ -11,7 +11,7 @@ from boardgen.data.loader import load
 from boardgen.model.minos import build
 from boardgen.rules.minos import MinosGame
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
-from boardgen.rules.protocol import HeuristicGame
+from boardgen.rules.protocol import HeuristicGame, Player
 from boardgen.rules.simulate import GameRecord, play, player_draws
 
 LAYOUT = build(load("game", "minos"))
@@ -56,7 +56,7 @@ def test_self_play_in_place_is_the_game_apply_plays(seats):
         expected = through_apply(game, players, seed, 1000)
         assert expected.finished and expected.counters.get("swaps", 0) > 0
         assert play(game, players, seed, turn_cap=1000) == expected
-    mixed = [RandomPlayer(), GreedyPlayer()] * 2
+    mixed: list[Player] = [RandomPlayer(), GreedyPlayer()] * 2
     assert play(game, mixed[:seats], 9, turn_cap=1000) == through_apply(game, mixed[:seats], 9, 1000)
     capped = play(game, [GreedyPlayer()] * seats, 3, turn_cap=5)
     assert not capped.finished and capped == through_apply(game, [GreedyPlayer()] * seats, 3, 5)

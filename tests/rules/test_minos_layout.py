@@ -6,6 +6,7 @@ import copy
 import tomllib
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from boardgen.model.minos import (
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "layouts"
 
 
-def from_data(data: dict) -> MinosLayout:
+def from_data(data: dict[str, Any]) -> MinosLayout:
     return build(Document("test", "test.toml", data))
 
 

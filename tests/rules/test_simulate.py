@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -93,6 +94,7 @@ def test_simulate_counts_wins_lengths_and_branching():
     assert stats.games == 40 and stats.finished == 40 and stats.completion_rate == 1.0
     assert sum(stats.seat_wins) == 40 and stats.draws == 0
     assert stats.seat_gap == pytest.approx(abs(stats.seat_win_rates[0] - stats.seat_win_rates[1]))
+    assert stats.mean_length is not None and stats.p95_length is not None and stats.max_length is not None
     assert 7 <= stats.mean_length <= 23 and stats.p95_length <= stats.max_length <= 23
     assert 1 < stats.branching_mean <= 3 and stats.branching_max == 3
     assert stats.to_dict()["players"] == ["random", "random"]
@@ -167,7 +169,7 @@ def test_aggregate_of_no_decided_games():
 
 def test_several_workers_give_the_same_statistics():
     calls = []
-    args = dict(games=40, seed=5, turn_cap=100)
+    args: dict[str, Any] = dict(games=40, seed=5, turn_cap=100)
     one = simulate(CountingNim(), [RandomPlayer()] * 3, **args)
     assert one.extra["threes"] > 0
     two = simulate(

@@ -374,7 +374,9 @@ def test_self_play_events_sample_the_turns_on_offer_every_eighth_turn(game):
     """`events` after each decision: every `branching_every` turns, the complete turns the
     shift phase offered, counted here one shift at a time."""
     rng, player = random.Random(3), GreedyPlayer()
-    state, totals, expected = game.position(3, 3), {}, {}
+    state = game.position(3, 3)
+    totals: dict[str, float] = {}
+    expected: dict[str, float] = {}
     while game.outcome(state) is None and state.turn < 60:
         if state.phase == SHIFT and state.turn % game.branching_every == 0:
             turns = sum(len(game.legal_moves(game.apply(state, m))) for m in game.legal_moves(state))

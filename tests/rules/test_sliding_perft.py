@@ -52,7 +52,8 @@ def banned(game: Any, last: str) -> int:
     """The forbidden point's index after the push `last` ("W1"; "-" for none)."""
     if last == "-":
         return -1
-    return game.geometry.point_index[InsertionPoint(last[0], int(last[1:])).opposite]
+    index: int = game.geometry.point_index[InsertionPoint(last[0], int(last[1:])).opposite]
+    return index
 
 
 def board(fields: dict[str, str]) -> Board:

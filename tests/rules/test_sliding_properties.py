@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgen.data.loader import load
-from boardgen.model.sliding import build
+from boardgen.model.sliding import InsertionPoint, build
 from boardgen.model.tiles import rotate
 from boardgen.rules.players import GreedyPlayer, RandomPlayer
 from boardgen.rules.simulate import play
@@ -31,7 +31,7 @@ seeds = st.integers(min_value=0, max_value=2**31 - 1)
 fast = settings(max_examples=40, deadline=None)
 
 
-def contents(board: Board) -> Counter:
+def contents(board: Board) -> Counter[str]:
     """Each tile with its treasure, wherever it is, ignoring how it is turned."""
     found = Counter(board.table[t].id for t in board.tiles if t >= 0)
     found[board.table[board.spare].id] += 1
@@ -40,7 +40,7 @@ def contents(board: Board) -> Counter:
 
 def treasures(board: Board) -> set[str]:
     tiles = [t for t in board.tiles if t >= 0] + [board.spare]
-    return {board.table[t].treasure for t in tiles if board.table[t].treasure}
+    return {treasure for t in tiles if (treasure := board.table[t].treasure)}
 
 
 @fast
@@ -119,14 +119,15 @@ def test_playouts_end_within_the_cap(name, seed, players):
     assert record.turns <= 50 and record.decisions <= 100
     greedy = play(game, [GreedyPlayer()] * players, seed, turn_cap=400)
     assert greedy.finished and greedy.turns < 400
+    assert greedy.scores is not None and greedy.winner is not None
     assert greedy.scores[greedy.winner] == LAYOUTS[name].deal[players]
 
 
 def naive_turns(board: Board, pawn: int, tile: int, max_turns: int) -> int | None:
     """Breadth-first search with one node per pawn square: slow but obviously right."""
-    layer = {(board, pawn, None)}
+    layer: set[tuple[Board, int, InsertionPoint | None]] = {(board, pawn, None)}
     for turn in range(1, max_turns + 1):
-        following = set()
+        following: set[tuple[Board, int, InsertionPoint | None]] = set()
         for here, square, banned in layer:
             for point in here.geometry.points:
                 if point == banned:

@@ -180,7 +180,7 @@ def test_the_lane_search_answers_as_the_push_by_push_search(name: str) -> None:
             rides = rng.random() < 0.3
             pawn = rng.choice(geometry.squares)
             target = rng.choice(geometry.squares) if rides else rng.randrange(len(board.table))
-            question = {
+            question: dict[str, Any] = {
                 "forbidden": rng.choice([None, *geometry.points]),
                 "rides": rides,
                 "max_turns": rng.choice([1, 2, 3, 8]),

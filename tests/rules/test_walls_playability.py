@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ LAYOUT = build(load("game", "walls"))
 ENGINE = get_engine("walls")
 
 
-def thresholds(layout, **overrides) -> dict:
+def thresholds(layout, **overrides) -> dict[str, Any]:
     return ENGINE.thresholds(layout, **overrides)
 
 
