@@ -27,11 +27,20 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+_GROWN: dict[tuple[int, int], str] = {}  # (size, seed): the file generate wrote, made once per session
+
+
 def generated(tmp_path: Path, size: int, seed: int = 1) -> tuple[Path, dict]:
+    """The layout `generate master` writes (checked, as a user gets it) in tmp_path: generated
+    once for each size and seed, since the same arguments write the same file, then copied."""
     path = tmp_path / f"master{size}.toml"
-    code, out = run("generate", "master", "--size", str(size), "--seed", str(seed), "-o", str(path))
-    assert code == 0, out
-    return path, tomllib.loads(path.read_text(encoding="utf-8"))
+    if (size, seed) not in _GROWN:
+        code, out = run("generate", "master", "--size", str(size), "--seed", str(seed), "-o", str(path))
+        assert code == 0, out
+        _GROWN[size, seed] = path.read_text(encoding="utf-8")
+    else:
+        path.write_text(_GROWN[size, seed], encoding="utf-8")
+    return path, tomllib.loads(_GROWN[size, seed])
 
 
 def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
