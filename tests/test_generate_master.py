@@ -144,6 +144,7 @@ def near(colour: tuple[int, int, int], pixels: set[tuple[int, int, int]], tol: i
     return any(all(abs(a - b) <= tol for a, b in zip(colour, p, strict=True)) for p in pixels)
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 @pytest.mark.parametrize("theme", THEMES)
 def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: str) -> None:
     """The 9 x 9 board prints on its six A4 sheets in every bundled theme, its floor in the theme's colour."""
@@ -159,6 +160,7 @@ def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: s
     assert near(floor, board_pixels(result.pdf))
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 def test_generated_master_kits_render(tmp_path: Path) -> None:
     """The whole kit of the smallest board (every object has its token, one recipe card per
     object), and the largest board's sheets."""
