@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,32 @@ def pytest_addoption(parser):
         action="store_true",
         help="rewrite the golden files from the current output instead of comparing",
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """One cache, with its own key, for what the session's and modules' fixtures render (never
+    the user's): they are set up before any test's own empty cache below. A piece drawn or
+    converted for one kit is reused by the next kit of the same game, as for a user rendering
+    variants; a kit from the cache is byte for byte the one drawn afresh (test_drawing_cache)."""
+    env = {
+        "BOARDGEN_CACHE_DIR": str(tmp_path_factory.mktemp("session-cache")),
+        "XDG_STATE_HOME": str(tmp_path_factory.mktemp("session-state")),  # where the cache's key is
+        "XDG_DATA_HOME": str(tmp_path_factory.mktemp("session-data")),
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        yield env
+
+
+@pytest.fixture
+def warm_cache(session_cache: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's cache for a test that renders unchecked kits of its own and tests no
+    cache: it starts with the pieces other kits drew. (Not for a checked render: a module's
+    fixture may have left a verdict in it.)"""
+    for name in ("BOARDGEN_CACHE_DIR", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, session_cache[name])
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +76,7 @@ def update_golden(request) -> bool:
 
 
 @pytest.fixture(scope="session")
-def kit_factory(tmp_path_factory):
+def kit_factory(tmp_path_factory, session_cache):
     """Render a kit once per distinct set of options in this test session: tests that only
     read a kit share it. Options are compared as the KitOptions they make, so a default
     given or left out (theme="classic" or nothing) is the same kit. A test that changes
@@ -63,7 +90,10 @@ def kit_factory(tmp_path_factory):
         key = (game, wanted)
         if key not in made:
             folder = tmp_path_factory.mktemp(f"kit-{game}")
-            result = render_kit(game, folder, wanted)
+            with pytest.MonkeyPatch.context() as patch:  # the session's cache, not the test's
+                for name in ("BOARDGEN_CACHE_DIR", "XDG_STATE_HOME"):
+                    patch.setenv(name, session_cache[name])
+                result = render_kit(game, folder, wanted)
             made[key] = (result.pdf, result)
         return made[key]
 

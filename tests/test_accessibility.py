@@ -67,10 +67,9 @@ def test_red_green_without_symbols_is_flagged_in_deuteranopia_and_grey(tmp_path)
     assert accessibility.check_colours(load_theme(str(marked))).passed
 
 
-def test_symbols_are_drawn_on_each_piece_in_a_players_colour(tmp_path):
-    out = tmp_path / "out"
-    render_kit("master", out, KitOptions(check=False, previews=False))
-    svg = out / "master" / "svg"
+def test_symbols_are_drawn_on_each_piece_in_a_players_colour(kit_factory):
+    _, result = kit_factory("master")  # the session's kit: this test only reads its drawings
+    svg = result.folder / "svg"
     assert "pawn-red-face-0-symbol-triangle" in (svg / "pawn-red.svg").read_text()
     assert "symbol-circle" in (svg / "wand-blue-1.svg").read_text()
     assert "symbol-star" in (svg / "score-pad.svg").read_text()
@@ -138,7 +137,7 @@ def test_every_bundled_game_with_every_bundled_theme_passes(game, kit_factory):
         assert not [w for w in result.warnings if w.startswith("accessibility")], (theme, result.warnings)
 
 
-def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
+def test_simulated_preview_differs_where_colour_carries_meaning(kit_factory):
     """The pawn sheet as PNG, normal and with deuteranopia and grey: the red pawn changes,
     the white paper does not, grey has no hue, and deuteranopia brings red near green."""
     import io
@@ -148,8 +147,7 @@ def test_simulated_preview_differs_where_colour_carries_meaning(tmp_path):
     from boardgen.data.colours import contrast_ratio  # noqa: F401  (the module under both)
     from boardgen.render.preview import as_seen
 
-    out = tmp_path / "out"
-    result = render_kit("classic", out, KitOptions(check=False, previews=False, svg=False))
+    _, result = kit_factory()  # the session's classic kit: this test only reads its PDF
     from boardgen.render.preview import render_page
 
     theme = load_theme("classic")

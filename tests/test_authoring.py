@@ -16,6 +16,9 @@ from boardgen.data.theme import load_theme
 from boardgen.engines import load_game
 from boardgen.errors import BoardgenError
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 
 def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(cli, list(args))

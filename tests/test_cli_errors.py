@@ -316,6 +316,7 @@ def test_french_kit_has_french_labels(tmp_path):
     assert not (tmp_path / "classic" / "preview").exists()
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 def test_render_all_renders_every_bundled_game(tmp_path):
     result = run("render", "--all", "-o", tmp_path, "--no-preview", "--no-svg")
     assert result.exit_code == 0, result.output
@@ -326,6 +327,7 @@ def test_render_all_renders_every_bundled_game(tmp_path):
     assert result.stdout.count(".pdf (") == len(game_names())
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 def test_default_render_uses_the_bundled_icons(tmp_path):
     result = run("render", "-o", tmp_path, "--no-preview", "--no-svg")
     assert result.exit_code == 0, result.output

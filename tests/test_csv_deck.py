@@ -15,6 +15,9 @@ from boardgen.data.loader import layouts_root, load
 from boardgen.engines import load_game
 from boardgen.errors import DataError
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 
 def as_csv(game: str, key: str, folder: Path, columns: list[str]) -> tuple[Path, Path]:
     """The bundled layout with its `key` array moved into key.csv (columns: dotted keys, a bare

@@ -19,6 +19,9 @@ from PIL import Image
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 MM = 72 / 25.4
 TOL = 0.05
 

@@ -40,8 +40,8 @@ def test_golden_seeded_board(update_golden):
     assert svg == GOLDEN.read_text(encoding="utf-8")
 
 
-def test_svg_ids_are_explicit_and_unique(tmp_path):
-    result = render_kit("classic", tmp_path, KitOptions(previews=False))
+def test_svg_ids_are_explicit_and_unique(kit_factory):
+    _, result = kit_factory()  # the session's classic kit (its drawings are the same checked or not)
     for path in sorted((result.folder / "svg").glob("*.svg")):
         ids = re.findall(r' id="([^"]+)"', path.read_text(encoding="utf-8"))
         assert len(ids) == len(set(ids)), path.name

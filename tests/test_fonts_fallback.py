@@ -19,6 +19,9 @@ from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 from boardgen.render.svg.base import new_sheet
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 VERA = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"  # Bitstream Vera: no arrows, no ⌀
 
 

@@ -28,11 +28,20 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+_GROWN: dict[tuple[int, int], str] = {}  # (size, seed): the file generate wrote, made once per session
+
+
 def generated(tmp_path: Path, size: int, seed: int = 1) -> tuple[Path, dict[str, Any]]:
+    """The layout `generate master` writes (checked, as a user gets it) in tmp_path: generated
+    once for each size and seed, since the same arguments write the same file, then copied."""
     path = tmp_path / f"master{size}.toml"
-    code, out = run("generate", "master", "--size", str(size), "--seed", str(seed), "-o", str(path))
-    assert code == 0, out
-    return path, tomllib.loads(path.read_text(encoding="utf-8"))
+    if (size, seed) not in _GROWN:
+        code, out = run("generate", "master", "--size", str(size), "--seed", str(seed), "-o", str(path))
+        assert code == 0, out
+        _GROWN[size, seed] = path.read_text(encoding="utf-8")
+    else:
+        path.write_text(_GROWN[size, seed], encoding="utf-8")
+    return path, tomllib.loads(_GROWN[size, seed])
 
 
 def test_seven_by_seven_is_the_bundled_master(tmp_path: Path) -> None:
@@ -136,6 +145,7 @@ def near(colour: tuple[int, int, int], pixels: set[tuple[int, int, int]], tol: i
     return any(all(abs(a - b) <= tol for a, b in zip(colour, p, strict=True)) for p in pixels)
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 @pytest.mark.parametrize("theme", THEMES)
 def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: str) -> None:
     """The 9 x 9 board prints on its six A4 sheets in every bundled theme, its floor in the theme's colour."""
@@ -151,6 +161,7 @@ def test_generated_master_board_prints_with_every_theme(tmp_path: Path, theme: s
     assert near(floor, board_pixels(result.pdf))
 
 
+@pytest.mark.usefixtures("warm_cache")  # unchecked renders on the session's drawings
 def test_generated_master_kits_render(tmp_path: Path) -> None:
     """The whole kit of the smallest board (every object has its token, one recipe card per
     object), and the largest board's sheets."""

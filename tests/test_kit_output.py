@@ -27,6 +27,9 @@ from boardgen.kit import render_kit
 from boardgen.kits.output import write_kit
 from boardgen.options import KitOptions
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     out = {}

@@ -10,6 +10,9 @@ from pypdf import PdfReader
 
 from boardgen.render.imposition import CROSS_SIZE
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BOARD_MM = 7 * 40 + 2 * 18  # classic.toml: 7 squares at a 40 mm pitch, an 18 mm frame
 CARD_MM = (44.0, 67.0)  # mini-euro

@@ -15,6 +15,9 @@ from boardgen.geometry import Placement
 from boardgen.kits import reprint
 from boardgen.options import PIECES, KitOptions, page_kinds, print_plan, sheet_counts, stock
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 GAMES = ("classic", "master", "minos", "grand", "walls")
 # The most sheets each kit may take (A4, Letter): card and paper, as its print plan prints them.
 # Walls: its 32 blocks on two sheets of their own, none on the board's sheets (issue 40).

@@ -15,6 +15,9 @@ from boardgen.errors import DataError
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 MAZE = """extends = "classic"
 [game]
 id = "my-maze"

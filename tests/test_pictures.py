@@ -24,6 +24,9 @@ from boardgen.options import KitOptions
 from boardgen.render import art
 from boardgen.render.pdf import svg_page
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 FIXTURES = Path(__file__).parent / "fixtures"
 PICTURES = FIXTURES / "pictures"
 HOSTILE = FIXTURES / "hostile-pictures"

@@ -12,6 +12,9 @@ from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 from boardgen.render import preview
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 
 def pngs(result) -> dict[str, Image.Image]:
     return {path.name: Image.open(path) for path in result.files if path.suffix == ".png"}

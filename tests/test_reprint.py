@@ -12,6 +12,9 @@ from boardgen.errors import UsageError
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions, parts, sheets
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 
 def headings(pdf: Path) -> list[str]:
     """The heading of each page: the first line of its text."""

@@ -16,6 +16,9 @@ from boardgen.errors import UsageError
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions, parts
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 sys.path.insert(0, str(Path(__file__).parent))
 from pdfcheck import forms_drawn  # noqa: E402
 

@@ -21,6 +21,9 @@ from PIL import Image
 from boardgen.kit import render_kit
 from boardgen.options import KitOptions
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 SVG = "{http://www.w3.org/2000/svg}"
 LIMIT_MM = (6.75 * 25.4, 9.25 * 25.4)  # Design Space's Print Then Cut image limit
 

@@ -7,10 +7,14 @@ import io
 import re
 
 import pdfplumber
+import pytest
 
 from boardgen.geometry import Rect
 from boardgen.kit import build_kit
 from boardgen.options import KitOptions
+
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
 
 
 def test_every_card_page_carries_its_cut_list():

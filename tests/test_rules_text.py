@@ -16,6 +16,9 @@ from boardgen.model.master import rule_values as master_values
 from boardgen.model.sliding import build, rule_values
 from boardgen.options import KitOptions
 
+# Unchecked kits of their own, on the session's cache: none of these tests tests the cache.
+pytestmark = pytest.mark.usefixtures("warm_cache")
+
 EDITED = """extends = "classic"
 [game]
 id = "classic-edited"
