@@ -93,12 +93,13 @@ class Verdict:
 
 def check_workers(beside_drawing: bool) -> int:
     """Self-play processes of a render's check: beside the drawing (a child of the render) one
-    CPU fewer than there are, as the drawing keeps one busy until the kit waits for the
-    verdict (a second worker on a 2-CPU machine only took turns with the drawing, and each
-    worker fills its own memo of choices: a third more CPU for the same figures); every CPU
-    when the check runs alone after the drawing. The figures do not depend on the count."""
+    CPU fewer than there are where there are more than two, as the drawing keeps one busy
+    until the kit waits for the verdict; on two CPUs both, since a check that outlasts the
+    drawing (most do, under a test suite or on a busy machine) would otherwise finish on one
+    core with the other idle; every CPU when the check runs alone after the drawing. The
+    figures do not depend on the count."""
     cpus = available_cpus()
-    return max(1, cpus - 1) if beside_drawing else cpus
+    return cpus - 1 if beside_drawing and cpus > 2 else cpus
 
 
 def start_verdict(

@@ -177,8 +177,8 @@ def test_a_render_ended_during_its_check_leaves_no_process(tmp_path: Path, signu
     def ours() -> list[int]:
         return carrying(str(out), but=proc.pid)
 
-    # The checking child, and its self-play workers where it has more than one (one CPU fewer
-    # than the machine's: boardgen.kit.check_workers).
+    # The checking child, and its self-play workers where it has more than one
+    # (boardgen.kit.check_workers).
     workers = check_workers(beside_drawing=True)
     expected = 1 + (workers if workers > 1 else 0)
     deadline = time.monotonic() + 120

@@ -1,5 +1,6 @@
 """A render's check beside the drawing plays on the CPUs the drawing leaves (issue 38): one
-fewer than there are, at least one; alone (no child could be forked) on all of them."""
+fewer than there are where there are more than two (on two, both: the check outlasts the
+drawing); alone (no child could be forked) on all of them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from boardgen.engines import load_game
 from boardgen.processes import Beside, available_cpus, can_fork
 
 
-@pytest.mark.parametrize(("cpus", "beside", "alone"), [(1, 1, 1), (2, 1, 2), (8, 7, 8)])
+@pytest.mark.parametrize(("cpus", "beside", "alone"), [(1, 1, 1), (2, 2, 2), (3, 2, 3), (8, 7, 8)])
 def test_the_check_beside_the_drawing_leaves_it_a_cpu(
     monkeypatch: pytest.MonkeyPatch, cpus: int, beside: int, alone: int
 ) -> None:
