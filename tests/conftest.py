@@ -98,3 +98,19 @@ def kit_factory(tmp_path_factory, session_cache):
         return made[key]
 
     return make
+
+
+@pytest.fixture(scope="session")
+def drivethru_deck(tmp_path_factory: pytest.TempPathFactory, session_cache: dict[str, str]) -> Path:
+    """`export classic --for drivethru --cards poker` made once for the session (the folder
+    holding classic-deck.pdf and its manifest.csv): the tests that read it never change it."""
+    out: Path = tmp_path_factory.mktemp("drivethru")
+    with pytest.MonkeyPatch.context() as patch:  # the session's cache, not the test's
+        for name in ("BOARDGEN_CACHE_DIR", "XDG_STATE_HOME"):
+            patch.setenv(name, session_cache[name])
+        result = CliRunner().invoke(
+            cli, ["export", "classic", "--for", "drivethru", "--cards", "poker", "-o", str(out)]
+        )
+    assert result.exit_code == 0, result.output
+    assert "no problems" in result.output
+    return out / "classic" / "drivethru"

@@ -90,13 +90,10 @@ def test_the_card_art_is_the_face_scaled_not_cropped(tgc: Path, tmp_path: Path) 
 
 
 @pytest.fixture(scope="module")
-def drivethru(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def drivethru(drivethru_deck: Path) -> Path:
     if GS is None:
         pytest.skip("Ghostscript is not installed")
-    out = tmp_path_factory.mktemp("dtc")
-    code, said = export(out, "classic", "--for", "drivethru", "--cards", "poker")
-    assert code == 0, said
-    return out / "classic" / "drivethru" / "classic-deck.pdf"
+    return drivethru_deck / "classic-deck.pdf"
 
 
 def _render(pdf: Path, index: int, dpi: float = 30) -> np.ndarray:

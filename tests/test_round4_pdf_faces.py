@@ -72,12 +72,8 @@ def _preflight(path: Path, service: str) -> tuple[int, str]:
 
 
 @pytest.fixture(scope="module")
-def deck(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("drivethru")
-    result = CliRunner().invoke(cli, ["export", "classic", "--for", "drivethru", "--cards", "poker", "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    assert "no problems" in result.output
-    return out / "classic" / "drivethru"
+def deck(drivethru_deck: Path) -> Path:
+    return drivethru_deck
 
 
 def test_a_real_deck_pdf_passes_and_a_bad_one_is_named_page_by_page(deck: Path, tmp_path: Path) -> None:
