@@ -17,7 +17,7 @@ from processes import carrying
 from boardgen.errors import DataError
 from boardgen.kit import render_all, render_kit
 from boardgen.options import KitOptions
-from boardgen.processes import can_fork
+from boardgen.processes import available_cpus, can_fork
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 BAD = Path(__file__).parent / "fixtures" / "bad" / "broken_syntax.toml"
@@ -51,6 +51,7 @@ def test_the_first_error_is_raised_and_the_rest_are_not_made(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.skipif(available_cpus() < 2, reason="with one CPU the kits are rendered one by one, in one process")
 def test_an_interrupted_render_all_leaves_no_process_and_no_half_kit(tmp_path: Path) -> None:
     out = tmp_path / "unique-all-7c2e"
     env = dict(os.environ, BOARDGEN_CACHE_DIR=str(tmp_path / "cache"))

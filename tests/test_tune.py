@@ -125,7 +125,9 @@ def test_a_seat_compensation_is_printed_on_the_rules_sheet_and_dealt(tmp_path: P
 
 def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_trial(tmp_path: Path, five: str) -> None:
     """A margin no seed meets makes the whole grid of 12 seeds be judged: the two processes
-    split it through the journal file, every seed once, and both give the same answer."""
+    split it through the journal file, every seed once, and both give the same answer. How
+    they split it is the machine's business (on one CPU the first may judge them all before
+    the second starts); alone, each would judge all 12."""
     layout = tmp_path / "small.toml"
     text = Path(five).read_text(encoding="utf-8")
     assert "seed = { min = 1, max = 1000 }" in text  # the generator keeps classic's [tune]
@@ -153,7 +155,6 @@ def test_two_processes_sharing_a_journal_finish_one_study_without_repeating_a_tr
     outputs = [process.communicate(timeout=300) for process in both]
     assert [process.returncode for process in both] == [4, 4], outputs
     judged = [re.findall(r"trial (\d+): seed (\d+):", err) for _, err in outputs]
-    assert all(judged), outputs  # each process judged some of the trials
     seeds = [int(seed) for mine in judged for _, seed in mine]
     assert sorted(seeds) == list(range(1, 13))  # every seed once, none twice
     assert all(

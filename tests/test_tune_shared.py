@@ -184,7 +184,21 @@ def test_a_worker_killed_mid_search_has_its_trials_taken_over(
                 return run, held
         return None
 
-    victim, taken = wait_for(holder, "a trial being judged")
+    def stopped_holder() -> tuple[subprocess.Popen[str], list[optuna.trial.FrozenTrial]] | None:
+        """A process stopped (SIGSTOP) while it holds a trial: stopped, it cannot finish the
+        trial between this look and the kill."""
+        found = holder()
+        if found is None:
+            return None
+        run, _ = found
+        run.send_signal(signal.SIGSTOP)
+        held = running_of(study, run.pid)
+        if held:
+            return run, held
+        run.send_signal(signal.SIGCONT)  # it finished that trial meanwhile: look again
+        return None
+
+    victim, taken = wait_for(stopped_holder, "a trial being judged")
     other = second if victim is first else first
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=DEADLINE)
