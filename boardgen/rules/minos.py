@@ -267,6 +267,13 @@ class MinosGame(RaceGame):
         self._decide(state, kind, move.piece, move.die, events)
         return state
 
+    def play_offered(self, state: MinosPosition, move: Move) -> MinosPosition:
+        """`play` of a move `legal_moves` or `best_moves` just offered, unchecked."""
+        events: list[str] = []
+        state.events = events
+        self._decide(state, move.kind, move.piece, move.die, events)
+        return state
+
     def count_moves(self, state: MinosState | MinosPosition) -> int:
         """How many moves `legal_moves` lists: on a position played in place, counted from
         its die moves (`_options`) without listing them."""

@@ -91,6 +91,12 @@ class Game(Protocol[State, Move]):
         and must not change it); by default `apply`."""
         return self.apply(state, move)
 
+    def play_offered(self, state: State, move: Move) -> State:
+        """`play` of a move the game itself just offered for `state` (one of its `legal_moves`
+        or `best_moves`: the greedy player's pick), which a game may play without checking
+        it again; a player's own choice goes through `play`. By default `play`."""
+        return self.play(state, move)
+
 
 class HeuristicGame(Game[State, Move], Protocol[State, Move]):
     """A game the generic players (`boardgen.rules.players`: greedy, search) can play: it

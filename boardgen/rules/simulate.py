@@ -368,6 +368,7 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
     decisions = offered = widest = 0
     happened: list[Event] = []
     count_moves, to_move, outcome_of, advance = game.count_moves, game.to_move, game.outcome, game.play
+    offered_move = game.play_offered
     turns_played, events, choice = game.turns_played, game.events, rng.choice
     outcome = None
     while True:
@@ -388,11 +389,10 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
             widest = count
         if best is None and best_of is not None and picks[to_move(state)]:
             best = best_of(state)
-        if best is not None:
-            move = best[0] if len(best) == 1 else choice(best)  # (`players.tie_break`)
+        if best is not None:  # the game's own moves: played unchecked
+            state = offered_move(state, best[0] if len(best) == 1 else choice(best))  # (`players.tie_break`)
         else:
-            move = players[to_move(state)].choose(game, state, rng)
-        state = advance(state, move)
+            state = advance(state, players[to_move(state)].choose(game, state, rng))
         happened += events(state)
         decisions += 1
     counters: dict[str, float] = {}

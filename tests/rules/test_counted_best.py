@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from boardgen.engines import load_game
-from boardgen.rules.simulate import player_draws
+from boardgen.rules.players import GreedyPlayer
+from boardgen.rules.race import DIE, IllegalMoveError, Move
+from boardgen.rules.simulate import play, player_draws
 
 
 @pytest.mark.parametrize("name", ["classic", "master", "minos", "grand", "walls"])
@@ -28,3 +30,30 @@ def test_counted_best_is_count_moves_and_best_moves(name: str) -> None:
             checked += 1
             state = game.play(state, best[0] if len(best) == 1 else rng.choice(best))
     assert checked > 100
+
+
+@pytest.mark.parametrize("name", ["classic", "master", "minos", "grand", "walls"])
+def test_the_game_s_own_moves_played_unchecked_give_the_same_games(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play loop plays the moves a game offered (the greedy pick among `best_moves`)
+    through `play_offered`, which King Minos plays without checking them again: the same
+    self-play records, move for move, as through the checking `play`; and a move it did not
+    offer still goes through `play`, which refuses it."""
+    engine, layout = load_game(name)
+    game = engine.game(layout)
+    seats = [GreedyPlayer()] * (4 if name != "walls" else 2)
+    unchecked = [play(game, seats, seed, turn_cap=60) for seed in range(4)]
+    monkeypatch.setattr(game, "play_offered", game.play)
+    assert [play(game, seats, seed, turn_cap=60) for seed in range(4)] == unchecked
+    assert sum(record.decisions for record in unchecked) > 100
+
+
+def test_a_move_minos_did_not_offer_is_refused() -> None:
+    engine, layout = load_game("minos")
+    game = engine.game(layout)
+    state = game.position(2, 1)
+    legal = set(game.legal_moves(state))
+    stranger = next(
+        Move(DIE, die, piece) for die in range(1, 7) for piece in range(8) if Move(DIE, die, piece) not in legal
+    )
+    with pytest.raises(IllegalMoveError):
+        game.play(state, stranger)
