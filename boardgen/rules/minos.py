@@ -262,13 +262,11 @@ class MinosGame(RaceGame):
         if not legal:
             moves = self._legal_here(state)
             raise IllegalMoveError(f"{move} is not legal here; legal: {', '.join(map(str, moves)) or 'none'}")
-        events: list[str] = []
-        state.events = events
-        self._decide(state, kind, move.piece, move.die, events)
-        return state
+        return self.play_offered(state, move)
 
     def play_offered(self, state: MinosPosition, move: Move) -> MinosPosition:
-        """`play` of a move `legal_moves` or `best_moves` just offered, unchecked."""
+        """`play` of a move `legal_moves` or `best_moves` just offered, unchecked: what `play`
+        does once the move is found legal."""
         events: list[str] = []
         state.events = events
         self._decide(state, move.kind, move.piece, move.die, events)

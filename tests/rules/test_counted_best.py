@@ -4,6 +4,8 @@ position of real games, for every game: the default and King Minos's own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from boardgen.engines import load_game
@@ -33,21 +35,30 @@ def test_counted_best_is_count_moves_and_best_moves(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["classic", "master", "minos", "grand", "walls"])
-def test_the_game_s_own_moves_played_unchecked_give_the_same_games(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_game_s_own_moves_played_unchecked_are_legal_moves(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The play loop plays the moves a game offered (the greedy pick among `best_moves`)
-    through `play_offered`, which King Minos plays without checking them again: the same
-    self-play records, move for move, as through the checking `play`; and a move it did not
-    offer still goes through `play`, which refuses it."""
+    through `play_offered`, which King Minos plays without checking them again: every such
+    move is one of `legal_moves` at that point, and looking makes no difference to the games."""
     engine, layout = load_game(name)
     game = engine.game(layout)
     seats = [GreedyPlayer()] * (4 if name != "walls" else 2)
     unchecked = [play(game, seats, seed, turn_cap=60) for seed in range(4)]
-    monkeypatch.setattr(game, "play_offered", game.play)
+    unlooked = game.play_offered
+    looked: list[bool] = []
+
+    def looking(state: Any, move: Any) -> Any:
+        looked.append(move in list(game.legal_moves(state)))
+        return unlooked(state, move)
+
+    monkeypatch.setattr(game, "play_offered", looking)
     assert [play(game, seats, seed, turn_cap=60) for seed in range(4)] == unchecked
-    assert sum(record.decisions for record in unchecked) > 100
+    assert len(looked) == sum(record.decisions for record in unchecked) > 100
+    assert all(looked)
 
 
 def test_a_move_minos_did_not_offer_is_refused() -> None:
+    """A player's own choice still goes through the checking `play`, which refuses a move the
+    game did not offer."""
     engine, layout = load_game("minos")
     game = engine.game(layout)
     state = game.position(2, 1)
