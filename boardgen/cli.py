@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -1361,6 +1362,10 @@ def preflight(file: Path, service: str, as_json: bool) -> None:
 
 
 def main() -> None:
+    # numpy's BLAS starts a thread per CPU when imported, to spin beside the colour check's
+    # few 3x3 products: one is enough, and it leaves the CPUs to the check's self-play and
+    # the render (a thread less to be running at a fork, too). A value the user set stays.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     cli(prog_name="boardgen")
 
 
