@@ -470,7 +470,7 @@ def play_batches(
     game: Game[Any, Any], batches: Sequence[Batch], *, turn_cap: int, workers: int = 1, progress: Progress | None = None
 ) -> list[list[GameRecord]]:
     """Every batch's records in seed order. This is the one process pool of boardgen
-    (`SelfPlayPool`, once): the games of all batches are cut into chunks of `CHUNK` and
+    (`SelfPlayPool`, once): the games of all batches are cut into chunks (`CHUNK_SHARES`) and
     shared among `workers` forked processes (where the platform can fork and it is worth
     it), otherwise played here. Each game depends only on its seed, so the records do not
     depend on `workers`. ``progress(done, total, label)`` counts games over all batches."""
@@ -504,12 +504,19 @@ class SelfPlayPool:
         self, ranges: Sequence[tuple[int, int, int]], *, progress: Progress | None = None
     ) -> list[list[GameRecord]]:
         """The records of each ``(batch, start, stop)`` range of seeds, in seed order."""
-        tasks = [
-            (r, i, self.batches[b].seeds[i : min(i + CHUNK, stop)])
-            for r, (b, start, stop) in enumerate(ranges)
-            for i in range(start, stop, CHUNK)
-        ]
         total = sum(stop - start for _, start, stop in ranges)
+        # The games with the most seats (the longest) first, in chunks that shrink as the
+        # games left do (guided scheduling): few hand-overs while there is much to play, and
+        # short last tasks, which one worker may finish while the others wait.
+        tasks: list[tuple[int, int, tuple[int, ...]]] = []
+        left, share = total, CHUNK_SHARES * max(1, self._workers.count)
+        for r in sorted(range(len(ranges)), key=lambda r: -len(self.batches[ranges[r][0]].players)):
+            b, i, stop = ranges[r]
+            while i < stop:
+                size = min(stop - i, max(CHUNK_LEAST, min(CHUNK_MOST, -(-left // share))))
+                tasks.append((r, i, self.batches[b].seeds[i : i + size]))
+                i += size
+                left -= size
         labels = [self.batches[b].label for b, _, _ in ranges]
         results: dict[tuple[int, int], list[GameRecord]] | None = None
         if not self._forkless and (self._started or total >= 2 * CHUNK):
@@ -517,7 +524,7 @@ class SelfPlayPool:
         if results is None:
             results = {}
             done = 0
-            for r, i, seeds in tasks:
+            for r, i, seeds in sorted(tasks):  # (each batch in turn, in seed order)
                 players = self.batches[ranges[r][0]].players
                 chunk = results[r, i] = []
                 for game_seed in seeds:
@@ -545,9 +552,6 @@ class SelfPlayPool:
         results: dict[tuple[int, int], list[GameRecord]] = {}
         done = 0
         work = [(ranges[r][0], r, i, seeds) for r, i, seeds in tasks]
-        # The games with the most seats (the longest) first, so the last tasks, which one
-        # worker may finish while the others wait, are the shortest ones.
-        work.sort(key=lambda task: -len(self.batches[task[0]].players))
         for r, index, records in self._workers.imap_unordered(_play_chunk, work):
             results[r, index] = records
             done += len(records)
@@ -556,9 +560,14 @@ class SelfPlayPool:
         return results
 
 
-# Games per task handed to a worker process: small enough for a smooth progress bar and an
-# even share of the work, large enough that handing out tasks costs little.
-CHUNK = 10
+# Games per task handed to a worker process (`SelfPlayPool.play`): the games left shared in
+# CHUNK_SHARES tasks per worker, from CHUNK_MOST down to CHUNK_LEAST: large enough that handing
+# out tasks costs little (a hand-over through the pool costs about what a game of King Minos
+# does), small enough for an even share of the work at the end and a smooth progress bar.
+CHUNK_SHARES = 4
+CHUNK_MOST = 40
+CHUNK_LEAST = 4
+CHUNK = 10  # (fewer games than two of these are played in this process, without workers)
 # What the self-play workers inherit: the game, the batches (their players) and the turn cap;
 # only seeds go out and records come back.
 _Job = tuple[Game[Any, Any], Sequence[Batch], int]
