@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,6 +99,25 @@ def kit_factory(tmp_path_factory, session_cache):
         return made[key]
 
     return make
+
+
+@pytest.fixture(scope="session")
+def grand_exports(tmp_path_factory: pytest.TempPathFactory, session_cache: dict[str, str]) -> Path:
+    """`export grand --for` The Game Crafter, MakePlayingCards, DriveThruCards and a factory's
+    press, made once for the session into one folder (its ``grand`` folder is returned, one
+    folder per service in it): the tests that read them never change them."""
+    if shutil.which("gs") is None:
+        pytest.skip("Ghostscript is not installed (CI installs it)")
+    out: Path = tmp_path_factory.mktemp("exports")
+    with pytest.MonkeyPatch.context() as patch:  # the session's cache, not the test's
+        for name in ("BOARDGEN_CACHE_DIR", "XDG_STATE_HOME"):
+            patch.setenv(name, session_cache[name])
+        for service, size in (("tgc", "poker"), ("mpc", "standard"), ("drivethru", "poker"), ("press", None)):
+            args = ["export", "grand", "--for", service, "-o", str(out)] + (["--cards", size] if size else [])
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 0, result.output
+        assert "no problems" in result.output, result.output  # (the press file's preflight)
+    return out / "grand"
 
 
 @pytest.fixture(scope="session")

@@ -122,18 +122,6 @@ def test_every_cutting_machine_cuts_every_printed_piece_once(
     assert cuts == cut_pieces(build)
 
 
-@pytest.fixture(scope="module")
-def grand_exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if GS is None:
-        pytest.skip("Ghostscript is not installed (CI installs it)")
-    out = tmp_path_factory.mktemp("exports")
-    for service, size in (("tgc", "poker"), ("mpc", "standard"), ("drivethru", "poker"), ("press", None)):
-        args = ["export", "grand", "--for", service, "-o", str(out)] + (["--cards", size] if size else [])
-        result = CliRunner().invoke(cli, args)
-        assert result.exit_code == 0, result.output
-    return out / "grand"
-
-
 def _manifest(folder: Path) -> list[dict[str, str]]:
     with (folder / "manifest.csv").open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))

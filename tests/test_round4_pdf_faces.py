@@ -106,10 +106,8 @@ def test_a_deck_beside_its_manifest_names_the_card(deck: Path, tmp_path: Path) -
     assert f"page 3 ({back['piece']}, {back['name']}): the bleed on the top is white" in output, output
 
 
-def test_a_real_press_file_passes_and_a_pawn_with_a_white_bleed_is_named(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["export", "grand", "--for", "press", "-o", str(tmp_path)])
-    assert result.exit_code == 0 and "no problems" in result.output, result.output
-    press = tmp_path / "grand" / "press"
+def test_a_real_press_file_passes_and_a_pawn_with_a_white_bleed_is_named(tmp_path: Path, grand_exports: Path) -> None:
+    press = grand_exports / "press"
     code, output = _preflight(press / "grand-press.pdf", "press")
     assert code == 0 and "problems: none" in output, output
     rows = list(csv.DictReader(io.StringIO((press / "manifest.csv").read_text(encoding="utf-8"))))

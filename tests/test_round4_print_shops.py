@@ -77,10 +77,8 @@ def test_preflight_finds_a_white_bleed_and_a_line_in_the_safe_band(tgc: Path, tm
 
 
 @pytest.mark.skipif(GS is None, reason="Ghostscript is not installed (CI installs it)")
-def test_a_round_pawns_press_bleed_is_its_own_colour(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["export", "grand", "--for", "press", "-o", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    press = tmp_path / "grand" / "press"
+def test_a_round_pawns_press_bleed_is_its_own_colour(grand_exports: Path) -> None:
+    press = grand_exports / "press"
     with (press / "manifest.csv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     pawns = [k for k, row in enumerate(rows) if row["piece"].startswith("pawn:")]
