@@ -116,7 +116,8 @@ def grand_exports(tmp_path_factory: pytest.TempPathFactory, session_cache: dict[
             args = ["export", "grand", "--for", service, "-o", str(out)] + (["--cards", size] if size else [])
             result = CliRunner().invoke(cli, args)
             assert result.exit_code == 0, result.output
-        assert "no problems" in result.output, result.output  # (the press file's preflight)
+            if service == "press":  # its preflight
+                assert "no problems" in result.output, result.output
     return out / "grand"
 
 

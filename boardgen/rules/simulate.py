@@ -519,7 +519,7 @@ class SelfPlayPool:
                 left -= size
         labels = [self.batches[b].label for b, _, _ in ranges]
         results: dict[tuple[int, int], list[GameRecord]] | None = None
-        if not self._forkless and (self._started or total >= 2 * CHUNK):
+        if not self._forkless and (self._started or total >= FEWEST_FOR_WORKERS):
             results = self._in_processes(ranges, tasks, total, labels, progress)
         if results is None:
             results = {}
@@ -567,7 +567,8 @@ class SelfPlayPool:
 CHUNK_SHARES = 4
 CHUNK_MOST = 40
 CHUNK_LEAST = 4
-CHUNK = 10  # (fewer games than two of these are played in this process, without workers)
+# Fewer games than this are played in this process: forking would cost more than it saves.
+FEWEST_FOR_WORKERS = 20
 # What the self-play workers inherit: the game, the batches (their players) and the turn cap;
 # only seeds go out and records come back.
 _Job = tuple[Game[Any, Any], Sequence[Batch], int]
