@@ -185,6 +185,10 @@ class GrandGame(RaceGame):
     def legal_moves(self, state: AnyPosition) -> Sequence[Move]:
         return (state.memo or self._choice(state))[0]
 
+    def count_moves(self, state: AnyPosition) -> int:
+        """`len(legal_moves(state))`, without the call in between (asked at every decision)."""
+        return len((state.memo or self._choice(state))[0])
+
     def best_moves(self, state: AnyPosition) -> Sequence[Move]:
         """The greedy player's candidates: the legal moves that leave the pawn with the fewest
         expected turns left (`score_moves` less the part common to every move)."""
@@ -254,9 +258,9 @@ class GrandGame(RaceGame):
         (``landed:<index>``), what it set off (``card:<deck index>``, ``again``, ``rescued``,
         ``replaced``, ``deadlock``, ``swap``, ``freed``, ``reshuffle``), a pawn's first route
         choice (``route:<route>``) and the winning pawn's route (``won:<route>``)."""
-        keys = self._landed_keys
-        out = [keys[field] for field in state.landings]
-        out += state.events
+        out = list(map(self._landed_keys.__getitem__, state.landings))
+        if state.events:
+            out += state.events
         if state.chose >= 0:
             out.append(self._route_keys[state.chose])
         if state.winner >= 0 and state.first_route[state.winner] >= 0:

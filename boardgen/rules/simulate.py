@@ -50,8 +50,8 @@ balance rule fail.
 
 from __future__ import annotations
 
-import functools
 import math
+import operator
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -317,10 +317,10 @@ def seat_fail_chance(
         total = sum(counts)
         if total <= 0:
             return False
+        if (max(counts) - min(counts)) / total <= max_gap:  # the gap holds: no chi-square needed
+            return False
         expected = total / seats
-        gap = (max(counts) - min(counts)) / total
-        statistic = sum((c - expected) ** 2 for c in counts) / expected
-        return gap > max_gap and statistic > critical
+        return sum((c - expected) ** 2 for c in counts) / expected > critical
 
     if more <= 0:
         return 1.0 if fails(wins) else 0.0
@@ -328,13 +328,16 @@ def seat_fail_chance(
     scale = math.sqrt(more)
     failed = 0
     table = _normals(draws * seats)
-    for at in range(0, draws * seats, seats):
+    terms = [(w + more * s, s, r) for w, s, r in zip(wins, shares, roots, strict=True)]
+    for at in range(0, draws * seats, seats):  # `fails` of each draw, written out (the hot loop)
         normal = table[at : at + seats]
-        common = sum(r * z for r, z in zip(roots, normal, strict=True))
-        counts = [
-            w + more * s + scale * (r * z - s * common) for w, s, r, z in zip(wins, shares, roots, normal, strict=True)
-        ]
-        failed += fails(counts)
+        common = sum(map(operator.mul, roots, normal))
+        counts = [mean + scale * (r * z - s * common) for (mean, s, r), z in zip(terms, normal, strict=True)]
+        total = sum(counts)
+        if total <= 0 or (max(counts) - min(counts)) / total <= max_gap:
+            continue
+        expected = total / seats
+        failed += sum((c - expected) ** 2 for c in counts) / expected > critical
     return failed / draws
 
 
@@ -344,10 +347,16 @@ def player_draws(seed: int) -> Draws:
     return for_purpose(seed, "players")
 
 
-@functools.cache
 def _normals(count: int) -> list[float]:
-    """`seat_fail_chance`'s normal numbers: always the same (seed 0), so worked out once."""
-    return Draws(0).normals(count)
+    """`seat_fail_chance`'s normal numbers: always the same (seed 0), so worked out once, as
+    many as the most seats asked for so far need (at least four seats' worth): every count of
+    them is the first numbers of one stream, so fewer seats read the start of the same table."""
+    if len(_NORMALS) < count:
+        _NORMALS[:] = Draws(0).normals(max(count, 4000))
+    return _NORMALS
+
+
+_NORMALS: list[float] = []
 
 
 def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap: int) -> GameRecord:
@@ -387,12 +396,15 @@ def play(game: Game[Any, Any], players: Sequence[Player], seed: int, *, turn_cap
         offered += count
         if count > widest:
             widest = count
-        if best is None and best_of is not None and picks[to_move(state)]:
-            best = best_of(state)
         if best is not None:  # the game's own moves: played unchecked
             state = offered_move(state, best[0] if len(best) == 1 else choice(best))  # (`players.tie_break`)
         else:
-            state = advance(state, players[to_move(state)].choose(game, state, rng))
+            seat = to_move(state)
+            if best_of is not None and picks[seat]:
+                best = best_of(state)
+                state = offered_move(state, best[0] if len(best) == 1 else choice(best))
+            else:
+                state = advance(state, players[seat].choose(game, state, rng))
         happened += events(state)
         decisions += 1
     counters: dict[str, float] = {}

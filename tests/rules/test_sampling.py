@@ -72,6 +72,45 @@ def test_seat_fail_chance_tracks_the_evidence() -> None:
     assert seat_fail_chance([55, 45], 0, 0.15, 0.01) == 0.0
 
 
+def _fail_chance_by_the_definition(wins: list[int], more: int, max_gap: float, significance: float) -> float:
+    """`seat_fail_chance` as its docstring defines it, plainly: stretched shares, 1,000 normal
+    draws (seed 0, a fresh stream of exactly as many as the seats need), the rule applied."""
+    from boardgen.draws import Draws
+    from boardgen.rules.simulate import chi_square_critical
+
+    seats, decided = len(wins), sum(wins)
+    even = 1 / seats
+    rates = [w / decided for w in wins]
+    offsets = [r - even for r in rates]
+    observed = max(offsets) - min(offsets)
+    target = max(max_gap, max(rates) - min(rates))
+    shares = [min(1.0, max(0.0, even + o * target / observed)) for o in offsets]
+    shares = [s / sum(shares) for s in shares]
+    critical = chi_square_critical(seats - 1, significance)
+    normals = Draws(0).normals(1000 * seats)
+    failed = 0
+    for d in range(1000):
+        z = normals[d * seats : (d + 1) * seats]
+        common = sum(s**0.5 * x for s, x in zip(shares, z, strict=True))
+        counts = [
+            w + more * s + more**0.5 * (s**0.5 * x - s * common) for w, s, x in zip(wins, shares, z, strict=True)
+        ]
+        total = sum(counts)
+        expected = total / seats
+        chi = sum((c - expected) ** 2 for c in counts) / expected
+        failed += (max(counts) - min(counts)) / total > max_gap and chi > critical
+    return failed / 1000
+
+
+def test_seat_fail_chance_is_its_definition_whatever_was_asked_before() -> None:
+    # The normal numbers are one table for every number of seats (a fewer-seat check reads
+    # its start): asked in this order, it grows from four seats' worth to six and back.
+    for wins, more in (([40, 60], 150), ([30, 20, 25, 25], 200), ([12, 9, 11, 10, 8, 15], 90), ([55, 45], 60)):
+        assert seat_fail_chance(wins, more, 0.15, 0.01) == pytest.approx(
+            _fail_chance_by_the_definition(wins, more, 0.15, 0.01), abs=0.002
+        )
+
+
 # -- the harness on a toy game -----------------------------------------------------------------
 
 
