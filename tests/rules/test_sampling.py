@@ -92,9 +92,7 @@ def _fail_chance_by_the_definition(wins: list[int], more: int, max_gap: float, s
     for d in range(1000):
         z = normals[d * seats : (d + 1) * seats]
         common = sum(s**0.5 * x for s, x in zip(shares, z, strict=True))
-        counts = [
-            w + more * s + more**0.5 * (s**0.5 * x - s * common) for w, s, x in zip(wins, shares, z, strict=True)
-        ]
+        counts = [w + more * s + more**0.5 * (s**0.5 * x - s * common) for w, s, x in zip(wins, shares, z, strict=True)]
         total = sum(counts)
         expected = total / seats
         chi = sum((c - expected) ** 2 for c in counts) / expected
